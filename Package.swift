@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "storerecon",
+  products: [
+    .executable(name: "storerecon", targets: ["storerecon"]),
+    .library(name: "StoreRecon", targets: ["StoreRecon"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(
+      name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
+    // Arrive with the PostgreSQL / XLSX issue; laid out now so the folders exist.
+    .systemLibrary(
+      name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"])]),
+    .systemLibrary(
+      name: "CXLSXWriter", path: "Sources/CXLSXWriter", pkgConfig: "xlsxwriter",
+      providers: [.apt(["libxlsxwriter-dev"])]),
+    .target(name: "StoreRecon", dependencies: ["CZlib", "CCrypto"]),
+    .executableTarget(name: "storerecon", dependencies: ["StoreRecon"]),
+    .testTarget(name: "StoreReconTests", dependencies: ["StoreRecon"]),
+  ]
+)
+
+for target in package.targets where target.type != .system {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+  target.swiftSettings = settings
+}

@@ -1,0 +1,4 @@
+#ifndef STORERECON_CXLSXWRITER_SHIM_H
+#define STORERECON_CXLSXWRITER_SHIM_H
+#include <xlsxwriter.h>
+#endif

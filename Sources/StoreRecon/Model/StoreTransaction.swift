@@ -1,0 +1,128 @@
+/// One normalised store event, as every importer produces it.
+///
+/// A `purchase` is a period the store granted (a charge, a renewal, a free trial, a one-time unlock),
+/// `refund` is money returned for one order, `void` is Google's voided-purchase record, and `status`
+/// is a subscription resource (Play `subscriptionsv2`) that states a chain's current state.
+public struct StoreTransaction: Sendable {
+  /// What the event is.
+  public enum Kind: UInt8, Sendable { case purchase, refund, void, status }
+
+  /// The store the event comes from.
+  public var store: Store
+  /// What the event is.
+  public var kind: Kind
+  /// The importer's chain key: Apple `originalTransactionId`; Play purchase token when the record
+  /// carries one, else the order id without its `..N` renewal suffix.
+  public var chainKey: String
+  /// Apple `transactionId`; Play order id as written (`GPA.…..N`); for a Play status, the purchase token.
+  public var transactionId: String
+  /// Play: every order id this record names, without `..N` (links orders to purchase tokens).
+  public var orderBaseIds: [String] = []
+  /// Play: the purchase token, when the record has one.
+  public var purchaseToken: String?
+  /// Play: `linkedPurchaseToken`, the chain this one replaced.
+  public var linkedChainKey: String?
+  /// Product name as DESIGN.md defines it (`com.acme.pro.monthly`, `pro:monthly`, `coins100`).
+  public var productId: String
+  /// Apple `type` / Play `Product Type`, kept raw; see ``productType``.
+  public var productTypeRaw: String = ""
+  /// When the event happened: purchase/charge instant, refund instant, void instant, or subscription start.
+  public var at: Instant
+  /// Apple `originalPurchaseDate`.
+  public var originalAt: Instant?
+  /// End of the period this purchase grants (Apple `expiresDate`; Play `lineItems[].expiryTime`).
+  public var expiresAt: Instant?
+  /// Amount in minor units of `currency`: what the customer paid (tax included); 0 for a free trial.
+  /// For a refund, the refunded amount as a positive number.
+  public var amountMinor: Int64 = 0
+  /// Tax included in `amountMinor`, where the export states it.
+  public var taxMinor: Int64?
+  /// ISO 4217 currency of the amounts; `nil` where the record carries no money (status, void).
+  public var currency: Currency?
+  /// A free trial (Apple `offerDiscountType` FREE_TRIAL or price 0 with an introductory offer;
+  /// Play `offerPhase.freeTrial`).
+  public var isTrial: Bool = false
+  /// Production, sandbox (Apple Sandbox/Xcode) or test (Play license tester).
+  public var environment: Environment = .production
+  /// Apple `inAppOwnershipType` FAMILY_SHARED: access through family sharing, not a charge.
+  public var familyShared: Bool = false
+  /// When the store revoked this purchase (Apple `revocationDate`), if it did.
+  public var revokedAt: Instant?
+  /// Apple `revocationType` raw (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
+  public var revocationType: String?
+  /// Apple `revocationReason` (0 other, 1 issue in the app).
+  public var revocationReason: Int?
+  /// Apple `revocationPercentage` in milli-percent (50000 = 50 %), with `REFUND_PRORATED`.
+  public var revocationPercentMilli: Int64?
+  /// Apple `isUpgraded`.
+  public var isUpgraded: Bool = false
+  /// The purchase is pending (Play `SUBSCRIPTION_STATE_PENDING`), so no money has moved.
+  public var pending: Bool = false
+  /// Play `subscriptionState`, raw.
+  public var state: String?
+  /// Apple `appAccountToken` or Play `obfuscatedExternalAccountId`: the app's user, where the app set it.
+  public var accountToken: String?
+  /// Offer identifier (Apple `offerIdentifier`, Play `offerId`).
+  public var offerId: String?
+  /// Apple `transactionReason` (`PURCHASE`, `RENEWAL`).
+  public var reason: String?
+  /// Where the record came from.
+  public var origin: Origin
+
+  /// Creates a record with the fields every record has; the rest default to "absent".
+  public init(
+    store: Store, kind: Kind, chainKey: String, transactionId: String, productId: String, at: Instant,
+    origin: Origin
+  ) {
+    self.store = store
+    self.kind = kind
+    self.chainKey = chainKey
+    self.transactionId = transactionId
+    self.productId = productId
+    self.at = at
+    self.origin = origin
+  }
+
+  /// The product type as far as it is known.
+  public var productType: ProductType { ProductType(raw: productTypeRaw) }
+}
+
+/// Where an imported record or row came from: which input file (by index in the run) and which line.
+public struct Origin: Sendable, Hashable {
+  /// Index of the input file in the run's list of inputs.
+  public var file: Int32
+  /// 1-based line number (for JSON Lines, the line; for CSV, the physical line the row starts on).
+  public var line: Int32
+
+  /// Creates an origin.
+  public init(file: Int32, line: Int32) {
+    self.file = file
+    self.line = line
+  }
+}
+
+/// Store environment of a purchase.
+public enum Environment: UInt8, Sendable {
+  /// Real money, real customers.
+  case production
+  /// Apple Sandbox / Xcode / LocalTesting.
+  case sandbox
+  /// Play license-tester purchase (`testPurchase`).
+  case test
+}
+
+/// What kind of product a purchase is for.
+public enum ProductType: Sendable, Equatable {
+  case autoRenewable, nonRenewing, nonConsumable, consumable, unknown
+
+  /// Maps Apple's `type` values and Play's `Product Type` values.
+  public init(raw: String) {
+    switch raw.lowercased() {
+    case "auto-renewable subscription", "subscription", "auto_renewable": self = .autoRenewable
+    case "non-renewing subscription", "non_renewable": self = .nonRenewing
+    case "non-consumable", "non_consumable", "inapp", "paidapp": self = .nonConsumable
+    case "consumable": self = .consumable
+    default: self = .unknown
+    }
+  }
+}

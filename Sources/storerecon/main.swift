@@ -1,0 +1,3 @@
+import StoreRecon
+
+print("storerecon: under construction")
