@@ -18,6 +18,8 @@ public struct StoreTransaction: Sendable {
   public var transactionId: String
   /// Play: every order id this record names, without `..N` (links orders to purchase tokens).
   public var orderBaseIds: [String] = []
+  /// Play status: the latest successful order id as written (`GPA.…..N`), when the resource names one.
+  public var latestOrderId: String?
   /// Play: the purchase token, when the record has one.
   public var purchaseToken: String?
   /// Play: `linkedPurchaseToken`, the chain this one replaced.

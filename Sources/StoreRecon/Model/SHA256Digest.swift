@@ -1,0 +1,40 @@
+internal import CCrypto
+
+/// SHA-256 through the system's libcrypto: whole buffers, or incrementally for streamed files.
+public struct SHA256Digest: ~Copyable {
+  private var context = SHA256_CTX()
+
+  /// Starts a new digest.
+  public init() { SHA256_Init(&context) }
+
+  /// Feeds bytes.
+  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+    SHA256_Update(&context, base, bytes.count)
+  }
+
+  /// Finishes and returns the digest as 64 lower-case hex digits.
+  public consuming func finalizeHex() -> String {
+    var out = [UInt8](repeating: 0, count: 32)
+    SHA256_Final(&out, &context)
+    return SHA256Digest.hexString(out)
+  }
+
+  /// The hex SHA-256 of `bytes`.
+  public static func hex(of bytes: [UInt8]) -> String {
+    var digest = SHA256Digest()
+    bytes.withUnsafeBytes { digest.update($0) }
+    return digest.finalizeHex()
+  }
+
+  static func hexString(_ bytes: [UInt8]) -> String {
+    let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(bytes.count * 2)
+    for b in bytes {
+      out.append(digits[Int(b >> 4)])
+      out.append(digits[Int(b & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}

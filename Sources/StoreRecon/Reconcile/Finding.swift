@@ -1,0 +1,75 @@
+/// One finding: a chain or entitlement where what the store charged and who has access disagree.
+public struct Finding: Sendable, Equatable {
+  /// The three families of findings.
+  public enum Kind: String, Sendable, CaseIterable, Comparable {
+    case orphanedCharge = "orphaned_charge"
+    case freeEntitlement = "free_entitlement"
+    case duplicateClaim = "duplicate_claim"
+
+    public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// Why the finding was raised (DESIGN.md's table).
+  public enum Reason: String, Sendable, CaseIterable, Comparable {
+    case unclaimed, lockedOut = "locked_out"
+    case noStoreRecord = "no_store_record", sandbox, refunded, superseded, storeExpired = "store_expired"
+    case overextended, productMismatch = "product_mismatch"
+    case multipleUsers = "multiple_users"
+
+    public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The kind this reason belongs to.
+    public var kind: Kind {
+      switch self {
+      case .unclaimed, .lockedOut: return .orphanedCharge
+      case .multipleUsers: return .duplicateClaim
+      default: return .freeEntitlement
+      }
+    }
+  }
+
+  /// Stable across runs: a hash of kind, store, chain key and user.
+  public var key: String
+  public var kind: Kind
+  public var reason: Reason
+  public var store: Store
+  public var chainKey: String
+  public var userId: String
+  public var productId: String
+  /// Currency of `amountMinor`; `nil` where no amount is known.
+  public var currency: Currency?
+  /// Money at stake in minor units; `nil` where the store data states none.
+  public var amountMinor: Int64?
+  /// First run date that saw this finding, where run history is kept.
+  public var since: String?
+  /// A sentence a person can act on.
+  public var detail: String
+
+  /// Creates a finding; its key is derived from kind, store, chain key and user.
+  public init(
+    reason: Reason, store: Store, chainKey: String, userId: String, productId: String, currency: Currency?,
+    amountMinor: Int64?, detail: String
+  ) {
+    self.kind = reason.kind
+    self.reason = reason
+    self.store = store
+    self.chainKey = chainKey
+    self.userId = userId
+    self.productId = productId
+    self.currency = currency
+    self.amountMinor = amountMinor
+    self.detail = detail
+    self.key = Finding.key(kind: reason.kind, store: store, chainKey: chainKey, userId: userId)
+  }
+
+  /// The stable finding key: the first 16 hex digits of SHA-256 over `kind|store|chain|user`.
+  public static func key(kind: Kind, store: Store, chainKey: String, userId: String) -> String {
+    let digest = SHA256Digest.hex(of: Array("\(kind.rawValue)|\(store.rawValue)|\(chainKey)|\(userId)".utf8))
+    return String(digest.prefix(16))
+  }
+
+  /// Report order: kind, reason, store, chain key, user, key.
+  public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+    (a.kind, a.reason, a.store, a.chainKey, a.userId, a.key) < (b.kind, b.reason, b.store, b.chainKey, b.userId, b.key)
+  }
+}

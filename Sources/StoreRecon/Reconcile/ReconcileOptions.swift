@@ -1,0 +1,15 @@
+/// The knobs of the finding rules: as-of instant, grace allowances and tolerance.
+public struct ReconcileOptions: Sendable {
+  /// The as-of instant T.
+  public var asOf: Instant
+  /// Grace allowance per store, in days (App Store 16, Play 30 by default).
+  public var graceDays: [Store: Int64] = [.appStore: 16, .play: 30, .stripe: 0]
+  /// Tolerance on instants, in milliseconds (24 hours by default).
+  public var toleranceMs: Int64 = 24 * 3_600_000
+
+  /// Options for as-of instant `asOf` with the default allowances.
+  public init(asOf: Instant) { self.asOf = asOf }
+
+  /// The grace allowance of `store` in milliseconds.
+  public func graceMs(_ store: Store) -> Int64 { (graceDays[store] ?? 0) * Instant.msPerDay }
+}

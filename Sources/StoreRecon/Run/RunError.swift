@@ -1,0 +1,31 @@
+/// An error that ends a run, with the exit code the executable returns for it (sysexits.h values).
+public struct RunError: Error, CustomStringConvertible, Sendable {
+  /// Exit codes of `storerecon`, documented in the README.
+  public enum Code: Int32, Sendable {
+    /// Wrong arguments.
+    case usage = 64
+    /// An input file was malformed (the reports were still written).
+    case dataError = 65
+    /// A configured input file does not exist.
+    case missingInput = 66
+    /// A report could not be written.
+    case ioError = 74
+    /// A database or SMTP server could not be reached (cron may retry).
+    case unavailable = 75
+    /// The configuration is invalid.
+    case config = 78
+  }
+
+  /// The exit code.
+  public var code: Code
+  /// One line a person can act on.
+  public var message: String
+
+  /// Creates a run error.
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  public var description: String { message }
+}
