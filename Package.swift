@@ -23,7 +23,7 @@ let package = Package(
       providers: [.apt(["libxlsxwriter-dev"])]),
     .target(name: "StoreRecon", dependencies: ["CZlib", "CCrypto"]),
     .executableTarget(name: "storerecon", dependencies: ["StoreRecon"]),
-    .testTarget(name: "StoreReconTests", dependencies: ["StoreRecon"]),
+    .testTarget(name: "StoreReconTests", dependencies: ["StoreRecon", "storerecon"]),
   ]
 )
 

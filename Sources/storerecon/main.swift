@@ -1,3 +1,7 @@
 import StoreRecon
 
-print("storerecon: under construction")
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+exit(StoreReconCLI.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,180 @@
+/// The `storerecon` command line: parses arguments, runs a command, maps every error to an exit code.
+///
+/// Behaves like swift-argument-parser tools: `--help`/`--version` on stdout with exit 0; a usage error
+/// on stderr as `Error: …`, the usage line and a pointer to `--help`, exit 64.
+public enum StoreReconCLI {
+  /// Runs the command line `arguments` (without the program name) and returns the exit code.
+  public static func main(_ arguments: [String]) -> Int32 {
+    var args = arguments
+    guard let command = args.first else {
+      StandardOutput.write(Help.overview)
+      return 0
+    }
+    args.removeFirst()
+    switch command {
+    case "--help", "-h", "help":
+      if let topic = args.first, let text = Help.command(topic) {
+        StandardOutput.write(text)
+      } else {
+        StandardOutput.write(Help.overview)
+      }
+      return 0
+    case "--version", "version":
+      StandardOutput.write("storerecon \(StoreReconVersion.version)\n")
+      return 0
+    case "run":
+      return runCommand(args)
+    case "demo":
+      return demoCommand(args)
+    default:
+      return usageError("unknown command '\(command)'", usage: Help.usage)
+    }
+  }
+
+  static func usageError(_ message: String, usage: String) -> Int32 {
+    StandardError.write("Error: \(message)\nUsage: \(usage)\n  See 'storerecon --help' for more information.\n")
+    return RunError.Code.usage.rawValue
+  }
+
+  static func fail(_ error: RunError) -> Int32 {
+    StandardError.write("storerecon: error: \(error.message)\n")
+    return error.code.rawValue
+  }
+
+  // MARK: run
+
+  static func runCommand(_ args: [String]) -> Int32 {
+    let usage = Help.runUsage
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(args, valued: ["--config", "--date", "--out"], flags: ["--quiet"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.run)
+      return 0
+    }
+    guard parsed.positional.isEmpty else {
+      return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+    }
+    guard let config = parsed.values["--config"] else { return usageError("missing --config FILE", usage: usage) }
+    var date: CivilDate?
+    if let text = parsed.values["--date"] {
+      guard let d = CivilDate.parse(text) else {
+        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
+      }
+      date = d
+    }
+    let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
+    do {
+      let result = try ReconciliationRun.execute(
+        ReconciliationRun.Request(configPath: config, date: date, outDirectory: parsed.values["--out"]),
+        progress: progress)
+      StandardOutput.write(Summary.text(result))
+      return result.failedInputs.isEmpty ? 0 : RunError.Code.dataError.rawValue
+    } catch {
+      return fail(error)
+    }
+  }
+
+  // MARK: demo
+
+  static func demoCommand(_ args: [String]) -> Int32 {
+    let usage = Help.demoUsage
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(args, valued: ["--out", "--users", "--seed", "--date"], flags: ["--quiet"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.demo)
+      return 0
+    }
+    guard parsed.positional.isEmpty else {
+      return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+    }
+    var options = DemoOptions()
+    if let text = parsed.values["--users"] {
+      guard let n = Int(text), n >= 100, n <= 50_000_000 else {
+        return usageError("--users must be a whole number from 100 to 50000000, got '\(text)'", usage: usage)
+      }
+      options.users = n
+    }
+    if let text = parsed.values["--seed"] {
+      guard let n = UInt64(text) else { return usageError("--seed must be a non-negative whole number, got '\(text)'", usage: usage) }
+      options.seed = n
+    }
+    if let text = parsed.values["--date"] {
+      guard let d = CivilDate.parse(text) else {
+        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
+      }
+      options.asOf = d
+    }
+    let directory = parsed.values["--out"] ?? "demo"
+    let quiet = parsed.flags.contains("--quiet")
+    let progress: any ProgressSink = quiet ? MemoryProgress() : StderrProgress()
+    do {
+      let outcome = try DemoRun.execute(options: options, directory: directory, progress: progress)
+      StandardOutput.write(outcome.text)
+      return outcome.exitCode
+    } catch {
+      return fail(error)
+    }
+  }
+}
+
+/// Options parsed from an argument list: `--opt value`, `--opt=value`, flags, `--` ending options.
+struct ParsedOptions {
+  struct Failure: Error {
+    var message: String
+  }
+
+  var values: [String: String] = [:]
+  var flags: Set<String> = []
+  var positional: [String] = []
+  var help = false
+
+  static func parse(_ args: [String], valued: Set<String>, flags allowed: Set<String>) throws(Failure) -> ParsedOptions {
+    var parsed = ParsedOptions()
+    var i = 0
+    var optionsEnded = false
+    while i < args.count {
+      let arg = args[i]
+      i += 1
+      if optionsEnded || !arg.hasPrefix("-") || arg == "-" {
+        parsed.positional.append(arg)
+        continue
+      }
+      if arg == "--" {
+        optionsEnded = true
+        continue
+      }
+      if arg == "--help" || arg == "-h" {
+        parsed.help = true
+        continue
+      }
+      var name = arg
+      var inline: String?
+      if let eq = arg.firstIndex(of: "=") {
+        name = String(arg[..<eq])
+        inline = String(arg[arg.index(after: eq)...])
+      }
+      if valued.contains(name) {
+        if let inline {
+          parsed.values[name] = inline
+        } else {
+          guard i < args.count else { throw Failure(message: "missing value for '\(name)'") }
+          parsed.values[name] = args[i]
+          i += 1
+        }
+      } else if allowed.contains(name) && inline == nil {
+        parsed.flags.insert(name)
+      } else {
+        throw Failure(message: "unknown option '\(name)'")
+      }
+    }
+    return parsed
+  }
+}

@@ -1,0 +1,45 @@
+/// Dispatches each planned input to the importer or app-row reader of its role.
+enum InputReaders {
+  static func read(
+    _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
+    rows: inout AppRowSet, report: inout InputReport
+  ) throws(InputError) -> InputCounts {
+    let importer: (any StoreImporter)?
+    switch input.role {
+    case "app_store.transactions": importer = AppStoreTransactionImporter()
+    case "play.sales": importer = PlaySalesReportImporter()
+    case "play.subscriptions": importer = PlaySubscriptionImporter()
+    case "play.voided": importer = PlayVoidedPurchaseImporter()
+    default: importer = nil
+    }
+    if let importer {
+      var first: Instant?
+      var last: Instant?
+      let counts = try importer.read(path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) {
+        record in
+        if record.at != .distantPast {
+          first = min(first ?? record.at, record.at)
+          last = max(last ?? record.at, record.at)
+        }
+        ledger.add(record)
+      }
+      report.firstAt = first
+      report.lastAt = last
+      return counts
+    }
+    switch input.role {
+    case "app.entitlements":
+      return try EntitlementsCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.entitlements.append($0) }
+    case "app.credentials":
+      return try CredentialsCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.credentials.append($0) }
+    case "app.assignments":
+      return try AssignmentsCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.assignments.append($0) }
+    default:
+      return try GoodwillCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.goodwill.append($0) }
+    }
+  }
+}
