@@ -25,7 +25,8 @@ enum AppRowCSV {
       let bytes = ByteText.trimmed(record.field(columns[k]))
       if bytes.isEmpty { return nil }
       guard let instant = Instant.parseISO8601(bytes) else {
-        throw RowRejection("\(names[k]) \(ByteText.quoted(bytes)) is not an ISO 8601 timestamp with an offset")
+        throw RowRejection(
+          "\(names[k]) \(ByteText.quoted(bytes)) is not an ISO 8601 timestamp with an offset")
       }
       return instant
     }

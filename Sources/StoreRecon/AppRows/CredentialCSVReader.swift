@@ -17,7 +17,8 @@ public struct CredentialCSVReader: AppRowReader {
       names: CredentialCSVReader.columns, emit: emit
     ) { (cells, origin) throws(RowRejection) -> Credential in
       Credential(
-        store: try cells.choice(0, as: Store.self), storeKey: try cells.required(1), userId: try cells.required(2),
+        store: try cells.choice(0, as: Store.self), storeKey: try cells.required(1),
+        userId: try cells.required(2),
         linkedStoreKey: cells.optional(3), orderId: cells.optional(4), claimedAt: try cells.timestamp(5),
         origin: origin)
     }

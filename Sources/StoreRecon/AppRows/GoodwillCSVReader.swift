@@ -10,7 +10,8 @@ public struct GoodwillCSVReader: AppRowReader {
 
   /// Reads one goodwill CSV file.
   public func read(
-    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (GoodwillGrant) -> Void
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (GoodwillGrant) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,

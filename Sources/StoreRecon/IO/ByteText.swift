@@ -10,7 +10,9 @@ public enum ByteText {
   }
 
   /// Whether `bytes` spell the ASCII word `lowercaseWord`, ignoring ASCII case.
-  public static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercaseWord: StaticString) -> Bool {
+  public static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercaseWord: StaticString)
+    -> Bool
+  {
     let count = lowercaseWord.utf8CodeUnitCount
     guard bytes.count == count else { return false }
     let word = lowercaseWord.utf8Start

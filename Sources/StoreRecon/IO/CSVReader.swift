@@ -108,7 +108,9 @@ public final class CSVReader {
         let again = splitter.split(joined)
         if again != .unterminated { return (line, joined, again) }
         if joined.count > maximumRecordLength {
-          return (line, joined, .malformed("a quoted field is not closed within \(maximumRecordLength) bytes"))
+          return (
+            line, joined, .malformed("a quoted field is not closed within \(maximumRecordLength) bytes")
+          )
         }
       }
     }
@@ -122,7 +124,9 @@ public final class CSVReader {
 
   static func key(_ name: String) -> String {
     var text = Substring(name)
-    while let first = text.first, first == " " || first == "\t" || first == "\u{FEFF}" { text = text.dropFirst() }
+    while let first = text.first, first == " " || first == "\t" || first == "\u{FEFF}" {
+      text = text.dropFirst()
+    }
     while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
     return text.lowercased()
   }

@@ -57,7 +57,8 @@ public final class FileByteSource: ByteSource {
   }
 
   /// Reads up to `buffer.count` bytes at `offset`, without moving the sequential position.
-  public func read(at offset: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputError) -> Int {
+  public func read(at offset: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputError) -> Int
+  {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     var total = 0
     while total < buffer.count {

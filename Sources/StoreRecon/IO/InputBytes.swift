@@ -24,12 +24,14 @@ public enum InputBytes {
     case .gzip:
       return TextDecodingSource(source: try GzipByteSource(file: file, displayName: name), displayName: name)
     case .zip:
-      return TextDecodingSource(source: try ZipEntryByteSource(file: file, displayName: name), displayName: name)
+      return TextDecodingSource(
+        source: try ZipEntryByteSource(file: file, displayName: name), displayName: name)
     }
   }
 
   /// Looks at the first bytes of `file` (without moving its read position).
-  static func sniff(_ file: FileByteSource, path: String, displayName: String) throws(InputError) -> Container {
+  static func sniff(_ file: FileByteSource, path: String, displayName: String) throws(InputError) -> Container
+  {
     var magic = [UInt8](repeating: 0, count: 4)
     let got = try magic.withUnsafeMutableBufferPointer { (buffer) throws(InputError) -> Int in
       try file.read(at: 0, into: buffer)

@@ -72,10 +72,14 @@ public struct JSONParser {
     }
     while true {
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == 0x22 else { throw error("expected a member name, found \(describeCurrent())") }
+      guard index < bytes.count, bytes[index] == 0x22 else {
+        throw error("expected a member name, found \(describeCurrent())")
+      }
       let key = try parseString()
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == 0x3A else { throw error("expected ':', found \(describeCurrent())") }
+      guard index < bytes.count, bytes[index] == 0x3A else {
+        throw error("expected ':', found \(describeCurrent())")
+      }
       index += 1
       skipWhitespace()
       members[key] = try parseValue()
@@ -122,7 +126,9 @@ public struct JSONParser {
 
   private mutating func enter() throws(JSONError) {
     depth += 1
-    guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth)") }
+    guard depth <= JSONParser.maximumDepth else {
+      throw error("nesting deeper than \(JSONParser.maximumDepth)")
+    }
   }
 
   private mutating func literal(_ word: StaticString) throws(JSONError) {
@@ -153,7 +159,9 @@ public struct JSONParser {
     if index < bytes.count && (bytes[index] == 0x65 || bytes[index] == 0x45) {
       index += 1
       if index < bytes.count && (bytes[index] == 0x2B || bytes[index] == 0x2D) { index += 1 }
-      guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs digits in its exponent") }
+      guard index < bytes.count, isDigit(bytes[index]) else {
+        throw error("a number needs digits in its exponent")
+      }
       while index < bytes.count && isDigit(bytes[index]) { index += 1 }
     }
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

@@ -82,9 +82,11 @@ public final class LineReader {
     if end == buffer.count {
       guard buffer.count < LineReader.maximumLineLength else {
         throw .malformed(
-          path: displayName, reason: "line \(lineNumber + 1) is longer than \(LineReader.maximumLineLength) bytes")
+          path: displayName,
+          reason: "line \(lineNumber + 1) is longer than \(LineReader.maximumLineLength) bytes")
       }
-      let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: min(buffer.count * 2, LineReader.maximumLineLength))
+      let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(
+        capacity: min(buffer.count * 2, LineReader.maximumLineLength))
       if let to = bigger.baseAddress, let from = buffer.baseAddress { to.update(from: from, count: end) }
       buffer.deallocate()
       buffer = bigger

@@ -70,7 +70,9 @@ public final class TextDecodingSource: ByteSource {
     }
   }
 
-  private func convert(into out: UnsafeMutableBufferPointer<UInt8>, littleEndian: Bool) throws(InputError) -> Int {
+  private func convert(into out: UnsafeMutableBufferPointer<UInt8>, littleEndian: Bool) throws(InputError)
+    -> Int
+  {
     var o = 0
     @inline(__always) func put(_ scalar: UInt32) {
       if scalar < 0x80 {

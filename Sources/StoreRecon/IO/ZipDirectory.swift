@@ -18,7 +18,8 @@ enum ZipDirectory {
     if let csv = files.first(where: { $0.name.lowercased().hasSuffix(".csv") }) { return csv }
     if files.count == 1, let only = files.first { return only }
     let reason =
-      files.isEmpty ? "the zip archive is empty" : "the zip archive holds no .csv file (\(files.count) other files)"
+      files.isEmpty
+      ? "the zip archive is empty" : "the zip archive holds no .csv file (\(files.count) other files)"
     throw .malformed(path: displayName, reason: reason)
   }
 
@@ -45,7 +46,9 @@ enum ZipDirectory {
       guard eocd >= 20, u32(tail, eocd - 20) == 0x0706_4B50 else { throw bad("zip64 locator not found") }
       let recordOffset = u64(tail, eocd - 20 + 8)
       let record = try bytes(file, at: Int64(clamping: recordOffset), count: 56, displayName: displayName)
-      guard u32(record, 0) == 0x0606_4B50 else { throw bad("zip64 end-of-central-directory record not found") }
+      guard u32(record, 0) == 0x0606_4B50 else {
+        throw bad("zip64 end-of-central-directory record not found")
+      }
       count = u64(record, 32)
       size = u64(record, 40)
       offset = u64(record, 48)
@@ -64,7 +67,9 @@ enum ZipDirectory {
       let extraLength = Int(u16(directory, at + 30))
       let commentLength = Int(u16(directory, at + 32))
       let next = at + 46 + nameLength + extraLength + commentLength
-      guard next <= directory.count else { throw bad("zip central directory entry \(entries.count + 1) is damaged") }
+      guard next <= directory.count else {
+        throw bad("zip central directory entry \(entries.count + 1) is damaged")
+      }
       var entry = Entry(
         name: String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self),
         flags: u16(directory, at + 8), method: u16(directory, at + 10), crc: u32(directory, at + 16),

@@ -36,7 +36,9 @@ public final class ZipEntryByteSource: ByteSource {
     guard entry.method == 0 || entry.method == 8 else {
       throw .malformed(
         path: displayName,
-        reason: "zip entry '\(entry.name)' uses compression method \(entry.method); only 0 (stored) and 8 (deflate) are supported")
+        reason:
+          "zip entry '\(entry.name)' uses compression method \(entry.method); only 0 (stored) and 8 (deflate) are supported"
+      )
     }
     method = entry.method
     expectedCRC = entry.crc
@@ -52,7 +54,8 @@ public final class ZipEntryByteSource: ByteSource {
       throw .malformed(path: displayName, reason: "zip local header of '\(entry.name)' not found")
     }
     let dataStart =
-      Int64(entry.localHeaderOffset) + 30 + Int64(ZipDirectory.u16(header, 26)) + Int64(ZipDirectory.u16(header, 28))
+      Int64(entry.localHeaderOffset) + 30 + Int64(ZipDirectory.u16(header, 26))
+      + Int64(ZipDirectory.u16(header, 28))
     position = dataStart
     let streamedWithoutSize = entry.flags & 8 != 0 && entry.compressedSize == 0 && entry.method == 8
     limit = streamedWithoutSize ? file.size : dataStart + Int64(entry.compressedSize)
@@ -60,7 +63,8 @@ public final class ZipEntryByteSource: ByteSource {
       throw .malformed(path: displayName, reason: "zip entry '\(entry.name)' runs past the end of the file")
     }
     inflater =
-      entry.method == 8 ? try Inflater(windowBits: -15, displayName: displayName, what: "zip deflate data") : nil
+      entry.method == 8
+      ? try Inflater(windowBits: -15, displayName: displayName, what: "zip deflate data") : nil
     input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: entry.method == 8 ? 256 * 1024 : 8)
   }
 
@@ -74,7 +78,9 @@ public final class ZipEntryByteSource: ByteSource {
       n = try inflate(inflater, into: buffer)
     } else {
       let want = Int(min(Int64(buffer.count), limit - position))
-      n = want > 0 ? try file.read(at: position, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<want])) : 0
+      n =
+        want > 0
+        ? try file.read(at: position, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<want])) : 0
       position += Int64(n)
       if n == 0 && position < limit {
         throw .malformed(path: displayName, reason: "zip entry '\(entryName)' ends early (truncated file?)")
@@ -89,7 +95,9 @@ public final class ZipEntryByteSource: ByteSource {
     return 0
   }
 
-  private func inflate(_ inflater: Inflater, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputError) -> Int {
+  private func inflate(_ inflater: Inflater, into buffer: UnsafeMutableBufferPointer<UInt8>)
+    throws(InputError) -> Int
+  {
     while true {
       if start == end {
         let want = Int(min(Int64(input.count), limit - position))
@@ -122,7 +130,8 @@ public final class ZipEntryByteSource: ByteSource {
     }
     guard produced == expectedSize || (expectedSize == 0 && method == 8) else {
       throw .malformed(
-        path: displayName, reason: "zip entry '\(entryName)' has \(produced) bytes, its directory says \(expectedSize)")
+        path: displayName,
+        reason: "zip entry '\(entryName)' has \(produced) bytes, its directory says \(expectedSize)")
     }
   }
 }

@@ -21,7 +21,9 @@ public struct AppStoreTransactionImporter: StoreImporter {
   }
 
   /// The transaction one line holds (JSON or compact JWS), or why it is rejected.
-  public static func transaction(line: UnsafeBufferPointer<UInt8>, origin: Origin) throws(RowRejection) -> StoreTransaction {
+  public static func transaction(line: UnsafeBufferPointer<UInt8>, origin: Origin) throws(RowRejection)
+    -> StoreTransaction
+  {
     let first = line.first ?? 0
     let isJSON = first == 0x7B || first == 0x5B || first == 0x22
     if !isJSON, let payload = JWS.payload(line) {
@@ -71,7 +73,9 @@ public struct AppStoreTransactionImporter: StoreImporter {
   }
 
   /// Maps a decoded `JWSTransactionDecodedPayload` to a purchase record.
-  public static func transaction(from payload: JSONValue, origin: Origin) throws(RowRejection) -> StoreTransaction {
+  public static func transaction(from payload: JSONValue, origin: Origin) throws(RowRejection)
+    -> StoreTransaction
+  {
     guard case .object = payload else {
       throw RowRejection("expected a transaction object, found \(payload.brief)")
     }
@@ -80,7 +84,8 @@ public struct AppStoreTransactionImporter: StoreImporter {
     let productId = try payload.requiredText("productId")
     let at = try payload.requiredMillis("purchaseDate")
     var record = StoreTransaction(
-      store: .appStore, kind: .purchase, chainKey: chainKey, transactionId: transactionId, productId: productId,
+      store: .appStore, kind: .purchase, chainKey: chainKey, transactionId: transactionId,
+      productId: productId,
       at: at, origin: origin)
     guard let priceValue = payload["price"] else { throw RowRejection("missing price") }
     guard let milliunits = priceValue.int64Value else {
@@ -104,7 +109,9 @@ public struct AppStoreTransactionImporter: StoreImporter {
     record.revokedAt = try payload.optionalMillis("revocationDate")
     record.revocationType = try payload.optionalText("revocationType")
     if let reason = try payload.optionalInt64("revocationReason") {
-      guard let small = Int(exactly: reason) else { throw RowRejection("revocationReason '\(reason)' is out of range") }
+      guard let small = Int(exactly: reason) else {
+        throw RowRejection("revocationReason '\(reason)' is out of range")
+      }
       record.revocationReason = small
     }
     record.revocationPercentMilli = try payload.optionalInt64("revocationPercentage")

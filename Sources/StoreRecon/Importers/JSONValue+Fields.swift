@@ -72,7 +72,9 @@ extension JSONValue {
   /// An array field that may be absent.
   func optionalArray(_ key: String) throws(RowRejection) -> [JSONValue]? {
     guard let value = self[key] else { return nil }
-    guard let elements = value.arrayValue else { throw RowRejection("\(key) is not an array (found \(value.brief))") }
+    guard let elements = value.arrayValue else {
+      throw RowRejection("\(key) is not an array (found \(value.brief))")
+    }
     return elements
   }
 }

@@ -116,7 +116,8 @@ public struct PlaySalesReportImporter: StoreImporter {
       }
       transaction.taxMinor = tax.magnitude <= UInt64(Int64.max) ? Int64(tax.magnitude) : Int64.max
     }
-    transaction.productTypeRaw = String(decoding: ByteText.trimmed(record.field(columns.productType)), as: UTF8.self)
+    transaction.productTypeRaw = String(
+      decoding: ByteText.trimmed(record.field(columns.productType)), as: UTF8.self)
     let offer = ByteText.trimmed(record.field(columns.offer))
     if !offer.isEmpty { transaction.offerId = String(decoding: offer, as: UTF8.self) }
     return transaction
@@ -127,12 +128,15 @@ public struct PlaySalesReportImporter: StoreImporter {
     let seconds = ByteText.trimmed(record.field(columns.timestamp))
     if !seconds.isEmpty {
       guard let value = ByteText.int64(seconds), value > -100_000_000_000, value < 100_000_000_000 else {
-        throw RowRejection("Order Charged Timestamp \(ByteText.quoted(seconds)) is not a Unix time in seconds")
+        throw RowRejection(
+          "Order Charged Timestamp \(ByteText.quoted(seconds)) is not a Unix time in seconds")
       }
       return Instant(ms: value * 1000)
     }
     let dateBytes = ByteText.trimmed(record.field(columns.date))
-    guard !dateBytes.isEmpty else { throw RowRejection("missing Order Charged Timestamp and Order Charged Date") }
+    guard !dateBytes.isEmpty else {
+      throw RowRejection("missing Order Charged Timestamp and Order Charged Date")
+    }
     guard let date = CivilDate.parse(String(decoding: dateBytes, as: UTF8.self)) else {
       throw RowRejection("Order Charged Date \(ByteText.quoted(dateBytes)) is not a date (YYYY-MM-DD)")
     }

@@ -25,7 +25,9 @@ public struct PlaySubscriptionImporter: StoreImporter {
   ]
 
   /// Maps one `SubscriptionPurchaseV2` (plus `purchaseToken`) to a status record.
-  public static func transaction(from resource: JSONValue, origin: Origin) throws(RowRejection) -> StoreTransaction {
+  public static func transaction(from resource: JSONValue, origin: Origin) throws(RowRejection)
+    -> StoreTransaction
+  {
     guard case .object = resource else {
       throw RowRejection("expected a subscription object, found \(resource.brief)")
     }
@@ -33,7 +35,9 @@ public struct PlaySubscriptionImporter: StoreImporter {
     let state = try resource.optionalText("subscriptionState")
     let pending = state.map { pendingStates.contains($0) } ?? false
     let start = try resource.optionalTimestamp("startTime")
-    guard let at = start ?? (pending ? Instant.distantPast : nil) else { throw RowRejection("missing startTime") }
+    guard let at = start ?? (pending ? Instant.distantPast : nil) else {
+      throw RowRejection("missing startTime")
+    }
 
     // The line item with the latest expiry decides product, offer and price.
     var expiresAt: Instant?
@@ -60,7 +64,8 @@ public struct PlaySubscriptionImporter: StoreImporter {
 
     var productId = ""
     var record = StoreTransaction(
-      store: .play, kind: .status, chainKey: token, transactionId: token, productId: "", at: at, origin: origin)
+      store: .play, kind: .status, chainKey: token, transactionId: token, productId: "", at: at,
+      origin: origin)
     if let item = current {
       productId = try item.optionalText("productId") ?? ""
       if let offer = try item.optionalObject("offerDetails") {
@@ -70,7 +75,9 @@ public struct PlaySubscriptionImporter: StoreImporter {
       if let phase = try item.optionalObject("offerPhase") {
         record.isTrial = phase["freeTrial"] != nil
       }
-      if let plan = try item.optionalObject("autoRenewingPlan"), let price = try plan.optionalObject("recurringPrice") {
+      if let plan = try item.optionalObject("autoRenewingPlan"),
+        let price = try plan.optionalObject("recurringPrice")
+      {
         let (currency, amount) = try money(price, field: "recurringPrice")
         record.currency = currency
         record.amountMinor = amount
@@ -93,7 +100,9 @@ public struct PlaySubscriptionImporter: StoreImporter {
 
   /// Google's `Money{currencyCode, units, nanos}` as a currency and exact minor units.
   static func money(_ value: JSONValue, field: String) throws(RowRejection) -> (Currency, Int64) {
-    guard let code = try value.optionalText("currencyCode") else { throw RowRejection("missing \(field).currencyCode") }
+    guard let code = try value.optionalText("currencyCode") else {
+      throw RowRejection("missing \(field).currencyCode")
+    }
     let currency = try StoreCurrency.named(code)
     let units = try value.optionalInt64("units") ?? 0
     let nanosValue = try value.optionalInt64("nanos") ?? 0

@@ -19,7 +19,9 @@ public struct PlayVoidedPurchaseImporter: StoreImporter {
   }
 
   /// Maps one `VoidedPurchase` to a void record.
-  public static func transaction(from voided: JSONValue, origin: Origin) throws(RowRejection) -> StoreTransaction {
+  public static func transaction(from voided: JSONValue, origin: Origin) throws(RowRejection)
+    -> StoreTransaction
+  {
     guard case .object = voided else {
       throw RowRejection("expected a voided-purchase object, found \(voided.brief)")
     }
@@ -37,7 +39,9 @@ public struct PlayVoidedPurchaseImporter: StoreImporter {
     if let base { record.orderBaseIds = [base] }
     record.originalAt = try voided.optionalMillis("purchaseTimeMillis")
     if let reason = try voided.optionalInt64("voidedReason") {
-      guard let small = Int(exactly: reason) else { throw RowRejection("voidedReason '\(reason)' is out of range") }
+      guard let small = Int(exactly: reason) else {
+        throw RowRejection("voidedReason '\(reason)' is out of range")
+      }
       record.revocationReason = small
     }
     return record

@@ -5,11 +5,13 @@ import Testing
 @Suite struct AssignmentCSVReaderTests {
   func read(_ text: String) throws -> ImportResult<Assignment> {
     let dir = try TempDir()
-    return try runReader(AssignmentCSVReader(), try dir.write("assignments.csv", text), name: "assignments.csv")
+    return try runReader(
+      AssignmentCSVReader(), try dir.write("assignments.csv", text), name: "assignments.csv")
   }
 
   @Test func readsAssignments() throws {
-    let result = try read("arm_id,experiment_id,user_id,assigned_at\nB,price-2026,u1,2026-10-01T12:00:00-05:00\n\n")
+    let result = try read(
+      "arm_id,experiment_id,user_id,assigned_at\nB,price-2026,u1,2026-10-01T12:00:00-05:00\n\n")
     #expect(result.counts == InputCounts(read: 1, accepted: 1, rejected: 0))
     let row = try #require(result.rows.first)
     #expect(row.userId == "u1")

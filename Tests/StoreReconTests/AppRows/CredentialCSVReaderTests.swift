@@ -5,7 +5,8 @@ import Testing
 @Suite struct CredentialCSVReaderTests {
   func read(_ text: String) throws -> ImportResult<Credential> {
     let dir = try TempDir()
-    return try runReader(CredentialCSVReader(), try dir.write("credentials.csv", text), name: "credentials.csv")
+    return try runReader(
+      CredentialCSVReader(), try dir.write("credentials.csv", text), name: "credentials.csv")
   }
 
   @Test func readsCredentials() throws {

@@ -5,7 +5,8 @@ import Testing
 @Suite struct EntitlementCSVReaderTests {
   func read(_ text: String) throws -> ImportResult<Entitlement> {
     let dir = try TempDir()
-    return try runReader(EntitlementCSVReader(), try dir.write("entitlements.csv", text), name: "entitlements.csv")
+    return try runReader(
+      EntitlementCSVReader(), try dir.write("entitlements.csv", text), name: "entitlements.csv")
   }
 
   @Test func readsRowsInAnyColumnOrder() throws {

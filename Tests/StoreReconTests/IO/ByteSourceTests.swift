@@ -6,9 +6,11 @@ import Testing
 @Suite struct ByteSourceTests {
   @Test func plainFileLinesAcrossChunkBoundaries() throws {
     let dir = try TempDir()
-    let path = try dir.write("a.txt", "first line\r\nsecond\n\nthird, a longer line than the chunk size\nlast")
+    let path = try dir.write(
+      "a.txt", "first line\r\nsecond\n\nthird, a longer line than the chunk size\nlast")
     let lines = try readLines(path, chunkSize: 8)
-    #expect(lines.map(\.1) == ["first line", "second", "", "third, a longer line than the chunk size", "last"])
+    #expect(
+      lines.map(\.1) == ["first line", "second", "", "third, a longer line than the chunk size", "last"])
     #expect(lines.map(\.0) == [1, 2, 3, 4, 5])
   }
 
@@ -88,7 +90,9 @@ import Testing
     let dir = try TempDir()
     let gz = try Tool.run("/usr/bin/env", ["gzip", "-c"], input: Array("a\n".utf8))
     let path = try dir.write("junk.gz", bytes: gz + Array("junk".utf8))
-    #expect(throws: InputError.malformed(path: path, reason: "unexpected data after the end of the gzip stream")) {
+    #expect(
+      throws: InputError.malformed(path: path, reason: "unexpected data after the end of the gzip stream")
+    ) {
       _ = try readLines(path)
     }
   }
@@ -99,7 +103,9 @@ import Testing
     #expect(throws: InputError.self) { _ = try InputBytes.open(path: path, displayName: "plain.gz") }
   }
 
-  @Test(arguments: [("ZIP_DEFLATED", false), ("ZIP_STORED", false), ("ZIP_DEFLATED", true), ("ZIP_STORED", true)])
+  @Test(arguments: [
+    ("ZIP_DEFLATED", false), ("ZIP_STORED", false), ("ZIP_DEFLATED", true), ("ZIP_STORED", true),
+  ])
   func zipEntryIsRead(method: String, streamed: Bool) throws {
     let dir = try TempDir()
     let path = try dir.writeZip(
@@ -117,7 +123,10 @@ import Testing
   @Test func zipWithoutCSVIsMalformed() throws {
     let dir = try TempDir()
     let path = try dir.writeZip("r.zip", entries: [("a.txt", "1"), ("b.txt", "2")])
-    #expect(throws: InputError.malformed(path: "r.zip", reason: "the zip archive holds no .csv file (2 other files)")) {
+    #expect(
+      throws: InputError.malformed(
+        path: "r.zip", reason: "the zip archive holds no .csv file (2 other files)")
+    ) {
       _ = try InputBytes.open(path: path, displayName: "r.zip")
     }
   }

@@ -10,7 +10,8 @@ import Testing
     let csv = try CSVReader(path: path, displayName: "t.csv")
     var rows: [(Int, [String], String?, String)] = []
     try csv.forEachRecord { record in
-      rows.append((record.line, (0..<record.count).map { record.string($0) }, record.malformed, record.rawText))
+      rows.append(
+        (record.line, (0..<record.count).map { record.string($0) }, record.malformed, record.rawText))
     }
     return (csv.header, rows)
   }

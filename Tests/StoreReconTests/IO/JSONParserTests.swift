@@ -17,15 +17,19 @@ import Testing
   }
 
   @Test func stringEscapes() throws {
-    let value = try JSONParser.parse(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC", "\ud83c\udf4e", "\ud800x", "é"]"#)
+    let value = try JSONParser.parse(
+      #"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC", "\ud83c\udf4e", "\ud800x", "é"]"#)
     #expect(
-      value == .array([
-        .string("a\"b\\c/d\u{08}\u{0C}\n\r\t"), .string("é€"), .string("🍎"), .string("\u{FFFD}x"), .string("é"),
-      ]))
+      value
+        == .array([
+          .string("a\"b\\c/d\u{08}\u{0C}\n\r\t"), .string("é€"), .string("🍎"), .string("\u{FFFD}x"),
+          .string("é"),
+        ]))
   }
 
   @Test(arguments: [
-    "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"\\x\"", "\"abc", "{} x", "\"a\u{01}\"", "[1 2]", "{a:1}",
+    "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"\\x\"", "\"abc", "{} x", "\"a\u{01}\"", "[1 2]",
+    "{a:1}",
     "1e",
   ])
   func rejectsInvalidJSON(_ text: String) {

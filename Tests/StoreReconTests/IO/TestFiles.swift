@@ -6,7 +6,8 @@ final class TempDir {
   let url: URL
 
   init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("storerecon-tests-\(UUID().uuidString)")
+    url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "storerecon-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }
 
@@ -92,7 +93,8 @@ enum Tool {
     let errors = stderr.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw Failed(description: "\(arguments.first ?? executable) failed: \(String(decoding: errors, as: UTF8.self))")
+      throw Failed(
+        description: "\(arguments.first ?? executable) failed: \(String(decoding: errors, as: UTF8.self))")
     }
     return Array(output)
   }
@@ -129,7 +131,9 @@ func runImporter(_ importer: some StoreImporter, _ path: String, name: String = 
 {
   let sink = RejectList()
   var rows: [StoreTransaction] = []
-  let counts = try importer.read(path: path, displayName: name, fileIndex: 3, rejects: sink) { rows.append($0) }
+  let counts = try importer.read(path: path, displayName: name, fileIndex: 3, rejects: sink) {
+    rows.append($0)
+  }
   return ImportResult(rows: rows, rejects: sink.rejects, counts: counts)
 }
 

@@ -60,7 +60,8 @@ import Testing
   }
 
   @Test func minimalTransactionHasDefaults() throws {
-    let line = #"{"originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"price":0,"currency":"JPY"}"#
+    let line =
+      #"{"originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"price":0,"currency":"JPY"}"#
     let t = try #require(try importLines([line]).rows.first)
     #expect(t.amountMinor == 0)
     #expect(t.expiresAt == nil)
@@ -72,7 +73,8 @@ import Testing
   }
 
   @Test func freeTrialIsRecognised() throws {
-    let base = #""originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"currency":"USD""#
+    let base =
+      #""originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"currency":"USD""#
     let result = try importLines([
       "{\(base),\"price\":0,\"offerType\":1}",
       "{\(base),\"price\":0,\"offerDiscountType\":\"FREE_TRIAL\"}",
@@ -83,7 +85,8 @@ import Testing
   }
 
   @Test func environmentsOtherThanProductionAreSandbox() throws {
-    let base = #""originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"price":1000,"currency":"USD""#
+    let base =
+      #""originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"price":1000,"currency":"USD""#
     let result = try importLines(
       ["Production", "Sandbox", "Xcode", "LocalTesting"].map { "{\(base),\"environment\":\"\($0)\"}" })
     #expect(result.rows.map(\.environment) == [.production, .sandbox, .sandbox, .sandbox])
@@ -222,8 +225,10 @@ import Testing
 
   @Test(.enabled(if: Samples.available, "../shared/samples is absent: Apple sample tests skipped"))
   func sampleMockTestNotification() throws {
-    let compact = try String(contentsOfFile: Samples.path("apple-jws/mock-testNotification.jws"), encoding: .utf8)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let compact = try String(
+      contentsOfFile: Samples.path("apple-jws/mock-testNotification.jws"), encoding: .utf8
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines)
     let payload = try JWS.decodedPayload(compact)
     #expect(payload["notificationType"]?.stringValue == "TEST")
     #expect(payload["data"]?["environment"]?.stringValue == "Sandbox")

@@ -19,12 +19,15 @@ import Testing
     offer: String = ""
   ) -> String {
     [
-      order, date, timestamp, status, "d2x", "\"Pro, monthly\"", "com.acme.app", type, sku, currency, price, tax,
+      order, date, timestamp, status, "d2x", "\"Pro, monthly\"", "com.acme.app", type, sku, currency, price,
+      tax,
       charged, "", "", "", "DE", basePlan, offer, "123", "Yes", "", "", "", "",
     ].joined(separator: ",")
   }
 
-  func importCSV(_ text: String, name: String = "salesreport_202401.csv") throws -> ImportResult<StoreTransaction> {
+  func importCSV(_ text: String, name: String = "salesreport_202401.csv") throws -> ImportResult<
+    StoreTransaction
+  > {
     let dir = try TempDir()
     return try runImporter(PlaySalesReportImporter(), try dir.write(name, text), name: name)
   }
@@ -35,7 +38,8 @@ import Testing
       Self.row(),
       Self.row(order: "GPA.3352-0306-9721-14048..0", timestamp: "1706791348", offer: "intro-50"),
       Self.row(order: "GPA.3352-0306-9721-14048..0", status: "Refund", tax: "-0.84", charged: "-4.99"),
-      Self.row(order: "GPA.1111-2222-3333-44444", status: "refund", type: "inapp", sku: "coins100", basePlan: ""),
+      Self.row(
+        order: "GPA.1111-2222-3333-44444", status: "refund", type: "inapp", sku: "coins100", basePlan: ""),
     ].joined(separator: "\n")
     let result = try importCSV(text)
     #expect(result.rejects == [])
@@ -68,7 +72,8 @@ import Testing
   }
 
   @Test func dateIsUsedWhenTimestampIsEmptyOrAbsent() throws {
-    let result = try importCSV([Self.header, Self.row(date: "2024-02-29", timestamp: "")].joined(separator: "\n"))
+    let result = try importCSV(
+      [Self.header, Self.row(date: "2024-02-29", timestamp: "")].joined(separator: "\n"))
     #expect(result.rows.first?.at == CivilDate(year: 2024, month: 2, day: 29).startUTC)
     let dateOnly = """
       Financial Status,Order Number,SKU ID,Currency of Sale,Charged Amount,Order Charged Date
@@ -95,7 +100,8 @@ import Testing
     let text = "Order Number,Financial Status,Currency of Sale,Item Price\nGPA.1,Charged,EUR,4.99\n"
     #expect(
       throws: InputError.missingColumns(
-        file: "salesreport_202401.csv", ["SKU ID", "Charged Amount", "Order Charged Timestamp (or Order Charged Date)"])
+        file: "salesreport_202401.csv",
+        ["SKU ID", "Charged Amount", "Order Charged Timestamp (or Order Charged Date)"])
     ) {
       _ = try importCSV(text)
     }
@@ -139,7 +145,8 @@ import Testing
   }
 
   @Test func zippedGzippedAndUTF16ReportsReadTheSame() throws {
-    let text = [Self.header, Self.row(), Self.row(order: "GPA.3352-0306-9721-14048..0")].joined(separator: "\r\n")
+    let text = [Self.header, Self.row(), Self.row(order: "GPA.3352-0306-9721-14048..0")].joined(
+      separator: "\r\n")
     let dir = try TempDir()
     let zip = try dir.writeZip("salesreport_202401.zip", entries: [("salesreport_202401.csv", text)])
     let gz = try dir.writeGzip("salesreport_202401.csv.gz", text)
@@ -150,7 +157,8 @@ import Testing
     for path in [zip, gz, u16, plain] {
       let result = try runImporter(PlaySalesReportImporter(), path)
       #expect(result.counts == InputCounts(read: 2, accepted: 2, rejected: 0), "\(path)")
-      #expect(result.rows.map(\.transactionId) == ["GPA.3352-0306-9721-14048", "GPA.3352-0306-9721-14048..0"])
+      #expect(
+        result.rows.map(\.transactionId) == ["GPA.3352-0306-9721-14048", "GPA.3352-0306-9721-14048..0"])
       #expect(result.rows.map(\.amountMinor) == [499, 499])
     }
   }
@@ -163,7 +171,8 @@ import Testing
     #expect(OrderId.base("..3") == "")
   }
 
-  @Test(.enabled(if: Samples.available, "../shared/samples is absent: Google sales-report sample test skipped"))
+  @Test(
+    .enabled(if: Samples.available, "../shared/samples is absent: Google sales-report sample test skipped"))
   func sampleSalesReportRow() throws {
     let result = try runImporter(
       PlaySalesReportImporter(), Samples.path("google/salesreport_202401_one-row_transcribed.csv"))
