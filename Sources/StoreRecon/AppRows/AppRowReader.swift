@@ -1,0 +1,13 @@
+/// Reads one contract of the app's own rows (DESIGN.md "Contracts for the app's own rows").
+///
+/// Same shape as ``StoreImporter``: every row is emitted or rejected (`read = accepted + rejected`);
+/// a file that cannot be read, or whose header lacks a contract column, throws.
+public protocol AppRowReader {
+  /// The row type the contract holds.
+  associatedtype Row
+
+  /// Reads one input file; calls `emit` for each accepted row; reports each rejected row to `rejects`.
+  func read(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Row) -> Void
+  ) throws(InputError) -> InputCounts
+}

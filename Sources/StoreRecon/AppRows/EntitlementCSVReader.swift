@@ -1,0 +1,31 @@
+/// Reads the entitlements contract from CSV: `entitlement_id, user_id, product_id, source, store_key,
+/// status, starts_at, expires_at, updated_at`.
+///
+/// Required: `entitlement_id`, `user_id`, `product_id`, `source` and `status` (each one of its enum
+/// values); `expires_at` NULL means no end.
+public struct EntitlementCSVReader: AppRowReader {
+  /// The contract's columns, in contract order.
+  public static let columns = [
+    "entitlement_id", "user_id", "product_id", "source", "store_key", "status", "starts_at", "expires_at",
+    "updated_at",
+  ]
+
+  /// Creates the reader.
+  public init() {}
+
+  /// Reads one entitlements CSV file.
+  public func read(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Entitlement) -> Void
+  ) throws(InputError) -> InputCounts {
+    try AppRowCSV.run(
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: EntitlementCSVReader.columns, emit: emit
+    ) { (cells, origin) throws(RowRejection) -> Entitlement in
+      Entitlement(
+        entitlementId: try cells.required(0), userId: try cells.required(1), productId: try cells.required(2),
+        source: try cells.choice(3, as: EntitlementSource.self), storeKey: cells.optional(4),
+        status: try cells.choice(5, as: EntitlementStatus.self), startsAt: try cells.timestamp(6),
+        expiresAt: try cells.timestamp(7), updatedAt: try cells.timestamp(8), origin: origin)
+    }
+  }
+}

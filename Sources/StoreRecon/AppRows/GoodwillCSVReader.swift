@@ -1,0 +1,26 @@
+/// Reads the goodwill contract from CSV: `grant_id, user_id, product_id, starts_at, ends_at, reason`.
+///
+/// Required: `grant_id`, `user_id`, `product_id`; a NULL `reason` reads as empty text.
+public struct GoodwillCSVReader: AppRowReader {
+  /// The contract's columns, in contract order.
+  public static let columns = ["grant_id", "user_id", "product_id", "starts_at", "ends_at", "reason"]
+
+  /// Creates the reader.
+  public init() {}
+
+  /// Reads one goodwill CSV file.
+  public func read(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (GoodwillGrant) -> Void
+  ) throws(InputError) -> InputCounts {
+    try AppRowCSV.run(
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: GoodwillCSVReader.columns, emit: emit
+    ) { (cells, origin) throws(RowRejection) -> GoodwillGrant in
+      GoodwillGrant(
+        grantId: try cells.required(0), userId: try cells.required(1), productId: try cells.required(2),
+        startsAt: try cells.timestamp(3), endsAt: try cells.timestamp(4), reason: cells.optional(5) ?? "",
+        origin: origin)
+    }
+  }
+}

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Splits the text of one CSV record into fields, owning the buffers the fields live in.
+///
+/// A record without a quote is split in place (fields point into its text); one with quotes is
+/// unescaped into `scratch`. A record whose quoted field is still open at the end of its text is
+/// `unterminated`: the caller copies it into the pending buffer, appends the next line and retries.
+final class CSVSplitter {
+  enum Result: Equatable {
+    case complete
+    case unterminated
+    case malformed(String)
+  }
+
+  private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+  private var bounds = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
+  private var boundsCount = 0
+  private var pending = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+  private var pendingCount = 0
+  private var fieldsInScratch = false
+
+  deinit {
+    scratch.deallocate()
+    bounds.deallocate()
+    pending.deallocate()
+  }
+
+  /// Start and end offsets of the last split's fields, two per field.
+  var fieldBounds: UnsafeBufferPointer<Int> { UnsafeBufferPointer(rebasing: bounds[0..<boundsCount]) }
+
+  /// Where the last split's fields live, given the text that was split.
+  func storage(for text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    fieldsInScratch ? UnsafeBufferPointer(scratch) : text
+  }
+
+  /// Forgets the last split's fields (for a malformed record).
+  func clearFields() { boundsCount = 0 }
+
+  /// The fields of the last split as strings.
+  func strings(for text: UnsafeBufferPointer<UInt8>) -> [String] {
+    let store = storage(for: text)
+    return stride(from: 0, to: boundsCount, by: 2).map {
+      String(decoding: UnsafeBufferPointer(rebasing: store[bounds[$0]..<bounds[$0 + 1]]), as: UTF8.self)
+    }
+  }
+
+  @inline(__always)
+  private func addBound(_ start: Int, _ end: Int) {
+    if boundsCount + 2 > bounds.count {
+      let bigger = UnsafeMutableBufferPointer<Int>.allocate(capacity: bounds.count * 2)
+      for i in 0..<boundsCount { bigger[i] = bounds[i] }
+      bounds.deallocate()
+      bounds = bigger
+    }
+    bounds[boundsCount] = start
+    bounds[boundsCount + 1] = end
+    boundsCount += 2
+  }
+
+  /// Splits one record's text into fields.
+  func split(_ text: UnsafeBufferPointer<UInt8>) -> Result {
+    boundsCount = 0
+    let n = text.count
+    guard let base = text.baseAddress, n > 0 else {
+      fieldsInScratch = false
+      addBound(0, 0)
+      return .complete
+    }
+    if memchr(base, 0x22, n) == nil {
+      fieldsInScratch = false
+      var start = 0
+      while start < n, let hit = memchr(base + start, 0x2C, n - start) {
+        let comma = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        addBound(start, comma)
+        start = comma + 1
+      }
+      addBound(start, n)
+      return .complete
+    }
+    fieldsInScratch = true
+    if scratch.count < n {
+      let size = max(n, scratch.count * 2)
+      scratch.deallocate()
+      scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size)
+    }
+    var i = 0
+    var w = 0
+    var field = 1
+    while true {
+      let fieldStart = w
+      if i < n && text[i] == 0x22 {
+        i += 1
+        while true {
+          guard i < n else { return .unterminated }
+          let c = text[i]
+          if c == 0x22 {
+            if i + 1 < n && text[i + 1] == 0x22 {
+              scratch[w] = 0x22
+              w += 1
+              i += 2
+            } else {
+              i += 1
+              break
+            }
+          } else {
+            scratch[w] = c
+            w += 1
+            i += 1
+          }
+        }
+        if i < n && text[i] != 0x2C {
+          return .malformed("field \(field) has text after its closing quote")
+        }
+      } else {
+        while i < n && text[i] != 0x2C {
+          scratch[w] = text[i]
+          w += 1
+          i += 1
+        }
+      }
+      addBound(fieldStart, w)
+      guard i < n else { return .complete }
+      i += 1  // the comma
+      field += 1
+    }
+  }
+
+  /// Copies `text` into the pending buffer (before the line reader reuses its memory).
+  func startPending(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    pendingCount = 0
+    return append(text, newline: false)
+  }
+
+  /// Appends `\n` and `more` to the pending record and returns the whole record.
+  func appendPending(_ more: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    append(more, newline: true)
+  }
+
+  private func append(_ more: UnsafeBufferPointer<UInt8>, newline: Bool) -> UnsafeBufferPointer<UInt8> {
+    let needed = pendingCount + (newline ? 1 : 0) + more.count
+    if needed > pending.count {
+      let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(needed, pending.count * 2))
+      for i in 0..<pendingCount { bigger[i] = pending[i] }
+      pending.deallocate()
+      pending = bigger
+    }
+    if newline {
+      pending[pendingCount] = 0x0A
+      pendingCount += 1
+    }
+    for i in 0..<more.count { pending[pendingCount + i] = more[i] }
+    pendingCount += more.count
+    return UnsafeBufferPointer(rebasing: pending[0..<pendingCount])
+  }
+}

@@ -1,0 +1,33 @@
+/// Compact JWS (`header.payload.signature`, base64url parts): the payload, without checking the signature.
+public enum JWS {
+  /// The decoded payload bytes of a compact JWS, or `nil` when the text is not three base64url parts.
+  public static func payload(_ compact: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    var dots: [Int] = []
+    for (index, byte) in compact.enumerated() where byte == 0x2E {
+      dots.append(index)
+      if dots.count > 2 { return nil }
+    }
+    guard dots.count == 2, dots[0] > 0, dots[1] > dots[0] + 1 else { return nil }
+    return Base64URL.decode(UnsafeBufferPointer(rebasing: compact[(dots[0] + 1)..<dots[1]]))
+  }
+
+  /// The decoded payload of a compact JWS string; see ``payload(_:)-(UnsafeBufferPointer<UInt8>)``.
+  public static func payload(_ compact: String) -> [UInt8]? {
+    var compact = compact
+    return compact.withUTF8 { payload($0) }
+  }
+
+  /// The payload of a compact JWS parsed as JSON.
+  ///
+  /// Throws a ``JSONError`` when the text is not a compact JWS or its payload is not JSON.
+  public static func decodedPayload(_ compact: String) throws(JSONError) -> JSONValue {
+    guard let bytes = payload(compact) else {
+      throw JSONError("not a compact JWS (header.payload.signature in base64url)", at: 0)
+    }
+    do {
+      return try JSONParser.parse(bytes)
+    } catch {
+      throw JSONError("JWS payload: \(error.message)", at: error.offset)
+    }
+  }
+}

@@ -1,0 +1,145 @@
+/// Google Play's estimated sales report (`salesreport_YYYYMM.csv`, or its `.zip` / `.gz`), reference §3.1.
+///
+/// Columns are found by name (extra columns ignored). Required: `Order Number`, `Financial Status`,
+/// `SKU ID`, `Currency of Sale`, `Charged Amount`, and `Order Charged Timestamp` or `Order Charged Date`.
+/// `Charged` rows become purchases, `Refund` rows refunds (amounts stored positive, either sign read).
+public struct PlaySalesReportImporter: StoreImporter {
+  /// Creates the importer.
+  public init() {}
+
+  /// The columns this importer reads, resolved once from the header.
+  struct Columns {
+    var orderNumber: Int
+    var status: Int
+    var sku: Int
+    var currency: Int
+    var charged: Int
+    var timestamp: Int
+    var date: Int
+    var basePlan: Int
+    var offer: Int
+    var productType: Int
+    var taxes: Int
+
+    init(_ csv: CSVReader) throws(InputError) {
+      var missing: [String] = []
+      func find(_ names: [String], required: Bool) -> Int {
+        if let index = csv.columnIndex(anyOf: names) { return index }
+        if required { missing.append(names[0]) }
+        return -1
+      }
+      orderNumber = find(["Order Number"], required: true)
+      status = find(["Financial Status"], required: true)
+      sku = find(["SKU ID", "Sku Id"], required: true)
+      currency = find(["Currency of Sale"], required: true)
+      charged = find(["Charged Amount"], required: true)
+      timestamp = find(["Order Charged Timestamp"], required: false)
+      date = find(["Order Charged Date"], required: false)
+      if timestamp < 0 && date < 0 { missing.append("Order Charged Timestamp (or Order Charged Date)") }
+      basePlan = find(["Base Plan ID"], required: false)
+      offer = find(["Offer ID"], required: false)
+      productType = find(["Product Type"], required: false)
+      taxes = find(["Taxes Collected"], required: false)
+      guard missing.isEmpty else { throw .missingColumns(file: csv.displayName, missing) }
+    }
+  }
+
+  /// Reads one sales report.
+  public func read(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (StoreTransaction) -> Void
+  ) throws(InputError) -> InputCounts {
+    let csv = try CSVReader(path: path, displayName: displayName)
+    let columns = try Columns(csv)
+    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    let expected = csv.header.count
+    while let record = try csv.next() {
+      do throws(RowRejection) {
+        if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
+        guard record.count == expected else {
+          throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
+        }
+        let origin = Origin(file: fileIndex, line: Int32(clamping: record.line))
+        let transaction = try PlaySalesReportImporter.transaction(record, columns, origin: origin)
+        counter.accept()
+        emit(transaction)
+      } catch {
+        counter.reject(line: record.line, reason: error.reason, raw: record.rawText)
+      }
+    }
+    return counter.counts
+  }
+
+  /// Maps one sales-report row.
+  static func transaction(_ record: CSVRecord, _ columns: Columns, origin: Origin) throws(RowRejection)
+    -> StoreTransaction
+  {
+    let status = ByteText.trimmed(record.field(columns.status))
+    let kind: StoreTransaction.Kind
+    if ByteText.equalsIgnoringCase(status, "charged") {
+      kind = .purchase
+    } else if ByteText.equalsIgnoringCase(status, "refund") {
+      kind = .refund
+    } else if status.isEmpty {
+      throw RowRejection("missing Financial Status")
+    } else {
+      throw RowRejection("unknown Financial Status \(ByteText.quoted(status))")
+    }
+    let orderBytes = ByteText.trimmed(record.field(columns.orderNumber))
+    guard !orderBytes.isEmpty else { throw RowRejection("missing Order Number") }
+    let orderNumber = String(decoding: orderBytes, as: UTF8.self)
+    let base = OrderId.base(orderNumber)
+    let at = try instant(record, columns)
+    let sku = ByteText.trimmed(record.field(columns.sku))
+    guard !sku.isEmpty else { throw RowRejection("missing SKU ID") }
+    let basePlan = ByteText.trimmed(record.field(columns.basePlan))
+    var productId = String(decoding: sku, as: UTF8.self)
+    if !basePlan.isEmpty { productId += ":" + String(decoding: basePlan, as: UTF8.self) }
+    let currencyBytes = ByteText.trimmed(record.field(columns.currency))
+    guard !currencyBytes.isEmpty else { throw RowRejection("missing Currency of Sale") }
+    let currency = try StoreCurrency.named(bytes: currencyBytes)
+    let charged = ByteText.trimmed(record.field(columns.charged))
+    guard !charged.isEmpty else { throw RowRejection("missing Charged Amount") }
+    let amount = try StoreCurrency.convert { () throws(MoneyError) -> Int64 in
+      try currency.minor(decimalBytes: charged)
+    }
+    var transaction = StoreTransaction(
+      store: .play, kind: kind, chainKey: base, transactionId: orderNumber, productId: productId, at: at,
+      origin: origin)
+    transaction.orderBaseIds = [base]
+    transaction.currency = currency
+    transaction.amountMinor = amount.magnitude <= UInt64(Int64.max) ? Int64(amount.magnitude) : Int64.max
+    let taxes = ByteText.trimmed(record.field(columns.taxes))
+    if !taxes.isEmpty {
+      let tax = try StoreCurrency.convert { () throws(MoneyError) -> Int64 in
+        try currency.minor(decimalBytes: taxes)
+      }
+      transaction.taxMinor = tax.magnitude <= UInt64(Int64.max) ? Int64(tax.magnitude) : Int64.max
+    }
+    transaction.productTypeRaw = String(
+      decoding: ByteText.trimmed(record.field(columns.productType)), as: UTF8.self)
+    let offer = ByteText.trimmed(record.field(columns.offer))
+    if !offer.isEmpty { transaction.offerId = String(decoding: offer, as: UTF8.self) }
+    return transaction
+  }
+
+  /// `Order Charged Timestamp` (Unix seconds), else `Order Charged Date` at 00:00 UTC.
+  static func instant(_ record: CSVRecord, _ columns: Columns) throws(RowRejection) -> Instant {
+    let seconds = ByteText.trimmed(record.field(columns.timestamp))
+    if !seconds.isEmpty {
+      guard let value = ByteText.int64(seconds), value > -100_000_000_000, value < 100_000_000_000 else {
+        throw RowRejection(
+          "Order Charged Timestamp \(ByteText.quoted(seconds)) is not a Unix time in seconds")
+      }
+      return Instant(ms: value * 1000)
+    }
+    let dateBytes = ByteText.trimmed(record.field(columns.date))
+    guard !dateBytes.isEmpty else {
+      throw RowRejection("missing Order Charged Timestamp and Order Charged Date")
+    }
+    guard let date = CivilDate.parse(String(decoding: dateBytes, as: UTF8.self)) else {
+      throw RowRejection("Order Charged Date \(ByteText.quoted(dateBytes)) is not a date (YYYY-MM-DD)")
+    }
+    return date.startUTC
+  }
+}

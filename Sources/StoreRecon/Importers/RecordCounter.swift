@@ -1,0 +1,24 @@
+/// Counts rows and turns each one's outcome into an emitted record or a reject.
+struct RecordCounter {
+  var counts = InputCounts()
+  let displayName: String
+  let rejects: any RejectSink
+
+  init(displayName: String, rejects: any RejectSink) {
+    self.displayName = displayName
+    self.rejects = rejects
+  }
+
+  /// Counts one accepted row.
+  mutating func accept() {
+    counts.read += 1
+    counts.accepted += 1
+  }
+
+  /// Counts one rejected row and reports it.
+  mutating func reject(line: Int, reason: String, raw: @autoclosure () -> String) {
+    counts.read += 1
+    counts.rejected += 1
+    rejects.reject(Reject(file: displayName, line: line, reason: reason, raw: raw()))
+  }
+}
