@@ -88,7 +88,7 @@ public struct PlaySalesReportImporter: StoreImporter {
     let orderBytes = ByteText.trimmed(record.field(columns.orderNumber))
     guard !orderBytes.isEmpty else { throw RowRejection("missing Order Number") }
     let orderNumber = String(decoding: orderBytes, as: UTF8.self)
-    let base = OrderId.base(orderNumber)
+    let base = PlayOrderId.base(orderNumber)
     let at = try instant(record, columns)
     let sku = ByteText.trimmed(record.field(columns.sku))
     guard !sku.isEmpty else { throw RowRejection("missing SKU ID") }

@@ -53,12 +53,13 @@ public struct PlaySubscriptionImporter: StoreImporter {
         current = item
       }
       if let order = try item.optionalText("latestSuccessfulOrderId") {
-        let base = OrderId.base(order)
+        let base = PlayOrderId.base(order)
         if !orderBaseIds.contains(base) { orderBaseIds.append(base) }
       }
     }
-    if let legacy = try resource.optionalText("latestOrderId") {
-      let base = OrderId.base(legacy)
+    let legacy = try resource.optionalText("latestOrderId")
+    if let legacy {
+      let base = PlayOrderId.base(legacy)
       if !orderBaseIds.contains(base) { orderBaseIds.append(base) }
     }
 
@@ -87,6 +88,7 @@ public struct PlaySubscriptionImporter: StoreImporter {
     record.productTypeRaw = "subscription"
     record.purchaseToken = token
     record.orderBaseIds = orderBaseIds
+    record.latestOrderId = try current?.optionalText("latestSuccessfulOrderId") ?? legacy
     record.expiresAt = expiresAt
     record.state = state
     record.pending = pending

@@ -27,7 +27,7 @@ public struct PlayVoidedPurchaseImporter: StoreImporter {
     }
     let token = try voided.optionalText("purchaseToken")
     let orderId = try voided.optionalText("orderId")
-    let base = orderId.map(OrderId.base)
+    let base = orderId.map(PlayOrderId.base)
     guard let chainKey = token ?? base, let transactionId = orderId ?? token else {
       throw RowRejection("missing purchaseToken and orderId")
     }

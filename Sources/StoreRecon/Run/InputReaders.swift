@@ -29,13 +29,13 @@ enum InputReaders {
     }
     switch input.role {
     case "app.entitlements":
-      return try EntitlementsCSVReader().read(
+      return try EntitlementCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.entitlements.append($0) }
     case "app.credentials":
-      return try CredentialsCSVReader().read(
+      return try CredentialCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.credentials.append($0) }
     case "app.assignments":
-      return try AssignmentsCSVReader().read(
+      return try AssignmentCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.assignments.append($0) }
     default:
       return try GoodwillCSVReader().read(

@@ -49,8 +49,9 @@ public enum ReconciliationRun {
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
       let readStart = clock.now
-      var name = "rejects/\(input.role)-\(input.display.replacingOccurrences(of: "/", with: "_")).csv"
-      while usedRejectNames.contains(name) { name = "rejects/\(input.role)-\(index)-\(input.display.replacingOccurrences(of: "/", with: "_")).csv" }
+      let flat = input.display.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "_")
+      var name = "rejects/\(flat).csv"
+      if usedRejectNames.contains(name) { name = "rejects/\(index)-\(flat).csv" }
       usedRejectNames.insert(name)
       var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
       if let digest = FileDigest.of(path: input.path) {

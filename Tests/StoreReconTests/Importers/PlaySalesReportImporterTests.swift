@@ -164,11 +164,11 @@ import Testing
   }
 
   @Test func orderIdBase() {
-    #expect(OrderId.base("GPA.3352-0306-9721-14048..12") == "GPA.3352-0306-9721-14048")
-    #expect(OrderId.base("GPA.3352-0306-9721-14048") == "GPA.3352-0306-9721-14048")
-    #expect(OrderId.base("GPA.1..") == "GPA.1..")
-    #expect(OrderId.base("GPA.1.5") == "GPA.1.5")
-    #expect(OrderId.base("..3") == "")
+    #expect(PlayOrderId.base("GPA.3352-0306-9721-14048..12") == "GPA.3352-0306-9721-14048")
+    #expect(PlayOrderId.base("GPA.3352-0306-9721-14048") == "GPA.3352-0306-9721-14048")
+    #expect(PlayOrderId.base("GPA.1..") == "GPA.1..")
+    #expect(PlayOrderId.base("GPA.1.5") == "GPA.1.5")
+    #expect(PlayOrderId.base("..3") == "")
   }
 
   @Test(
