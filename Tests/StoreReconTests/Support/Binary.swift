@@ -30,25 +30,24 @@ enum Binary {
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe()
-    let err = Pipe()
+    // Capture into files: no pipe can fill up and block the child.
+    let dir = try temporaryDirectory()
+    let outURL = dir.appendingPathComponent("stdout")
+    let errURL = dir.appendingPathComponent("stderr")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    // Read both pipes before waiting so a chatty child never blocks on a full pipe.
-    let group = DispatchGroup()
-    var errData = Data()
-    group.enter()
-    DispatchQueue.global().async {
-      errData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
     process.waitUntilExit()
+    try out.close()
+    try err.close()
+    defer { try? FileManager.default.removeItem(at: dir) }
     return Output(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+      status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
   }
 
   /// A fresh temporary folder.
