@@ -72,9 +72,18 @@ public enum StoreReconCLI {
         ReconciliationRun.Request(configPath: config, date: date, outDirectory: parsed.values["--out"]),
         progress: progress)
       StandardOutput.write(Summary.text(result))
+      reportFailedInputs(result)
       return result.failedInputs.isEmpty ? 0 : RunError.Code.dataError.rawValue
     } catch {
       return fail(error)
+    }
+  }
+
+  /// A malformed input file is said loudly on stderr, even with `--quiet`.
+  static func reportFailedInputs(_ result: RunResult) {
+    for input in result.failedInputs {
+      StandardError.write(
+        "storerecon: error: \(input.error ?? input.path) — reconciled without this file; reports written to \(result.outDirectory)\n")
     }
   }
 

@@ -64,7 +64,7 @@ public enum ReconciliationRun {
           input, fileIndex: Int32(index), rejects: rejects, ledger: builder, rows: &rows, report: &report)
       } catch {
         report.error = error.description
-        progress.note("ERROR \(input.display): \(error.description) — the run goes on without this file")
+        progress.note("ERROR \(error.description) — the run goes on without this file")
       }
       report.elapsedMs = milliseconds(clock.now - readStart)
       rejectFiles.append((name, rejects.rejects))
