@@ -15,18 +15,22 @@ extension DemoBuilder {
   }
 
   private func naturalApple(_ user: DemoUser, _ group: inout DemoGroup, _ rng: inout DemoRandom) {
-    switch rng.weighted([650, 220, 130]) {
+    switch rng.weighted([750, 150, 100]) {
     case 2:
       let at = instant(&rng, from: worldStart, to: t.adding(ms: -DemoCalendar.msPerHour), .appStore)
-      addClean(appleChain(user, [oneTimePeriod(.appleLifetime, user.country, at: at)], &rng), userId: user.id, to: &group, &rng)
+      addClean(
+        appleChain(user, [oneTimePeriod(.appleLifetime, user.country, at: at)], &rng), userId: user.id,
+        to: &group, &rng)
     case let tier:
-      var periods = randomSubscription(tier == 0 ? .appleMonthly : .appleYearly, user.country, &rng, store: .appStore)
+      var periods = randomSubscription(
+        tier == 0 ? .appleMonthly : .appleYearly, user.country, &rng, store: .appStore)
       enrol(user, &periods, &group, &rng)
       var chain = appleChain(user, periods, &rng)
       let refund = rng.below(1000)
       if refund < 10, let index = olderPaidPeriod(chain, &rng) {
         chain.periods[index].revocation = DemoRevocation(
-          kind: .refundFull, at: instant(&rng, from: chain.periods[index].start, to: chain.periods[index + 1].start, .appStore))
+          kind: .refundFull,
+          at: instant(&rng, from: chain.periods[index].start, to: chain.periods[index + 1].start, .appStore))
         addClean(chain, userId: user.id, to: &group, &rng)
       } else if refund < 15, let at = refundInstant(chain, &rng) {
         chain.periods[chain.periods.count - 1].revocation = DemoRevocation(kind: .refundFull, at: at)
@@ -45,19 +49,22 @@ extension DemoBuilder {
   }
 
   private func naturalPlay(_ user: DemoUser, _ group: inout DemoGroup, _ rng: inout DemoRandom) throws {
-    switch rng.weighted([650, 230, 120]) {
+    switch rng.weighted([750, 150, 100]) {
     case 2:
       let at = instant(&rng, from: worldStart, to: t.adding(ms: -DemoCalendar.msPerHour), .play)
-      let chain = try playChain(user, [oneTimePeriod(.playLifetime, user.country, at: at)], &rng, resource: false)
+      let chain = try playChain(
+        user, [oneTimePeriod(.playLifetime, user.country, at: at)], &rng, resource: false)
       addClean(chain, userId: user.id, to: &group, &rng)
     case let tier:
-      var periods = randomSubscription(tier == 0 ? .playMonthly : .playYearly, user.country, &rng, store: .play)
+      var periods = randomSubscription(
+        tier == 0 ? .playMonthly : .playYearly, user.country, &rng, store: .play)
       enrol(user, &periods, &group, &rng)
       var chain = try playChain(user, periods, &rng)
       let refund = rng.below(1000)
       if refund < 10, let index = olderPaidPeriod(chain, &rng) {
         chain.periods[index].revocation = DemoRevocation(
-          kind: .playRefundRow, at: instant(&rng, from: chain.periods[index].start, to: chain.periods[index + 1].start, .play))
+          kind: .playRefundRow,
+          at: instant(&rng, from: chain.periods[index].start, to: chain.periods[index + 1].start, .play))
         addClean(chain, userId: user.id, to: &group, &rng)
       } else if refund < 15, let at = refundInstant(chain, &rng) {
         chain.periods[chain.periods.count - 1].revocation = DemoRevocation(kind: .playRefundAndVoid, at: at)
@@ -74,7 +81,8 @@ extension DemoBuilder {
     if rng.chance(250) {
       let grant = goodwillGrant(user.id, product: rng.pick(["com.acme.pro.monthly", "pro:monthly"]), &rng)
       group.goodwill.append(grant)
-      group.entitlements.append(grantEntitlement(user.id, .goodwill, grant.productId, grant.startsAt, grant.endsAt))
+      group.entitlements.append(
+        grantEntitlement(user.id, .goodwill, grant.productId, grant.startsAt, grant.endsAt))
     } else if rng.chance(120) {
       let start = instant(&rng, from: worldStart, to: t.adding(days: -1), .appStore)
       let product = rng.pick(["com.acme.pro.yearly", "pro:yearly"])
@@ -83,13 +91,17 @@ extension DemoBuilder {
     if experimentStart < t && rng.chance(300) {
       let at = instant(&rng, from: experimentStart, to: min(experimentEnd, t), .appStore)
       group.assignments.append(
-        DemoAssignment(userId: user.id, experimentId: DemoBuilder.experimentId, armId: rng.chance(500) ? "high" : "control", assignedAt: at))
+        DemoAssignment(
+          userId: user.id, experimentId: DemoBuilder.experimentId,
+          armId: rng.chance(500) ? "high" : "control", assignedAt: at))
     }
   }
 
   /// Puts a user whose first purchase falls in the experiment's window into an arm, before that purchase;
   /// the high arm buys the `…monthly.hi` / `pro:monthly-hi` product instead of the monthly one.
-  func enrol(_ user: DemoUser, _ periods: inout [DemoPeriod], _ group: inout DemoGroup, _ rng: inout DemoRandom) {
+  func enrol(
+    _ user: DemoUser, _ periods: inout [DemoPeriod], _ group: inout DemoGroup, _ rng: inout DemoRandom
+  ) {
     guard let first = periods.first, first.product.tier == .monthly,
       first.start >= experimentStart, first.start < experimentEnd
     else { return }
@@ -116,7 +128,8 @@ extension DemoBuilder {
 
   /// An instant after the latest purchase (a paid one) and before T, for refunding it; `nil` if none fits.
   func refundInstant(_ chain: DemoChain, _ rng: inout DemoRandom) -> Instant? {
-    guard let last = chain.periods.last, !last.isTrial, last.start.adding(ms: 3 * DemoCalendar.msPerHour) < t else {
+    guard let last = chain.periods.last, !last.isTrial, last.start.adding(ms: 3 * DemoCalendar.msPerHour) < t
+    else {
       return nil
     }
     let upper = min(t.adding(ms: -DemoCalendar.msPerHour), last.start.adding(days: 20))
@@ -137,7 +150,8 @@ extension DemoBuilder {
   func goodwillGrant(_ userId: String, product: String, _ rng: inout DemoRandom) -> DemoGoodwill {
     let start = instant(&rng, from: worldStart, to: t.adding(days: -1), .appStore)
     let reasons = [
-      "outage 2026-03-14, compensation", "support: billing dispute", "influencer program", "beta tester thanks",
+      "outage 2026-03-14, compensation", "support: billing dispute", "influencer program",
+      "beta tester thanks",
       "store refund delay, \"sorry\" month",
     ]
     return DemoGoodwill(
@@ -146,11 +160,14 @@ extension DemoBuilder {
   }
 
   /// A goodwill or promo entitlement: no store key, active until its end.
-  func grantEntitlement(_ userId: String, _ source: EntitlementSource, _ product: String, _ start: Instant, _ end: Instant?)
+  func grantEntitlement(
+    _ userId: String, _ source: EntitlementSource, _ product: String, _ start: Instant, _ end: Instant?
+  )
     -> DemoEntitlement
   {
     DemoEntitlement(
       entitlementId: ids.entitlementId(), userId: userId, productId: product, source: source, storeKey: nil,
-      status: end.map { $0 > t } ?? true ? .active : .expired, startsAt: start, expiresAt: end, updatedAt: start)
+      status: end.map { $0 > t } ?? true ? .active : .expired, startsAt: start, expiresAt: end,
+      updatedAt: start)
   }
 }

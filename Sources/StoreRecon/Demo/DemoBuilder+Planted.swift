@@ -1,7 +1,9 @@
 /// Planted problems: one group per occurrence, each recording the finding RULES.md must report.
 extension DemoBuilder {
   /// Builds the group of a special user (planted problem or trap). `users` has `scenario.users` users.
-  func specialGroup(_ scenario: DemoScenario, _ users: [DemoUser], _ rng: inout DemoRandom) throws -> DemoGroup {
+  func specialGroup(_ scenario: DemoScenario, _ users: [DemoUser], _ rng: inout DemoRandom) throws
+    -> DemoGroup
+  {
     scenario.isPlanted ? try plantedGroup(scenario, users, &rng) : try trapGroup(scenario, users[0], &rng)
   }
 
@@ -12,7 +14,8 @@ extension DemoBuilder {
     var group = DemoGroup()
     let apple: Bool
     switch scenario {
-    case .appleUnclaimed, .appleLockedOut, .appleNoStoreRecord, .appleSandbox, .appleRefundFull, .appleFamilyRevoke,
+    case .appleUnclaimed, .appleLockedOut, .appleNoStoreRecord, .appleSandbox, .appleRefundFull,
+      .appleFamilyRevoke,
       .appleStoreExpired, .appleOverextendedOpenEnded, .appleOverextendedMonths, .appleProductMismatchYearly,
       .appleProductMismatchLifetime, .appleDuplicateClaim:
       apple = true
@@ -23,14 +26,18 @@ extension DemoBuilder {
     let monthly: DemoProduct = apple ? .appleMonthly : .playMonthly
 
     /// A chain paid through `lower…upper` days from T.
-    func chainEnding(days lower: Int, _ upper: Int, trialPerMille: Int = 300, minimumPaid: Int = 1) throws -> DemoChain {
+    func chainEnding(days lower: Int, _ upper: Int, trialPerMille: Int = 300, minimumPaid: Int = 1) throws
+      -> DemoChain
+    {
       let paidThrough = target(&rng, days: lower, upper, store)
       let trial = rng.chance(trialPerMille)
-      let periods = periodsEnding(at: paidThrough, monthly, user.country, &rng, trial: trial, minimumPaid: minimumPaid)
+      let periods = periodsEnding(
+        at: paidThrough, monthly, user.country, &rng, trial: trial, minimumPaid: minimumPaid)
       return apple ? appleChain(user, periods, &rng) : try playChain(user, periods, &rng)
     }
     func plant(_ kind: String, _ reason: String, _ key: String, _ userId: String) {
-      group.planted.append(PlantedFinding(kind: kind, reason: reason, store: store, chainKey: key, userId: userId))
+      group.planted.append(
+        PlantedFinding(kind: kind, reason: reason, store: store, chainKey: key, userId: userId))
     }
 
     switch scenario {
@@ -38,8 +45,10 @@ extension DemoBuilder {
       // A paid chain nobody claimed: no credential, no entitlement.
       let product: DemoProduct = rng.chance(800) ? monthly : DemoProduct.product(.yearly, in: store)
       let periods = randomSubscription(product, user.country, &rng, store: store, requirePaid: true)
-      let chain = apple
-        ? appleChain(user, periods, &rng, tokenPerMille: 1000) : try playChain(user, periods, &rng, accountPerMille: 1000)
+      let chain =
+        apple
+        ? appleChain(user, periods, &rng, tokenPerMille: 1000)
+        : try playChain(user, periods, &rng, accountPerMille: 1000)
       group.chains.append(chain)
       plant("orphaned_charge", "unclaimed", chain.key, chain.accountToken ?? "")
 
@@ -57,7 +66,8 @@ extension DemoBuilder {
       let start = instant(&rng, from: worldStart, to: t.adding(days: -20), store)
       group.entitlements.append(
         DemoEntitlement(
-          entitlementId: ids.entitlementId(), userId: user.id, productId: monthly.name, source: apple ? .appStore : .play,
+          entitlementId: ids.entitlementId(), userId: user.id, productId: monthly.name,
+          source: apple ? .appStore : .play,
           storeKey: key, status: .active, startsAt: start, expiresAt: target(&rng, days: 3, 25, store),
           updatedAt: start.adding(ms: 5000)))
       if rng.chance(500) {
@@ -89,7 +99,8 @@ extension DemoBuilder {
         .appleRefundFull: .refundFull, .appleFamilyRevoke: .familyRevoke, .playRefundRow: .playRefundRow,
         .playVoided: .playVoid,
       ]
-      chain.periods[chain.periods.count - 1].revocation = DemoRevocation(kind: kinds[scenario] ?? .refundFull, at: at)
+      chain.periods[chain.periods.count - 1].revocation = DemoRevocation(
+        kind: kinds[scenario] ?? .refundFull, at: at)
       // The app never heard of the refund: access runs to the refunded period's end.
       let e = try addKeyed(chain, user.id, &group, &rng)
       group.entitlements[e].status = .active
@@ -118,7 +129,8 @@ extension DemoBuilder {
       // Paid through after T, but the entitlement ends far later (or never).
       let chain = try chainEnding(days: 2, 26)
       let e = try addKeyed(chain, user.id, &group, &rng)
-      let openEnded = scenario == .appleOverextendedOpenEnded || (scenario == .playOverextended && rng.chance(500))
+      let openEnded =
+        scenario == .appleOverextendedOpenEnded || (scenario == .playOverextended && rng.chance(500))
       group.entitlements[e].expiresAt =
         openEnded ? nil : chain.paidThrough(at: t).map { DemoCalendar.addMonths($0, 3) }
       plant("free_entitlement", "overextended", chain.key, user.id)
@@ -140,15 +152,18 @@ extension DemoBuilder {
       // A second user claims the owner's chain later.
       let second = users[1]
       let product: DemoProduct = rng.chance(800) ? monthly : DemoProduct.product(.yearly, in: store)
-      let periods = randomSubscription(product, user.country, &rng, store: store, to: t.adding(days: -10), requirePaid: true)
+      let periods = randomSubscription(
+        product, user.country, &rng, store: store, to: t.adding(days: -10), requirePaid: true)
       let chain = apple ? appleChain(user, periods, &rng) : try playChain(user, periods, &rng)
       addClean(chain, userId: user.id, to: &group, &rng)
       let first = chain.periods.first?.start ?? t
       let key = apple || rng.chance(500) ? chain.key : chain.orderBase
       group.credentials.append(
         DemoCredential(
-          store: store, storeKey: key, userId: second.id, linkedStoreKey: nil, orderId: apple ? nil : chain.orderBase,
-          claimedAt: instant(&rng, from: first.adding(days: 2), to: min(t.adding(days: -1), first.adding(days: 60)), store)))
+          store: store, storeKey: key, userId: second.id, linkedStoreKey: nil,
+          orderId: apple ? nil : chain.orderBase,
+          claimedAt: instant(
+            &rng, from: first.adding(days: 2), to: min(t.adding(days: -1), first.adding(days: 60)), store)))
       plant("duplicate_claim", "multiple_users", chain.key, second.id)
 
     default:
@@ -159,7 +174,9 @@ extension DemoBuilder {
 
   /// Adds `chain` with a credential and a correct entitlement, both naming the chain key itself.
   @discardableResult
-  func addKeyed(_ chain: DemoChain, _ userId: String, _ group: inout DemoGroup, _ rng: inout DemoRandom) throws -> Int {
+  func addKeyed(_ chain: DemoChain, _ userId: String, _ group: inout DemoGroup, _ rng: inout DemoRandom)
+    throws -> Int
+  {
     guard let entitlement = cleanEntitlement(chain, userId: userId, storeKey: chain.key, &rng) else {
       throw DemoError.inconsistentTruth("chain \(chain.key) backs no entitlement")
     }
@@ -172,7 +189,9 @@ extension DemoBuilder {
   /// A Play upgrade: a monthly chain replaced mid-period by a new token (yearly or monthly-hi) whose
   /// `linkedPurchaseToken` names the old one. Both get credentials; the old entitlement is expired at the
   /// upgrade, the new one is correct. Returns the old and the new chain.
-  func upgradePair(_ user: DemoUser, _ group: inout DemoGroup, _ rng: inout DemoRandom) throws -> (DemoChain, DemoChain) {
+  func upgradePair(_ user: DemoUser, _ group: inout DemoGroup, _ rng: inout DemoRandom) throws -> (
+    DemoChain, DemoChain
+  ) {
     let firstStart = instant(&rng, from: worldStart, to: t.adding(days: -75), .play)
     let trial = rng.chance(300)
     let anchor = trial ? firstStart.adding(days: 7) : firstStart
@@ -180,14 +199,17 @@ extension DemoBuilder {
     var paid = 0
     while DemoCalendar.addMonths(anchor, paid) < upgradeAt { paid += 1 }
     var old = try playChain(
-      user, subscriptionPeriods(.playMonthly, user.country, firstStart: firstStart, trial: trial, paidCount: paid), &rng)
+      user,
+      subscriptionPeriods(.playMonthly, user.country, firstStart: firstStart, trial: trial, paidCount: paid),
+      &rng)
     old.resourceExpiry = upgradeAt
     old.autoRenew = false
     old.replaced = true
     let product: DemoProduct = rng.chance(500) ? .playYearly : .playMonthlyHi
     let count = product == .playYearly ? 1 : periodsBeforeT(anchor: upgradeAt, months: 1)
     var new = try playChain(
-      user, subscriptionPeriods(product, user.country, firstStart: upgradeAt, trial: false, paidCount: count), &rng)
+      user, subscriptionPeriods(product, user.country, firstStart: upgradeAt, trial: false, paidCount: count),
+      &rng)
     new.linkedToken = old.token
     new.accountToken = old.accountToken
     try addKeyed(old, user.id, &group, &rng)

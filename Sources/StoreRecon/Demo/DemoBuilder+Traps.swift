@@ -19,7 +19,8 @@ extension DemoBuilder {
     func chainEnding(days lower: Int, _ upper: Int, minimumPaid: Int = 1) throws -> DemoChain {
       let paidThrough = target(&rng, days: lower, upper, store)
       return try chain(
-        periodsEnding(at: paidThrough, monthly, user.country, &rng, trial: rng.chance(300), minimumPaid: minimumPaid))
+        periodsEnding(
+          at: paidThrough, monthly, user.country, &rng, trial: rng.chance(300), minimumPaid: minimumPaid))
     }
 
     switch scenario {
@@ -49,7 +50,8 @@ extension DemoBuilder {
       let upgradeAt = instant(&rng, from: anchor.adding(days: 10), to: t.adding(days: -2), store)
       var paid = 0
       while DemoCalendar.addMonths(anchor, paid) < upgradeAt { paid += 1 }
-      var periods = subscriptionPeriods(monthly, user.country, firstStart: firstStart, trial: trial, paidCount: paid)
+      var periods = subscriptionPeriods(
+        monthly, user.country, firstStart: firstStart, trial: trial, paidCount: paid)
       periods[periods.count - 1].isUpgraded = true
       periods.append(
         DemoPeriod(
@@ -64,7 +66,8 @@ extension DemoBuilder {
     case .appleExactBound, .playExactBound:
       // The entitlement ends exactly at paid-through + grace + tolerance: not overextended.
       let c = try chainEnding(days: 2, 26)
-      guard let e = addClean(c, userId: user.id, to: &group, &rng), let paidThrough = c.paidThrough(at: t) else {
+      guard let e = addClean(c, userId: user.id, to: &group, &rng), let paidThrough = c.paidThrough(at: t)
+      else {
         throw DemoError.inconsistentTruth("\(scenario): chain \(c.key) has no entitlement")
       }
       group.entitlements[e].expiresAt = paidThrough.adding(ms: check.grace(store) + check.tolerance)
@@ -72,7 +75,9 @@ extension DemoBuilder {
     case .playPending:
       // A purchase still pending: no money moved, no entitlement, no credential.
       let start = instant(&rng, from: t.adding(days: -5), to: t.adding(ms: -DemoCalendar.msPerHour), store)
-      var c = try chain([DemoPeriod(product: monthly, start: start, end: nil, priceMinor: user.country.price(.monthly))])
+      var c = try chain([
+        DemoPeriod(product: monthly, start: start, end: nil, priceMinor: user.country.price(.monthly))
+      ])
       c.pending = true
       group.chains.append(c)
 
@@ -92,7 +97,8 @@ extension DemoBuilder {
     case .appleBillingGrace:
       // Billing retry: paid through a few days before T, the app grants the 16-day grace period.
       let c = try chainEnding(days: -10, -3)
-      guard let e = addClean(c, userId: user.id, to: &group, &rng), let paidThrough = c.paidThrough(at: t) else {
+      guard let e = addClean(c, userId: user.id, to: &group, &rng), let paidThrough = c.paidThrough(at: t)
+      else {
         throw DemoError.inconsistentTruth("\(scenario): chain \(c.key) has no entitlement")
       }
       group.entitlements[e].status = .grace
@@ -111,24 +117,30 @@ extension DemoBuilder {
       // A promo entitlement with no store record.
       let start = instant(&rng, from: t.adding(days: -100), to: t.adding(days: -1), store)
       group.entitlements.append(
-        grantEntitlement(user.id, .promo, DemoProduct.playYearly.name, start, rng.chance(300) ? nil : start.adding(days: 365)))
+        grantEntitlement(
+          user.id, .promo, DemoProduct.playYearly.name, start, rng.chance(300) ? nil : start.adding(days: 365)
+        ))
 
     case .playSalesOnly:
       // A Play chain known only from its sales rows (no subscription resource), entitlement correct.
-      let firstStart = DemoCalendar.clampedToDay28(instant(&rng, from: worldStart, to: t.adding(days: -9), store))
+      let firstStart = DemoCalendar.clampedToDay28(
+        instant(&rng, from: worldStart, to: t.adding(days: -9), store))
       let months = periodsBeforeT(anchor: firstStart, months: 1)
       var paid = 1
       while paid < months && rng.chance(850) { paid += 1 }
-      let periods = subscriptionPeriods(monthly, user.country, firstStart: firstStart, trial: false, paidCount: paid)
+      let periods = subscriptionPeriods(
+        monthly, user.country, firstStart: firstStart, trial: false, paidCount: paid)
       addClean(try chain(periods, resource: false), userId: user.id, to: &group, &rng)
 
     case .appleTrialConverted, .playTrialConverted:
-      let periods = randomSubscription(monthly, user.country, &rng, store: store, trialPerMille: 1000, requirePaid: true)
+      let periods = randomSubscription(
+        monthly, user.country, &rng, store: store, trialPerMille: 1000, requirePaid: true)
       addClean(try chain(periods), userId: user.id, to: &group, &rng)
 
     case .appleTrialExpired, .playTrialExpired:
       let firstStart = instant(&rng, from: worldStart, to: t.adding(days: -8), store)
-      let periods = subscriptionPeriods(monthly, user.country, firstStart: firstStart, trial: true, paidCount: 0)
+      let periods = subscriptionPeriods(
+        monthly, user.country, firstStart: firstStart, trial: true, paidCount: 0)
       addClean(try chain(periods), userId: user.id, to: &group, &rng)
 
     default:

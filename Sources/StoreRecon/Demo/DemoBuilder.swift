@@ -70,7 +70,8 @@ final class DemoBuilder {
     var anchor = firstStart
     if trial {
       anchor = firstStart.adding(days: 7)
-      periods.append(DemoPeriod(product: product, start: firstStart, end: anchor, isTrial: true, priceMinor: 0))
+      periods.append(
+        DemoPeriod(product: product, start: firstStart, end: anchor, isTrial: true, priceMinor: 0))
     }
     let months = product.months ?? 1
     let price = country.price(product.tier)
@@ -90,15 +91,17 @@ final class DemoBuilder {
     return count
   }
 
-  /// A subscription that starts at a random instant and renews until it churns (10 % per renewal) or
-  /// reaches T. With `requirePaid`, at least one paid period (no unconverted trial).
+  /// A subscription that starts at a random instant (earlier starts more likely, as an app's cohorts
+  /// pile up) and renews until it churns (3 % per renewal) or reaches T. With `requirePaid`, at least
+  /// one paid period (no unconverted trial).
   func randomSubscription(
     _ product: DemoProduct, _ country: DemoCountry, _ rng: inout DemoRandom, store: Store,
-    from: Instant? = nil, to: Instant? = nil, trialPerMille: Int = 350, requirePaid: Bool = false,
-    churnPerMille: Int = 100
+    to: Instant? = nil, trialPerMille: Int = 350, requirePaid: Bool = false, churnPerMille: Int = 30
   ) -> [DemoPeriod] {
-    let latest = requirePaid ? t.adding(days: -9) : t.adding(ms: -DemoCalendar.msPerHour)
-    let firstStart = instant(&rng, from: from ?? worldStart, to: min(to ?? latest, latest), store)
+    let latest = min(to ?? t, requirePaid ? t.adding(days: -9) : t.adding(ms: -DemoCalendar.msPerHour))
+    let a = instant(&rng, from: worldStart, to: latest, store)
+    let b = instant(&rng, from: worldStart, to: latest, store)
+    let firstStart = min(a, b)
     let trial = rng.chance(trialPerMille)
     let anchor = trial ? firstStart.adding(days: 7) : firstStart
     let maxPaid = periodsBeforeT(anchor: anchor, months: product.months ?? 1)
@@ -142,7 +145,9 @@ final class DemoBuilder {
   // MARK: - Chains
 
   /// An App Store chain: transaction ids are issued here; the first is the chain key.
-  func appleChain(_ user: DemoUser, _ periods: [DemoPeriod], _ rng: inout DemoRandom, tokenPerMille: Int = 920)
+  func appleChain(
+    _ user: DemoUser, _ periods: [DemoPeriod], _ rng: inout DemoRandom, tokenPerMille: Int = 920
+  )
     -> DemoChain
   {
     var periods = periods
@@ -167,7 +172,8 @@ final class DemoBuilder {
     for i in periods.indices { periods[i].orderId = i == 0 ? base : base + ".." + String(i - 1) }
     let token = resource ? ids.playToken(&rng) : nil
     var chain = DemoChain(
-      store: .play, key: token ?? base, ownerId: user.id, accountToken: rng.chance(accountPerMille) ? user.id : nil,
+      store: .play, key: token ?? base, ownerId: user.id,
+      accountToken: rng.chance(accountPerMille) ? user.id : nil,
       country: user.country, periods: periods)
     chain.token = token
     chain.orderBase = base
@@ -189,7 +195,9 @@ final class DemoBuilder {
   }
 
   /// A credential for `chain` claimed by `userId` shortly after the chain's first purchase.
-  func credential(_ chain: DemoChain, userId: String, storeKey: String, _ rng: inout DemoRandom) -> DemoCredential {
+  func credential(_ chain: DemoChain, userId: String, storeKey: String, _ rng: inout DemoRandom)
+    -> DemoCredential
+  {
     let first = chain.periods.first?.start ?? t
     return DemoCredential(
       store: chain.store, storeKey: storeKey, userId: userId, linkedStoreKey: chain.linkedToken,
@@ -216,7 +224,9 @@ final class DemoBuilder {
   /// Adds `chain` to `group` with the rows a correct app writes: a credential, and an entitlement
   /// naming the chain (none for consumables). Returns the entitlement's index, if any.
   @discardableResult
-  func addClean(_ chain: DemoChain, userId: String, to group: inout DemoGroup, _ rng: inout DemoRandom) -> Int? {
+  func addClean(_ chain: DemoChain, userId: String, to group: inout DemoGroup, _ rng: inout DemoRandom)
+    -> Int?
+  {
     let key = storeKey(for: chain, &rng)
     group.chains.append(chain)
     group.credentials.append(credential(chain, userId: userId, storeKey: key, &rng))

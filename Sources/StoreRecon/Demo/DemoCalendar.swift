@@ -9,7 +9,8 @@ enum DemoCalendar {
     let year = total >= 0 ? total / 12 : (total - 11) / 12
     let month = total - year * 12 + 1
     let day = min(date.day, CivilDate.daysIn(year: year, month: month))
-    return Instant(ms: CivilDate(year: year, month: month, day: day).daysSinceEpoch * Instant.msPerDay + msOfDay)
+    return Instant(
+      ms: CivilDate(year: year, month: month, day: day).daysSinceEpoch * Instant.msPerDay + msOfDay)
   }
 
   /// The UTC calendar date of an instant.

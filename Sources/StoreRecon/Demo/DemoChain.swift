@@ -35,7 +35,10 @@ struct DemoChain {
   var replaced = false
 
   /// Creates a chain.
-  init(store: Store, key: String, ownerId: String, accountToken: String?, country: DemoCountry, periods: [DemoPeriod]) {
+  init(
+    store: Store, key: String, ownerId: String, accountToken: String?, country: DemoCountry,
+    periods: [DemoPeriod]
+  ) {
     self.store = store
     self.key = key
     self.ownerId = ownerId

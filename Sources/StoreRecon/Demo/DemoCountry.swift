@@ -34,7 +34,8 @@ struct DemoCountry: Sendable {
   /// Every country of the demo, in a fixed order.
   static func all() throws -> [DemoCountry] {
     func make(
-      _ alpha2: String, _ alpha3: String, _ storefront: String, _ code: String, _ tax: Int64, _ included: Bool,
+      _ alpha2: String, _ alpha3: String, _ storefront: String, _ code: String, _ tax: Int64,
+      _ included: Bool,
       _ prices: [Int64], _ weight: Int
     ) throws -> DemoCountry {
       guard let currency = Currency.named(code), currency.minorUnits != nil else {

@@ -49,7 +49,8 @@ final class DemoOutputs {
     for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill] {
       rejects[writer.relativePath] = 0
     }
-    try entitlements.write("entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n")
+    try entitlements.write(
+      "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n")
     try credentials.write("store,store_key,user_id,linked_store_key,order_id,claimed_at\n")
     try assignments.write("user_id,experiment_id,arm_id,assigned_at\n")
     try goodwill.write("grant_id,user_id,product_id,starts_at,ends_at,reason\n")
@@ -115,7 +116,8 @@ final class DemoOutputs {
 
   // MARK: - App Store
 
-  private func writeApple(_ chain: DemoChain, _ index: Int, mayTruncate: Bool, _ rng: inout DemoRandom) throws {
+  private func writeApple(_ chain: DemoChain, _ index: Int, mayTruncate: Bool, _ rng: inout DemoRandom) throws
+  {
     let p = chain.periods[index]
     let first = chain.periods[0]
     let digits = chain.country.currency.minorUnits ?? 2
@@ -147,7 +149,9 @@ final class DemoOutputs {
       payload.raw(",\"appAccountToken\":")
       payload.json(token)
     }
-    payload.raw(chain.familyShared ? ",\"inAppOwnershipType\":\"FAMILY_SHARED\"" : ",\"inAppOwnershipType\":\"PURCHASED\"")
+    payload.raw(
+      chain.familyShared
+        ? ",\"inAppOwnershipType\":\"FAMILY_SHARED\"" : ",\"inAppOwnershipType\":\"PURCHASED\"")
     payload.raw(",\"signedDate\":")
     let signed = max(p.start, p.revocation?.at ?? p.start).adding(ms: rng.int64(200, 4000))
     payload.int(min(signed, t.adding(ms: -1)).ms)
@@ -170,7 +174,8 @@ final class DemoOutputs {
       payload.int(revocation.at.ms)
       switch revocation.kind {
       case .refundProrated(let share):
-        payload.raw(",\"revocationReason\":0,\"revocationType\":\"REFUND_PRORATED\",\"revocationPercentage\":")
+        payload.raw(
+          ",\"revocationReason\":0,\"revocationType\":\"REFUND_PRORATED\",\"revocationPercentage\":")
         payload.int(share)
       case .familyRevoke:
         payload.raw(",\"revocationType\":\"FAMILY_REVOKE\"")
@@ -205,7 +210,8 @@ final class DemoOutputs {
       }
     }
     for p in chain.periods {
-      guard let r = p.revocation, r.kind == .playVoid || r.kind == .playRefundAndVoid, let token = chain.token else {
+      guard let r = p.revocation, r.kind == .playVoid || r.kind == .playRefundAndVoid, let token = chain.token
+      else {
         continue
       }
       line.reset()
@@ -241,7 +247,9 @@ final class DemoOutputs {
   /// `exports/play/salesreport_YYYYMM.csv`.
   static func salesPath(_ month: Int) -> String { "exports/play/salesreport_\(month).csv" }
 
-  private func writeSalesRow(_ chain: DemoChain, _ p: DemoPeriod, refund: Bool, at: Instant, device: String) throws {
+  private func writeSalesRow(_ chain: DemoChain, _ p: DemoPeriod, refund: Bool, at: Instant, device: String)
+    throws
+  {
     let amounts = chain.country.playAmounts(p.product.tier)
     let currency = chain.country.currency
     try writeSalesRow(
@@ -288,7 +296,9 @@ final class DemoOutputs {
   }
 
   private func writeResource(_ chain: DemoChain, mayTruncate: Bool) throws {
-    guard let token = chain.token, let last = chain.periods.last, let first = chain.periods.first else { return }
+    guard let token = chain.token, let last = chain.periods.last, let first = chain.periods.first else {
+      return
+    }
     let expiry = chain.playExpiry
     let state: StaticString
     let active = !chain.pending && chain.autoRenew && (expiry.map { $0 > t } ?? false)
@@ -322,7 +332,10 @@ final class DemoOutputs {
     let item = chain.country.playAmounts(last.product.tier).item
     let digits = chain.country.currency.minorUnits ?? 2
     let scale = Pow10.int64(digits)
-    line.raw(active ? ",\"autoRenewingPlan\":{\"autoRenewEnabled\":true" : ",\"autoRenewingPlan\":{\"autoRenewEnabled\":false")
+    line.raw(
+      active
+        ? ",\"autoRenewingPlan\":{\"autoRenewEnabled\":true"
+        : ",\"autoRenewingPlan\":{\"autoRenewEnabled\":false")
     line.raw(",\"recurringPrice\":{\"currencyCode\":")
     line.json(chain.country.currency.code)
     line.raw(",\"units\":\"")
@@ -423,7 +436,9 @@ final class DemoOutputs {
   /// Closes every file; returns their relative paths.
   func close() throws -> [String] {
     var paths: [String] = []
-    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill] + sales.values {
+    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill]
+      + sales.values
+    {
       try writer.close()
       paths.append(writer.relativePath)
     }

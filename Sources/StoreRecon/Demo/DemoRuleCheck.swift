@@ -28,7 +28,8 @@ struct DemoRuleCheck {
       guard let store = e.source.store, store != .stripe else { continue }
       func finding(_ reason: String, _ key: String) {
         result.append(
-          PlantedFinding(kind: "free_entitlement", reason: reason, store: store, chainKey: key, userId: e.userId))
+          PlantedFinding(
+            kind: "free_entitlement", reason: reason, store: store, chainKey: key, userId: e.userId))
       }
       let key = e.storeKey ?? ""
       guard let index = chainIndex(store: store, key: key) else {
@@ -89,7 +90,8 @@ struct DemoRuleCheck {
             userId: first.user))
       }
       var seen: Set<String> = []
-      for claim in claims.sorted(by: { ($0.at, $0.user) < ($1.at, $1.user) }) where seen.insert(claim.user).inserted {
+      for claim in claims.sorted(by: { ($0.at, $0.user) < ($1.at, $1.user) })
+      where seen.insert(claim.user).inserted {
         if claim.user != first?.user {
           result.append(
             PlantedFinding(

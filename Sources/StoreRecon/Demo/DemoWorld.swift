@@ -20,7 +20,9 @@ public enum DemoWorld {
     var layout = DemoRandom(seed: options.seed, stream: 0x5EC1_A150_0000_0000)
     layout.shuffle(&specials)
     let minimum = 3 * specials.count
-    guard options.users >= minimum else { throw DemoError.tooFewUsers(requested: options.users, minimum: minimum) }
+    guard options.users >= minimum else {
+      throw DemoError.tooFewUsers(requested: options.users, minimum: minimum)
+    }
     let total = options.users
     func position(_ j: Int) -> Int { (2 * j + 1) * total / (2 * specials.count) }
 
@@ -39,19 +41,23 @@ public enum DemoWorld {
         width = scenario.users
         let users = (0..<width).map { builder.user(index + $0, &rng) }
         group = try builder.specialGroup(scenario, users, &rng)
-        if (scenario == .promoOnly || scenario == .goodwillOnly), malformedEntitlements.insert(scenario).inserted {
+        if (scenario == .promoOnly || scenario == .goodwillOnly),
+          malformedEntitlements.insert(scenario).inserted
+        {
           group.rawEntitlementRows.append(malformedEntitlement(scenario, users[0].id, builder))
         }
         let found = builder.check.findings(group)
         guard found == group.planted.sorted() else {
           throw DemoError.inconsistentTruth(
-            "\(scenario) for \(users[0].id): planted \(describe(group.planted.sorted())), rules give \(describe(found))")
+            "\(scenario) for \(users[0].id): planted \(describe(group.planted.sorted())), rules give \(describe(found))"
+          )
         }
       } else {
         group = try builder.naturalGroup(builder.user(index, &rng), &rng)
         let found = builder.check.findings(group)
         guard found.isEmpty else {
-          throw DemoError.inconsistentTruth("clean user \(DemoIdentifiers.userId(index)) gives \(describe(found))")
+          throw DemoError.inconsistentTruth(
+            "clean user \(DemoIdentifiers.userId(index)) gives \(describe(found))")
         }
       }
       planted += group.planted
@@ -94,15 +100,21 @@ public enum DemoWorld {
 
   /// An entitlement row the importer must reject: a timestamp without offset (promo) or an unknown
   /// status (goodwill). Neither belongs to a store chain.
-  private static func malformedEntitlement(_ scenario: DemoScenario, _ userId: String, _ builder: DemoBuilder) -> String {
+  private static func malformedEntitlement(_ scenario: DemoScenario, _ userId: String, _ builder: DemoBuilder)
+    -> String
+  {
     let id = builder.ids.entitlementId()
     if scenario == .promoOnly {
-      return "\(id),\(userId),pro:yearly,promo,,active,2026-06-01T10:00:00,2027-06-01T10:00:00.000Z,2026-06-01T10:00:00.000Z"
+      return
+        "\(id),\(userId),pro:yearly,promo,,active,2026-06-01T10:00:00,2027-06-01T10:00:00.000Z,2026-06-01T10:00:00.000Z"
     }
-    return "\(id),\(userId),com.acme.pro.monthly,goodwill,,suspended,2026-06-01T10:00:00.000Z,,2026-06-01T10:00:00.000Z"
+    return
+      "\(id),\(userId),com.acme.pro.monthly,goodwill,,suspended,2026-06-01T10:00:00.000Z,,2026-06-01T10:00:00.000Z"
   }
 
   private static func describe(_ findings: [PlantedFinding]) -> String {
-    findings.isEmpty ? "none" : findings.map { "\($0.kind)/\($0.reason) \($0.chainKey) \($0.userId)" }.joined(separator: "; ")
+    findings.isEmpty
+      ? "none"
+      : findings.map { "\($0.kind)/\($0.reason) \($0.chainKey) \($0.userId)" }.joined(separator: "; ")
   }
 }

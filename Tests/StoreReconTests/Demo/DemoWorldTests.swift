@@ -8,7 +8,8 @@ struct GeneratedWorld {
   let truth: DemoTruth
 
   init(users: Int = 3000, seed: UInt64 = 42) throws {
-    root = FileManager.default.temporaryDirectory.appendingPathComponent("storerecon-demo-\(UUID().uuidString)")
+    root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "storerecon-demo-\(UUID().uuidString)")
     var options = DemoOptions()
     options.users = users
     options.seed = seed
@@ -107,7 +108,8 @@ struct DemoWorldTests {
   @Test func tooFewUsersIsAClearError() {
     var options = DemoOptions()
     options.users = 50
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("storerecon-demo-\(UUID().uuidString)")
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "storerecon-demo-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: root) }
     #expect(throws: DemoError.self) { try DemoWorld.generate(options, into: root.path) }
   }
@@ -129,7 +131,8 @@ struct DemoWorldTests {
     ]
     for (kind, reason, stores) in expected {
       for store in stores {
-        let n = world.truth.planted.filter { $0.kind == kind && $0.reason == reason && $0.store == store }.count
+        let n = world.truth.planted.filter { $0.kind == kind && $0.reason == reason && $0.store == store }
+          .count
         #expect(n >= 2, "\(kind)/\(reason) in \(store.rawValue): \(n)")
       }
     }
@@ -147,7 +150,8 @@ struct DemoWorldTests {
     let rows = lines.dropFirst().map(csvFields)
     #expect(rows.count == world.truth.planted.count)
     for (row, planted) in zip(rows, world.truth.planted) {
-      #expect(row == [planted.kind, planted.reason, planted.store.rawValue, planted.chainKey, planted.userId])
+      #expect(
+        row == [planted.kind, planted.reason, planted.store.rawValue, planted.chainKey, planted.userId])
     }
     for path in world.truth.files {
       #expect(FileManager.default.fileExists(atPath: world.root.appendingPathComponent(path).path), "\(path)")
@@ -157,7 +161,8 @@ struct DemoWorldTests {
   @Test func salesReportsHaveTheRealHeaderAndExactAmounts() throws {
     let world = try GeneratedWorld(users: 3000)
     defer { world.remove() }
-    let header = "Order Number,Order Charged Date,Order Charged Timestamp,Financial Status,Device Model,Product Title,Product ID,Product Type,SKU ID,Currency of Sale,Item Price,Taxes Collected,Charged Amount,City of Buyer,State of Buyer,Postal Code of Buyer,Country of Buyer,Base Plan ID,Offer ID,Group ID,First USD 1M Eligible,Promotion ID,Coupon Value,Discount Rate,Featured Product ID"
+    let header =
+      "Order Number,Order Charged Date,Order Charged Timestamp,Financial Status,Device Model,Product Title,Product ID,Product Type,SKU ID,Currency of Sale,Item Price,Taxes Collected,Charged Amount,City of Buyer,State of Buyer,Postal Code of Buyer,Country of Buyer,Base Plan ID,Offer ID,Group ID,First USD 1M Eligible,Promotion ID,Coupon Value,Discount Rate,Featured Product ID"
     #expect(world.salesFiles.count >= 10)
     var malformedTotal = 0
     for path in world.salesFiles {
@@ -177,7 +182,8 @@ struct DemoWorldTests {
         }
         #expect(item + tax == charged, "\(row)")
         #expect(f[3] == "Charged" || f[3] == "Refund")
-        #expect(f[0].range(of: #"^GPA\.\d{4}-\d{4}-\d{4}-\d{5}(\.\.\d+)?$"#, options: .regularExpression) != nil)
+        #expect(
+          f[0].range(of: #"^GPA\.\d{4}-\d{4}-\d{4}-\d{5}(\.\.\d+)?$"#, options: .regularExpression) != nil)
       }
       #expect(malformed == world.truth.rejectsPerFile[path] ?? 0, "\(path)")
       malformedTotal += malformed
@@ -189,7 +195,9 @@ struct DemoWorldTests {
     let world = try GeneratedWorld(users: 3000)
     defer { world.remove() }
     var jws = 0
-    for path in ["exports/apple/transactions.jsonl", "exports/play/subscriptions.jsonl", "exports/play/voided.jsonl"] {
+    for path in [
+      "exports/apple/transactions.jsonl", "exports/play/subscriptions.jsonl", "exports/play/voided.jsonl",
+    ] {
       let lines = try world.lines(path)
       #expect(!lines.isEmpty)
       var failed = 0
@@ -210,14 +218,17 @@ struct DemoWorldTests {
       #expect(failed == world.truth.rejectsPerFile[path], "\(path)")
     }
     let appleLines = try world.lines("exports/apple/transactions.jsonl").count
-    #expect(jws * 40 > appleLines && jws * 10 < appleLines, "about 1 line in 20 is a JWS: \(jws) of \(appleLines)")
+    #expect(
+      jws * 40 > appleLines && jws * 10 < appleLines, "about 1 line in 20 is a JWS: \(jws) of \(appleLines)")
   }
 
   @Test func appRowsRejectOnlyThePlantedMalformedRows() throws {
     let world = try GeneratedWorld(users: 3000)
     defer { world.remove() }
     let lines = try world.lines("app/entitlements.csv")
-    #expect(lines.first == "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at")
+    #expect(
+      lines.first
+        == "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at")
     var bad = 0
     for row in lines.dropFirst() {
       let f = csvFields(row)
@@ -273,7 +284,9 @@ struct DemoWorldTests {
         #expect(!known.contains(p.chainKey), "\(p.chainKey) should be unknown to the store")
         #expect(entitlementKeys.contains(p.chainKey))
       } else {
-        #expect((p.store == .appStore ? appleKeys : playKeys).contains(p.chainKey), "\(p.kind)/\(p.reason) \(p.chainKey)")
+        #expect(
+          (p.store == .appStore ? appleKeys : playKeys).contains(p.chainKey),
+          "\(p.kind)/\(p.reason) \(p.chainKey)")
       }
     }
   }
