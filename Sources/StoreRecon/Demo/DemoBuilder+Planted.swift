@@ -12,17 +12,8 @@ extension DemoBuilder {
   {
     let user = users[0]
     var group = DemoGroup()
-    let apple: Bool
-    switch scenario {
-    case .appleUnclaimed, .appleLockedOut, .appleNoStoreRecord, .appleSandbox, .appleRefundFull,
-      .appleFamilyRevoke,
-      .appleStoreExpired, .appleOverextendedOpenEnded, .appleOverextendedMonths, .appleProductMismatchYearly,
-      .appleProductMismatchLifetime, .appleDuplicateClaim:
-      apple = true
-    default:
-      apple = false
-    }
-    let store: Store = apple ? .appStore : .play
+    let store = scenario.store
+    let apple = store == .appStore
     let monthly: DemoProduct = apple ? .appleMonthly : .playMonthly
 
     /// A chain paid through `lower…upper` days from T.

@@ -2,15 +2,8 @@
 extension DemoBuilder {
   func trapGroup(_ scenario: DemoScenario, _ user: DemoUser, _ rng: inout DemoRandom) throws -> DemoGroup {
     var group = DemoGroup()
-    let apple: Bool
-    switch scenario {
-    case .appleOldRefund, .appleOldProratedRefund, .appleUpgrade, .appleExactBound, .appleSandboxUnclaimed,
-      .appleFamilySharedClean, .appleBillingGrace, .appleTrialConverted, .appleTrialExpired, .goodwillOnly:
-      apple = true
-    default:
-      apple = false
-    }
-    let store: Store = apple ? .appStore : .play
+    let store = scenario.store
+    let apple = store == .appStore
     let monthly: DemoProduct = apple ? .appleMonthly : .playMonthly
 
     func chain(_ periods: [DemoPeriod], resource: Bool = true) throws -> DemoChain {

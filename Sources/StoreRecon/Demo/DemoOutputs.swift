@@ -19,21 +19,21 @@ final class DemoOutputs {
   let directory: String
   let t: Instant
   /// Malformed lines written so far, per relative path.
-  private(set) var rejects: [String: Int] = [:]
+  var rejects: [String: Int] = [:]
 
-  private let apple: DemoFileWriter
-  private let subscriptions: DemoFileWriter
-  private let voided: DemoFileWriter
-  private let entitlements: DemoFileWriter
-  private let credentials: DemoFileWriter
-  private let assignments: DemoFileWriter
-  private let goodwill: DemoFileWriter
-  private var sales: [Int: DemoFileWriter] = [:]
-  private var line = DemoLine()
-  private var payload = DemoLine()
+  let apple: DemoFileWriter
+  let subscriptions: DemoFileWriter
+  let voided: DemoFileWriter
+  let entitlements: DemoFileWriter
+  let credentials: DemoFileWriter
+  let assignments: DemoFileWriter
+  let goodwill: DemoFileWriter
+  var sales: [Int: DemoFileWriter] = [:]
+  var line = DemoLine()
+  var payload = DemoLine()
   /// Truncated copies are taken from clean groups at or after this user index.
   private let truncateFrom: Int
-  private var truncated: Set<String> = []
+  var truncated: Set<String> = []
 
   init(directory: String, t: Instant, users: Int) throws {
     self.directory = directory
@@ -105,272 +105,13 @@ final class DemoOutputs {
   }
 
   /// Writes `line` to `writer`; the first eligible time per file, also a truncated copy of it.
-  private func writeJSON(_ writer: DemoFileWriter, mayTruncate: Bool) throws {
+  func writeJSON(_ writer: DemoFileWriter, mayTruncate: Bool) throws {
     try writer.writeLine(line)
     guard mayTruncate, !truncated.contains(writer.relativePath), line.bytes.first == 0x7B else { return }
     truncated.insert(writer.relativePath)
     try writer.write(bytes: line.bytes[0..<(line.bytes.count / 2)])
     try writer.write("\n")
     rejects[writer.relativePath, default: 0] += 1
-  }
-
-  // MARK: - App Store
-
-  private func writeApple(_ chain: DemoChain, _ index: Int, mayTruncate: Bool, _ rng: inout DemoRandom) throws
-  {
-    let p = chain.periods[index]
-    let first = chain.periods[0]
-    let digits = chain.country.currency.minorUnits ?? 2
-    payload.reset()
-    payload.raw("{\"transactionId\":")
-    payload.json(p.transactionId)
-    payload.raw(",\"originalTransactionId\":")
-    payload.json(chain.key)
-    if p.product.isSubscription {
-      payload.raw(",\"webOrderLineItemId\":")
-      payload.json(p.webOrderLineItemId)
-    }
-    payload.raw(",\"bundleId\":\"com.acme.app\",\"productId\":")
-    payload.json(p.product.name)
-    if p.product.isSubscription { payload.raw(",\"subscriptionGroupIdentifier\":\"21034567\"") }
-    payload.raw(",\"purchaseDate\":")
-    payload.int(p.start.ms)
-    payload.raw(",\"originalPurchaseDate\":")
-    payload.int(first.start.ms)
-    if let end = p.end {
-      payload.raw(",\"expiresDate\":")
-      payload.int(end.ms)
-    }
-    payload.raw(",\"quantity\":")
-    payload.int(p.quantity)
-    payload.raw(",\"type\":")
-    payload.json(p.product.appleType)
-    if let token = chain.accountToken {
-      payload.raw(",\"appAccountToken\":")
-      payload.json(token)
-    }
-    payload.raw(
-      chain.familyShared
-        ? ",\"inAppOwnershipType\":\"FAMILY_SHARED\"" : ",\"inAppOwnershipType\":\"PURCHASED\"")
-    payload.raw(",\"signedDate\":")
-    let signed = max(p.start, p.revocation?.at ?? p.start).adding(ms: rng.int64(200, 4000))
-    payload.int(min(signed, t.adding(ms: -1)).ms)
-    payload.raw(chain.sandbox ? ",\"environment\":\"Sandbox\"" : ",\"environment\":\"Production\"")
-    let renewal = index > 0 && !chain.periods[index - 1].isUpgraded && p.product.isSubscription
-    payload.raw(renewal ? ",\"transactionReason\":\"RENEWAL\"" : ",\"transactionReason\":\"PURCHASE\"")
-    payload.raw(",\"storefront\":")
-    payload.json(chain.country.alpha3)
-    payload.raw(",\"storefrontId\":")
-    payload.json(chain.country.storefrontId)
-    payload.raw(",\"price\":")
-    payload.int(p.priceMinor * Pow10.int64(3 - digits))
-    payload.raw(",\"currency\":")
-    payload.json(chain.country.currency.code)
-    if p.isTrial {
-      payload.raw(",\"offerType\":1,\"offerDiscountType\":\"FREE_TRIAL\",\"offerPeriod\":\"P1W\"")
-    }
-    if let revocation = p.revocation {
-      payload.raw(",\"revocationDate\":")
-      payload.int(revocation.at.ms)
-      switch revocation.kind {
-      case .refundProrated(let share):
-        payload.raw(
-          ",\"revocationReason\":0,\"revocationType\":\"REFUND_PRORATED\",\"revocationPercentage\":")
-        payload.int(share)
-      case .familyRevoke:
-        payload.raw(",\"revocationType\":\"FAMILY_REVOKE\"")
-      default:
-        payload.raw(rng.chance(300) ? ",\"revocationReason\":1" : ",\"revocationReason\":0")
-        payload.raw(",\"revocationType\":\"REFUND_FULL\"")
-      }
-    }
-    if p.isUpgraded { payload.raw(",\"isUpgraded\":true") }
-    payload.raw("}")
-    line.reset()
-    if rng.chance(50) {
-      DemoJWS.wrap(payload.bytes, into: &line, &rng)
-    } else {
-      line.bytes.append(contentsOf: payload.bytes)
-    }
-    try writeJSON(apple, mayTruncate: mayTruncate)
-  }
-
-  // MARK: - Play
-
-  private static let devices = ["d2x", "oriole", "panther", "a52q", "x1q", "beyond1", "husky", "dm3q"]
-
-  private func writePlay(_ chain: DemoChain, mayTruncate: Bool, clean: Bool, _ rng: inout DemoRandom) throws {
-    let device = DemoOutputs.devices[rng.below(DemoOutputs.devices.count)]
-    if !chain.sandbox && !chain.pending {
-      for p in chain.periods where !p.isTrial {
-        try writeSalesRow(chain, p, refund: false, at: p.start, device: device)
-        if let r = p.revocation, r.kind == .playRefundRow || r.kind == .playRefundAndVoid {
-          try writeSalesRow(chain, p, refund: true, at: r.at, device: device)
-        }
-      }
-    }
-    for p in chain.periods {
-      guard let r = p.revocation, r.kind == .playVoid || r.kind == .playRefundAndVoid, let token = chain.token
-      else {
-        continue
-      }
-      line.reset()
-      line.raw("{\"purchaseToken\":")
-      line.json(token)
-      line.raw(",\"orderId\":")
-      line.json(p.orderId)
-      line.raw(",\"purchaseTimeMillis\":\"")
-      line.int(p.start.ms)
-      line.raw("\",\"voidedTimeMillis\":\"")
-      line.int(r.at.ms)
-      line.raw("\",\"voidedSource\":")
-      line.int(rng.below(3))
-      line.raw(",\"voidedReason\":")
-      line.int(rng.pick([0, 1, 4, 7]))
-      line.raw(",\"kind\":\"androidpublisher#voidedPurchase\"}")
-      try writeJSON(voided, mayTruncate: clean)  // voids are rare: the first clean one will do
-    }
-    if chain.hasResource { try writeResource(chain, mayTruncate: mayTruncate) }
-  }
-
-  private func salesWriter(for at: Instant) throws -> DemoFileWriter {
-    let date = DemoCalendar.date(at)
-    let month = date.year * 100 + date.month
-    if let writer = sales[month] { return writer }
-    let writer = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.salesPath(month))
-    try writer.write(DemoOutputs.salesHeader)
-    sales[month] = writer
-    rejects[writer.relativePath] = 0
-    return writer
-  }
-
-  /// `exports/play/salesreport_YYYYMM.csv`.
-  static func salesPath(_ month: Int) -> String { "exports/play/salesreport_\(month).csv" }
-
-  private func writeSalesRow(_ chain: DemoChain, _ p: DemoPeriod, refund: Bool, at: Instant, device: String)
-    throws
-  {
-    let amounts = chain.country.playAmounts(p.product.tier)
-    let currency = chain.country.currency
-    try writeSalesRow(
-      order: p.orderId, at: at, status: refund ? "Refund" : "Charged", device: device, product: p.product,
-      currency: currency.code, item: currency.format(amounts.item), tax: currency.format(amounts.tax),
-      charged: currency.format(amounts.charged), country: chain.country.alpha2)
-  }
-
-  /// Writes one sales row with the given amount texts (the malformed rows pass texts a currency forbids).
-  func writeSalesRow(
-    order: String, at: Instant, status: String, device: String, product: DemoProduct, currency: String,
-    item: String, tax: String, charged: String, country: String
-  ) throws {
-    line.reset()
-    line.text(order)
-    line.byte(0x2C)
-    line.date(at)
-    line.byte(0x2C)
-    line.int(at.ms.floorDivided(by: 1000).quotient)
-    line.byte(0x2C)
-    line.text(status)
-    line.byte(0x2C)
-    line.text(device)
-    line.byte(0x2C)
-    line.csv(product.playTitle)
-    line.raw(",com.acme.app,")
-    line.text(product.playProductType)
-    line.byte(0x2C)
-    line.text(product.playSku)
-    line.byte(0x2C)
-    line.csv(currency)
-    line.byte(0x2C)
-    line.text(item)
-    line.byte(0x2C)
-    line.text(tax)
-    line.byte(0x2C)
-    line.text(charged)
-    line.raw(",,,,")
-    line.text(country)
-    line.byte(0x2C)
-    line.text(product.playBasePlan)
-    line.raw(",,5123894410276633218,Yes,,,,")
-    try salesWriter(for: at).writeLine(line)
-  }
-
-  private func writeResource(_ chain: DemoChain, mayTruncate: Bool) throws {
-    guard let token = chain.token, let last = chain.periods.last, let first = chain.periods.first else {
-      return
-    }
-    let expiry = chain.playExpiry
-    let state: StaticString
-    let active = !chain.pending && chain.autoRenew && (expiry.map { $0 > t } ?? false)
-    if chain.pending {
-      state = "SUBSCRIPTION_STATE_PENDING"
-    } else if let expiry, expiry > t {
-      state = active ? "SUBSCRIPTION_STATE_ACTIVE" : "SUBSCRIPTION_STATE_CANCELED"
-    } else {
-      state = "SUBSCRIPTION_STATE_EXPIRED"
-    }
-    line.reset()
-    line.raw("{\"purchaseToken\":")
-    line.json(token)
-    line.raw(",\"kind\":\"androidpublisher#subscriptionPurchaseV2\",\"regionCode\":")
-    line.json(chain.country.alpha2)
-    if !chain.pending {
-      line.raw(",\"startTime\":\"")
-      line.iso(first.start)
-      line.raw("\"")
-    }
-    line.raw(",\"subscriptionState\":\"")
-    line.raw(state)
-    line.raw("\",\"lineItems\":[{\"productId\":")
-    line.json(last.product.playSku)
-    if let expiry {
-      line.raw(",\"expiryTime\":\"")
-      line.iso(expiry)
-      line.raw("\",\"latestSuccessfulOrderId\":")
-      line.json(last.orderId)
-    }
-    let item = chain.country.playAmounts(last.product.tier).item
-    let digits = chain.country.currency.minorUnits ?? 2
-    let scale = Pow10.int64(digits)
-    line.raw(
-      active
-        ? ",\"autoRenewingPlan\":{\"autoRenewEnabled\":true"
-        : ",\"autoRenewingPlan\":{\"autoRenewEnabled\":false")
-    line.raw(",\"recurringPrice\":{\"currencyCode\":")
-    line.json(chain.country.currency.code)
-    line.raw(",\"units\":\"")
-    line.int(item / scale)
-    line.raw("\",\"nanos\":")
-    line.int(item % scale * Pow10.int64(9 - digits))
-    line.raw("}},\"offerDetails\":{\"basePlanId\":")
-    line.json(last.product.playBasePlan)
-    if first.isTrial { line.raw(",\"offerId\":\"trial-7d\"") }
-    line.raw(last.isTrial ? "},\"offerPhase\":{\"freeTrial\":{}}}]" : "},\"offerPhase\":{\"basePrice\":{}}}]")
-    if let linked = chain.linkedToken {
-      line.raw(",\"linkedPurchaseToken\":")
-      line.json(linked)
-    }
-    if !chain.pending && !active {
-      if chain.replaced {
-        line.raw(",\"canceledStateContext\":{\"replacementCancellation\":{}}")
-      } else {
-        line.raw(",\"canceledStateContext\":{\"userInitiatedCancellation\":{\"cancelTime\":\"")
-        line.iso(min(last.start.adding(days: 1), t.adding(ms: -1000)))
-        line.raw("\"}}")
-      }
-    }
-    line.raw(
-      chain.pending
-        ? ",\"acknowledgementState\":\"ACKNOWLEDGEMENT_STATE_PENDING\""
-        : ",\"acknowledgementState\":\"ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED\"")
-    if let account = chain.accountToken {
-      line.raw(",\"externalAccountIdentifiers\":{\"obfuscatedExternalAccountId\":")
-      line.json(account)
-      line.raw("}")
-    }
-    if chain.sandbox { line.raw(",\"testPurchase\":{}") }
-    line.raw("}")
-    try writeJSON(subscriptions, mayTruncate: mayTruncate)
   }
 
   // MARK: - App rows
@@ -411,26 +152,6 @@ final class DemoOutputs {
     line.byte(0x2C)
     line.iso(c.claimedAt)
     try credentials.writeLine(line)
-  }
-
-  /// Two sales rows that must be rejected: an amount with more digits than EUR allows, and an unknown
-  /// currency. Their order ids belong to no chain.
-  func writeMalformedSales(_ ids: inout DemoIdentifiers, _ rng: inout DemoRandom) throws {
-    let early = t.adding(days: -40).adding(ms: 37_000)
-    try writeSalesRow(
-      order: try ids.playOrder(&rng), at: early, status: "Charged", device: "oriole", product: .playMonthly,
-      currency: "EUR", item: "4.999", tax: "0.00", charged: "4.999", country: "DE")
-    rejects[DemoOutputs.salesPath(DemoOutputs.month(early)), default: 0] += 1
-    let late = t.adding(days: -5).adding(ms: 51_000)
-    try writeSalesRow(
-      order: try ids.playOrder(&rng), at: late, status: "Charged", device: "husky", product: .playMonthly,
-      currency: "XYZ", item: "4.99", tax: "0.00", charged: "4.99", country: "US")
-    rejects[DemoOutputs.salesPath(DemoOutputs.month(late)), default: 0] += 1
-  }
-
-  private static func month(_ at: Instant) -> Int {
-    let date = DemoCalendar.date(at)
-    return date.year * 100 + date.month
   }
 
   /// Closes every file; returns their relative paths.

@@ -23,6 +23,20 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   case playSalesOnly
   case appleTrialConverted, appleTrialExpired, playTrialConverted, playTrialExpired
 
+  /// The store whose data the scenario builds (goodwill and promo grants have none; they use one
+  /// store's timestamp precision).
+  var store: Store {
+    switch self {
+    case .playUnclaimed, .playLockedOut, .playNoStoreRecord, .playTestPurchase, .playRefundRow, .playVoided,
+      .playSuperseded, .playStoreExpired, .playOverextended, .playProductMismatch, .playDuplicateClaim,
+      .playOldRefund, .playOldVoid, .playUpgradeClean, .playExactBound, .playPending, .playTestUnclaimed,
+      .playSalesOnly, .playTrialConverted, .playTrialExpired, .promoOnly:
+      return .play
+    default:
+      return .appStore
+    }
+  }
+
   /// Does this scenario plant a finding (as opposed to being a trap)?
   var isPlanted: Bool { rawValue <= DemoScenario.playDuplicateClaim.rawValue }
 
