@@ -1,3 +1,5 @@
+import Foundation
+
 /// Generates a deterministic demo world for the fictional subscription app Acme Pro: store exports,
 /// app rows and a config, with a known set of planted problems and traps that must not be findings.
 ///
@@ -26,6 +28,7 @@ public enum DemoWorld {
     let total = options.users
     func position(_ j: Int) -> Int { (2 * j + 1) * total / (2 * specials.count) }
 
+    try removeStaleInputs(in: directory)
     let outputs = try DemoOutputs(directory: directory, t: builder.t, users: total)
     var planted: [PlantedFinding] = []
     var next = 0
@@ -110,6 +113,27 @@ public enum DemoWorld {
     }
     return
       "\(id),\(userId),com.acme.pro.monthly,goodwill,,suspended,2026-06-01T10:00:00.000Z,,2026-06-01T10:00:00.000Z"
+  }
+
+  /// Removes files an earlier run left that the config's input patterns would still match (a sales
+  /// report of a month this run has no charges in), so a re-run never mixes two worlds.
+  private static func removeStaleInputs(in directory: String) throws {
+    let patterns = [
+      ("exports/apple", "transactions", ".jsonl"), ("exports/play", "salesreport_", ".csv"),
+      ("exports/play", "subscriptions", ".jsonl"), ("exports/play", "voided", ".jsonl"),
+    ]
+    let manager = FileManager.default
+    for (folder, prefix, suffix) in patterns {
+      let url = URL(fileURLWithPath: directory).appendingPathComponent(folder)
+      guard let names = try? manager.contentsOfDirectory(atPath: url.path) else { continue }
+      for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
+        do {
+          try manager.removeItem(at: url.appendingPathComponent(name))
+        } catch {
+          throw DemoError.cannotWrite("\(folder)/\(name)", "cannot remove a file of an earlier run: \(error)")
+        }
+      }
+    }
   }
 
   private static func describe(_ findings: [PlantedFinding]) -> String {

@@ -3,16 +3,17 @@ import Testing
 @testable import StoreRecon
 
 /// A demo world generated into a fresh temporary folder, removed by `remove()`.
-struct GeneratedWorld {
+private struct GeneratedWorld {
   let root: URL
   let truth: DemoTruth
 
-  init(users: Int = 3000, seed: UInt64 = 42) throws {
+  init(users: Int = 3000, seed: UInt64 = 42, asOf: CivilDate? = nil) throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "storerecon-demo-\(UUID().uuidString)")
     var options = DemoOptions()
     options.users = users
     options.seed = seed
+    if let asOf { options.asOf = asOf }
     truth = try DemoWorld.generate(options, into: root.path)
   }
 
@@ -33,7 +34,7 @@ struct GeneratedWorld {
 }
 
 /// The JSON object of an Apple line, decoded from a compact JWS when the line is one; `nil` if malformed.
-func decodeJSONLine(_ line: String) -> [String: Any]? {
+private func decodeJSONLine(_ line: String) -> [String: Any]? {
   var bytes = Data(line.utf8)
   if !line.hasPrefix("{") {
     let parts = line.split(separator: ".", omittingEmptySubsequences: false)
@@ -47,7 +48,7 @@ func decodeJSONLine(_ line: String) -> [String: Any]? {
 }
 
 /// Splits one CSV row (RFC 4180 quoting, no line breaks inside fields).
-func csvFields(_ row: String) -> [String] {
+private func csvFields(_ row: String) -> [String] {
   var fields: [String] = []
   var field = ""
   var quoted = false
@@ -103,6 +104,31 @@ struct DemoWorldTests {
     #expect(try a.data("exports/apple/transactions.jsonl") != b.data("exports/apple/transactions.jsonl"))
     #expect(try a.data("app/entitlements.csv") != b.data("app/entitlements.csv"))
     #expect(a.truth.planted != b.truth.planted)
+  }
+
+  static let seedsAndDates: [(UInt64, CivilDate)] = [
+    (1, CivilDate(year: 2026, month: 11, day: 29)), (7, CivilDate(year: 2026, month: 3, day: 15)),
+    (99, CivilDate(year: 2027, month: 2, day: 28)), (2026, CivilDate(year: 2026, month: 12, day: 31)),
+  ]
+
+  @Test(arguments: seedsAndDates)
+  func everySeedAndDateBuildsAConsistentWorld(seed: UInt64, asOf: CivilDate) throws {
+    // The generator checks every group against RULES.md and throws on a disagreement.
+    let world = try GeneratedWorld(users: 2000, seed: seed, asOf: asOf)
+    defer { world.remove() }
+    #expect(world.truth.planted.count == 23 * 2)
+  }
+
+  @Test func rerunRemovesStaleInputsOfAnEarlierWorld() throws {
+    let world = try GeneratedWorld(users: 600)
+    defer { world.remove() }
+    let stale = world.root.appendingPathComponent("exports/play/salesreport_209901.csv")
+    try Data("Order Number\n".utf8).write(to: stale)
+    var options = DemoOptions()
+    options.users = 600
+    let again = try DemoWorld.generate(options, into: world.root.path)
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+    #expect(again.files == world.truth.files)
   }
 
   @Test func tooFewUsersIsAClearError() {
