@@ -113,8 +113,8 @@ final class DemoBuilder {
     return subscriptionPeriods(product, country, firstStart: firstStart, trial: trial, paidCount: paid)
   }
 
-  /// Subscription periods whose last one ends exactly at `paidThrough` (a day of month ≤ 28), with at
-  /// least one paid period and as many earlier ones as fit after the world's start.
+  /// Subscription periods whose last one ends exactly at `paidThrough` (a day of month ≤ 28): at least
+  /// `minimumPaid` paid periods, plus a random number of earlier ones that fit after the world's start.
   func periodsEnding(
     at paidThrough: Instant, _ product: DemoProduct, _ country: DemoCountry, _ rng: inout DemoRandom,
     trial: Bool = false, minimumPaid: Int = 1
@@ -127,7 +127,7 @@ final class DemoBuilder {
     {
       fit += 1
     }
-    let count = max(minimumPaid, fit <= minimumPaid ? fit : minimumPaid + rng.below(fit - minimumPaid + 1))
+    let count = fit <= minimumPaid ? minimumPaid : minimumPaid + rng.below(fit - minimumPaid + 1)
     let anchor = DemoCalendar.addMonths(paidThrough, -count * months)
     return subscriptionPeriods(
       product, country, firstStart: anchor.adding(days: -trialDays), trial: trial, paidCount: count)

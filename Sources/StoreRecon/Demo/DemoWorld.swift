@@ -72,6 +72,18 @@ public enum DemoWorld {
     var files = try outputs.close()
 
     planted.sort()
+    try writeTruth(planted, rejects: outputs.rejects, into: directory)
+    let config = try DemoFileWriter(directory: directory, relativePath: DemoConfig.path)
+    try config.write(bytes: DemoConfig.text().utf8)
+    try config.close()
+    files += [truthPath, rejectsPath, DemoConfig.path]
+    return DemoTruth(planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects)
+  }
+
+  /// Writes `truth/planted_findings.csv` and `truth/expected_rejects.csv`.
+  private static func writeTruth(_ planted: [PlantedFinding], rejects: [String: Int], into directory: String)
+    throws
+  {
     let truth = try DemoFileWriter(directory: directory, relativePath: truthPath)
     try truth.write("kind,reason,store,chain_key,user_id\n")
     var line = DemoLine()
@@ -84,21 +96,12 @@ public enum DemoWorld {
       try truth.writeLine(line)
     }
     try truth.close()
-
-    let rejects = outputs.rejects
     let rejectsFile = try DemoFileWriter(directory: directory, relativePath: rejectsPath)
     try rejectsFile.write("file,rejects\n")
     for (path, n) in rejects.sorted(by: { $0.key < $1.key }) {
       try rejectsFile.write(bytes: "\(path),\(n)\n".utf8)
     }
     try rejectsFile.close()
-
-    let config = try DemoFileWriter(directory: directory, relativePath: DemoConfig.path)
-    try config.write(bytes: DemoConfig.text().utf8)
-    try config.close()
-
-    files += [truthPath, rejectsPath, DemoConfig.path]
-    return DemoTruth(planted: planted, files: files.sorted(), rejectsPerFile: rejects)
   }
 
   /// An entitlement row the importer must reject: a timestamp without offset (promo) or an unknown
