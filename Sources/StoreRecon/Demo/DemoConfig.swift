@@ -1,0 +1,49 @@
+/// The `storerecon.json` a demo world runs with: inputs, grace, tolerance, catalog and experiment.
+enum DemoConfig {
+  /// Relative path of the config.
+  static let path = "storerecon.json"
+
+  /// The config text (key order fixed, so the file is byte-identical across runs).
+  static func text() -> String {
+    var catalog: [String] = []
+    for product in DemoProduct.allCases {
+      let prefix = product.store == .play ? "play:" : "app_store:"
+      var entry = "    \"\(prefix)\(product.name)\": {\"type\": \"\(product.catalogType)\""
+      if let period = product.catalogPeriod { entry += ", \"period\": \"\(period)\"" }
+      catalog.append(entry + "}")
+    }
+    return """
+      {
+        "timeZone": "UTC",
+        "appStore": {"transactions": ["exports/apple/transactions*.jsonl"]},
+        "play": {
+          "sales": ["exports/play/salesreport_*.csv"],
+          "subscriptions": ["exports/play/subscriptions*.jsonl"],
+          "voided": ["exports/play/voided*.jsonl"]
+        },
+        "app": {
+          "entitlements": "\(DemoOutputs.entitlementsPath)",
+          "credentials": "\(DemoOutputs.credentialsPath)",
+          "assignments": "\(DemoOutputs.assignmentsPath)",
+          "goodwill": "\(DemoOutputs.goodwillPath)"
+        },
+        "graceDays": {"app_store": 16, "play": 30},
+        "toleranceHours": 24,
+        "catalog": {
+      \(catalog.joined(separator: ",\n"))
+        },
+        "experiments": [
+          {
+            "id": "\(DemoBuilder.experimentId)",
+            "enrolment": {"from": "2026-09-01", "through": "2026-10-15"},
+            "arms": [
+              {"id": "control", "weight": 50, "products": ["com.acme.pro.monthly", "pro:monthly"]},
+              {"id": "high", "weight": 50, "products": ["com.acme.pro.monthly.hi", "pro:monthly-hi"]}
+            ]
+          }
+        ]
+      }
+
+      """
+  }
+}

@@ -1,0 +1,28 @@
+/// A finding the demo world was built to contain: what RULES.md must report for it.
+public struct PlantedFinding: Hashable, Sendable, Comparable {
+  /// `orphaned_charge`, `free_entitlement` or `duplicate_claim`.
+  public var kind: String
+  /// The rule's reason (`unclaimed`, `refunded`, …).
+  public var reason: String
+  /// The store of the chain.
+  public var store: Store
+  /// The chain key (for `no_store_record`, the entitlement's store key, which no chain has).
+  public var chainKey: String
+  /// The user the finding names (for `unclaimed`, the store's account token of the buyer).
+  public var userId: String
+
+  /// Creates a planted finding.
+  public init(kind: String, reason: String, store: Store, chainKey: String, userId: String) {
+    self.kind = kind
+    self.reason = reason
+    self.store = store
+    self.chainKey = chainKey
+    self.userId = userId
+  }
+
+  /// Orders by kind, reason, store, chain key, then user.
+  public static func < (lhs: PlantedFinding, rhs: PlantedFinding) -> Bool {
+    (lhs.kind, lhs.reason, lhs.store.rawValue, lhs.chainKey, lhs.userId)
+      < (rhs.kind, rhs.reason, rhs.store.rawValue, rhs.chainKey, rhs.userId)
+  }
+}
