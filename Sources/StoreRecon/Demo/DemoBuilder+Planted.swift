@@ -41,7 +41,7 @@ extension DemoBuilder {
         ? appleChain(user, periods, &rng, tokenPerMille: 1000)
         : try playChain(user, periods, &rng, accountPerMille: 1000)
       group.chains.append(chain)
-      plant("orphaned_charge", "unclaimed", chain.key, chain.accountToken ?? "")
+      plant("orphaned_charge", "unclaimed", chain.key, "")
 
     case .appleLockedOut, .playLockedOut:
       // Paid through well past T, but the app expired (Apple) or revoked (Play) the entitlement.

@@ -75,7 +75,7 @@ struct DemoRuleCheck {
           result.append(
             PlantedFinding(
               kind: "orphaned_charge", reason: "unclaimed", store: chain.store, chainKey: chain.key,
-              userId: chain.accountToken ?? ""))
+              userId: ""))
         }
         continue
       }

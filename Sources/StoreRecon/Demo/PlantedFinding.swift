@@ -8,7 +8,7 @@ public struct PlantedFinding: Hashable, Sendable, Comparable {
   public var store: Store
   /// The chain key (for `no_store_record`, the entitlement's store key, which no chain has).
   public var chainKey: String
-  /// The user the finding names (for `unclaimed`, the store's account token of the buyer).
+  /// The user the finding names (empty for `unclaimed`: nobody claimed the purchase).
   public var userId: String
 
   /// Creates a planted finding.

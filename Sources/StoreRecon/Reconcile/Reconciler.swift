@@ -106,13 +106,14 @@ public enum Reconciler {
       return Finding(
         reason: .unclaimed, store: chain.store, chainKey: chain.key, userId: "",
         productId: chain.currentProduct ?? latest.productId, currency: currency, amountMinor: total,
-        detail: "\(paid.count) paid charge(s) since \(paid.first?.at.description ?? "?"); no credential or entitlement names this purchase")
+        detail: "\(paid.count) paid charge(s) since \(paid.first?.at.description ?? "?"); no credential or entitlement names this purchase"
+          + (chain.accountToken.map { "; the store's account token is \($0)" } ?? ""))
     }
     guard chain.revocation == nil, chain.supersededBy == nil, let paidThrough = chain.paidThrough,
       paidThrough > t.adding(ms: options.toleranceMs)
     else { return nil }
     if entitlements.contains(where: { $0.isActive(at: t) }) { return nil }
-    let user = entitlements.first?.userId ?? firstClaimer(claims)?.userId ?? ""
+    let user = firstClaimer(claims)?.userId ?? ""
     let state =
       entitlements.isEmpty
       ? "no entitlement names it"

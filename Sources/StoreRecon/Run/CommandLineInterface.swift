@@ -106,8 +106,8 @@ public enum StoreReconCLI {
     }
     var options = DemoOptions()
     if let text = parsed.values["--users"] {
-      guard let n = Int(text), n >= 100, n <= 50_000_000 else {
-        return usageError("--users must be a whole number from 100 to 50000000, got '\(text)'", usage: usage)
+      guard let n = Int(text), n > 0, n <= 50_000_000 else {
+        return usageError("--users must be a whole number from 1 to 50000000, got '\(text)'", usage: usage)
       }
       options.users = n
     }
@@ -127,8 +127,10 @@ public enum StoreReconCLI {
     do {
       let outcome = try DemoRun.execute(options: options, directory: directory, progress: progress)
       StandardOutput.write(outcome.text)
+      reportFailedInputs(outcome.result)
       return outcome.exitCode
     } catch {
+      if error.code == .usage { return usageError(error.message, usage: usage) }
       return fail(error)
     }
   }

@@ -25,6 +25,7 @@ enum Help {
     EXIT CODES:
       0   success              64  wrong arguments       65  an input file was malformed (reports still written)
       66  missing input file   74  cannot write reports  75  database/SMTP unreachable   78  invalid config
+      70  internal error (a bug; please report it)
       1   (demo only) the findings do not match the planted truth
 
     """

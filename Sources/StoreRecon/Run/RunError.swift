@@ -8,6 +8,8 @@ public struct RunError: Error, CustomStringConvertible, Sendable {
     case dataError = 65
     /// A configured input file does not exist.
     case missingInput = 66
+    /// An internal inconsistency (a bug): please report it.
+    case software = 70
     /// A report could not be written.
     case ioError = 74
     /// A database or SMTP server could not be reached (cron may retry).
