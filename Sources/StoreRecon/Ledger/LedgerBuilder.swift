@@ -38,6 +38,7 @@ public final class LedgerBuilder {
       for base in chain.orderBaseIds { tokenOfOrder[base] = tokenOfOrder[base].map { min($0, token) } ?? token }
     }
     var play = playByToken
+    playByToken = [:]
     for (base, orderChain) in playByOrder {
       if let token = tokenOfOrder[base] {
         play[token]?.absorb(orderChain)
@@ -45,12 +46,20 @@ public final class LedgerBuilder {
         play[base] = orderChain
       }
     }
+    playByOrder = [:]
+    // Sort the keys, not the (large) chains, and move each chain into place once: the maps are taken
+    // out of `self` first so that removing from them never copies them.
+    var maps = [appStore, play, stripe]  // store order: app_store < play < stripe
+    appStore = [:]
+    stripe = [:]
+    play = [:]
     var all: [Chain] = []
-    all.reserveCapacity(appStore.count + play.count + stripe.count)
-    all.append(contentsOf: appStore.values)
-    all.append(contentsOf: play.values)
-    all.append(contentsOf: stripe.values)
-    all.sort { ($0.store, $0.key) < ($1.store, $1.key) }
+    all.reserveCapacity(maps.reduce(0) { $0 + $1.count })
+    for i in maps.indices {
+      for key in maps[i].keys.sorted() {
+        if let chain = maps[i].removeValue(forKey: key) { all.append(chain) }
+      }
+    }
     return Ledger(chains: all, asOf: asOf, catalog: catalog)
   }
 }
