@@ -13,10 +13,12 @@ public struct AppStoreTransactionImporter: StoreImporter {
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     emit: (StoreTransaction) -> Void
   ) throws(InputError) -> InputCounts {
-    try JSONLinesImport.run(
+    let fast = AppStoreFastPath()
+    return try JSONLinesImport.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, emit: emit
     ) { (line, origin) throws(RowRejection) -> StoreTransaction in
-      try AppStoreTransactionImporter.transaction(line: line, origin: origin)
+      if let record = fast.transaction(line, origin: origin) { return record }
+      return try AppStoreTransactionImporter.transaction(line: line, origin: origin)
     }
   }
 
