@@ -35,13 +35,13 @@ lines = [
     "",
     "extension Currency {",
     "  /// Every current ISO 4217 code, then the recently withdrawn ones that historical store data still carries.",
-    "  static let iso4217Table: [Currency] = [",
+    "  static let iso4217Table: [Entry] = [",
 ]
 for code, numeric, mu, name, withdrawn in rows:
     digits = "nil" if mu.strip() in ("N.A.", "-", "") else str(int(mu))
     w = "nil" if not withdrawn else swift_str(withdrawn)
     lines.append(
-        f"    Currency(code: {swift_str(code)}, numeric: {swift_str(numeric)}, minorUnits: {digits}, "
+        f"    Entry(code: {swift_str(code)}, numeric: {swift_str(numeric)}, minorUnits: {digits}, "
         f"name: {swift_str(name)}, withdrawn: {w}),"
     )
 lines += ["  ]", "}", ""]

@@ -1,39 +1,46 @@
 /// An ISO 4217 currency: its alphabetic code, numeric code and number of minor-unit digits.
 ///
-/// Two currencies are equal when their codes are equal. `minorUnits` is `nil` for codes that have
-/// no minor unit in ISO 4217 (metals, bond units, XDR, XTS, XXX…); such codes cannot hold money here.
+/// A `Currency` is a two-byte handle into the generated ISO 4217 table, so millions of amounts can
+/// carry one cheaply. Two currencies are equal when their codes are equal. `minorUnits` is `nil` for
+/// codes that have no minor unit in ISO 4217 (metals, bond units, XDR, XTS, XXX…); such codes cannot
+/// hold money here.
 public struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible {
-  /// The three-letter alphabetic code, upper case (`EUR`).
-  public let code: String
-  /// The three-digit numeric code as text, leading zeros kept (`008`).
-  public let numeric: String
-  /// Decimal digits of the minor unit (JPY 0, USD 2, KWD 3, CLF 4); `nil` where ISO says N.A.
-  public let minorUnits: Int?
-  /// The ISO name.
-  public let name: String
-  /// Year and month the code was withdrawn (`2026-01`), or `nil` for a current code.
-  public let withdrawn: String?
-
-  init(code: String, numeric: String, minorUnits: Int?, name: String, withdrawn: String?) {
-    self.code = code
-    self.numeric = numeric
-    self.minorUnits = minorUnits
-    self.name = name
-    self.withdrawn = withdrawn
+  /// One row of the ISO 4217 table.
+  struct Entry: Sendable {
+    let code: String
+    let numeric: String
+    let minorUnits: Int?
+    let name: String
+    let withdrawn: String?
   }
 
-  public static func == (lhs: Currency, rhs: Currency) -> Bool { lhs.code == rhs.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+  private let index: UInt16
+
+  private init(index: Int) { self.index = UInt16(index) }
+
+  private var entry: Entry { Currency.iso4217Table[Int(index)] }
+
+  /// The three-letter alphabetic code, upper case (`EUR`).
+  public var code: String { entry.code }
+  /// The three-digit numeric code as text, leading zeros kept (`008`).
+  public var numeric: String { entry.numeric }
+  /// Decimal digits of the minor unit (JPY 0, USD 2, KWD 3, CLF 4); `nil` where ISO says N.A.
+  public var minorUnits: Int? { entry.minorUnits }
+  /// The ISO name.
+  public var name: String { entry.name }
+  /// Year and month the code was withdrawn (`2026-01`), or `nil` for a current code.
+  public var withdrawn: String? { entry.withdrawn }
+
   public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
   public var description: String { code }
 
   /// All known currencies: the current ISO 4217 list, then recently withdrawn codes.
-  public static var all: [Currency] { iso4217Table }
+  public static let all: [Currency] = iso4217Table.indices.map { Currency(index: $0) }
 
   private static let byKey: [UInt32: Currency] = {
     var map: [UInt32: Currency] = [:]
-    for currency in iso4217Table {
-      if let key = packKey(Array(currency.code.utf8)) { map[key] = currency }
+    for (i, entry) in iso4217Table.enumerated() {
+      if let key = packKey(Array(entry.code.utf8)) { map[key] = Currency(index: i) }
     }
     return map
   }()
