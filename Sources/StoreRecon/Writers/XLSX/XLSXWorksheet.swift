@@ -32,7 +32,7 @@ public final class XLSXWorksheet {
   /// `fitting: false` leaves the cell out of the column-width estimate (a long section title, say).
   public func write(_ cell: XLSXCell, row: Int, column: Int, fitting: Bool = true) throws(XLSXError) {
     let (r, c) = try position(row, column)
-    let sheet = try sheetHandle(row, column)
+    let sheet = try sheetHandle(row, column, ordered: true)
     let status: lxw_error
     var width = 0
     switch cell {
@@ -209,9 +209,13 @@ public final class XLSXWorksheet {
 
   // MARK: - Private
 
-  private func sheetHandle(_ row: Int, _ column: Int) throws(XLSXError) -> UnsafeMutablePointer<lxw_worksheet> {
+  /// The sheet while its workbook is open; for a cell write (`ordered`) in constant-memory mode, also
+  /// checks the row does not go back.
+  private func sheetHandle(_ row: Int, _ column: Int, ordered: Bool = false) throws(XLSXError)
+    -> UnsafeMutablePointer<lxw_worksheet>
+  {
     _ = try workbook.open("sheet '\(name)' cell \(XLSXWorksheet.cellName(row: row, column: column))")
-    if workbook.constantMemory && row < lastRow {
+    if ordered && workbook.constantMemory && row < lastRow {
       throw error(
         row, column, "row \(row + 1) comes after row \(lastRow + 1): constant-memory mode writes rows in order")
     }
