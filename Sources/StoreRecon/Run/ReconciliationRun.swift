@@ -108,8 +108,8 @@ public enum ReconciliationRun {
     }
     let workbookStart = clock.now
     let workbook = ReconciliationWorkbook.Content(
-      date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports, findings: findings, revenue: revenue,
-      counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1))
+      date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports, findings: findings,
+      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1))
     let workbookPath = out + "/" + ReconciliationWorkbook.fileName
     do {
       try ReconciliationWorkbook.write(workbook, to: workbookPath, options: workbookOptions)
@@ -118,7 +118,8 @@ public enum ReconciliationRun {
     }
     files.append((ReconciliationWorkbook.fileName, try readBytes(workbookPath)))
     let workbookMs = milliseconds(clock.now - workbookStart)
-    progress.note("wrote \(ReconciliationWorkbook.fileName): \(files.last?.1.count ?? 0) bytes (\(workbookMs) ms)")
+    let workbookBytes = files.last?.1.count ?? 0
+    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(workbookMs) ms)")
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,

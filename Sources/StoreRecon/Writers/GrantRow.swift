@@ -17,19 +17,23 @@ public struct GrantRow: Sendable, Equatable {
   /// The text fields as `grants.csv` writes them.
   public var csvFields: [String] {
     [
-      source, grantId, userId, productId, startsAt?.description ?? "", endsAt?.description ?? "", active ? "yes" : "no",
+      source, grantId, userId, productId, startsAt?.description ?? "", endsAt?.description ?? "",
+      active ? "yes" : "no",
       reason,
     ]
   }
 
   /// Goodwill rows and goodwill/promo/manual entitlements as of `t`, in report order (by their CSV fields).
-  public static func rows(goodwill: [GoodwillGrant], entitlements: [Entitlement], asOf t: Instant) -> [GrantRow] {
+  public static func rows(goodwill: [GoodwillGrant], entitlements: [Entitlement], asOf t: Instant)
+    -> [GrantRow]
+  {
     var rows: [GrantRow] = []
     for g in goodwill {
       let active = (g.startsAt ?? .distantPast) <= t && (g.endsAt ?? .distantFuture) > t
       rows.append(
         GrantRow(
-          source: "goodwill_grant", grantId: g.grantId, userId: g.userId, productId: g.productId, startsAt: g.startsAt,
+          source: "goodwill_grant", grantId: g.grantId, userId: g.userId, productId: g.productId,
+          startsAt: g.startsAt,
           endsAt: g.endsAt, active: active, reason: g.reason))
     }
     for e in entitlements where e.source.store == nil {

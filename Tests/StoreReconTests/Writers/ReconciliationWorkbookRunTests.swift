@@ -11,7 +11,8 @@ import Testing
     _ = try DemoWorld.generate(options, into: dir.path("world"))
     func run(_ out: String) throws -> RunResult {
       try ReconciliationRun.execute(
-        ReconciliationRun.Request(configPath: dir.path("world/storerecon.json"), date: options.asOf, outDirectory: dir.path(out)),
+        ReconciliationRun.Request(
+          configPath: dir.path("world/storerecon.json"), date: options.asOf, outDirectory: dir.path(out)),
         progress: MemoryProgress())
     }
     let result = try run("one")
@@ -23,10 +24,13 @@ import Testing
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: dir.path("two/reconciliation.xlsx")))))
     // No temporary name left behind.
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("one")).filter { $0.hasPrefix(".") }.isEmpty)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path("one")).filter { $0.hasPrefix(".") }
+        .isEmpty)
 
     // The manifest lists the workbook with its size and checksum.
-    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("one/manifest.json"))))
+    let manifest = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: URL(fileURLWithPath: dir.path("one/manifest.json"))))
     let outputs = ((manifest as? [String: Any])?["outputs"] as? [[String: Any]]) ?? []
     let entry = try #require(outputs.first { $0["file"] as? String == "reconciliation.xlsx" })
     #expect(entry["bytes"] as? Int == bytes.count)
@@ -58,7 +62,8 @@ import Testing
         let amount = try #require(sheet.cells["H\(row)"])
         let currency = try #require(Currency.named(code))
         #expect(amount.type == nil)
-        #expect(styles.formatCode(style: amount.style) == XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0))
+        #expect(
+          styles.formatCode(style: amount.style) == XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0))
         seen.insert(code)
       }
     }

@@ -24,7 +24,8 @@ import Testing
         reason: .noStoreRecord, store: .play, chainKey: "x", userId: "u3", productId: "pro", currency: nil,
         amountMinor: nil, detail: "no purchase"),
       Finding(
-        reason: .multipleUsers, store: .appStore, chainKey: "4000", userId: "u5", productId: "pro", currency: usd,
+        reason: .multipleUsers, store: .appStore, chainKey: "4000", userId: "u5", productId: "pro",
+        currency: usd,
         amountMinor: 999, detail: "claimed by 2 users"),
     ]
     findings[2].since = "2026-11-20"
@@ -32,7 +33,8 @@ import Testing
     var revenue: [RevenueRow] = []
     for i in 0..<revenueRows {
       var row = RevenueRow(
-        day: CivilDate(daysSinceEpoch: date.daysSinceEpoch - Int64(revenueRows - i)), store: .appStore, productId: "pro",
+        day: CivilDate(daysSinceEpoch: date.daysSinceEpoch - Int64(revenueRows - i)), store: .appStore,
+        productId: "pro",
         currency: i % 2 == 0 ? usd : jpy)
       row.charges = 2
       row.grossMinor = i % 2 == 0 ? 998 : 1400
@@ -43,14 +45,18 @@ import Testing
     var counts = CountsRow(store: .play, productId: "pro:monthly")
     counts.chainsPaidThrough = 3
     counts.entitlementsActive = 4
-    var input = InputReport(role: "app.entitlements", path: "app/entitlements.csv", rejectsFile: "rejects/x.csv")
+    var input = InputReport(
+      role: "app.entitlements", path: "app/entitlements.csv", rejectsFile: "rejects/x.csv")
     input.counts = InputCounts(read: 3, accepted: 2, rejected: 1)
-    var broken = InputReport(role: "play.voided", path: "exports/play/voided.jsonl.gz", rejectsFile: "rejects/y.csv")
+    var broken = InputReport(
+      role: "play.voided", path: "exports/play/voided.jsonl.gz", rejectsFile: "rejects/y.csv")
     broken.error = "exports/play/voided.jsonl.gz: not a gzip file"
     let grant = GrantRow(
-      source: "goodwill_grant", grantId: "g1", userId: "u9", productId: "pro", startsAt: Instant(ms: 1_764_000_000_000),
+      source: "goodwill_grant", grantId: "g1", userId: "u9", productId: "pro",
+      startsAt: Instant(ms: 1_764_000_000_000),
       endsAt: nil, active: true, reason: "support")
-    let reject = Reject(file: "app/entitlements.csv", line: 3, reason: "timestamp without offset", raw: "e3,u3,\u{1}")
+    let reject = Reject(
+      file: "app/entitlements.csv", line: 3, reason: "timestamp without offset", raw: "e3,u3,\u{1}")
     return ReconciliationWorkbook.Content(
       date: date, asOf: date.next.startUTC, timeZone: "UTC", inputs: [input, broken], findings: findings,
       revenue: revenue, counts: [counts], grants: [grant], rejects: [reject])
@@ -67,11 +73,14 @@ import Testing
     #expect(try package.entryNames().contains("xl/sharedStrings.xml") == !constantMemory)
     #expect(
       try package.sheetNames() == [
-        "Summary", "Orphaned charges", "Free entitlements", "Duplicate claims", "Revenue", "Counts", "Grants", "Rejects",
+        "Summary", "Orphaned charges", "Free entitlements", "Duplicate claims", "Revenue", "Counts", "Grants",
+        "Rejects",
       ])
     let styles = try package.styles()
     let strings = try package.sharedStrings()
-    func text(_ sheet: XLSXPackage.Sheet, _ ref: String) -> String? { XLSXPackage.text(sheet.cells[ref], strings: strings) }
+    func text(_ sheet: XLSXPackage.Sheet, _ ref: String) -> String? {
+      XLSXPackage.text(sheet.cells[ref], strings: strings)
+    }
     func money(_ sheet: XLSXPackage.Sheet, _ ref: String, _ value: String, _ format: String) {
       let cell = sheet.cells[ref]
       #expect(cell?.type == nil, "\(ref) must be a number, not text")
@@ -96,7 +105,9 @@ import Testing
     #expect(text(free, "G3") == "KWD")
     money(free, "H3", "1.5", "#,##0.000")
     // `since` is a date: 2026-11-20 = 46346.
-    #expect(free.cells["I3"]?.value == "46346" && styles.formatCode(style: free.cells["I3"]?.style ?? -1) == "yyyy-mm-dd")
+    #expect(
+      free.cells["I3"]?.value == "46346"
+        && styles.formatCode(style: free.cells["I3"]?.style ?? -1) == "yyyy-mm-dd")
 
     let revenue = try package.sheet("Revenue")
     #expect(revenue.frozenRows == 1 && revenue.autofilter == "A1:I4")
@@ -122,7 +133,11 @@ import Testing
     #expect(text(summary, "A2") == "report date" && summary.cells["B2"]?.value == "46355")
     #expect(text(summary, "A3") == "as of (UTC)" && summary.cells["B3"]?.value == "46356")
     let rows = try Self.summaryRows(summary, strings: strings)
-    #expect(rows.contains(["play.voided", "exports/play/voided.jsonl.gz", "0", "0", "0", "exports/play/voided.jsonl.gz: not a gzip file"]))
+    #expect(
+      rows.contains([
+        "play.voided", "exports/play/voided.jsonl.gz", "0", "0", "0",
+        "exports/play/voided.jsonl.gz: not a gzip file",
+      ]))
     #expect(rows.contains(["orphaned_charge", "unclaimed", "1", "USD", "4.99"]))
     #expect(rows.contains(["orphaned_charge", "locked_out", "1", "JPY", "700"]))
     #expect(rows.contains(["free_entitlement", "refunded", "1", "KWD", "1.5"]))
@@ -191,7 +206,9 @@ import Testing
     var byRow: [Int: [(Int, String)]] = [:]
     for (ref, cell) in sheet.cells {
       let letters = ref.prefix { $0.isLetter }
-      guard let row = Int(ref.dropFirst(letters.count)), let letter = letters.unicodeScalars.first else { continue }
+      guard let row = Int(ref.dropFirst(letters.count)), let letter = letters.unicodeScalars.first else {
+        continue
+      }
       let column = Int(letter.value) - 65
       byRow[row, default: []].append((column, XLSXPackage.text(cell, strings: strings) ?? cell.value ?? ""))
     }

@@ -25,7 +25,9 @@ struct XLSXMoneyTests {
     for minor in samples {
       for digits in 0...4 {
         let divisor = [1.0, 10, 100, 1000, 10_000][digits]
-        #expect(XLSXMoney.cellValue(minor: minor, digits: digits) == Double(minor) / divisor, "\(minor) / 10^\(digits)")
+        #expect(
+          XLSXMoney.cellValue(minor: minor, digits: digits) == Double(minor) / divisor,
+          "\(minor) / 10^\(digits)")
       }
     }
   }
@@ -35,7 +37,9 @@ struct XLSXMoneyTests {
     #expect(XLSXMoney.numberFormat(digits: 2) == "#,##0.00")
     #expect(XLSXMoney.numberFormat(digits: 3) == "#,##0.000")
     #expect(XLSXMoney.numberFormat(digits: 4) == "#,##0.0000")
-    for (code, format) in [("JPY", "#,##0"), ("USD", "#,##0.00"), ("KWD", "#,##0.000"), ("CLF", "#,##0.0000")] {
+    for (code, format) in [
+      ("JPY", "#,##0"), ("USD", "#,##0.00"), ("KWD", "#,##0.000"), ("CLF", "#,##0.0000"),
+    ] {
       let currency = try #require(Currency.named(code))
       #expect(XLSXStyle.money(digits: currency.minorUnits ?? 0).numberFormat == format, "\(code)")
     }

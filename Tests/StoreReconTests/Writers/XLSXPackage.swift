@@ -39,7 +39,9 @@ struct XLSXPackage {
       guard style < xfNumberFormat.count else { return nil }
       let id = xfNumberFormat[style]
       if let custom = numberFormats[id] { return custom }
-      let builtIn: [Int: String] = [0: "General", 1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00", 14: "m/d/yyyy"]
+      let builtIn: [Int: String] = [
+        0: "General", 1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00", 14: "m/d/yyyy",
+      ]
       return builtIn[id]
     }
 
@@ -58,7 +60,8 @@ struct XLSXPackage {
 
   /// Names of every zip entry.
   func entryNames() throws -> [String] {
-    let text = String(decoding: try Tool.run("/usr/bin/env", ["unzip", "-Z1", path], input: []), as: UTF8.self)
+    let text = String(
+      decoding: try Tool.run("/usr/bin/env", ["unzip", "-Z1", path], input: []), as: UTF8.self)
     return text.split(separator: "\n").map(String.init)
   }
 
@@ -74,7 +77,8 @@ struct XLSXPackage {
     var target: String?
     for m in Self.matches(#"<sheet name="([^"]*)" sheetId="\d+" r:id="([^"]+)"/>"#, in: workbook)
     where Self.unescape(m[1]) == name {
-      target = Self.matches(#"<Relationship Id="\#(m[2])" Type="[^"]*" Target="([^"]+)"/>"#, in: rels).first?[1]
+      target =
+        Self.matches(#"<Relationship Id="\#(m[2])" Type="[^"]*" Target="([^"]+)"/>"#, in: rels).first?[1]
     }
     guard let target else { throw Tool.Failed(description: "no sheet '\(name)' in \(path)") }
     let xml = try entry("xl/" + target)
@@ -88,7 +92,8 @@ struct XLSXPackage {
       let inline = Self.matches(#"<is><t[^>]*>(.*?)</t></is>"#, in: inner).first.map { Self.unescape($0[1]) }
       cells[m[1]] = Cell(ref: m[1], style: style, type: type, value: value, inline: inline)
     }
-    let frozen = Self.matches(#"<pane ySplit="(\d+)"[^>]*state="frozen""#, in: xml).first.map { Int($0[1]) ?? 0 } ?? 0
+    let frozen =
+      Self.matches(#"<pane ySplit="(\d+)"[^>]*state="frozen""#, in: xml).first.map { Int($0[1]) ?? 0 } ?? 0
     let filter = Self.matches(#"<autoFilter ref="([^"]+)""#, in: xml).first?[1]
     let rows = Self.matches(#"<row "#, in: xml).count
     return Sheet(xml: xml, cells: cells, frozenRows: frozen, autofilter: filter, rowCount: rows)
@@ -134,7 +139,9 @@ struct XLSXPackage {
   }
 
   static func matches(_ pattern: String, in text: String) -> [[String]] {
-    guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
+    guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else {
+      return []
+    }
     let ns = text as NSString
     return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { match in
       (0..<match.numberOfRanges).map { i in

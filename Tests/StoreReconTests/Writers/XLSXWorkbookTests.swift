@@ -11,13 +11,17 @@ struct XLSXWorkbookTests {
   @Test func cellsCarryTheirTypesAndFormats() throws {
     let dir = try TempDir()
     let path = dir.path("cells.xlsx")
-    try XLSXWorkbook.write(to: path, properties: Self.properties) { (workbook: XLSXWorkbook) throws(XLSXError) in
+    try XLSXWorkbook.write(to: path, properties: Self.properties) {
+      (workbook: XLSXWorkbook) throws(XLSXError) in
       let sheet = try workbook.addWorksheet("Cells")
       try sheet.writeRow(
         [
-          .bold("head"), .text("a & <b>"), .integer(42), .money(minor: 499, currency: try! self.currency("USD")),
-          .money(minor: 1400, currency: try! self.currency("JPY")), .money(minor: 1500, currency: try! self.currency("KWD")),
-          .money(minor: 12_345, currency: try! self.currency("CLF")), .date(CivilDate(year: 2026, month: 11, day: 29)),
+          .bold("head"), .text("a & <b>"), .integer(42),
+          .money(minor: 499, currency: try! self.currency("USD")),
+          .money(minor: 1400, currency: try! self.currency("JPY")),
+          .money(minor: 1500, currency: try! self.currency("KWD")),
+          .money(minor: 12_345, currency: try! self.currency("CLF")),
+          .date(CivilDate(year: 2026, month: 11, day: 29)),
           .instant(Instant(ms: 1_764_417_600_500)), .percent(0.125), .number(2.5), .empty,
           .money(minor: -123_456_789, currency: try! self.currency("USD")),
         ], row: 0)
@@ -35,7 +39,8 @@ struct XLSXWorkbookTests {
     #expect(try cell("C1").type == nil && cell("C1").value == "42")
     // Money: numbers (no t attribute), the currency's own number of decimals.
     for (ref, value, format) in [
-      ("D1", "4.99", "#,##0.00"), ("E1", "1400", "#,##0"), ("F1", "1.5", "#,##0.000"), ("G1", "1.2345", "#,##0.0000"),
+      ("D1", "4.99", "#,##0.00"), ("E1", "1400", "#,##0"), ("F1", "1.5", "#,##0.000"),
+      ("G1", "1.2345", "#,##0.0000"),
       ("M1", "-1234567.89", "#,##0.00"),
     ] {
       let c = try cell(ref)
@@ -55,17 +60,22 @@ struct XLSXWorkbookTests {
     #expect(sheet.cells["L1"] == nil)
     // Pinned document properties.
     let core = try package.entry("docProps/core.xml")
-    #expect(core.contains("<dcterms:created xsi:type=\"dcterms:W3CDTF\">2026-11-29T00:00:00Z</dcterms:created>"))
-    #expect(core.contains("<dcterms:modified xsi:type=\"dcterms:W3CDTF\">2026-11-29T00:00:00Z</dcterms:modified>"))
-    #expect(core.contains("<dc:title>test</dc:title>") && core.contains("<dc:creator>storerecon</dc:creator>"))
+    #expect(
+      core.contains("<dcterms:created xsi:type=\"dcterms:W3CDTF\">2026-11-29T00:00:00Z</dcterms:created>"))
+    #expect(
+      core.contains("<dcterms:modified xsi:type=\"dcterms:W3CDTF\">2026-11-29T00:00:00Z</dcterms:modified>"))
+    #expect(
+      core.contains("<dc:title>test</dc:title>") && core.contains("<dc:creator>storerecon</dc:creator>"))
   }
 
   @Test func tableContinuesOnNextSheetsWithHeaderFrozenAndFiltered() throws {
     let dir = try TempDir()
     let path = dir.path("table.xlsx")
     var sheetNames: [String] = []
-    try XLSXWorkbook.write(to: path, properties: Self.properties) { (workbook: XLSXWorkbook) throws(XLSXError) in
-      let sheets = try workbook.writeTable(name: "Rows", header: ["n", "label"], rowCount: 25, rowLimit: 10) { i in
+    try XLSXWorkbook.write(to: path, properties: Self.properties) {
+      (workbook: XLSXWorkbook) throws(XLSXError) in
+      let sheets = try workbook.writeTable(name: "Rows", header: ["n", "label"], rowCount: 25, rowLimit: 10) {
+        i in
         [.integer(Int64(i)), .text("row \(i)")]
       }
       sheetNames = sheets.map(\.name)
@@ -92,7 +102,8 @@ struct XLSXWorkbookTests {
   @Test func columnWidthsFollowTheContent() throws {
     let dir = try TempDir()
     let path = dir.path("widths.xlsx")
-    try XLSXWorkbook.write(to: path, properties: Self.properties) { (workbook: XLSXWorkbook) throws(XLSXError) in
+    try XLSXWorkbook.write(to: path, properties: Self.properties) {
+      (workbook: XLSXWorkbook) throws(XLSXError) in
       let sheet = try workbook.addWorksheet("W")
       try sheet.writeRow([.text("id"), .text(String(repeating: "x", count: 500))], row: 0)
       try sheet.writeRow([.text("a-thirty-character-identifier!"), .text("short")], row: 1)
@@ -110,9 +121,13 @@ struct XLSXWorkbookTests {
   @Test func lineChartReadsItsSeriesFromSheetRanges() throws {
     let dir = try TempDir()
     let path = dir.path("chart.xlsx")
-    try XLSXWorkbook.write(to: path, properties: Self.properties) { (workbook: XLSXWorkbook) throws(XLSXError) in
+    try XLSXWorkbook.write(to: path, properties: Self.properties) {
+      (workbook: XLSXWorkbook) throws(XLSXError) in
       try workbook.writeTable(name: "Price tests", header: ["day", "control", "high"], rowCount: 3) { i in
-        [.date(CivilDate(year: 2026, month: 11, day: 1 + i)), .percent(0.1 + Double(i) / 100), .percent(0.08)]
+        [
+          .date(CivilDate(year: 2026, month: 11, day: 1 + i)), .percent(0.1 + Double(i) / 100),
+          .percent(0.08),
+        ]
       }
       let sheet = try workbook.addWorksheet("Chart")
       let days = XLSXRange.column(0, rows: 1...3, sheet: "Price tests")
@@ -169,8 +184,12 @@ struct XLSXWorkbookTests {
     }
     #expect(long?.operation == "sheet 'Data' cell B7")
     #expect(throws: XLSXError.self) { try sheet.write(.number(.nan), row: 0, column: 0) }
-    #expect(throws: XLSXError.self) { try sheet.write(.date(CivilDate(year: 1850, month: 1, day: 1)), row: 0, column: 0) }
-    #expect(throws: XLSXError.self) { try workbook.writeTable(name: "T", header: ["a"], rowCount: 1, rowLimit: 1) { _ in [] } }
+    #expect(throws: XLSXError.self) {
+      try sheet.write(.date(CivilDate(year: 1850, month: 1, day: 1)), row: 0, column: 0)
+    }
+    #expect(throws: XLSXError.self) {
+      try workbook.writeTable(name: "T", header: ["a"], rowCount: 1, rowLimit: 1) { _ in [] }
+    }
 
     // A clipped text fits and says it was cut.
     let clipped = XLSXWorksheet.clipped(String(repeating: "é", count: 40_000))
@@ -201,7 +220,8 @@ struct XLSXWorkbookTests {
     let dir = try TempDir()
     let path = dir.path("out/failed.xlsx")
     #expect(throws: XLSXError.self) {
-      try XLSXWorkbook.write(to: path, properties: Self.properties) { (workbook: XLSXWorkbook) throws(XLSXError) in
+      try XLSXWorkbook.write(to: path, properties: Self.properties) {
+        (workbook: XLSXWorkbook) throws(XLSXError) in
         let sheet = try workbook.addWorksheet("S")
         try sheet.write(.text("fine"), row: 0, column: 0)
         try sheet.write(.integer(1), row: -5, column: 0)
@@ -245,7 +265,8 @@ struct XLSXWorkbookTests {
   @Test func sameContentSameBytesSecondsApart() throws {
     let dir = try TempDir()
     func build(_ path: String) throws {
-      try XLSXWorkbook.write(to: path, properties: Self.properties) { (workbook: XLSXWorkbook) throws(XLSXError) in
+      try XLSXWorkbook.write(to: path, properties: Self.properties) {
+        (workbook: XLSXWorkbook) throws(XLSXError) in
         try workbook.writeTable(name: "T", header: ["a", "b"], rowCount: 5) { i in
           [.text("r\(i)"), .instant(Instant(ms: 1_764_417_600_000 + Int64(i)))]
         }

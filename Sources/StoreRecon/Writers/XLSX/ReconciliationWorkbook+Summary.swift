@@ -61,8 +61,10 @@ extension ReconciliationWorkbook {
       "Revenue", header: ["store", "currency", "gross", "tax", "refunds", "charges", "refund_count"])
     for total in try revenueTotals(content.revenue, path: workbook.displayPath) {
       try line([
-        .text(total.store.rawValue), .text(total.currency.code), .money(minor: total.gross, currency: total.currency),
-        .money(minor: total.tax, currency: total.currency), .money(minor: total.refunds, currency: total.currency),
+        .text(total.store.rawValue), .text(total.currency.code),
+        .money(minor: total.gross, currency: total.currency),
+        .money(minor: total.tax, currency: total.currency),
+        .money(minor: total.refunds, currency: total.currency),
         .integer(Int64(total.charges)), .integer(Int64(total.refundCount)),
       ])
     }
@@ -87,7 +89,8 @@ extension ReconciliationWorkbook {
     for f in findings {
       let currency = f.amountMinor == nil ? nil : f.currency
       let key = Key(reason: f.reason, currency: currency)
-      var stake = table[key] ?? Stake(reason: f.reason, currency: currency, count: 0, minor: currency == nil ? nil : 0)
+      var stake =
+        table[key] ?? Stake(reason: f.reason, currency: currency, count: 0, minor: currency == nil ? nil : 0)
       stake.count += 1
       if let amount = f.amountMinor, let sum = stake.minor {
         stake.minor = try add(sum, amount, "money at stake for \(f.reason.rawValue)", path: path)

@@ -31,7 +31,8 @@ public enum ReconciliationWorkbook {
     /// Creates the content.
     public init(
       date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport], findings: [Finding],
-      revenue: [RevenueRow], counts: [CountsRow], grants: [GrantRow], rejects: [Reject], history: FindingHistory? = nil
+      revenue: [RevenueRow], counts: [CountsRow], grants: [GrantRow], rejects: [Reject],
+      history: FindingHistory? = nil
     ) {
       self.date = date
       self.asOf = asOf
@@ -73,7 +74,9 @@ public enum ReconciliationWorkbook {
   }
 
   /// Writes the workbook to `path` (through a temporary name and a rename).
-  public static func write(_ content: Content, to path: String, options: Options = Options()) throws(XLSXError) {
+  public static func write(_ content: Content, to path: String, options: Options = Options())
+    throws(XLSXError)
+  {
     let properties = XLSXProperties(title: "storerecon reconciliation \(content.date)", created: content.date)
     try XLSXWorkbook.write(
       to: path, properties: properties, constantMemory: content.tableRows > options.constantMemoryAbove
@@ -87,13 +90,17 @@ public enum ReconciliationWorkbook {
     }
   }
 
-  static func writeFindings(_ findings: [Finding], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError) {
+  static func writeFindings(_ findings: [Finding], into workbook: XLSXWorkbook, rowLimit: Int)
+    throws(XLSXError)
+  {
     let header = [
-      "finding_key", "reason", "store", "chain_key", "user_id", "product_id", "currency", "amount", "since", "detail",
+      "finding_key", "reason", "store", "chain_key", "user_id", "product_id", "currency", "amount", "since",
+      "detail",
     ]
     for kind in Finding.Kind.allCases {
       let rows = findings.indices.filter { findings[$0].kind == kind }
-      try workbook.writeTable(name: sheetName(kind), header: header, rowCount: rows.count, rowLimit: rowLimit) { i in
+      try workbook.writeTable(name: sheetName(kind), header: header, rowCount: rows.count, rowLimit: rowLimit)
+      { i in
         let f = findings[rows[i]]
         return [
           .text(f.key), .text(f.reason.rawValue), .text(f.store.rawValue), .text(f.chainKey), .text(f.userId),
@@ -105,21 +112,26 @@ public enum ReconciliationWorkbook {
     }
   }
 
-  static func writeRevenue(_ revenue: [RevenueRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError) {
+  static func writeRevenue(_ revenue: [RevenueRow], into workbook: XLSXWorkbook, rowLimit: Int)
+    throws(XLSXError)
+  {
     let header = [
       "day", "store", "product_id", "currency", "gross", "tax", "refunds", "charges", "refund_count",
     ]
-    try workbook.writeTable(name: "Revenue", header: header, rowCount: revenue.count, rowLimit: rowLimit) { i in
+    try workbook.writeTable(name: "Revenue", header: header, rowCount: revenue.count, rowLimit: rowLimit) {
+      i in
       let r = revenue[i]
       return [
         date(r.day), .text(r.store.rawValue), .text(r.productId), .text(r.currency.code),
         .money(minor: r.grossMinor, currency: r.currency), .money(minor: r.taxMinor, currency: r.currency),
-        .money(minor: r.refundsMinor, currency: r.currency), .integer(Int64(r.charges)), .integer(Int64(r.refundCount)),
+        .money(minor: r.refundsMinor, currency: r.currency), .integer(Int64(r.charges)),
+        .integer(Int64(r.refundCount)),
       ]
     }
   }
 
-  static func writeCounts(_ counts: [CountsRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError) {
+  static func writeCounts(_ counts: [CountsRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
+  {
     let header = ["store", "product_id", "chains_paid_through", "entitlements_active", "difference"]
     try workbook.writeTable(name: "Counts", header: header, rowCount: counts.count, rowLimit: rowLimit) { i in
       let r = counts[i]
@@ -130,18 +142,21 @@ public enum ReconciliationWorkbook {
     }
   }
 
-  static func writeGrants(_ grants: [GrantRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError) {
+  static func writeGrants(_ grants: [GrantRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
+  {
     let header = ["source", "grant_id", "user_id", "product_id", "starts_at", "ends_at", "active", "reason"]
     try workbook.writeTable(name: "Grants", header: header, rowCount: grants.count, rowLimit: rowLimit) { i in
       let g = grants[i]
       return [
-        .text(g.source), .text(g.grantId), .text(g.userId), .text(g.productId), instant(g.startsAt), instant(g.endsAt),
+        .text(g.source), .text(g.grantId), .text(g.userId), .text(g.productId), instant(g.startsAt),
+        instant(g.endsAt),
         .text(g.active ? "yes" : "no"), .text(XLSXWorksheet.clipped(g.reason)),
       ]
     }
   }
 
-  static func writeRejects(_ rejects: [Reject], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError) {
+  static func writeRejects(_ rejects: [Reject], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
+  {
     try workbook.writeTable(
       name: "Rejects", header: ["input", "line", "reason", "raw"], rowCount: rejects.count, rowLimit: rowLimit
     ) { i in

@@ -18,7 +18,9 @@ public struct XLSXRange: Sendable, Equatable {
 
   /// One column from `firstRow` to `lastRow`.
   public static func column(_ column: Int, rows: ClosedRange<Int>, sheet: String) -> XLSXRange {
-    XLSXRange(sheet: sheet, firstRow: rows.lowerBound, firstColumn: column, lastRow: rows.upperBound, lastColumn: column)
+    XLSXRange(
+      sheet: sheet, firstRow: rows.lowerBound, firstColumn: column, lastRow: rows.upperBound,
+      lastColumn: column)
   }
 
   /// `'Sheet name'!B2:B9` (for messages).

@@ -29,7 +29,8 @@ extension XLSXWorkbook {
         try sheet.writeRow(try row(first + offset), row: offset + 1)
       }
       try sheet.freezeTopRows(1)
-      try sheet.setAutofilter(firstRow: 0, firstColumn: 0, lastRow: max(count, 0), lastColumn: max(header.count - 1, 0))
+      try sheet.setAutofilter(
+        firstRow: 0, firstColumn: 0, lastRow: max(count, 0), lastColumn: max(header.count - 1, 0))
       try sheet.fitColumnWidths()
       sheets.append(sheet)
     }

@@ -23,18 +23,22 @@ public final class XLSXWorkbook {
   ///
   /// `properties.created` is written as both the created and modified date of `docProps/core.xml`;
   /// libxlsxwriter stamps every zip entry 1980-01-01 00:00, so no clock reading reaches the file.
-  public convenience init(path: String, properties: XLSXProperties, constantMemory: Bool = false) throws(XLSXError) {
+  public convenience init(path: String, properties: XLSXProperties, constantMemory: Bool = false)
+    throws(XLSXError)
+  {
     try self.init(path: path, displayPath: path, properties: properties, constantMemory: constantMemory)
   }
 
-  init(path: String, displayPath: String, properties: XLSXProperties, constantMemory: Bool) throws(XLSXError) {
+  init(path: String, displayPath: String, properties: XLSXProperties, constantMemory: Bool) throws(XLSXError)
+  {
     self.path = path
     self.displayPath = displayPath
     self.constantMemory = constantMemory
     var options = lxw_workbook_options()
     options.constant_memory = constantMemory ? 1 : 0
     guard let workbook = path.withCString({ workbook_new_opt($0, &options) }) else {
-      throw XLSXError(path: displayPath, operation: "create", reason: "libxlsxwriter could not allocate a workbook")
+      throw XLSXError(
+        path: displayPath, operation: "create", reason: "libxlsxwriter could not allocate a workbook")
     }
     handle = workbook
     let created = time_t(properties.created.startUTC.ms / 1000)
@@ -65,7 +69,8 @@ public final class XLSXWorkbook {
     let status = name.withCString { workbook_validate_sheet_name(workbook, $0) }
     try check(status, "add sheet '\(name)'")
     guard let sheet = name.withCString({ workbook_add_worksheet(workbook, $0) }) else {
-      throw XLSXError(path: displayPath, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused the sheet")
+      throw XLSXError(
+        path: displayPath, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused the sheet")
     }
     sheetNames.append(name)
     return XLSXWorksheet(name: name, workbook: self, handle: sheet)
@@ -92,7 +97,8 @@ public final class XLSXWorkbook {
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
-      throw XLSXError(path: path, operation: "create folder \(directory.path)", reason: error.localizedDescription)
+      throw XLSXError(
+        path: path, operation: "create folder \(directory.path)", reason: error.localizedDescription)
     }
     let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
     do {
@@ -126,19 +132,24 @@ public final class XLSXWorkbook {
     if let cached = formats[style] { return cached }
     let workbook = try open("add format")
     guard let format = workbook_add_format(workbook) else {
-      throw XLSXError(path: displayPath, operation: "add format", reason: "libxlsxwriter could not allocate a format")
+      throw XLSXError(
+        path: displayPath, operation: "add format", reason: "libxlsxwriter could not allocate a format")
     }
     if style == .bold { format_set_bold(format) }
-    if let numberFormat = style.numberFormat { numberFormat.withCString { format_set_num_format(format, $0) } }
+    if let numberFormat = style.numberFormat {
+      numberFormat.withCString { format_set_num_format(format, $0) }
+    }
     formats[style] = format
     return format
   }
 
   /// A new chart object owned by the workbook.
-  func addChart(type: lxw_chart_type, operation: String) throws(XLSXError) -> UnsafeMutablePointer<lxw_chart> {
+  func addChart(type: lxw_chart_type, operation: String) throws(XLSXError) -> UnsafeMutablePointer<lxw_chart>
+  {
     let workbook = try open(operation)
     guard let chart = workbook_add_chart(workbook, UInt8(type.rawValue)) else {
-      throw XLSXError(path: displayPath, operation: operation, reason: "libxlsxwriter could not create the chart")
+      throw XLSXError(
+        path: displayPath, operation: operation, reason: "libxlsxwriter could not create the chart")
     }
     return chart
   }

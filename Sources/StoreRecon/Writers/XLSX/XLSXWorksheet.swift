@@ -74,7 +74,8 @@ public final class XLSXWorksheet {
         throw error(row, column, "instant \(instant) is outside Excel's years 1900–9999")
       }
       var value = lxw_datetime(
-        year: Int32(date.year), month: Int32(date.month), day: Int32(date.day), hour: Int32(msOfDay / 3_600_000),
+        year: Int32(date.year), month: Int32(date.month), day: Int32(date.day),
+        hour: Int32(msOfDay / 3_600_000),
         min: Int32(msOfDay / 60_000 % 60), sec: Double(msOfDay % 60_000) / 1000)
       status = worksheet_write_datetime(sheet, r, c, &value, try workbook.format(.dateTime))
       width = 19
@@ -93,7 +94,9 @@ public final class XLSXWorksheet {
   }
 
   /// Writes `cells` into `row` from `firstColumn` on.
-  public func writeRow(_ cells: [XLSXCell], row: Int, firstColumn: Int = 0, fitting: Bool = true) throws(XLSXError) {
+  public func writeRow(_ cells: [XLSXCell], row: Int, firstColumn: Int = 0, fitting: Bool = true)
+    throws(XLSXError)
+  {
     for (offset, cell) in cells.enumerated() {
       try write(cell, row: row, column: firstColumn + offset, fitting: fitting)
     }
@@ -107,7 +110,8 @@ public final class XLSXWorksheet {
   }
 
   /// Puts Excel's autofilter buttons on the first row of the range (the table's header).
-  public func setAutofilter(firstRow: Int, firstColumn: Int, lastRow: Int, lastColumn: Int) throws(XLSXError) {
+  public func setAutofilter(firstRow: Int, firstColumn: Int, lastRow: Int, lastColumn: Int) throws(XLSXError)
+  {
     let (r1, c1) = try position(firstRow, firstColumn)
     let (r2, c2) = try position(lastRow, lastColumn)
     let sheet = try sheetHandle(firstRow, firstColumn)
@@ -139,18 +143,21 @@ public final class XLSXWorksheet {
     let (r, c) = try position(row, column)
     let sheet = try sheetHandle(row, column)
     guard !chart.series.isEmpty else {
-      throw XLSXError(path: workbook.displayPath, operation: operation, reason: "a chart needs at least one series")
+      throw XLSXError(
+        path: workbook.displayPath, operation: operation, reason: "a chart needs at least one series")
     }
     for series in chart.series {
       for range in [series.categories, series.values] {
         guard workbook.sheetNames.contains(range.sheet) else {
           throw XLSXError(
-            path: workbook.displayPath, operation: operation, reason: "series '\(series.name)' names no sheet '\(range.sheet)'")
+            path: workbook.displayPath, operation: operation,
+            reason: "series '\(series.name)' names no sheet '\(range.sheet)'")
         }
         _ = try position(range.firstRow, range.firstColumn)
         _ = try position(range.lastRow, range.lastColumn)
         guard range.firstRow <= range.lastRow, range.firstColumn <= range.lastColumn else {
-          throw XLSXError(path: workbook.displayPath, operation: operation, reason: "range \(range.description) is empty")
+          throw XLSXError(
+            path: workbook.displayPath, operation: operation, reason: "range \(range.description) is empty")
         }
       }
     }
@@ -160,16 +167,19 @@ public final class XLSXWorksheet {
     if let title = chart.yAxisTitle { title.withCString { chart_axis_set_name(handle.pointee.y_axis, $0) } }
     for series in chart.series {
       guard let added = chart_add_series(handle, nil, nil) else {
-        throw XLSXError(path: workbook.displayPath, operation: operation, reason: "libxlsxwriter could not add a series")
+        throw XLSXError(
+          path: workbook.displayPath, operation: operation, reason: "libxlsxwriter could not add a series")
       }
       let (cat, val) = (series.categories, series.values)
       cat.sheet.withCString {
         chart_series_set_categories(
-          added, $0, UInt32(cat.firstRow), UInt16(cat.firstColumn), UInt32(cat.lastRow), UInt16(cat.lastColumn))
+          added, $0, UInt32(cat.firstRow), UInt16(cat.firstColumn), UInt32(cat.lastRow),
+          UInt16(cat.lastColumn))
       }
       val.sheet.withCString {
         chart_series_set_values(
-          added, $0, UInt32(val.firstRow), UInt16(val.firstColumn), UInt32(val.lastRow), UInt16(val.lastColumn))
+          added, $0, UInt32(val.firstRow), UInt16(val.firstColumn), UInt32(val.lastRow),
+          UInt16(val.lastColumn))
       }
       series.name.withCString { chart_series_set_name(added, $0) }
     }
@@ -217,7 +227,8 @@ public final class XLSXWorksheet {
     _ = try workbook.open("sheet '\(name)' cell \(XLSXWorksheet.cellName(row: row, column: column))")
     if ordered && workbook.constantMemory && row < lastRow {
       throw error(
-        row, column, "row \(row + 1) comes after row \(lastRow + 1): constant-memory mode writes rows in order")
+        row, column,
+        "row \(row + 1) comes after row \(lastRow + 1): constant-memory mode writes rows in order")
     }
     return handle
   }
@@ -233,7 +244,8 @@ public final class XLSXWorksheet {
 
   private func error(_ row: Int, _ column: Int, _ reason: String) -> XLSXError {
     XLSXError(
-      path: workbook.displayPath, operation: "sheet '\(name)' cell \(XLSXWorksheet.cellName(row: row, column: column))",
+      path: workbook.displayPath,
+      operation: "sheet '\(name)' cell \(XLSXWorksheet.cellName(row: row, column: column))",
       reason: reason)
   }
 
