@@ -138,6 +138,7 @@ struct XLSXWorkbookTests {
           .init(name: "high", categories: days, values: .column(2, rows: 1...3, sheet: "Price tests")),
         ])
       chart.width = 960
+      chart.yAxisNumberFormat = "0%"
       try sheet.insert(chart, row: 1, column: 1)
     }
     let package = XLSXPackage(path)
@@ -148,6 +149,7 @@ struct XLSXWorkbookTests {
     #expect(chart.contains("<c:f>'Price tests'!$B$2:$B$4</c:f>"))
     #expect(chart.contains("<c:f>'Price tests'!$C$2:$C$4</c:f>"))
     #expect(chart.contains("Conversion by arm"))
+    #expect(chart.contains("<c:numFmt formatCode=\"0%\" sourceLinked=\"0\"/>"))
     #expect(try package.sheet("Chart").xml.contains("<drawing r:id="))
   }
 

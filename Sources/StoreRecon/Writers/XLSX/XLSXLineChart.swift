@@ -22,6 +22,9 @@ public struct XLSXLineChart: Sendable, Equatable {
   /// Axis titles; `nil` leaves the axis untitled.
   public var xAxisTitle: String?
   public var yAxisTitle: String?
+  /// Axis number formats (`yyyy-mm-dd` for a date axis, `0%` for rates); `nil` follows the source cells.
+  public var xAxisNumberFormat: String?
+  public var yAxisNumberFormat: String?
   /// The lines, in legend order.
   public var series: [Series]
   /// Size in pixels (Excel's default chart is 480 × 288).

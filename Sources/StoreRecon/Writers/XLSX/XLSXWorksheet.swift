@@ -165,6 +165,12 @@ public final class XLSXWorksheet {
     chart.title.withCString { chart_title_set_name(handle, $0) }
     if let title = chart.xAxisTitle { title.withCString { chart_axis_set_name(handle.pointee.x_axis, $0) } }
     if let title = chart.yAxisTitle { title.withCString { chart_axis_set_name(handle.pointee.y_axis, $0) } }
+    if let format = chart.xAxisNumberFormat {
+      format.withCString { chart_axis_set_num_format(handle.pointee.x_axis, $0) }
+    }
+    if let format = chart.yAxisNumberFormat {
+      format.withCString { chart_axis_set_num_format(handle.pointee.y_axis, $0) }
+    }
     for series in chart.series {
       guard let added = chart_add_series(handle, nil, nil) else {
         throw XLSXError(
