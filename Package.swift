@@ -21,7 +21,7 @@ let package = Package(
     .systemLibrary(
       name: "CXLSXWriter", path: "Sources/CXLSXWriter", pkgConfig: "xlsxwriter",
       providers: [.apt(["libxlsxwriter-dev"])]),
-    .target(name: "StoreRecon", dependencies: ["CZlib", "CCrypto"]),
+    .target(name: "StoreRecon", dependencies: ["CZlib", "CCrypto", "CXLSXWriter"]),
     .executableTarget(name: "storerecon", dependencies: ["StoreRecon"]),
     .testTarget(name: "StoreReconTests", dependencies: ["StoreRecon", "storerecon"]),
   ]

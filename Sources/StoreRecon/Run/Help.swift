@@ -43,7 +43,8 @@ enum Help {
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
-    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv and manifest.json.
+    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, reconciliation.xlsx
+    (the same tables as an Excel workbook with a Summary sheet) and manifest.json.
     Every input row is accepted or written to its rejects file with file, line and reason; the
     manifest states read = accepted + rejected per input. A malformed file is reported and the run
     goes on without it (exit 65). A missing input file exits 66, an invalid config 78.

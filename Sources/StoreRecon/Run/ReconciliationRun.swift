@@ -27,7 +27,9 @@ public enum ReconciliationRun {
 
   /// Runs the job. Throws only for what stops a run (bad config, missing input, unwritable output);
   /// a malformed input file is reported in the result and the run goes on.
-  public static func execute(_ request: Request, progress: any ProgressSink) throws(RunError) -> RunResult {
+  public static func execute(
+    _ request: Request, progress: any ProgressSink, workbookOptions: ReconciliationWorkbook.Options = .init()
+  ) throws(RunError) -> RunResult {
     let clock = ContinuousClock()
     let started = clock.now
     let config = try RunConfig.load(path: request.configPath)
@@ -89,11 +91,12 @@ public enum ReconciliationRun {
     progress.note("reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)")
 
     let writeStart = clock.now
+    let grants = GrantRow.rows(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)
     var files: [(String, [UInt8])] = [
       ("findings.csv", ReportTables.findingsCSV(findings)),
       ("revenue.csv", ReportTables.revenueCSV(revenue)),
       ("counts.csv", ReportTables.countsCSV(counts)),
-      ("grants.csv", ReportTables.grantsCSV(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)),
+      ("grants.csv", ReportTables.grantsCSV(grants)),
     ]
     for (name, rejects) in rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
     for (name, bytes) in files {
@@ -103,13 +106,30 @@ public enum ReconciliationRun {
         throw RunError(.ioError, error.description)
       }
     }
+    let workbookStart = clock.now
+    let workbook = ReconciliationWorkbook.Content(
+      date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports, findings: findings,
+      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1))
+    let workbookPath = out + "/" + ReconciliationWorkbook.fileName
+    do {
+      try ReconciliationWorkbook.write(workbook, to: workbookPath, options: workbookOptions)
+    } catch {
+      throw RunError(.ioError, error.description)
+    }
+    files.append((ReconciliationWorkbook.fileName, try readBytes(workbookPath)))
+    let workbookMs = milliseconds(clock.now - workbookStart)
+    let workbookBytes = files.last?.1.count ?? 0
+    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(workbookMs) ms)")
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
       files: files.map(\.0) + ["manifest.json"])
     let manifest = Manifest.render(
       result: result, config: config, configPath: request.configPath, outputs: files,
-      timings: [("read", readMs), ("reconcile", reconcileMs), ("write", writeMs), ("total", milliseconds(clock.now - started))])
+      timings: [
+        ("read", readMs), ("reconcile", reconcileMs), ("write", writeMs), ("workbook", workbookMs),
+        ("total", milliseconds(clock.now - started)),
+      ])
     do {
       try AtomicFile.write(manifest, to: out + "/manifest.json")
     } catch {
@@ -118,6 +138,15 @@ public enum ReconciliationRun {
     result.files.sort()
     progress.note("wrote \(files.count + 1) files to \(out) (\(writeMs) ms)")
     return result
+  }
+
+  /// The bytes of a file the run just wrote (for the manifest's size and checksum).
+  static func readBytes(_ path: String) throws(RunError) -> [UInt8] {
+    do {
+      return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    } catch {
+      throw RunError(.ioError, "cannot read back \(path): \(error.localizedDescription)")
+    }
   }
 
   static func milliseconds(_ d: Duration) -> Int64 {

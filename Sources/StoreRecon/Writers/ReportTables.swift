@@ -42,25 +42,15 @@ public enum ReportTables {
 
   /// `grants.csv`: goodwill rows and goodwill/promo/manual entitlements, which are never findings.
   public static func grantsCSV(goodwill: [GoodwillGrant], entitlements: [Entitlement], asOf t: Instant) -> [UInt8] {
+    grantsCSV(GrantRow.rows(goodwill: goodwill, entitlements: entitlements, asOf: t))
+  }
+
+  /// `grants.csv` from rows already in report order.
+  public static func grantsCSV(_ rows: [GrantRow]) -> [UInt8] {
     var csv = CSVWriter(header: [
       "source", "grant_id", "user_id", "product_id", "starts_at", "ends_at", "active", "reason",
     ])
-    var rows: [[String]] = []
-    for g in goodwill {
-      let active = (g.startsAt ?? .distantPast) <= t && (g.endsAt ?? .distantFuture) > t
-      rows.append([
-        "goodwill_grant", g.grantId, g.userId, g.productId, g.startsAt?.description ?? "", g.endsAt?.description ?? "",
-        active ? "yes" : "no", g.reason,
-      ])
-    }
-    for e in entitlements where e.source.store == nil {
-      rows.append([
-        e.source.rawValue, e.entitlementId, e.userId, e.productId, e.startsAt?.description ?? "",
-        e.expiresAt?.description ?? "", e.isActive(at: t) ? "yes" : "no", "\(e.source.rawValue) entitlement (\(e.status.rawValue))",
-      ])
-    }
-    rows.sort { $0.lexicographicallyPrecedes($1) }
-    for r in rows { csv.row(r) }
+    for r in rows { csv.row(r.csvFields) }
     return csv.bytes
   }
 

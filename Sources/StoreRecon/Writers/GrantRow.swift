@@ -1,0 +1,48 @@
+/// One row of `grants.csv` and of the workbook's Grants sheet: a goodwill grant, or an entitlement whose
+/// source is goodwill, promo or manual — access given on purpose, never a finding.
+public struct GrantRow: Sendable, Equatable {
+  /// `goodwill_grant` for a goodwill.csv row, else the entitlement's source (`goodwill`, `promo`, `manual`).
+  public var source: String
+  /// The grant id or entitlement id.
+  public var grantId: String
+  public var userId: String
+  public var productId: String
+  public var startsAt: Instant?
+  /// `nil`: no end.
+  public var endsAt: Instant?
+  /// Whether the grant covers T.
+  public var active: Bool
+  public var reason: String
+
+  /// The text fields as `grants.csv` writes them.
+  public var csvFields: [String] {
+    [
+      source, grantId, userId, productId, startsAt?.description ?? "", endsAt?.description ?? "",
+      active ? "yes" : "no",
+      reason,
+    ]
+  }
+
+  /// Goodwill rows and goodwill/promo/manual entitlements as of `t`, in report order (by their CSV fields).
+  public static func rows(goodwill: [GoodwillGrant], entitlements: [Entitlement], asOf t: Instant)
+    -> [GrantRow]
+  {
+    var rows: [GrantRow] = []
+    for g in goodwill {
+      let active = (g.startsAt ?? .distantPast) <= t && (g.endsAt ?? .distantFuture) > t
+      rows.append(
+        GrantRow(
+          source: "goodwill_grant", grantId: g.grantId, userId: g.userId, productId: g.productId,
+          startsAt: g.startsAt,
+          endsAt: g.endsAt, active: active, reason: g.reason))
+    }
+    for e in entitlements where e.source.store == nil {
+      rows.append(
+        GrantRow(
+          source: e.source.rawValue, grantId: e.entitlementId, userId: e.userId, productId: e.productId,
+          startsAt: e.startsAt, endsAt: e.expiresAt, active: e.isActive(at: t),
+          reason: "\(e.source.rawValue) entitlement (\(e.status.rawValue))"))
+    }
+    return rows.map { ($0.csvFields, $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+  }
+}

@@ -1,0 +1,34 @@
+/// New, still-open and resolved findings against the previous run, from run history (kept in PostgreSQL
+/// when a database is configured). The workbook's Summary shows it; without it the Summary says there is
+/// no run history.
+public struct FindingHistory: Sendable, Equatable {
+  /// Counts for one reason.
+  public struct Row: Sendable, Equatable {
+    public var reason: Finding.Reason
+    /// Findings this run saw that the previous run did not.
+    public var new: Int
+    /// Findings both runs saw.
+    public var stillOpen: Int
+    /// Findings the previous run saw that this run does not.
+    public var resolved: Int
+
+    /// Creates a row.
+    public init(reason: Finding.Reason, new: Int, stillOpen: Int, resolved: Int) {
+      self.reason = reason
+      self.new = new
+      self.stillOpen = stillOpen
+      self.resolved = resolved
+    }
+  }
+
+  /// The previous run's report date; `nil` when this is the first recorded run.
+  public var previousDate: CivilDate?
+  /// One row per reason (reasons left out count as zero).
+  public var rows: [Row]
+
+  /// Creates history counts.
+  public init(previousDate: CivilDate?, rows: [Row]) {
+    self.previousDate = previousDate
+    self.rows = rows
+  }
+}
