@@ -106,7 +106,6 @@ public struct PlaySalesReportImporter: StoreImporter {
     var transaction = StoreTransaction(
       store: .play, kind: kind, chainKey: base, transactionId: orderNumber, productId: productId, at: at,
       origin: origin)
-    transaction.orderBaseIds = [base]
     transaction.currency = currency
     transaction.amountMinor = amount.magnitude <= UInt64(Int64.max) ? Int64(amount.magnitude) : Int64.max
     let taxes = ByteText.trimmed(record.field(columns.taxes))

@@ -36,7 +36,6 @@ public struct PlayVoidedPurchaseImporter: StoreImporter {
       store: .play, kind: .void, chainKey: chainKey, transactionId: transactionId, productId: "", at: at,
       origin: origin)
     record.purchaseToken = token
-    if let base { record.orderBaseIds = [base] }
     record.originalAt = try voided.optionalMillis("purchaseTimeMillis")
     if let reason = try voided.optionalInt64("voidedReason") {
       guard let small = Int(exactly: reason) else {

@@ -77,11 +77,10 @@ extension Chain {
       }
       status = record
     }
-    for base in record.orderBaseIds where !orderBaseIds.contains(base) { orderBaseIds.append(base) }
-    if record.store == .play && record.kind != .status && !orderBaseIds.contains(PlayOrderId.base(record.transactionId))
-      && PlayOrderId.isOrderId(record.transactionId)
-    {
-      orderBaseIds.append(PlayOrderId.base(record.transactionId))
+    for base in record.storedOrderBaseIds ?? [] where !orderBaseIds.contains(base) { orderBaseIds.append(base) }
+    if record.store == .play && record.kind != .status && PlayOrderId.isOrderId(record.transactionId) {
+      let base = PlayOrderId.base(record.transactionId)
+      if !orderBaseIds.contains(base) { orderBaseIds.append(base) }
     }
   }
 

@@ -2,13 +2,19 @@
 public enum PlayOrderId {
   /// The first order id: `id` without a trailing `..N` renewal suffix.
   public static func base(_ id: String) -> String {
-    let bytes = Array(id.utf8)
-    var i = bytes.count
-    while i > 0 && bytes[i - 1] >= 0x30 && bytes[i - 1] <= 0x39 { i -= 1 }
-    if i < bytes.count && i >= 2 && bytes[i - 1] == 0x2E && bytes[i - 2] == 0x2E {
-      return String(decoding: bytes[0..<(i - 2)], as: UTF8.self)
+    let utf8 = id.utf8
+    var i = utf8.endIndex
+    while i > utf8.startIndex {
+      let j = utf8.index(before: i)
+      guard utf8[j] >= 0x30 && utf8[j] <= 0x39 else { break }
+      i = j
     }
-    return id
+    guard i < utf8.endIndex, i > utf8.startIndex else { return id }
+    let dot2 = utf8.index(before: i)
+    guard dot2 > utf8.startIndex, utf8[dot2] == 0x2E else { return id }
+    let dot1 = utf8.index(before: dot2)
+    guard utf8[dot1] == 0x2E else { return id }
+    return String(Substring(utf8[utf8.startIndex..<dot1]))
   }
 
   /// The renewal number of an order id (`..0` is 0), or `nil` for a first order.

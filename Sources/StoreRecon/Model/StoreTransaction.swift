@@ -16,14 +16,6 @@ public struct StoreTransaction: Sendable {
   public var chainKey: String
   /// Apple `transactionId`; Play order id as written (`GPA.…..N`); for a Play status, the purchase token.
   public var transactionId: String
-  /// Play: every order id this record names, without `..N` (links orders to purchase tokens).
-  public var orderBaseIds: [String] = []
-  /// Play status: the latest successful order id as written (`GPA.…..N`), when the resource names one.
-  public var latestOrderId: String?
-  /// Play: the purchase token, when the record has one.
-  public var purchaseToken: String?
-  /// Play: `linkedPurchaseToken`, the chain this one replaced.
-  public var linkedChainKey: String?
   /// Product name as DESIGN.md defines it (`com.acme.pro.monthly`, `pro:monthly`, `coins100`).
   public var productId: String
   /// Apple `type` / Play `Product Type`, kept raw; see ``productType``.
@@ -50,18 +42,10 @@ public struct StoreTransaction: Sendable {
   public var familyShared: Bool = false
   /// When the store revoked this purchase (Apple `revocationDate`), if it did.
   public var revokedAt: Instant?
-  /// Apple `revocationType` raw (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
-  public var revocationType: String?
-  /// Apple `revocationReason` (0 other, 1 issue in the app).
-  public var revocationReason: Int?
-  /// Apple `revocationPercentage` in milli-percent (50000 = 50 %), with `REFUND_PRORATED`.
-  public var revocationPercentMilli: Int64?
   /// Apple `isUpgraded`.
   public var isUpgraded: Bool = false
   /// The purchase is pending (Play `SUBSCRIPTION_STATE_PENDING`), so no money has moved.
   public var pending: Bool = false
-  /// Play `subscriptionState`, raw.
-  public var state: String?
   /// Apple `appAccountToken` or Play `obfuscatedExternalAccountId`: the app's user, where the app set it.
   public var accountToken: String?
   /// Offer identifier (Apple `offerIdentifier`, Play `offerId`).
@@ -70,6 +54,8 @@ public struct StoreTransaction: Sendable {
   public var reason: String?
   /// Where the record came from.
   public var origin: Origin
+  /// Fields most records do not have, kept out of line so that millions of records stay small.
+  private var details: Details?
 
   /// Creates a record with the fields every record has; the rest default to "absent".
   public init(
@@ -87,6 +73,123 @@ public struct StoreTransaction: Sendable {
 
   /// The product type as far as it is known.
   public var productType: ProductType { ProductType(raw: productTypeRaw) }
+
+  /// The out-of-line fields (copy-on-write: records are values).
+  final class Details: @unchecked Sendable {
+    var storedOrderBaseIds: [String]?
+    var latestOrderId: String?
+    var purchaseToken: String?
+    var linkedChainKey: String?
+    var revocationType: String?
+    var revocationReason: Int?
+    var revocationPercentMilli: Int64?
+    var state: String?
+
+    init() {}
+
+    func copy() -> Details {
+      let d = Details()
+      d.storedOrderBaseIds = storedOrderBaseIds
+      d.latestOrderId = latestOrderId
+      d.purchaseToken = purchaseToken
+      d.linkedChainKey = linkedChainKey
+      d.revocationType = revocationType
+      d.revocationReason = revocationReason
+      d.revocationPercentMilli = revocationPercentMilli
+      d.state = state
+      return d
+    }
+  }
+
+  private mutating func editDetails(_ edit: (Details) -> Void) {
+    if details == nil {
+      details = Details()
+    } else if !isKnownUniquelyReferenced(&details) {
+      details = details?.copy()
+    }
+    if let details { edit(details) }
+  }
+
+  /// Order ids this record names explicitly (a Play resource's `latestSuccessfulOrderId`s), if any.
+  var storedOrderBaseIds: [String]? { details?.storedOrderBaseIds }
+
+  /// Play: every order id this record names, without `..N` (links orders to purchase tokens). For a
+  /// sales row or voided purchase it is the base of its own order id unless set otherwise.
+  public var orderBaseIds: [String] {
+    get {
+      if let stored = details?.storedOrderBaseIds { return stored }
+      guard kind != .status, PlayOrderId.isOrderId(transactionId) else { return [] }
+      return [PlayOrderId.base(transactionId)]
+    }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.storedOrderBaseIds = newValue }
+    }
+  }
+
+  /// Play status: the latest successful order id as written (`GPA.…..N`), when the resource names one.
+  public var latestOrderId: String? {
+    get { details?.latestOrderId }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.latestOrderId = newValue }
+    }
+  }
+
+  /// Play: the purchase token, when the record has one.
+  public var purchaseToken: String? {
+    get { details?.purchaseToken }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.purchaseToken = newValue }
+    }
+  }
+
+  /// Play: `linkedPurchaseToken`, the chain this one replaced.
+  public var linkedChainKey: String? {
+    get { details?.linkedChainKey }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.linkedChainKey = newValue }
+    }
+  }
+
+  /// Apple `revocationType` raw (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
+  public var revocationType: String? {
+    get { details?.revocationType }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.revocationType = newValue }
+    }
+  }
+
+  /// Apple `revocationReason` (0 other, 1 issue in the app).
+  public var revocationReason: Int? {
+    get { details?.revocationReason }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.revocationReason = newValue }
+    }
+  }
+
+  /// Apple `revocationPercentage` in milli-percent (50000 = 50 %), with `REFUND_PRORATED`.
+  public var revocationPercentMilli: Int64? {
+    get { details?.revocationPercentMilli }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.revocationPercentMilli = newValue }
+    }
+  }
+
+  /// Play `subscriptionState`, raw.
+  public var state: String? {
+    get { details?.state }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.state = newValue }
+    }
+  }
+
 }
 
 /// Where an imported record or row came from: which input file (by index in the run) and which line.
