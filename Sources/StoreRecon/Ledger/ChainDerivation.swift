@@ -2,10 +2,18 @@
 enum ChainDerivation {
   static func derive(_ input: Chain, asOf t: Instant, catalog: Catalog) -> Chain {
     var chain = input
-    chain.purchases = chain.purchases.filter { $0.at <= t }
-    chain.purchases.sort(by: purchaseOrder)
-    chain.refunds = chain.refunds.filter { $0.at <= t }.sorted { ($0.at, $0.transactionId) < ($1.at, $1.transactionId) }
-    chain.voids = chain.voids.filter { $0.at <= t }.sorted { ($0.at, $0.transactionId) < ($1.at, $1.transactionId) }
+    // Filter and sort only when needed: most chains arrive in order and entirely before T.
+    if chain.purchases.contains(where: { $0.at > t }) { chain.purchases.removeAll { $0.at > t } }
+    if !isSorted(chain.purchases, by: purchaseOrder) { chain.purchases.sort(by: purchaseOrder) }
+    let eventOrder: (StoreTransaction, StoreTransaction) -> Bool = { ($0.at, $0.transactionId) < ($1.at, $1.transactionId) }
+    if !chain.refunds.isEmpty {
+      chain.refunds.removeAll { $0.at > t }
+      if !isSorted(chain.refunds, by: eventOrder) { chain.refunds.sort(by: eventOrder) }
+    }
+    if !chain.voids.isEmpty {
+      chain.voids.removeAll { $0.at > t }
+      if !isSorted(chain.voids, by: eventOrder) { chain.voids.sort(by: eventOrder) }
+    }
     if let status = chain.status, status.at != .distantPast, status.at > t { chain.status = nil }
     chain.orderBaseIds.sort()
     if chain.store == .play {
@@ -14,6 +22,12 @@ enum ChainDerivation {
       deriveAppStore(&chain, asOf: t, catalog: catalog)
     }
     return chain
+  }
+
+  static func isSorted(_ records: [StoreTransaction], by less: (StoreTransaction, StoreTransaction) -> Bool) -> Bool {
+    guard records.count > 1 else { return true }
+    for i in 1..<records.count where less(records[i], records[i - 1]) { return false }
+    return true
   }
 
   /// Purchases oldest first; a Play renewal `..N` after its first order on equal instants.

@@ -4,10 +4,12 @@
 /// first order id (sales rows); `build` merges an order-keyed chain into the token-keyed chain whose
 /// resource (or voided record) names that order, so each Play purchase is one chain.
 public final class LedgerBuilder {
-  private var appStore: [String: Chain] = [:]
-  private var stripe: [String: Chain] = [:]
-  private var playByToken: [String: Chain] = [:]
-  private var playByOrder: [String: Chain] = [:]
+  /// Every chain so far, in arrival order; the maps below point into it.
+  private var chains: [Chain] = []
+  private var appStore: [String: Int] = [:]
+  private var stripe: [String: Int] = [:]
+  private var playByToken: [String: Int] = [:]
+  private var playByOrder: [String: Int] = [:]
 
   /// Creates an empty builder.
   public init() {}
@@ -15,51 +17,62 @@ public final class LedgerBuilder {
   /// Adds one record to its chain.
   public func add(_ record: StoreTransaction) {
     switch record.store {
-    case .appStore: Self.insert(record, key: record.chainKey, into: &appStore, store: .appStore)
-    case .stripe: Self.insert(record, key: record.chainKey, into: &stripe, store: .stripe)
+    case .appStore: insert(record, key: record.chainKey, into: &appStore)
+    case .stripe: insert(record, key: record.chainKey, into: &stripe)
     case .play:
       if let token = record.purchaseToken, !token.isEmpty {
-        Self.insert(record, key: token, into: &playByToken, store: .play)
+        insert(record, key: token, into: &playByToken)
       } else {
-        Self.insert(record, key: PlayOrderId.base(record.chainKey), into: &playByOrder, store: .play)
+        insert(record, key: PlayOrderId.base(record.chainKey), into: &playByOrder)
       }
     }
   }
 
-  private static func insert(_ record: StoreTransaction, key: String, into map: inout [String: Chain], store: Store) {
-    map[key, default: Chain(store: store, key: key)].append(record)
+  private func insert(_ record: StoreTransaction, key: String, into map: inout [String: Int]) {
+    if let i = map[key] {
+      chains[i].append(record)
+    } else {
+      map[key] = chains.count
+      var chain = Chain(store: record.store, key: key)
+      chain.append(record)
+      chains.append(chain)
+    }
   }
 
   /// Merges Play chains, derives every chain's state as of `asOf`, and returns the ledger.
   public func build(asOf: Instant, catalog: Catalog) -> Ledger {
     // Link order-keyed Play chains to the token chain that names their first order.
     var tokenOfOrder: [String: String] = [:]
-    for (token, chain) in playByToken {
-      for base in chain.orderBaseIds { tokenOfOrder[base] = tokenOfOrder[base].map { min($0, token) } ?? token }
+    for (token, i) in playByToken {
+      for base in chains[i].orderBaseIds { tokenOfOrder[base] = tokenOfOrder[base].map { min($0, token) } ?? token }
     }
-    var play = playByToken
-    playByToken = [:]
-    for (base, orderChain) in playByOrder {
-      if let token = tokenOfOrder[base] {
-        play[token]?.absorb(orderChain)
+    var live: [(store: Store, key: String, index: Int)] = []
+    live.reserveCapacity(chains.count)
+    for (key, i) in appStore { live.append((.appStore, key, i)) }
+    for (key, i) in stripe { live.append((.stripe, key, i)) }
+    for (key, i) in playByToken { live.append((.play, key, i)) }
+    for (base, i) in playByOrder {
+      if let token = tokenOfOrder[base], let target = playByToken[token] {
+        let absorbed = chains[i]
+        chains[i] = Chain(store: .play, key: base)
+        chains[target].absorb(absorbed)
       } else {
-        play[base] = orderChain
+        live.append((.play, base, i))
       }
     }
-    playByOrder = [:]
-    // Sort the keys, not the (large) chains, and move each chain into place once: the maps are taken
-    // out of `self` first so that removing from them never copies them.
-    var maps = [appStore, play, stripe]  // store order: app_store < play < stripe
     appStore = [:]
     stripe = [:]
-    play = [:]
+    playByToken = [:]
+    playByOrder = [:]
+    // Sort small (store, key, index) entries, then move each chain out once in that order.
+    live.sort { ($0.store, $0.key) < ($1.store, $1.key) }
     var all: [Chain] = []
-    all.reserveCapacity(maps.reduce(0) { $0 + $1.count })
-    for i in maps.indices {
-      for key in maps[i].keys.sorted() {
-        if let chain = maps[i].removeValue(forKey: key) { all.append(chain) }
-      }
+    all.reserveCapacity(live.count)
+    for entry in live {
+      all.append(chains[entry.index])
+      chains[entry.index] = Chain(store: entry.store, key: "")
     }
+    chains = []
     return Ledger(chains: all, asOf: asOf, catalog: catalog)
   }
 }
