@@ -1,7 +1,6 @@
 /// Derives a chain's state as of T from its records: DESIGN.md, "Purchase chains".
 enum ChainDerivation {
-  static func derive(_ input: Chain, asOf t: Instant, catalog: Catalog) -> Chain {
-    var chain = input
+  static func derive(_ chain: inout Chain, asOf t: Instant, catalog: Catalog) {
     // Filter and sort only when needed: most chains arrive in order and entirely before T.
     if chain.purchases.contains(where: { $0.at > t }) { chain.purchases.removeAll { $0.at > t } }
     if !isSorted(chain.purchases, by: purchaseOrder) { chain.purchases.sort(by: purchaseOrder) }
@@ -21,7 +20,6 @@ enum ChainDerivation {
     } else {
       deriveAppStore(&chain, asOf: t, catalog: catalog)
     }
-    return chain
   }
 
   static func isSorted(_ records: [StoreTransaction], by less: (StoreTransaction, StoreTransaction) -> Bool) -> Bool {

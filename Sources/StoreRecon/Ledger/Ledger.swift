@@ -8,12 +8,12 @@ public struct Ledger: Sendable {
   private var playOrders: [String: Int] = [:]
 
   /// Derives every chain as of `asOf` and indexes them.
-  public init(chains: [Chain], asOf: Instant, catalog: Catalog) {
+  public init(chains: consuming [Chain], asOf: Instant, catalog: Catalog) {
     self.asOf = asOf
     // A chain none of whose records is at or before T is not known to the store as of T.
-    var derived = chains.map { ChainDerivation.derive($0, asOf: asOf, catalog: catalog) }.filter {
-      !$0.purchases.isEmpty || $0.status != nil || !$0.refunds.isEmpty || !$0.voids.isEmpty
-    }
+    var derived = chains
+    for i in derived.indices { ChainDerivation.derive(&derived[i], asOf: asOf, catalog: catalog) }
+    derived.removeAll { $0.purchases.isEmpty && $0.status == nil && $0.refunds.isEmpty && $0.voids.isEmpty }
     for (i, chain) in derived.enumerated() {
       index[chain.store, default: [:]][chain.key] = i
       if chain.store == .play {

@@ -53,8 +53,8 @@ public final class LedgerBuilder {
     for (key, i) in playByToken { live.append((.play, key, i)) }
     for (base, i) in playByOrder {
       if let token = tokenOfOrder[base], let target = playByToken[token] {
-        let absorbed = chains[i]
-        chains[i] = Chain(store: .play, key: base)
+        var absorbed = Chain(store: .play, key: base)
+        swap(&absorbed, &chains[i])
         chains[target].absorb(absorbed)
       } else {
         live.append((.play, base, i))
@@ -69,8 +69,9 @@ public final class LedgerBuilder {
     var all: [Chain] = []
     all.reserveCapacity(live.count)
     for entry in live {
-      all.append(chains[entry.index])
-      chains[entry.index] = Chain(store: entry.store, key: "")
+      var taken = Chain(store: entry.store, key: "")
+      swap(&taken, &chains[entry.index])
+      all.append(taken)
     }
     chains = []
     return Ledger(chains: all, asOf: asOf, catalog: catalog)
