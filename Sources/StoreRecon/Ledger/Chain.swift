@@ -57,6 +57,11 @@ public struct Chain: Sendable {
     status?.accountToken ?? purchases.lazy.compactMap(\.accountToken).first
   }
 
+  /// The first account token seen, whose storage later records share.
+  var accountTokenShared: String? {
+    purchases.first?.accountToken ?? status?.accountToken
+  }
+
   /// The instant of the chain's original purchase (its first purchase, or the Play resource's start).
   public var originalPurchaseAt: Instant? {
     if let first = purchases.first { return first.originalAt ?? first.at }

@@ -79,7 +79,14 @@ public final class LedgerBuilder {
 }
 
 extension Chain {
-  mutating func append(_ record: StoreTransaction) {
+  mutating func append(_ incoming: StoreTransaction) {
+    // Share the chain's own copies of strings every record repeats, so millions of records do not each
+    // hold a private copy of the same key or account token.
+    var record = incoming
+    if record.chainKey == key { record.chainKey = key }
+    if let token = record.accountToken, let known = accountTokenShared, token == known {
+      record.accountToken = known
+    }
     switch record.kind {
     case .purchase: purchases.append(record)
     case .refund: refunds.append(record)
