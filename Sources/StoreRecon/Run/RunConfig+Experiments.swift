@@ -10,6 +10,7 @@ extension RunConfig {
   }
 
   static func parseExperimentKeys(_ root: [String: Any], into config: inout RunConfig, name: String) throws(RunError) {
+    defer { config.unknownKeys.sort() }
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): \(what)") }
     func object(_ value: Any?, _ key: String) throws(RunError) -> [String: Any] {
       guard let value else { return [:] }
@@ -39,6 +40,9 @@ extension RunConfig {
       config.fxRates = path
     }
 
+    if config.fxRates != nil && config.reportingCurrency == nil {
+      throw fail("fxRates needs reportingCurrency (the currency the rates convert into)")
+    }
     let fees = try object(root["fees"], "fees")
     unknown(fees, ["appStore", "play"], "fees")
     let apple = try object(fees["appStore"], "fees.appStore")
@@ -127,12 +131,8 @@ extension RunConfig {
       }
       config.experiments.append(experiment)
     }
-    if config.fxRates != nil && config.reportingCurrency == nil {
-      throw fail("fxRates needs reportingCurrency (the currency the rates convert into)")
-    }
     if !config.experiments.isEmpty && config.reportingCurrency == nil {
       throw fail("experiments need reportingCurrency (the currency revenue per assigned user is read out in)")
     }
-    config.unknownKeys.sort()
   }
 }
