@@ -58,7 +58,8 @@ extension DemoBuilder {
       addClean(chain, userId: user.id, to: &group, &rng)
     case let tier:
       let product: DemoProduct = tier == 0 ? .playMonthly : .playYearly
-      var periods = randomSubscription(product, user.country, &rng, store: .play, start: cohortStart(product, &rng))
+      var periods = randomSubscription(
+        product, user.country, &rng, store: .play, start: cohortStart(product, &rng))
       guard enrol(user, &periods, &group, &rng) else { return }
       var chain = try playChain(user, periods, &rng)
       let refund = rng.below(1000)

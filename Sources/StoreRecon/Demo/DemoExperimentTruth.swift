@@ -22,13 +22,15 @@ struct DemoExperimentTruth {
       var paid = false
       var trial = false
       var trialPaid = false
-      for chain in group.chains where chain.ownerId == assignment.userId && !chain.sandbox && !chain.familyShared {
+      for chain in group.chains
+      where chain.ownerId == assignment.userId && !chain.sandbox && !chain.familyShared {
         guard let first = chain.periods.first else { continue }
         if first.start < assignment.assignedAt {
           arm.chainsNotCredited += 1
           continue
         }
-        let charges = chain.pending ? [] : chain.periods.filter { !$0.isTrial && $0.priceMinor > 0 && $0.start <= t }
+        let charges =
+          chain.pending ? [] : chain.periods.filter { !$0.isTrial && $0.priceMinor > 0 && $0.start <= t }
         let code = chain.country.currency.code
         if first.isTrial {
           trial = true
@@ -46,7 +48,8 @@ struct DemoExperimentTruth {
           let money = DemoExperimentTruth.money(charge, of: chain, t: t)
           arm.grossByCurrency[code, default: 0] += money.gross
           arm.proceedsByCurrency[code, default: 0] += money.proceeds
-          arm.reportingGrossMinor += DemoFX.toReporting(money.gross, chain.country.currency, at: charge.start) ?? 0
+          arm.reportingGrossMinor +=
+            DemoFX.toReporting(money.gross, chain.country.currency, at: charge.start) ?? 0
           arm.reportingProceedsMinor +=
             DemoFX.toReporting(money.proceeds, chain.country.currency, at: charge.start) ?? 0
         }
@@ -82,7 +85,9 @@ struct DemoExperimentTruth {
       return (gross, proceeds)
     case .refundProrated(let milli):
       let returned = RoundingRule.halfEven.scale(gross, numerator: milli, denominator: 100_000)
-      return (gross, proceeds - RoundingRule.halfEven.scale(proceeds, numerator: returned, denominator: gross))
+      return (
+        gross, proceeds - RoundingRule.halfEven.scale(proceeds, numerator: returned, denominator: gross)
+      )
     default:
       return (gross, 0)
     }

@@ -37,8 +37,10 @@ enum DemoFX {
     var month = CivilDate(year: from.year, month: from.month, day: 1)
     while month <= through {
       months.append(month)
-      month = month.month == 12
-        ? CivilDate(year: month.year + 1, month: 1, day: 1) : CivilDate(year: month.year, month: month.month + 1, day: 1)
+      month =
+        month.month == 12
+        ? CivilDate(year: month.year + 1, month: 1, day: 1)
+        : CivilDate(year: month.year, month: month.month + 1, day: 1)
     }
     return months
   }
@@ -63,6 +65,7 @@ enum DemoFX {
       let from = currency.minorUnits
     else { return nil }
     // USD has 2 decimals: minor × mantissa × 10^2 / 10^(scale + from).
-    return RoundingRule.halfEven.scale(minor, numerator: r.mantissa * 100, denominator: Pow10.int64(r.scale + from))
+    return RoundingRule.halfEven.scale(
+      minor, numerator: r.mantissa * 100, denominator: Pow10.int64(r.scale + from))
   }
 }

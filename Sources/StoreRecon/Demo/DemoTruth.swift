@@ -12,7 +12,8 @@ public struct DemoTruth: Sendable {
 
   /// Creates a truth.
   public init(
-    planted: [PlantedFinding], files: [String], rejectsPerFile: [String: Int], experimentArms: [DemoArmTruth] = []
+    planted: [PlantedFinding], files: [String], rejectsPerFile: [String: Int],
+    experimentArms: [DemoArmTruth] = []
   ) {
     self.planted = planted
     self.files = files

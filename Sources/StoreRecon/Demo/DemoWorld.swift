@@ -92,7 +92,8 @@ public enum DemoWorld {
     try config.close()
     files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path]
     return DemoTruth(
-      planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects, experimentArms: experiment.arms)
+      planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
+      experimentArms: experiment.arms)
   }
 
   /// Writes `truth/planted_findings.csv` and `truth/expected_rejects.csv`.

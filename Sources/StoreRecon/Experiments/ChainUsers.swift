@@ -42,7 +42,8 @@ struct ChainUsers {
 
     var parent: [Int?] = Array(repeating: nil, count: chains.count)
     for (i, chain) in chains.enumerated() where chain.store == .play {
-      if let key = chain.status?.linkedChainKey, !key.isEmpty, let j = ledger.chainIndex(store: .play, key: key),
+      if let key = chain.status?.linkedChainKey, !key.isEmpty,
+        let j = ledger.chainIndex(store: .play, key: key),
         j != i
       {
         parent[i] = j
@@ -76,7 +77,9 @@ struct ChainUsers {
   func user(ofLineage lineage: [Int], ledger: Ledger, assigned: AssignedUsers) -> String? {
     for i in lineage { if let user = claimer[i] { return user } }
     for i in lineage {
-      if let token = ledger.chains[i].accountToken, let user = assigned.user(matchingToken: token) { return user }
+      if let token = ledger.chains[i].accountToken, let user = assigned.user(matchingToken: token) {
+        return user
+      }
     }
     return nil
   }

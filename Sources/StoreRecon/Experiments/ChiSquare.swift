@@ -20,7 +20,9 @@ public enum ChiSquare {
   /// Pearson's goodness-of-fit test of `observed` counts against `weights` (same length, weights > 0);
   /// `nil` with fewer than two categories or no observations.
   public static func goodnessOfFit(observed: [Int], weights: [Int64]) -> Test? {
-    guard observed.count == weights.count, observed.count >= 2, weights.allSatisfy({ $0 > 0 }) else { return nil }
+    guard observed.count == weights.count, observed.count >= 2, weights.allSatisfy({ $0 > 0 }) else {
+      return nil
+    }
     let total = Double(observed.reduce(0, +))
     guard total > 0 else { return nil }
     let weightSum = Double(weights.reduce(0, +))

@@ -59,13 +59,17 @@ struct CreditedCharge {
   /// App Store: the transaction's revocation (not a Family Sharing removal, not an upgrade), its
   /// prorated share where `REFUND_PRORATED`. Play: the sales report's `Refund` rows for the order
   /// (at most the charge); without one, a voided purchase for the order returns the whole charge.
-  static func refundedMinor(_ purchase: StoreTransaction, in chain: Chain, asOf t: Instant, rounding: RoundingRule)
+  static func refundedMinor(
+    _ purchase: StoreTransaction, in chain: Chain, asOf t: Instant, rounding: RoundingRule
+  )
     -> Int64?
   {
     if chain.store == .play {
       let rows = chain.refunds.filter { $0.transactionId == purchase.transactionId }
       if !rows.isEmpty { return min(purchase.amountMinor, rows.reduce(Int64(0)) { $0 + $1.amountMinor }) }
-      if chain.voids.contains(where: { $0.transactionId == purchase.transactionId }) { return purchase.amountMinor }
+      if chain.voids.contains(where: { $0.transactionId == purchase.transactionId }) {
+        return purchase.amountMinor
+      }
       return nil
     }
     guard let at = purchase.revokedAt, at <= t else { return nil }

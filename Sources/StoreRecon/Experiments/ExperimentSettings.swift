@@ -10,7 +10,10 @@ public struct ExperimentSettings: Sendable {
   public var rounding: RoundingRule
 
   /// Creates settings.
-  public init(fx: FXTable, fees: FeeSchedule = FeeSchedule(), catalog: Catalog = Catalog(), rounding: RoundingRule = .halfEven) {
+  public init(
+    fx: FXTable, fees: FeeSchedule = FeeSchedule(), catalog: Catalog = Catalog(),
+    rounding: RoundingRule = .halfEven
+  ) {
     self.fx = fx
     self.fees = fees
     self.catalog = catalog

@@ -28,7 +28,9 @@ public struct FeeSchedule: Sendable, Equatable {
   ///   - subscription: the product is a subscription.
   ///   - chargedAt: the charge instant.
   ///   - chainFirstPaidAt: the first paid charge of the charge's chain.
-  public func basisPoints(store: Store, subscription: Bool, chargedAt: Instant, chainFirstPaidAt: Instant) -> Int64 {
+  public func basisPoints(store: Store, subscription: Bool, chargedAt: Instant, chainFirstPaidAt: Instant)
+    -> Int64
+  {
     switch store {
     case .appStore:
       if appStoreSmallBusiness { return appStoreSmallBusinessBp }

@@ -35,7 +35,8 @@ extension Readout {
       let a = entry.arm
       let eligible = lineage.filter { chains[$0].production && !chains[$0].familyShared }
       tallies[a].chainsExcluded += lineage.count - eligible.count
-      guard let head = eligible.first, let original = eligible.compactMap({ chains[$0].originalPurchaseAt }).min()
+      guard let head = eligible.first,
+        let original = eligible.compactMap({ chains[$0].originalPurchaseAt }).min()
       else { continue }
       if entry.at > original {
         tallies[a].chainsAssignedAfterPurchase += eligible.count
@@ -55,12 +56,15 @@ extension Readout {
           tallies[a].chainsOfOtherArmsProducts += 1
         }
         guard !chain.pending else { continue }
-        let paid = chain.purchases.filter { $0.amountMinor > 0 && $0.environment == .production && !$0.familyShared }
+        let paid = chain.purchases.filter {
+          $0.amountMinor > 0 && $0.environment == .production && !$0.familyShared
+        }
         guard let firstPaidAt = paid.map(\.at).min() else { continue }
         for purchase in paid {
           charges.append(
             CreditedCharge(
-              purchase: purchase, chain: i, of: chain, chainFirstPaidAt: firstPaidAt, settings: settings, asOf: t,
+              purchase: purchase, chain: i, of: chain, chainFirstPaidAt: firstPaidAt, settings: settings,
+              asOf: t,
               day: dayOf(purchase.at)))
         }
       }
@@ -74,7 +78,8 @@ extension Readout {
 
       let headChain = chains[head]
       let trial = Readout.startedWithTrial(headChain)
-      let lineageCurrency = charges.first?.currency ?? headChain.purchases.first?.currency ?? headChain.status?.currency
+      let lineageCurrency =
+        charges.first?.currency ?? headChain.purchases.first?.currency ?? headChain.status?.currency
       var tally = tallies[a]
       var person = tally.users[user] ?? ArmTally.User()
       if trial {
@@ -85,7 +90,9 @@ extension Readout {
 
       // Maturity: a subscription purchase (paid, or at least a trial) whose first billing period has elapsed.
       let typed = charges.first?.purchase ?? headChain.purchases.first
-      let subscription = typed.map { CreditedCharge.isSubscription(ChainDerivation.type(of: $0, catalog: settings.catalog)) } ?? true
+      let subscription =
+        typed.map { CreditedCharge.isSubscription(ChainDerivation.type(of: $0, catalog: settings.catalog)) }
+        ?? true
       if subscription && (!charges.isEmpty || trial) {
         let mature: Bool
         if let first = charges.first {
@@ -116,7 +123,9 @@ extension Readout {
           tally.reporting.renewals += 1
         }
         tally.byCurrency[charge.currency] = totals
-        if let gross = charge.reportingGross, let refunded = charge.reportingRefunded, let net = charge.reportingNet {
+        if let gross = charge.reportingGross, let refunded = charge.reportingRefunded,
+          let net = charge.reportingNet
+        {
           tally.reporting.grossMinor += gross
           tally.reporting.refundsMinor += refunded
           tally.reporting.proceedsMinor += net
@@ -125,7 +134,8 @@ extension Readout {
         } else {
           gaps.append(
             FXGap(
-              currency: charge.currency, day: charge.day, store: charge.purchase.store, chainKey: chains[charge.chain].key,
+              currency: charge.currency, day: charge.day, store: charge.purchase.store,
+              chainKey: chains[charge.chain].key,
               transactionId: charge.purchase.transactionId))
         }
         person.net[charge.currency, default: 0] += charge.netProceedsMinor
@@ -140,7 +150,8 @@ extension Readout {
             a,
             LineageRow(
               experimentId: experiment.id, armId: arms[a].id, userId: user, store: charge.purchase.store,
-              chainKey: chains[charge.chain].key, transactionId: charge.purchase.transactionId, renewalNumber: k,
+              chainKey: chains[charge.chain].key, transactionId: charge.purchase.transactionId,
+              renewalNumber: k,
               chargedAt: charge.purchase.at, currency: charge.currency, grossMinor: charge.grossMinor,
               proceedsMinor: charge.netProceedsMinor, reportingMinor: charge.reportingNet)
           ))
@@ -163,17 +174,21 @@ extension Readout {
         let row = [u.reportingNet] + columns.map { u.net[$0] ?? 0 }
         return row.contains { $0 != 0 } ? row : nil
       }
-      var generator = SeededGenerator(seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(arm.id)")
+      var generator = SeededGenerator(
+        seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(arm.id)")
       let means = Bootstrap.means(
         users: n, payers: payers, columns: columns.count + 1, iterations: experiment.bootstrap.iterations,
         generator: &generator)
       let sample = SampleSummary(users: n, nonZero: payers.map { $0[0] })
 
-      var reporting = row(.reporting, settings.reportingCurrency, tally.reporting, users: Array(tally.users.values), assigned: n, rounding: settings.rounding)
+      var reporting = row(
+        .reporting, settings.reportingCurrency, tally.reporting, users: Array(tally.users.values),
+        assigned: n, rounding: settings.rounding)
       reporting.revenuePerAssignedInterval = Bootstrap.percentileInterval(means[0])
       let currencyRows = tally.currencies.map { c -> ArmRow in
         var r = row(
-          .currency, c, tally.byCurrency[c] ?? ArmTally.Totals(), users: tally.users.values.filter { $0.currency == c },
+          .currency, c, tally.byCurrency[c] ?? ArmTally.Totals(),
+          users: tally.users.values.filter { $0.currency == c },
           assigned: n, rounding: settings.rounding)
         if let column = columns.firstIndex(of: c) {
           r.revenuePerAssignedInterval = Bootstrap.percentileInterval(means[column + 1])
@@ -195,11 +210,14 @@ extension Readout {
 
       armReadouts.append(
         ArmReadout(
-          arm: arm, reporting: reporting, currencies: currencyRows, verdict: .inconclusive, difference: difference,
+          arm: arm, reporting: reporting, currencies: currencyRows, verdict: .inconclusive,
+          difference: difference,
           welch: WelchInterval.mean(sample), sample: sample,
-          series: series(experiment, reportDate: reportDate, assigned: assigned, arm: a, tally: tally, dayOf: dayOf,
+          series: series(
+            experiment, reportDate: reportDate, assigned: assigned, arm: a, tally: tally, dayOf: dayOf,
             rounding: settings.rounding),
-          renewalsByNumber: tally.renewalsByNumber, chainsAssignedAfterPurchase: tally.chainsAssignedAfterPurchase,
+          renewalsByNumber: tally.renewalsByNumber,
+          chainsAssignedAfterPurchase: tally.chainsAssignedAfterPurchase,
           chainsExcluded: tally.chainsExcluded, chainsOfOtherArmsProducts: tally.chainsOfOtherArmsProducts))
     }
 
@@ -210,10 +228,16 @@ extension Readout {
       return (a.userId, a.chargedAt, a.store, a.chainKey, a.transactionId)
         < (b.userId, b.chargedAt, b.store, b.chainKey, b.transactionId)
     }
-    gaps.sort { ($0.currency, $0.day, $0.store, $0.chainKey, $0.transactionId) < ($1.currency, $1.day, $1.store, $1.chainKey, $1.transactionId) }
+    gaps.sort {
+      ($0.currency, $0.day, $0.store, $0.chainKey, $0.transactionId) < (
+        $1.currency, $1.day, $1.store, $1.chainKey, $1.transactionId
+      )
+    }
     var readout = Readout(
-      experiment: experiment, reportingCurrency: settings.reportingCurrency, reportDate: reportDate, arms: armReadouts,
-      srm: srm, lineage: lineageRows.map(\.row), fxGaps: gaps, assignmentsOutsideWindow: assigned.outsideWindow,
+      experiment: experiment, reportingCurrency: settings.reportingCurrency, reportDate: reportDate,
+      arms: armReadouts,
+      srm: srm, lineage: lineageRows.map(\.row), fxGaps: gaps,
+      assignmentsOutsideWindow: assigned.outsideWindow,
       assignmentsToUnknownArms: assigned.unknownArm, repeatedAssignments: assigned.repeated,
       usersReassigned: assigned.reassignedUsers)
     readout.decideVerdicts()
@@ -222,7 +246,8 @@ extension Readout {
 
   /// One arm row from its totals and its credited users.
   static func row(
-    _ scope: ArmRow.Scope, _ currency: Currency, _ totals: ArmTally.Totals, users: [ArmTally.User], assigned: Int,
+    _ scope: ArmRow.Scope, _ currency: Currency, _ totals: ArmTally.Totals, users: [ArmTally.User],
+    assigned: Int,
     rounding: RoundingRule
   ) -> ArmRow {
     var r = ArmRow(scope: scope, currency: currency)

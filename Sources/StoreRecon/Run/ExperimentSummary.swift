@@ -11,7 +11,8 @@ enum ExperimentSummary {
     var first: [Currency: CivilDate] = [:]
     for gap in r.fxGaps { first[gap.currency] = min(first[gap.currency] ?? gap.day, gap.day) }
     let list = first.keys.sorted().map { "\($0.code) from \(first[$0].map { "\($0)" } ?? "?")" }
-    return "experiment \(r.experiment.id): \(r.fxGaps.count) credited charge(s) have no FX rate (\(list.joined(separator: ", "))); "
+    return
+      "experiment \(r.experiment.id): \(r.fxGaps.count) credited charge(s) have no FX rate (\(list.joined(separator: ", "))); "
       + "reporting-currency revenue is incomplete and no winner is named"
   }
 
@@ -20,7 +21,8 @@ enum ExperimentSummary {
     var lines: [String] = []
     for r in readouts {
       let currency = r.reportingCurrency
-      lines.append("experiment \(r.experiment.id) (enrolment \(r.experiment.enrollStart) to \(r.experiment.enrollEnd)):")
+      lines.append(
+        "experiment \(r.experiment.id) (enrolment \(r.experiment.enrollStart) to \(r.experiment.enrollEnd)):")
       for arm in r.arms {
         let row = arm.reporting
         var text = "  \(arm.arm.id): \(row.assigned) assigned, \(row.paidConversions) paid"
@@ -32,7 +34,8 @@ enum ExperimentSummary {
           }
         }
         if let d = arm.difference, let i = d.bootstrap {
-          text += "; vs control \(format(d.estimate, currency, signed: true)) [\(format(i.low, currency, signed: true)), "
+          text +=
+            "; vs control \(format(d.estimate, currency, signed: true)) [\(format(i.low, currency, signed: true)), "
             + "\(format(i.high, currency, signed: true))]"
         }
         lines.append(text + " — \(arm.verdict.rawValue)")
@@ -40,7 +43,8 @@ enum ExperimentSummary {
       if let srm = r.srm {
         lines.append(
           "  sample ratio: p = \(ExperimentTables.pValue(srm.pValue))"
-            + (r.hasSampleRatioMismatch ? " — MISMATCH: assignment is broken, no winner is named" : " (no mismatch)"))
+            + (r.hasSampleRatioMismatch
+              ? " — MISMATCH: assignment is broken, no winner is named" : " (no mismatch)"))
       }
       if !r.fxGaps.isEmpty { lines.append("  " + gapLine(r)) }
     }

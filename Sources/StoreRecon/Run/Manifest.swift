@@ -21,53 +21,8 @@ enum Manifest {
       (reason.rawValue, .int(Int64(result.findings.filter { $0.reason == reason }.count)))
     }
     let grace: [(String, JSONText)] = Store.allCases.map { ($0.rawValue, .int(config.graceDays[$0] ?? 0)) }
-    let experiments: [JSONText] = result.experiments.map { r in
-      .object([
-        ("id", .string(r.experiment.id)),
-        ("enrollStart", .string(r.experiment.enrollStart.description)),
-        ("enrollEnd", .string(r.experiment.enrollEnd.description)),
-        ("maturityThreshold", .string(ExperimentTables.share(r.experiment.maturityThreshold))),
-        ("bootstrap", .object([("iterations", .int(Int64(r.experiment.bootstrap.iterations))), ("seed", .string(String(r.experiment.bootstrap.seed)))])),
-        (
-          "arms",
-          .array(
-            r.arms.map { a in
-              .object([
-                ("id", .string(a.arm.id)), ("weight", .int(a.arm.weight)),
-                ("products", .array(a.arm.products.map { .string($0.description) })),
-                ("assigned", .int(Int64(a.reporting.assigned))), ("verdict", .string(a.verdict.rawValue)),
-                ("chainsAssignedAfterPurchase", .int(Int64(a.chainsAssignedAfterPurchase))),
-                ("chainsExcluded", .int(Int64(a.chainsExcluded))),
-                ("chainsOfOtherArmsProducts", .int(Int64(a.chainsOfOtherArmsProducts))),
-              ])
-            })
-        ),
-        ("creditedCharges", .int(Int64(r.lineage.count))),
-        ("assignmentsOutsideWindow", .int(Int64(r.assignmentsOutsideWindow))),
-        ("assignmentsToUnknownArms", .int(Int64(r.assignmentsToUnknownArms))),
-        ("repeatedAssignments", .int(Int64(r.repeatedAssignments))),
-        ("usersReassigned", .int(Int64(r.usersReassigned))),
-        ("fxGaps", .int(Int64(r.fxGaps.count))),
-        (
-          "fxGapCharges",
-          .array(
-            r.fxGaps.map { g in
-              .object([
-                ("currency", .string(g.currency.code)), ("day", .string(g.day.description)),
-                ("store", .string(g.store.rawValue)), ("chainKey", .string(g.chainKey)),
-                ("transactionId", .string(g.transactionId)),
-              ])
-            })
-        ),
-      ])
-    }
-    let fees = config.fees
-    let feeOptions = JSONText.object([
-      ("appStoreStandardBp", .int(fees.appStoreStandardBp)), ("appStoreSmallBusiness", .bool(fees.appStoreSmallBusiness)),
-      ("appStoreSmallBusinessBp", .int(fees.appStoreSmallBusinessBp)),
-      ("appStoreAfterFirstYearBp", .int(fees.appStoreAfterFirstYearBp)),
-      ("playSubscriptionBp", .int(fees.playSubscriptionBp)), ("playOneTimeBp", .int(fees.playOneTimeBp)),
-    ])
+    let experiments = result.experiments.map(experiment)
+    let feeOptions = fees(config.fees)
     let doc = JSONText.object([
       ("tool", .string("storerecon")), ("version", .string(StoreReconVersion.version)),
       ("date", .string(result.date.description)), ("asOf", .string(result.asOf.description)),

@@ -157,7 +157,8 @@ public enum ReconciliationRun {
     }
     let app: [(String, String?)] = [
       ("app.entitlements", config.entitlements), ("app.credentials", config.credentials),
-      ("app.assignments", config.assignments), ("app.goodwill", config.goodwill), ("fx.rates", config.fxRates),
+      ("app.assignments", config.assignments), ("app.goodwill", config.goodwill),
+      ("fx.rates", config.fxRates),
     ]
     for (role, path) in app {
       guard let path else { continue }
@@ -165,7 +166,8 @@ public enum ReconciliationRun {
       guard FileManager.default.fileExists(atPath: resolved) else {
         throw RunError(.missingInput, "\(role) file \(resolved) does not exist")
       }
-      plan.append(PlannedInput(role: role, path: resolved, display: path, reporting: config.reportingCurrency))
+      plan.append(
+        PlannedInput(role: role, path: resolved, display: path, reporting: config.reportingCurrency))
     }
     return plan
   }
@@ -179,8 +181,8 @@ public enum ReconciliationRun {
       fx: FXTable(reporting: reporting, rows: rows.fxRates), fees: config.fees, catalog: config.catalog,
       rounding: config.rounding)
     return Readout.build(
-      experiments: config.experiments, ledger: ledger, credentials: rows.credentials, assignments: rows.assignments,
-      settings: settings, dayOf: { calendar.day(of: $0) })
+      experiments: config.experiments, ledger: ledger, credentials: rows.credentials,
+      assignments: rows.assignments, settings: settings, dayOf: { calendar.day(of: $0) })
   }
 }
 

@@ -9,7 +9,9 @@ extension RunConfig {
     return String(cString: number.objCType) == "c"
   }
 
-  static func parseExperimentKeys(_ root: [String: Any], into config: inout RunConfig, name: String) throws(RunError) {
+  static func parseExperimentKeys(_ root: [String: Any], into config: inout RunConfig, name: String)
+    throws(RunError)
+  {
     defer { config.unknownKeys.sort() }
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): \(what)") }
     func object(_ value: Any?, _ key: String) throws(RunError) -> [String: Any] {
@@ -24,7 +26,9 @@ extension RunConfig {
       return Int64(n)
     }
     func unknown(_ object: [String: Any], _ known: Set<String>, _ path: String) {
-      for key in object.keys.sorted() where !known.contains(key) { config.unknownKeys.append("\(path).\(key)") }
+      for key in object.keys.sorted() where !known.contains(key) {
+        config.unknownKeys.append("\(path).\(key)")
+      }
     }
 
     if let code = root["reportingCurrency"] {
@@ -36,7 +40,9 @@ extension RunConfig {
       config.reportingCurrency = currency
     }
     if let path = root["fxRates"] {
-      guard let path = path as? String, !path.isEmpty else { throw fail("fxRates must be the path of a CSV file") }
+      guard let path = path as? String, !path.isEmpty else {
+        throw fail("fxRates must be the path of a CSV file")
+      }
       config.fxRates = path
     }
 
@@ -48,7 +54,9 @@ extension RunConfig {
     let apple = try object(fees["appStore"], "fees.appStore")
     unknown(apple, ["standardBp", "smallBusiness", "smallBusinessBp", "afterFirstYearBp"], "fees.appStore")
     let bp: ClosedRange<Int64> = 0...10_000
-    if let v = apple["standardBp"] { config.fees.appStoreStandardBp = try whole(v, "fees.appStore.standardBp", bp) }
+    if let v = apple["standardBp"] {
+      config.fees.appStoreStandardBp = try whole(v, "fees.appStore.standardBp", bp)
+    }
     if let v = apple["smallBusinessBp"] {
       config.fees.appStoreSmallBusinessBp = try whole(v, "fees.appStore.smallBusinessBp", bp)
     }
@@ -63,7 +71,9 @@ extension RunConfig {
     }
     let play = try object(fees["play"], "fees.play")
     unknown(play, ["subscriptionBp", "oneTimeBp"], "fees.play")
-    if let v = play["subscriptionBp"] { config.fees.playSubscriptionBp = try whole(v, "fees.play.subscriptionBp", bp) }
+    if let v = play["subscriptionBp"] {
+      config.fees.playSubscriptionBp = try whole(v, "fees.play.subscriptionBp", bp)
+    }
     if let v = play["oneTimeBp"] { config.fees.playOneTimeBp = try whole(v, "fees.play.oneTimeBp", bp) }
 
     guard let list = root["experiments"] else { return }
@@ -73,7 +83,9 @@ extension RunConfig {
       let path = "experiments[\(n)]"
       guard let e = item as? [String: Any] else { throw fail("\(path) must be an object") }
       unknown(e, ["id", "enrollStart", "enrollEnd", "arms", "maturityThreshold", "bootstrap"], path)
-      guard let id = e["id"] as? String, !id.isEmpty else { throw fail("\(path).id must be a non-empty string") }
+      guard let id = e["id"] as? String, !id.isEmpty else {
+        throw fail("\(path).id must be a non-empty string")
+      }
       guard ids.insert(id).inserted else { throw fail("experiment id '\(id)' appears twice") }
       func date(_ key: String) throws(RunError) -> CivilDate {
         guard let text = e[key] as? String, let date = CivilDate.parse(text) else {
@@ -83,7 +95,9 @@ extension RunConfig {
       }
       let start = try date("enrollStart")
       let end = try date("enrollEnd")
-      guard start <= end else { throw fail("experiment '\(id)': enrollEnd \(end) is before enrollStart \(start)") }
+      guard start <= end else {
+        throw fail("experiment '\(id)': enrollEnd \(end) is before enrollStart \(start)")
+      }
       guard let armItems = e["arms"] as? [Any], armItems.count >= 2 else {
         throw fail("experiment '\(id)': arms must list at least two arms (the first is control)")
       }
@@ -98,7 +112,9 @@ extension RunConfig {
         guard !arms.contains(where: { $0.id == armId }) else {
           throw fail("experiment '\(id)': arm '\(armId)' appears twice")
         }
-        guard let weightValue = a["weight"] else { throw fail("experiment '\(id)': arm '\(armId)' needs a weight") }
+        guard let weightValue = a["weight"] else {
+          throw fail("experiment '\(id)': arm '\(armId)' needs a weight")
+        }
         let weight = try whole(weightValue, "experiment '\(id)' arm '\(armId)' weight", 1...1_000_000)
         var products: [ProductRef] = []
         if let list = a["products"] {
@@ -124,7 +140,8 @@ extension RunConfig {
       let bootstrap = try object(e["bootstrap"], "\(path).bootstrap")
       unknown(bootstrap, ["iterations", "seed"], "\(path).bootstrap")
       if let v = bootstrap["iterations"] {
-        experiment.bootstrap.iterations = Int(try whole(v, "experiment '\(id)' bootstrap.iterations", 1...1_000_000))
+        experiment.bootstrap.iterations = Int(
+          try whole(v, "experiment '\(id)' bootstrap.iterations", 1...1_000_000))
       }
       if let v = bootstrap["seed"] {
         experiment.bootstrap.seed = UInt64(try whole(v, "experiment '\(id)' bootstrap.seed", 0...Int64.max))

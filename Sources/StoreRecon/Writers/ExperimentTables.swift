@@ -4,14 +4,17 @@ import Foundation
 public enum ExperimentTables {
   /// The columns of `experiment_arms.csv`.
   public static let armsHeader = [
-    "experiment_id", "arm_id", "scope", "currency", "assigned", "trials", "trial_conversions", "paid_conversions",
-    "conversion_rate", "conversion_low", "conversion_high", "renewals", "refunds", "gross_minor", "refunds_minor",
+    "experiment_id", "arm_id", "scope", "currency", "assigned", "trials", "trial_conversions",
+    "paid_conversions",
+    "conversion_rate", "conversion_low", "conversion_high", "renewals", "refunds", "gross_minor",
+    "refunds_minor",
     "proceeds_minor", "revenue_per_assigned_minor", "rpa_low", "rpa_high", "mature_share", "srm_p", "verdict",
   ]
 
   /// The columns of `experiment_lineage.csv`.
   public static let lineageHeader = [
-    "experiment_id", "arm_id", "user_id", "store", "chain_key", "transaction_id", "renewal_number", "charged_at",
+    "experiment_id", "arm_id", "user_id", "store", "chain_key", "transaction_id", "renewal_number",
+    "charged_at",
     "currency", "gross_minor", "proceeds_minor", "reporting_minor",
   ]
 
@@ -34,11 +37,15 @@ public enum ExperimentTables {
     return csv.bytes
   }
 
-  static func fields(_ readout: Readout, _ arm: ArmReadout, _ r: ArmRow, srm: String, verdict: String) -> [String] {
+  static func fields(_ readout: Readout, _ arm: ArmReadout, _ r: ArmRow, srm: String, verdict: String)
+    -> [String]
+  {
     [
-      readout.experiment.id, arm.arm.id, r.scope.rawValue, r.currency.code, String(r.assigned), String(r.trials),
+      readout.experiment.id, arm.arm.id, r.scope.rawValue, r.currency.code, String(r.assigned),
+      String(r.trials),
       String(r.trialConversions), String(r.paidConversions), share(r.conversionRate),
-      share(r.conversionInterval?.low), share(r.conversionInterval?.high), String(r.renewals), String(r.refunds),
+      share(r.conversionInterval?.low), share(r.conversionInterval?.high), String(r.renewals),
+      String(r.refunds),
       String(r.grossMinor), String(r.refundsMinor), String(r.proceedsMinor),
       r.revenuePerAssignedMinor.map { String($0) } ?? "", minor(r.revenuePerAssignedInterval?.low),
       minor(r.revenuePerAssignedInterval?.high), share(r.matureShare), srm, verdict,

@@ -5,15 +5,19 @@ import Testing
 @Suite struct FXRateCSVReaderTests {
   func read(_ text: String) throws -> ImportResult<FXRate> {
     let dir = try TempDir()
-    return try runReader(FXRateCSVReader(reporting: Fx.usd), try dir.write("rates.csv", text), name: "fx/rates.csv")
+    return try runReader(
+      FXRateCSVReader(reporting: Fx.usd), try dir.write("rates.csv", text), name: "fx/rates.csv")
   }
 
   @Test func readsExactRates() throws {
-    let result = try read("currency,date,rate_to_reporting\nEUR,2026-09-01,1.0845\nJPY,2026-09-01,0.006712\nUSD,2026-09-01,1.000\n")
+    let result = try read(
+      "currency,date,rate_to_reporting\nEUR,2026-09-01,1.0845\nJPY,2026-09-01,0.006712\nUSD,2026-09-01,1.000\n"
+    )
     #expect(result.counts == InputCounts(read: 3, accepted: 3, rejected: 0))
-    #expect(result.rows.map(\.rate) == [
-      DecimalRate(mantissa: 10845, scale: 4), DecimalRate(mantissa: 6712, scale: 6), .one,
-    ])
+    #expect(
+      result.rows.map(\.rate) == [
+        DecimalRate(mantissa: 10845, scale: 4), DecimalRate(mantissa: 6712, scale: 6), .one,
+      ])
     #expect(result.rows.first?.date == CivilDate(year: 2026, month: 9, day: 1))
     #expect(result.rows.first?.currency.code == "EUR")
   }

@@ -50,7 +50,8 @@ import Testing
       token: "tokA", latestOrder: "GPA.1111-1111-1111-11111", start: Fx.at("2026-09-03T00:00:00Z"),
       expiry: Fx.at("2026-10-20T00:00:00Z"))
     var newCharge = Fx.playCharge(
-      "GPA.2222-2222-2222-22222", at: Fx.at("2026-10-20T00:00:00Z"), product: "pro:monthly-hi", amount: 699, tax: 112)
+      "GPA.2222-2222-2222-22222", at: Fx.at("2026-10-20T00:00:00Z"), product: "pro:monthly-hi", amount: 699,
+      tax: 112)
     newCharge.purchaseToken = "tokB"
     let newStatus = Fx.playStatus(
       token: "tokB", latestOrder: "GPA.2222-2222-2222-22222", start: Fx.at("2026-10-20T00:00:00Z"),
@@ -118,7 +119,9 @@ import Testing
         Ex.apple("2", "2", "2026-09-11T10:00:00Z", family: true),
         Ex.apple("3", "3", "2026-09-12T10:00:00Z"),
       ],
-      credentials: [Fx.cred(key: "1", user: "u1"), Fx.cred(key: "2", user: "u1"), Fx.cred(key: "3", user: "u1")],
+      credentials: [
+        Fx.cred(key: "1", user: "u1"), Fx.cred(key: "2", user: "u1"), Fx.cred(key: "3", user: "u1"),
+      ],
       assignments: [Ex.assign("u1", "control", "2026-09-09T00:00:00Z")])
     #expect(r.lineage.map(\.chainKey) == ["3"])
     #expect(r.arms[0].chainsExcluded == 2)
@@ -146,7 +149,8 @@ import Testing
       ],
       credentials: [Fx.cred(key: "20", user: "u7")],
       assignments: [
-        Ex.assign("u5", "high", "2026-09-10T00:00:00Z"), Ex.assign(uuid.uppercased(), "control", "2026-09-10T00:00:00Z"),
+        Ex.assign("u5", "high", "2026-09-10T00:00:00Z"),
+        Ex.assign(uuid.uppercased(), "control", "2026-09-10T00:00:00Z"),
       ],
       fx: [Ex.rate("2026-09-01", "EUR", "1.1")])
     #expect(r.lineage.map(\.chainKey).sorted() == ["7", "tokP"])

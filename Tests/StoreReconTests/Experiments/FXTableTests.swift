@@ -4,10 +4,10 @@ import Testing
 /// Exact FX: decimal rates kept as integers, the rate of the day or the latest earlier one, one
 /// half-even rounding per charge, and a missing rate reported as a gap.
 @Suite struct FXTableTests {
-  static let eur = Currency.named("EUR")!
-  static let jpy = Currency.named("JPY")!
-  static let kwd = Currency.named("KWD")!
-  static let gbp = Currency.named("GBP")!
+  static let eur = Ex.currency("EUR")
+  static let jpy = Ex.currency("JPY")
+  static let kwd = Ex.currency("KWD")
+  static let gbp = Ex.currency("GBP")
 
   @Test func ratesParseExactly() throws {
     #expect(try DecimalRate.parse("1.0845") == DecimalRate(mantissa: 10845, scale: 4))
@@ -21,7 +21,9 @@ import Testing
     #expect(throws: DecimalRate.ParseError.notADecimal("1,08")) { try DecimalRate.parse("1,08") }
     #expect(throws: DecimalRate.ParseError.notADecimal("1e3")) { try DecimalRate.parse("1e3") }
     #expect(throws: DecimalRate.ParseError.notADecimal("")) { try DecimalRate.parse("") }
-    #expect(throws: DecimalRate.ParseError.tooPrecise("0.0000000000001")) { try DecimalRate.parse("0.0000000000001") }
+    #expect(throws: DecimalRate.ParseError.tooPrecise("0.0000000000001")) {
+      try DecimalRate.parse("0.0000000000001")
+    }
     #expect(try DecimalRate.parse("1.0845").description == "1.0845")
   }
 
@@ -37,11 +39,13 @@ import Testing
     #expect(table.convert(-100, from: Self.eur, on: day, rounding: .halfEven) == -108)
     #expect(table.convert(100, from: Self.eur, on: day, rounding: .halfUp) == 109)
     // Per charge then summed: 4 charges of 1.00 EUR are 4 × 108 = 432 cents, not round(400 × 1.085) = 434.
-    let perCharge = (0..<4).compactMap { _ in table.convert(100, from: Self.eur, on: day, rounding: .halfEven) }
+    let perCharge = (0..<4).compactMap { _ in table.convert(100, from: Self.eur, on: day, rounding: .halfEven)
+    }
     #expect(perCharge.reduce(0, +) == 432)
     // Different digits: JPY (0) and KWD (3) into USD (2).
     let rates = FXTable(
-      reporting: Fx.usd, rows: [Ex.rate("2026-09-01", "JPY", "0.006712"), Ex.rate("2026-09-01", "KWD", "3.2561")])
+      reporting: Fx.usd,
+      rows: [Ex.rate("2026-09-01", "JPY", "0.006712"), Ex.rate("2026-09-01", "KWD", "3.2561")])
     #expect(rates.convert(700, from: Self.jpy, on: day, rounding: .halfEven) == 470)  // 4.6984 USD
     #expect(rates.convert(1500, from: Self.kwd, on: day, rounding: .halfEven) == 488)  // 4.88415 USD
     // Into JPY (0 digits) from USD: 4.99 USD × 149.25 = 744.7575 → 745.
@@ -54,7 +58,10 @@ import Testing
   @Test func rateOfTheDayOrTheLatestEarlierOneElseAGap() {
     let table = FXTable(
       reporting: Fx.usd,
-      rows: [Ex.rate("2026-09-01", "EUR", "1.08"), Ex.rate("2026-09-10", "EUR", "1.10"), Ex.rate("2026-09-20", "EUR", "1.12")])
+      rows: [
+        Ex.rate("2026-09-01", "EUR", "1.08"), Ex.rate("2026-09-10", "EUR", "1.10"),
+        Ex.rate("2026-09-20", "EUR", "1.12"),
+      ])
     func on(_ d: Int) -> Int64? {
       table.convert(10_000, from: Self.eur, on: CivilDate(year: 2026, month: 9, day: d), rounding: .halfEven)
     }
@@ -63,8 +70,12 @@ import Testing
     #expect(on(10) == 11_000)
     #expect(on(19) == 11_000)
     #expect(on(30) == 11_200)
-    #expect(table.convert(100, from: Self.eur, on: CivilDate(year: 2026, month: 8, day: 31), rounding: .halfEven) == nil)
-    #expect(table.convert(100, from: Self.gbp, on: CivilDate(year: 2026, month: 9, day: 15), rounding: .halfEven) == nil)
+    #expect(
+      table.convert(100, from: Self.eur, on: CivilDate(year: 2026, month: 8, day: 31), rounding: .halfEven)
+        == nil)
+    #expect(
+      table.convert(100, from: Self.gbp, on: CivilDate(year: 2026, month: 9, day: 15), rounding: .halfEven)
+        == nil)
   }
 
   @Test func exactScaleMatchesTheMoneyRoundingAndNeverOverflowsSilently() {
@@ -79,7 +90,10 @@ import Testing
       }
     }
     // 128-bit intermediate: 9e15 × 9e15 / 1e15 fits; 9e18 × 9e18 does not.
-    #expect(ExactScale.apply(9_000_000_000_000_000, factor: 9_000_000_000_000_000, up: 0, down: 15, rounding: .halfEven) == 81_000_000_000_000_000)
+    #expect(
+      ExactScale.apply(
+        9_000_000_000_000_000, factor: 9_000_000_000_000_000, up: 0, down: 15, rounding: .halfEven)
+        == 81_000_000_000_000_000)
     #expect(ExactScale.apply(Int64.max, factor: Int64.max, up: 0, down: 0, rounding: .halfEven) == nil)
     #expect(ExactScale.apply(Int64.max, factor: 10, up: 18, down: 0, rounding: .halfEven) == nil)
   }
@@ -90,7 +104,9 @@ import Testing
     let r = Ex.readout(
       [gbpCharge, Ex.apple("2", "2", "2026-09-11T10:00:00Z")],
       credentials: [Fx.cred(key: "1", user: "u1"), Fx.cred(key: "2", user: "u2")],
-      assignments: [Ex.assign("u1", "control", "2026-09-09T00:00:00Z"), Ex.assign("u2", "high", "2026-09-09T00:00:00Z")],
+      assignments: [
+        Ex.assign("u1", "control", "2026-09-09T00:00:00Z"), Ex.assign("u2", "high", "2026-09-09T00:00:00Z"),
+      ],
       fx: [Ex.rate("2026-09-15", "GBP", "1.27")])  // only from after the charge
     #expect(r.fxGaps.count == 1)
     #expect(r.fxGaps.first?.currency == Self.gbp && r.fxGaps.first?.transactionId == "1")

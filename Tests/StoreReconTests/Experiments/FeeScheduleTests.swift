@@ -5,21 +5,33 @@ import Testing
 @Suite struct FeeScheduleTests {
   @Test func feeIsRoundedHalfEvenPerCharge() {
     // 30 % of 4.99: 149.7 → 150; of 4.95: 148.5 → 148 (tie to even); of 4.85: 145.5 → 146.
-    #expect(FeeSchedule.proceeds(grossMinor: 499, taxMinor: 0, basisPoints: 3000, rounding: .halfEven) == (150, 349))
-    #expect(FeeSchedule.proceeds(grossMinor: 495, taxMinor: 0, basisPoints: 3000, rounding: .halfEven) == (148, 347))
-    #expect(FeeSchedule.proceeds(grossMinor: 485, taxMinor: 0, basisPoints: 3000, rounding: .halfEven) == (146, 339))
-    #expect(FeeSchedule.proceeds(grossMinor: 495, taxMinor: 0, basisPoints: 3000, rounding: .halfUp) == (149, 346))
+    #expect(
+      FeeSchedule.proceeds(grossMinor: 499, taxMinor: 0, basisPoints: 3000, rounding: .halfEven) == (150, 349)
+    )
+    #expect(
+      FeeSchedule.proceeds(grossMinor: 495, taxMinor: 0, basisPoints: 3000, rounding: .halfEven) == (148, 347)
+    )
+    #expect(
+      FeeSchedule.proceeds(grossMinor: 485, taxMinor: 0, basisPoints: 3000, rounding: .halfEven) == (146, 339)
+    )
+    #expect(
+      FeeSchedule.proceeds(grossMinor: 495, taxMinor: 0, basisPoints: 3000, rounding: .halfUp) == (149, 346))
     // Play: 15 % of the price before tax: 4.99 with 0.80 tax → 4.19 × 15 % = 62.85 → 63; proceeds 3.56.
-    #expect(FeeSchedule.proceeds(grossMinor: 499, taxMinor: 80, basisPoints: 1500, rounding: .halfEven) == (63, 356))
+    #expect(
+      FeeSchedule.proceeds(grossMinor: 499, taxMinor: 80, basisPoints: 1500, rounding: .halfEven) == (63, 356)
+    )
     // JPY has no minor digits: 700 × 30 % = 210 exactly.
-    #expect(FeeSchedule.proceeds(grossMinor: 700, taxMinor: 0, basisPoints: 3000, rounding: .halfEven) == (210, 490))
+    #expect(
+      FeeSchedule.proceeds(grossMinor: 700, taxMinor: 0, basisPoints: 3000, rounding: .halfEven) == (210, 490)
+    )
   }
 
   @Test func scheduleByStoreProductAndSubscriptionAge() {
     var fees = FeeSchedule()
     let first = Fx.at("2026-01-15T10:00:00Z")
     func bp(_ store: Store, _ subscription: Bool, _ at: String) -> Int64 {
-      fees.basisPoints(store: store, subscription: subscription, chargedAt: Fx.at(at), chainFirstPaidAt: first)
+      fees.basisPoints(
+        store: store, subscription: subscription, chargedAt: Fx.at(at), chainFirstPaidAt: first)
     }
     #expect(bp(.appStore, true, "2026-12-15T10:00:00Z") == 3000)
     #expect(bp(.appStore, true, "2027-01-15T09:59:59Z") == 3000)

@@ -39,8 +39,10 @@ import Testing
     #expect(control.currencies.map(\.currency.code) == ["EUR", "USD"])
     let eur = control.currencies[0]
     let usd = control.currencies[1]
-    #expect(eur.assigned == 3 && eur.paidConversions == 1 && eur.grossMinor == 499 && eur.proceedsMinor == 356)
-    #expect(usd.paidConversions == 1 && usd.renewals == 1 && usd.grossMinor == 998 && usd.proceedsMinor == 698)
+    #expect(
+      eur.assigned == 3 && eur.paidConversions == 1 && eur.grossMinor == 499 && eur.proceedsMinor == 356)
+    #expect(
+      usd.paidConversions == 1 && usd.renewals == 1 && usd.grossMinor == 998 && usd.proceedsMinor == 698)
     // EUR → USD per charge: gross 499 × 1.0845 = 541.1655 → 541; proceeds 356 × 1.0845 = 386.082 → 386.
     let rep = control.reporting
     #expect(rep.currency == Fx.usd && rep.scope == .reporting)

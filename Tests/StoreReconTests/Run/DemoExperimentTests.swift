@@ -36,12 +36,14 @@ import Testing
       #expect(arm.chainsAssignedAfterPurchase == expected.chainsNotCredited, "\(id) not credited")
       #expect(row.grossMinor == expected.reportingGrossMinor, "\(id) gross USD")
       #expect(row.proceedsMinor == expected.reportingProceedsMinor, "\(id) proceeds USD")
-      #expect(arm.currencies.map(\.currency.code) == expected.grossByCurrency.keys.sorted(), "\(id) currencies")
+      #expect(
+        arm.currencies.map(\.currency.code) == expected.grossByCurrency.keys.sorted(), "\(id) currencies")
       for c in arm.currencies {
         let code = c.currency.code
         #expect(c.grossMinor == expected.grossByCurrency[code], "\(id) gross \(code)")
         #expect(c.proceedsMinor == expected.proceedsByCurrency[code], "\(id) proceeds \(code)")
-        #expect(c.paidConversions == expected.paidConversionsByCurrency[code] ?? 0, "\(id) conversions \(code)")
+        #expect(
+          c.paidConversions == expected.paidConversionsByCurrency[code] ?? 0, "\(id) conversions \(code)")
         #expect(c.renewals == expected.renewalsByCurrency[code] ?? 0, "\(id) renewals \(code)")
       }
     }
@@ -49,7 +51,8 @@ import Testing
     #expect(readout.arms.allSatisfy { $0.chainsExcluded == 0 && $0.chainsOfOtherArmsProducts == 0 })
 
     // The lineage ties to the arm table, and both files are listed in the manifest.
-    let lineage = try String(contentsOf: reports.appendingPathComponent("experiment_lineage.csv"), encoding: .utf8)
+    let lineage = try String(
+      contentsOf: reports.appendingPathComponent("experiment_lineage.csv"), encoding: .utf8)
     var lines = lineage.split(separator: "\n").map(String.init)
     #expect(lines.removeFirst() == ExperimentTables.lineageHeader.joined(separator: ","))
     #expect(lines.count == readout.lineage.count)
@@ -63,7 +66,9 @@ import Testing
     let armLines = arms.split(separator: "\n")
     #expect(armLines.first.map(String.init) == ExperimentTables.armsHeader.joined(separator: ","))
     #expect(armLines.count == 1 + readout.arms.reduce(0) { $0 + 1 + $1.currencies.count })
-    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: reports.appendingPathComponent("manifest.json")))
+    let manifest =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: reports.appendingPathComponent("manifest.json")))
       as? [String: Any]
     let outputs = (manifest?["outputs"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
     #expect(outputs.contains("experiment_arms.csv") && outputs.contains("experiment_lineage.csv"))
@@ -91,7 +96,8 @@ import Testing
     _ = try DemoRun.execute(options: options, directory: dir.path, progress: MemoryProgress())
     #expect(try Data(contentsOf: reports.appendingPathComponent("experiment_arms.csv")) == first)
     #expect(try Data(contentsOf: reports.appendingPathComponent("experiment_lineage.csv")) == firstLineage)
-    let truth = try String(contentsOf: dir.appendingPathComponent(DemoWorld.experimentTruthPath), encoding: .utf8)
+    let truth = try String(
+      contentsOf: dir.appendingPathComponent(DemoWorld.experimentTruthPath), encoding: .utf8)
     #expect(truth.hasPrefix("experiment_id,arm_id,scope,currency,assigned,"))
   }
 

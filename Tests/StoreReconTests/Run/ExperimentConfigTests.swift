@@ -6,8 +6,8 @@ import Testing
 /// The config keys of the price-experiment readout: parsed with defaults, refused with one clear line.
 @Suite struct ExperimentConfigTests {
   static func parse(_ json: String) throws(RunError) -> RunConfig {
-    // swift-format-ignore: NeverForceUnwrap, NeverUseForceTry
-    let root = try! JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+    let object = try? JSONSerialization.jsonObject(with: Data(json.utf8))
+    guard let root = object as? [String: Any] else { throw RunError(.config, "test JSON is not an object") }
     return try RunConfig.parse(root, baseDirectory: "/base", name: "c.json")
   }
 
@@ -44,7 +44,10 @@ import Testing
     #expect(e.bootstrap == BootstrapSettings(iterations: 2000, seed: 1))
     #expect(e.arms.map(\.id) == ["control", "high"])
     #expect(e.arms.map(\.weight) == [1, 2])
-    #expect(e.arms[0].products == [ProductRef(store: nil, name: "com.acme.pro.monthly"), ProductRef(store: .play, name: "pro:monthly")])
+    #expect(
+      e.arms[0].products == [
+        ProductRef(store: nil, name: "com.acme.pro.monthly"), ProductRef(store: .play, name: "pro:monthly"),
+      ])
     #expect(e.arms[1].products[0] == ProductRef(store: .appStore, name: "com.acme.pro.monthly.hi"))
     #expect(e.arms[1].offers("pro:monthly-hi", store: .play))
     #expect(!e.arms[0].offers("pro:monthly", store: .appStore))
@@ -73,29 +76,49 @@ import Testing
     #expect(config.fees == fees)
     #expect(
       config.unknownKeys == [
-        "experiments[0].arms[1].price", "experiments[0].bootstrap.method", "experiments[0].enrolment", "fees.stripe",
+        "experiments[0].arms[1].price", "experiments[0].bootstrap.method", "experiments[0].enrolment",
+        "fees.stripe",
         "note",
       ])
   }
 
   @Test(arguments: [
-    (#", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "arms": [{"id": "a", "weight": 1}]}]"#,
-     "config c.json: experiment 'p': arms must list at least two arms (the first is control)"),
-    (#", "experiments": [{"id": "p", "enrollStart": "2026-09-31", "enrollEnd": "2026-10-15", "arms": []}]"#,
-     "config c.json: experiment 'p': enrollStart must be a date YYYY-MM-DD"),
-    (#", "experiments": [{"id": "p", "enrollStart": "2026-10-16", "enrollEnd": "2026-10-15", "arms": []}]"#,
-     "config c.json: experiment 'p': enrollEnd 2026-10-15 is before enrollStart 2026-10-16"),
-    (#", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "arms": [{"id": "a", "weight": 0}, {"id": "b", "weight": 1}]}]"#,
-     "config c.json: experiment 'p' arm 'a' weight must be a whole number from 1 to 1000000"),
-    (#", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "arms": [{"id": "a", "weight": 1}, {"id": "a", "weight": 1}]}]"#,
-     "config c.json: experiment 'p': arm 'a' appears twice"),
-    (#", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "maturityThreshold": 1.5, "arms": [{"id": "a", "weight": 1}, {"id": "b", "weight": 1}]}]"#,
-     "config c.json: experiment 'p': maturityThreshold must be a number from 0 to 1"),
-    (#", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "bootstrap": {"iterations": 0}, "arms": [{"id": "a", "weight": 1}, {"id": "b", "weight": 1}]}]"#,
-     "config c.json: experiment 'p' bootstrap.iterations must be a whole number from 1 to 1000000"),
-    (#", "fees": {"play": {"subscriptionBp": 15.5}}"#,
-     "config c.json: fees.play.subscriptionBp must be a whole number from 0 to 10000"),
-    (#", "fees": {"appStore": {"smallBusiness": 1}}"#, "config c.json: fees.appStore.smallBusiness must be true or false"),
+    (
+      #", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "arms": [{"id": "a", "weight": 1}]}]"#,
+      "config c.json: experiment 'p': arms must list at least two arms (the first is control)"
+    ),
+    (
+      #", "experiments": [{"id": "p", "enrollStart": "2026-09-31", "enrollEnd": "2026-10-15", "arms": []}]"#,
+      "config c.json: experiment 'p': enrollStart must be a date YYYY-MM-DD"
+    ),
+    (
+      #", "experiments": [{"id": "p", "enrollStart": "2026-10-16", "enrollEnd": "2026-10-15", "arms": []}]"#,
+      "config c.json: experiment 'p': enrollEnd 2026-10-15 is before enrollStart 2026-10-16"
+    ),
+    (
+      #", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "arms": [{"id": "a", "weight": 0}, {"id": "b", "weight": 1}]}]"#,
+      "config c.json: experiment 'p' arm 'a' weight must be a whole number from 1 to 1000000"
+    ),
+    (
+      #", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "arms": [{"id": "a", "weight": 1}, {"id": "a", "weight": 1}]}]"#,
+      "config c.json: experiment 'p': arm 'a' appears twice"
+    ),
+    (
+      #", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "maturityThreshold": 1.5, "arms": [{"id": "a", "weight": 1}, {"id": "b", "weight": 1}]}]"#,
+      "config c.json: experiment 'p': maturityThreshold must be a number from 0 to 1"
+    ),
+    (
+      #", "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15", "bootstrap": {"iterations": 0}, "arms": [{"id": "a", "weight": 1}, {"id": "b", "weight": 1}]}]"#,
+      "config c.json: experiment 'p' bootstrap.iterations must be a whole number from 1 to 1000000"
+    ),
+    (
+      #", "fees": {"play": {"subscriptionBp": 15.5}}"#,
+      "config c.json: fees.play.subscriptionBp must be a whole number from 0 to 10000"
+    ),
+    (
+      #", "fees": {"appStore": {"smallBusiness": 1}}"#,
+      "config c.json: fees.appStore.smallBusiness must be true or false"
+    ),
     (#", "experiments": {}"#, "config c.json: experiments must be a list of experiment objects"),
   ])
   func invalidExperimentConfigIsOneClearLine(extra: String, message: String) {
@@ -112,7 +135,8 @@ import Testing
         == "config c.json: fxRates needs reportingCurrency (the currency the rates convert into)")
     #expect(
       Self.failure(base + ", " + Self.experiment + "}")?.message
-        == "config c.json: experiments need reportingCurrency (the currency revenue per assigned user is read out in)")
+        == "config c.json: experiments need reportingCurrency (the currency revenue per assigned user is read out in)"
+    )
     #expect(
       Self.failure(base + #", "reportingCurrency": "XAU"}"#)?.message
         == "config c.json: reportingCurrency must be an ISO 4217 code with minor units, such as \"USD\"")
