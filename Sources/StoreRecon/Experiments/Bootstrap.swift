@@ -14,19 +14,28 @@ public enum Bootstrap {
   public static func means(
     users: Int, payers: [[Int64]], columns: Int, iterations: Int, generator: inout SeededGenerator
   ) -> [[Double]] {
-    guard users > 0, iterations > 0 else { return Array(repeating: [], count: columns) }
+    guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
+    // One contiguous buffer, row after row: a draw reads neighbouring memory, not a separate array.
+    var flat: [Int64] = []
+    flat.reserveCapacity(payers.count * columns)
+    for row in payers { flat.append(contentsOf: row.prefix(columns)) }
+    let payerCount = flat.count / columns
     var result = Array(repeating: [Double](repeating: 0, count: iterations), count: columns)
     var sums = [Int64](repeating: 0, count: columns)
     let n = Double(users)
-    for iteration in 0..<iterations {
-      for c in 0..<columns { sums[c] = 0 }
-      for _ in 0..<users {
-        let index = generator.below(users)
-        guard index < payers.count else { continue }
-        let row = payers[index]
-        for c in 0..<columns { sums[c] &+= row[c] }
+    flat.withUnsafeBufferPointer { values in
+      sums.withUnsafeMutableBufferPointer { sums in
+        for iteration in 0..<iterations {
+          for c in 0..<columns { sums[c] = 0 }
+          for _ in 0..<users {
+            let index = generator.below(users)
+            guard index < payerCount else { continue }
+            let base = index * columns
+            for c in 0..<columns { sums[c] &+= values[base + c] }
+          }
+          for c in 0..<columns { result[c][iteration] = Double(sums[c]) / n }
+        }
       }
-      for c in 0..<columns { result[c][iteration] = Double(sums[c]) / n }
     }
     return result
   }

@@ -80,7 +80,9 @@ extension Readout {
       let trial = Readout.startedWithTrial(headChain)
       let lineageCurrency =
         charges.first?.currency ?? headChain.purchases.first?.currency ?? headChain.status?.currency
-      var tally = tallies[a]
+      // Move the arm's tally out (no copy of its dictionaries), update it, move it back.
+      var tally = ArmTally()
+      swap(&tally, &tallies[a])
       var person = tally.users[user] ?? ArmTally.User()
       if trial {
         person.trial = true
