@@ -141,4 +141,15 @@ import Testing
       Self.failure(base + #", "reportingCurrency": "XAU"}"#)?.message
         == "config c.json: reportingCurrency must be an ISO 4217 code with minor units, such as \"USD\"")
   }
+
+  @Test func numbersZeroAndOneAreNotTakenForBooleans() throws {
+    // On Linux, JSONSerialization's 0 and 1 also cast to Bool; only true/false are booleans.
+    let config = try Self.parse(
+      #"{"app": {"entitlements": "e.csv"}, "toleranceHours": 1, "graceDays": {"play": 0}}"#)
+    #expect(config.toleranceHours == 1)
+    #expect(config.graceDays[.play] == 0)
+    #expect(
+      Self.failure(#"{"app": {"entitlements": "e.csv"}, "toleranceHours": true}"#)?.message
+        == "config c.json: toleranceHours must be a non-negative whole number")
+  }
 }
