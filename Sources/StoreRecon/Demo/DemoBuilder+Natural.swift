@@ -22,9 +22,10 @@ extension DemoBuilder {
         appleChain(user, [oneTimePeriod(.appleLifetime, user.country, at: at)], &rng), userId: user.id,
         to: &group, &rng)
     case let tier:
+      let product: DemoProduct = tier == 0 ? .appleMonthly : .appleYearly
       var periods = randomSubscription(
-        tier == 0 ? .appleMonthly : .appleYearly, user.country, &rng, store: .appStore)
-      enrol(user, &periods, &group, &rng)
+        product, user.country, &rng, store: .appStore, start: cohortStart(product, &rng))
+      guard enrol(user, &periods, &group, &rng) else { break }
       var chain = appleChain(user, periods, &rng)
       let refund = rng.below(1000)
       if refund < 10, let index = olderPaidPeriod(chain, &rng) {
@@ -56,9 +57,10 @@ extension DemoBuilder {
         user, [oneTimePeriod(.playLifetime, user.country, at: at)], &rng, resource: false)
       addClean(chain, userId: user.id, to: &group, &rng)
     case let tier:
+      let product: DemoProduct = tier == 0 ? .playMonthly : .playYearly
       var periods = randomSubscription(
-        tier == 0 ? .playMonthly : .playYearly, user.country, &rng, store: .play)
-      enrol(user, &periods, &group, &rng)
+        product, user.country, &rng, store: .play, start: cohortStart(product, &rng))
+      guard enrol(user, &periods, &group, &rng) else { return }
       var chain = try playChain(user, periods, &rng)
       let refund = rng.below(1000)
       if refund < 10, let index = olderPaidPeriod(chain, &rng) {
@@ -97,14 +99,34 @@ extension DemoBuilder {
     }
   }
 
+  /// Share (per mille) of new monthly subscribers who start during the experiment's enrolment (the
+  /// paywall campaign the experiment runs in), on top of those the natural start dates put there.
+  static let cohortPerMille = 500
+  /// The experiment's true effect: a user the high arm shows 6.99 (instead of 4.99, or the country's
+  /// equivalents) declines to buy with this probability (per mille); everyone else buys as in control.
+  /// So the high arm converts about 15 % less but pays about 40 % more per charge: revenue per assigned
+  /// user is about 0.85 × 1.4 ≈ 1.19 times control's.
+  static let highDeclinePerMille = 150
+
+  /// A first-purchase instant inside the experiment's enrolment days for a share of new monthly
+  /// subscribers; `nil` for the rest (their start is drawn as usual).
+  func cohortStart(_ product: DemoProduct, _ rng: inout DemoRandom) -> Instant? {
+    guard product.tier == .monthly else { return nil }
+    let end = min(experimentEnd, t.adding(ms: -DemoCalendar.msPerHour))
+    guard experimentStart < end, rng.chance(DemoBuilder.cohortPerMille) else { return nil }
+    return instant(&rng, from: experimentStart, to: end, product.store)
+  }
+
   /// Puts a user whose first purchase falls in the experiment's window into an arm, before that purchase;
-  /// the high arm buys the `…monthly.hi` / `pro:monthly-hi` product instead of the monthly one.
+  /// the high arm buys the `…monthly.hi` / `pro:monthly-hi` product instead of the monthly one, or (the
+  /// true effect) declines to buy at all: then `periods` is emptied and `false` returned.
+  @discardableResult
   func enrol(
     _ user: DemoUser, _ periods: inout [DemoPeriod], _ group: inout DemoGroup, _ rng: inout DemoRandom
-  ) {
+  ) -> Bool {
     guard let first = periods.first, first.product.tier == .monthly,
       first.start >= experimentStart, first.start < experimentEnd
-    else { return }
+    else { return true }
     let high = rng.chance(500)
     let lower = max(experimentStart, first.start.adding(days: -3))
     let upper = max(lower, first.start.adding(ms: -60_000))
@@ -112,12 +134,17 @@ extension DemoBuilder {
       DemoAssignment(
         userId: user.id, experimentId: DemoBuilder.experimentId, armId: high ? "high" : "control",
         assignedAt: instant(&rng, from: lower, to: upper, .appStore)))
-    guard high else { return }
+    guard high else { return true }
+    if rng.chance(DemoBuilder.highDeclinePerMille) {
+      periods = []
+      return false
+    }
     let product = DemoProduct.product(.monthlyHi, in: first.product.store)
     for i in periods.indices {
       periods[i].product = product
       if !periods[i].isTrial { periods[i].priceMinor = user.country.price(.monthlyHi) }
     }
+    return true
   }
 
   /// A paid period that is not the chain's latest (so refunding it leaves the chain paid).

@@ -93,15 +93,21 @@ final class DemoBuilder {
 
   /// A subscription that starts at a random instant (earlier starts more likely, as an app's cohorts
   /// pile up) and renews until it churns (3 % per renewal) or reaches T. With `requirePaid`, at least
-  /// one paid period (no unconverted trial).
+  /// one paid period (no unconverted trial). With `start`, the first purchase is at that instant.
   func randomSubscription(
     _ product: DemoProduct, _ country: DemoCountry, _ rng: inout DemoRandom, store: Store,
-    to: Instant? = nil, trialPerMille: Int = 350, requirePaid: Bool = false, churnPerMille: Int = 30
+    to: Instant? = nil, trialPerMille: Int = 350, requirePaid: Bool = false, churnPerMille: Int = 30,
+    start: Instant? = nil
   ) -> [DemoPeriod] {
     let latest = min(to ?? t, requirePaid ? t.adding(days: -9) : t.adding(ms: -DemoCalendar.msPerHour))
-    let a = instant(&rng, from: worldStart, to: latest, store)
-    let b = instant(&rng, from: worldStart, to: latest, store)
-    let firstStart = min(a, b)
+    let firstStart: Instant
+    if let start {
+      firstStart = start
+    } else {
+      let a = instant(&rng, from: worldStart, to: latest, store)
+      let b = instant(&rng, from: worldStart, to: latest, store)
+      firstStart = min(a, b)
+    }
     let trial = rng.chance(trialPerMille)
     let anchor = trial ? firstStart.adding(days: 7) : firstStart
     let maxPaid = periodsBeforeT(anchor: anchor, months: product.months ?? 1)

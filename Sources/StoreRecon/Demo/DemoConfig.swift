@@ -1,4 +1,4 @@
-/// The `storerecon.json` a demo world runs with: inputs, grace, tolerance, catalog and experiment.
+/// The `storerecon.json` a demo world runs with: inputs, grace, tolerance, catalog, experiment, FX and fees.
 enum DemoConfig {
   /// Relative path of the config.
   static let path = "storerecon.json"
@@ -35,13 +35,22 @@ enum DemoConfig {
         "experiments": [
           {
             "id": "\(DemoBuilder.experimentId)",
-            "enrolment": {"from": "2026-09-01", "through": "2026-10-15"},
+            "enrollStart": "2026-09-01",
+            "enrollEnd": "2026-10-15",
             "arms": [
-              {"id": "control", "weight": 50, "products": ["com.acme.pro.monthly", "pro:monthly"]},
-              {"id": "high", "weight": 50, "products": ["com.acme.pro.monthly.hi", "pro:monthly-hi"]}
-            ]
+              {"id": "control", "weight": 50, "products": ["com.acme.pro.monthly", "play:pro:monthly"]},
+              {"id": "high", "weight": 50, "products": ["com.acme.pro.monthly.hi", "play:pro:monthly-hi"]}
+            ],
+            "maturityThreshold": 0.9,
+            "bootstrap": {"iterations": 2000, "seed": 1}
           }
-        ]
+        ],
+        "reportingCurrency": "\(DemoFX.reporting)",
+        "fxRates": "\(DemoFX.path)",
+        "fees": {
+          "appStore": {"standardBp": 3000, "smallBusiness": false, "smallBusinessBp": 1500, "afterFirstYearBp": 1500},
+          "play": {"subscriptionBp": 1500, "oneTimeBp": 3000}
+        }
       }
 
       """

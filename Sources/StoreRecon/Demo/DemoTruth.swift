@@ -7,11 +7,17 @@ public struct DemoTruth: Sendable {
   /// For every input file (relative path), how many of its lines or rows are malformed on purpose
   /// and must be rejected by the importers.
   public var rejectsPerFile: [String: Int]
+  /// The price experiment per arm (control, then high), as generated: `truth/experiment_truth.csv`.
+  public var experimentArms: [DemoArmTruth]
 
   /// Creates a truth.
-  public init(planted: [PlantedFinding], files: [String], rejectsPerFile: [String: Int]) {
+  public init(
+    planted: [PlantedFinding], files: [String], rejectsPerFile: [String: Int],
+    experimentArms: [DemoArmTruth] = []
+  ) {
     self.planted = planted
     self.files = files
     self.rejectsPerFile = rejectsPerFile
+    self.experimentArms = experimentArms
   }
 }

@@ -11,6 +11,8 @@ public enum DemoWorld {
   public static let truthPath = "truth/planted_findings.csv"
   /// Relative path of the expected rejects per input file.
   public static let rejectsPath = "truth/expected_rejects.csv"
+  /// Relative path of the price experiment's truth per arm.
+  public static let experimentTruthPath = "truth/experiment_truth.csv"
 
   /// Writes the demo world into `directory` (created if needed) and returns what it planted.
   public static func generate(_ options: DemoOptions, into directory: String) throws -> DemoTruth {
@@ -34,6 +36,7 @@ public enum DemoWorld {
     var next = 0
     var index = 0
     var malformedEntitlements: Set<DemoScenario> = []
+    var experiment = DemoExperimentTruth(t: builder.t)
     while index < total {
       var rng = DemoRandom(seed: options.seed, stream: UInt64(index))
       var group: DemoGroup
@@ -64,6 +67,7 @@ public enum DemoWorld {
         }
       }
       planted += group.planted
+      experiment.record(group)
       try outputs.emit(group, userIndex: index, &rng)
       index += width
     }
@@ -73,11 +77,23 @@ public enum DemoWorld {
 
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
+    let experimentTruth = try DemoFileWriter(directory: directory, relativePath: experimentTruthPath)
+    try experimentTruth.write(bytes: experiment.csv().utf8)
+    try experimentTruth.close()
+    let fx = try DemoFileWriter(directory: directory, relativePath: DemoFX.path)
+    try fx.write(
+      bytes: DemoFX.text(
+        currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
+        through: options.asOf
+      ).utf8)
+    try fx.close()
     let config = try DemoFileWriter(directory: directory, relativePath: DemoConfig.path)
     try config.write(bytes: DemoConfig.text().utf8)
     try config.close()
-    files += [truthPath, rejectsPath, DemoConfig.path]
-    return DemoTruth(planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects)
+    files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path]
+    return DemoTruth(
+      planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
+      experimentArms: experiment.arms)
   }
 
   /// Writes `truth/planted_findings.csv` and `truth/expected_rejects.csv`.

@@ -62,10 +62,13 @@ public struct Chain: Sendable {
     purchases.first?.accountToken ?? status?.accountToken
   }
 
-  /// The instant of the chain's original purchase (its first purchase, or the Play resource's start).
+  /// The instant of the chain's original purchase: the earlier of its first purchase (Apple
+  /// `originalPurchaseDate`) and the Play resource's `startTime` (a Play free trial starts before its
+  /// first charged order).
   public var originalPurchaseAt: Instant? {
-    if let first = purchases.first { return first.originalAt ?? first.at }
-    if let status, status.at != .distantPast { return status.at }
-    return nil
+    var earliest: Instant?
+    if let first = purchases.first { earliest = first.originalAt ?? first.at }
+    if let status, status.at != .distantPast { earliest = min(earliest ?? status.at, status.at) }
+    return earliest
   }
 }

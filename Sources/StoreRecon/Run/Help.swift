@@ -9,7 +9,8 @@ enum Help {
 
     storerecon reads the stores' exports and the app's entitlement rows, and reports orphaned charges
     (money taken, nothing granted), free entitlements (access no paid period backs), duplicate claims,
-    and revenue per store, product, currency and day — all money in exact integer minor units.
+    and revenue per store, product, currency and day, and reads out price experiments — all money in
+    exact integer minor units.
 
     USAGE: \(usage)
 
@@ -44,7 +45,8 @@ enum Help {
       -h, --help          Show help information.
 
     Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, reconciliation.xlsx
-    (the same tables as an Excel workbook with a Summary sheet) and manifest.json.
+    (the same tables as an Excel workbook with a Summary sheet) and manifest.json; with price
+    experiments in the config also experiment_arms.csv and experiment_lineage.csv.
     Every input row is accepted or written to its rejects file with file, line and reason; the
     manifest states read = accepted + rejected per input. A malformed file is reported and the run
     goes on without it (exit 65). A missing input file exits 66, an invalid config 78.
@@ -67,7 +69,8 @@ enum Help {
     The world holds App Store JSON Lines, Google Play sales reports, subscriptionsv2 and voided
     purchases, the app's entitlements, credentials, assignments and goodwill as CSV, a config, and
     truth/planted_findings.csv: the problems planted on purpose. The demo runs the job on it and
-    compares the findings with the planted truth (exit 1 if they differ).
+    compares the findings with the planted truth (exit 1 if they differ). Its price experiment has a
+    known effect; truth/experiment_truth.csv holds what the generator made per arm.
 
     """
 

@@ -34,6 +34,14 @@ enum InputReaders {
     case "app.credentials":
       return try CredentialCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.credentials.append($0) }
+    case "fx.rates":
+      guard let reporting = input.reporting else {
+        throw InputError.malformed(
+          path: input.display, reason: "an FX table needs the config's reportingCurrency")
+      }
+      return try FXRateCSVReader(reporting: reporting).read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { rows.fxRates.append($0) }
     case "app.assignments":
       return try AssignmentCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.assignments.append($0) }

@@ -21,6 +21,8 @@ enum Manifest {
       (reason.rawValue, .int(Int64(result.findings.filter { $0.reason == reason }.count)))
     }
     let grace: [(String, JSONText)] = Store.allCases.map { ($0.rawValue, .int(config.graceDays[$0] ?? 0)) }
+    let experiments = result.experiments.map(experiment)
+    let feeOptions = fees(config.fees)
     let doc = JSONText.object([
       ("tool", .string("storerecon")), ("version", .string(StoreReconVersion.version)),
       ("date", .string(result.date.description)), ("asOf", .string(result.asOf.description)),
@@ -30,11 +32,15 @@ enum Manifest {
         .object([
           ("graceDays", .object(grace)), ("toleranceHours", .int(config.toleranceHours)),
           ("rounding", .string(config.rounding.rawValue)),
+          ("reportingCurrency", config.reportingCurrency.map { .string($0.code) } ?? .null),
+          ("fxRates", config.fxRates.map { .string($0) } ?? .null),
+          ("fees", feeOptions),
         ])
       ),
       ("inputs", .array(inputs)),
       ("outputs", .array(outputFiles)),
       ("findingsPerReason", .object(perReason)),
+      ("experiments", .array(experiments)),
       ("timingsMs", .object(timings.map { ($0.0, .int($0.1)) })),
     ])
     return doc.rendered()

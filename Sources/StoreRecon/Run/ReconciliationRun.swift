@@ -23,6 +23,8 @@ public enum ReconciliationRun {
     var role: String
     var path: String
     var display: String
+    /// The reporting currency, for the FX table.
+    var reporting: Currency?
   }
 
   /// Runs the job. Throws only for what stops a run (bad config, missing input, unwritable output);
@@ -89,6 +91,13 @@ public enum ReconciliationRun {
     let counts = CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: asOf)
     let reconcileMs = milliseconds(clock.now - reconcileStart)
     progress.note("reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)")
+    let experimentStart = clock.now
+    let readouts = readExperiments(config, ledger: ledger, rows: rows, calendar: calendar)
+    let experimentMs = milliseconds(clock.now - experimentStart)
+    for readout in readouts {
+      progress.note(ExperimentSummary.progressLine(readout) + " (\(experimentMs) ms)")
+      if !readout.fxGaps.isEmpty { progress.note("warning: " + ExperimentSummary.gapLine(readout)) }
+    }
 
     let writeStart = clock.now
     let grants = GrantRow.rows(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)
@@ -98,6 +107,10 @@ public enum ReconciliationRun {
       ("counts.csv", ReportTables.countsCSV(counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
     ]
+    if !config.experiments.isEmpty {
+      files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
+      files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
+    }
     for (name, rejects) in rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
     for (name, bytes) in files {
       do {
@@ -123,11 +136,12 @@ public enum ReconciliationRun {
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
-      files: files.map(\.0) + ["manifest.json"])
+      files: files.map(\.0) + ["manifest.json"], experiments: readouts)
     let manifest = Manifest.render(
       result: result, config: config, configPath: request.configPath, outputs: files,
       timings: [
-        ("read", readMs), ("reconcile", reconcileMs), ("write", writeMs), ("workbook", workbookMs),
+        ("read", readMs), ("reconcile", reconcileMs), ("experiments", experimentMs), ("write", writeMs),
+        ("workbook", workbookMs),
         ("total", milliseconds(clock.now - started)),
       ])
     do {
@@ -171,6 +185,7 @@ public enum ReconciliationRun {
     let app: [(String, String?)] = [
       ("app.entitlements", config.entitlements), ("app.credentials", config.credentials),
       ("app.assignments", config.assignments), ("app.goodwill", config.goodwill),
+      ("fx.rates", config.fxRates),
     ]
     for (role, path) in app {
       guard let path else { continue }
@@ -178,9 +193,23 @@ public enum ReconciliationRun {
       guard FileManager.default.fileExists(atPath: resolved) else {
         throw RunError(.missingInput, "\(role) file \(resolved) does not exist")
       }
-      plan.append(PlannedInput(role: role, path: resolved, display: path))
+      plan.append(
+        PlannedInput(role: role, path: resolved, display: path, reporting: config.reportingCurrency))
     }
     return plan
+  }
+
+  /// The price-experiment readouts of the config's experiments (none without experiments).
+  static func readExperiments(_ config: RunConfig, ledger: Ledger, rows: AppRowSet, calendar: ReportCalendar)
+    -> [Readout]
+  {
+    guard !config.experiments.isEmpty, let reporting = config.reportingCurrency else { return [] }
+    let settings = ExperimentSettings(
+      fx: FXTable(reporting: reporting, rows: rows.fxRates), fees: config.fees, catalog: config.catalog,
+      rounding: config.rounding)
+    return Readout.build(
+      experiments: config.experiments, ledger: ledger, credentials: rows.credentials,
+      assignments: rows.assignments, settings: settings, dayOf: { calendar.day(of: $0) })
   }
 }
 
@@ -190,4 +219,5 @@ struct AppRowSet {
   var credentials: [Credential] = []
   var assignments: [Assignment] = []
   var goodwill: [GoodwillGrant] = []
+  var fxRates: [FXRate] = []
 }

@@ -27,6 +27,14 @@ public struct RunConfig: Sendable {
   public var catalog = Catalog()
   /// Rounding of computed amounts.
   public var rounding: RoundingRule = .halfEven
+  /// Price experiments to read out (empty: no experiment reports).
+  public var experiments: [Experiment] = []
+  /// Currency of the experiment readout's reporting rows (required with experiments).
+  public var reportingCurrency: Currency?
+  /// FX table CSV (`date,currency,rate_to_reporting`), relative to the config's folder.
+  public var fxRates: String?
+  /// Store fee schedule of the readout's proceeds estimates.
+  public var fees = FeeSchedule()
   /// Keys the config has that this version does not know (reported as a warning).
   public var unknownKeys: [String] = []
 
@@ -83,7 +91,7 @@ public struct RunConfig: Sendable {
     }
     func integer(_ value: Any?, _ key: String) throws(RunError) -> Int64? {
       guard let value else { return nil }
-      guard !(value is Bool), let n = value as? Int, n >= 0 else {
+      guard !isJSONBool(value), let n = value as? Int, n >= 0 else {
         throw fail("\(key) must be a non-negative whole number")
       }
       return Int64(n)
@@ -143,6 +151,7 @@ public struct RunConfig: Sendable {
       }
       config.catalog.set(name, product)
     }
+    try parseExperimentKeys(root, into: &config, name: name)
     return config
   }
 

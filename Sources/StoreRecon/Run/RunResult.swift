@@ -14,6 +14,8 @@ public struct RunResult: Sendable {
   public var counts: [CountsRow]
   /// Files written, relative to the output folder.
   public var files: [String]
+  /// Price-experiment readouts, in config order (empty without experiments).
+  public var experiments: [Readout] = []
 
   /// Findings per reason, in the order of DESIGN.md's table.
   public var findingsPerReason: [(Finding.Reason, Int)] {

@@ -21,6 +21,7 @@ enum Summary {
       }.joined(separator: ", ")
       lines.append("  \(reason.kind.rawValue)/\(reason.rawValue): \(n)" + (stake.isEmpty ? "" : "  (at stake: \(stake))"))
     }
+    lines += ExperimentSummary.lines(result.experiments)
     return lines.joined(separator: "\n") + "\n"
   }
 }

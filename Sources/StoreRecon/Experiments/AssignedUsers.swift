@@ -1,0 +1,70 @@
+/// The users of one experiment and their arms: each user's first valid assignment (intention to treat).
+///
+/// An assignment row is valid when its `assigned_at` falls on an enrolment day (config time zone),
+/// at or before T, and it names a configured arm. A user's first valid row (earliest `assigned_at`,
+/// ties by arm id) is their arm for the whole readout; later rows are counted, never used.
+struct AssignedUsers {
+  /// A user's arm (index into the experiment's arms) and assignment instant.
+  struct Entry {
+    var arm: Int
+    var at: Instant
+  }
+
+  /// Users by id.
+  private(set) var entries: [String: Entry] = [:]
+  /// Lower-cased user id → user id, for account tokens written in another case.
+  private var folded: [String: String] = [:]
+  /// Rows outside the enrolment days or after T; rows naming unknown arms; later rows of an assigned
+  /// user; users whose later rows name a different arm.
+  private(set) var outsideWindow = 0
+  private(set) var unknownArm = 0
+  private(set) var repeated = 0
+  private(set) var reassignedUsers = 0
+
+  init(
+    experiment: Experiment, assignments: [Assignment], asOf t: Instant, dayOf: (Instant) -> CivilDate
+  ) {
+    var armIndex: [String: Int] = [:]
+    for (i, arm) in experiment.arms.enumerated() where armIndex[arm.id] == nil { armIndex[arm.id] = i }
+    var rows: [Assignment] = []
+    for row in assignments where row.experimentId == experiment.id {
+      let day = dayOf(row.assignedAt)
+      guard row.assignedAt <= t, day >= experiment.enrollStart, day <= experiment.enrollEnd else {
+        outsideWindow += 1
+        continue
+      }
+      guard armIndex[row.armId] != nil else {
+        unknownArm += 1
+        continue
+      }
+      rows.append(row)
+    }
+    rows.sort { ($0.userId, $0.assignedAt, $0.armId) < ($1.userId, $1.assignedAt, $1.armId) }
+    var reassigned: Set<String> = []
+    for row in rows {
+      guard let arm = armIndex[row.armId] else { continue }
+      if let first = entries[row.userId] {
+        repeated += 1
+        if first.arm != arm { reassigned.insert(row.userId) }
+        continue
+      }
+      entries[row.userId] = Entry(arm: arm, at: row.assignedAt)
+      let key = row.userId.lowercased()
+      folded[key] = min(folded[key] ?? row.userId, row.userId)
+    }
+    reassignedUsers = reassigned.count
+  }
+
+  /// The assigned user an account token names, if any.
+  func user(matchingToken token: String) -> String? {
+    if entries[token] != nil { return token }
+    return folded[token.lowercased()]
+  }
+
+  /// Assigned users per arm.
+  func counts(arms: Int) -> [Int] {
+    var counts = Array(repeating: 0, count: arms)
+    for entry in entries.values { counts[entry.arm] += 1 }
+    return counts
+  }
+}

@@ -1,0 +1,34 @@
+/// SplitMix64 (Steele, Lea, Flood 2014): a small, fast generator whose whole sequence follows from its
+/// seed, so a bootstrap interval is the same on every machine and every run.
+public struct SeededGenerator: Sendable {
+  private var state: UInt64
+
+  /// A generator starting from `seed`.
+  public init(seed: UInt64) { state = seed }
+
+  /// A generator for one named stream of `seed` (an experiment and arm): the name is hashed with
+  /// FNV-1a (stable across runs, unlike `Hasher`) and mixed into the seed.
+  public init(seed: UInt64, stream: String) {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in stream.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01B3
+    }
+    var mixer = SeededGenerator(seed: seed ^ hash)
+    state = mixer.next()
+  }
+
+  /// The next 64 random bits.
+  public mutating func next() -> UInt64 {
+    state = state &+ 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A value in `0..<bound` (`bound` > 0), by the high half of a 128-bit product.
+  public mutating func below(_ bound: Int) -> Int {
+    Int(truncatingIfNeeded: next().multipliedFullWidth(by: UInt64(bound)).high)
+  }
+}

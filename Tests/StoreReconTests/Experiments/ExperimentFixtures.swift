@@ -1,0 +1,67 @@
+@testable import StoreRecon
+
+/// Builders for experiment readout tests: one experiment `e` (control / high, enrolment 2026-09-01 …
+/// 2026-10-15), assignments, and the readout as of ``Fx/t`` (end of 2026-11-29 UTC).
+enum Ex {
+  static let experiment = Experiment(
+    id: "e", enrollStart: CivilDate(year: 2026, month: 9, day: 1),
+    enrollEnd: CivilDate(year: 2026, month: 10, day: 15),
+    arms: [
+      ExperimentArm(
+        id: "control", weight: 50,
+        products: [ProductRef(parsing: "com.acme.pro.monthly"), ProductRef(parsing: "play:pro:monthly")]),
+      ExperimentArm(
+        id: "high", weight: 50,
+        products: [
+          ProductRef(parsing: "com.acme.pro.monthly.hi"), ProductRef(parsing: "play:pro:monthly-hi"),
+        ]),
+    ],
+    bootstrap: BootstrapSettings(iterations: 400, seed: 1))
+
+  static func assign(_ user: String, _ arm: String, _ at: String, experiment: String = "e") -> Assignment {
+    Assignment(userId: user, experimentId: experiment, armId: arm, assignedAt: Fx.at(at), origin: Fx.origin)
+  }
+
+  static func utcDay(_ instant: Instant) -> CivilDate {
+    CivilDate(daysSinceEpoch: instant.ms.floorDivided(by: Instant.msPerDay).quotient)
+  }
+
+  static func readout(
+    _ records: [StoreTransaction], credentials: [Credential] = [], assignments: [Assignment],
+    experiment: Experiment = experiment, fx: [FXRate] = [], fees: FeeSchedule = FeeSchedule(),
+    catalog: Catalog = Catalog()
+  ) -> Readout {
+    let settings = ExperimentSettings(
+      fx: FXTable(reporting: Fx.usd, rows: fx), fees: fees, catalog: catalog, rounding: .halfEven)
+    let readouts = Readout.build(
+      experiments: [experiment], ledger: Fx.ledger(records, catalog: catalog), credentials: credentials,
+      assignments: assignments, settings: settings, dayOf: utcDay)
+    return readouts[0]
+  }
+
+  /// A monthly App Store charge `id` of chain `original` at `at`.
+  static func apple(
+    _ id: String, _ original: String, _ at: String, product: String = "com.acme.pro.monthly",
+    price: Int64 = 499,
+    sandbox: Bool = false, family: Bool = false, revokedAt: String? = nil, upgraded: Bool = false,
+    trial: Bool = false, token: String? = nil
+  ) -> StoreTransaction {
+    let start = Fx.at(at)
+    var r = Fx.apple(
+      id, original: original, product: product, at: start, expires: BillingPeriod.oneMonth.advance(start),
+      price: trial ? 0 : price, sandbox: sandbox, family: family, revokedAt: revokedAt.map(Fx.at),
+      upgraded: upgraded)
+    r.isTrial = trial
+    r.accountToken = token
+    return r
+  }
+
+  static func rate(_ date: String, _ code: String, _ text: String) -> FXRate {
+    FXRate(
+      date: CivilDate.parse(date) ?? CivilDate(year: 1970, month: 1, day: 1), currency: currency(code),
+      rate: (try? DecimalRate.parse(text)) ?? .one, origin: Fx.origin)
+  }
+
+  /// The currency with `code` (USD for an unknown code, which no test uses).
+  static func currency(_ code: String) -> Currency { Currency.named(code) ?? Fx.usd }
+}
