@@ -8,10 +8,14 @@ struct AssignedUsers {
   struct Entry {
     var arm: Int
     var at: Instant
+    /// The user's number: its index in ``users``.
+    var number: Int32
   }
 
   /// Users by id.
   private(set) var entries: [String: Entry] = [:]
+  /// Every assigned user's id, by number.
+  private(set) var users: [String] = []
   /// Lower-cased user id → user id, for account tokens written in another case.
   private var folded: [String: String] = [:]
   /// Rows outside the enrolment days or after T; rows naming unknown arms; later rows of an assigned
@@ -48,7 +52,8 @@ struct AssignedUsers {
         if first.arm != arm { reassigned.insert(row.userId) }
         continue
       }
-      entries[row.userId] = Entry(arm: arm, at: row.assignedAt)
+      entries[row.userId] = Entry(arm: arm, at: row.assignedAt, number: Int32(users.count))
+      users.append(row.userId)
       let key = row.userId.lowercased()
       folded[key] = min(folded[key] ?? row.userId, row.userId)
     }

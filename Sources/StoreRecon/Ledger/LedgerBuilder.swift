@@ -23,6 +23,14 @@ public final class LedgerBuilder {
   /// Creates an empty builder.
   public init() {}
 
+  /// An empty entitlement table sharing this builder's key pool and product names (no text look-ups later).
+  func entitlementTable() -> EntitlementTable {
+    EntitlementTable(pool: storage.pool, products: storage.products)
+  }
+
+  /// An empty credential table sharing this builder's key pool.
+  func credentialTable() -> CredentialTable { CredentialTable(pool: storage.pool) }
+
   /// Adds one record to its chain.
   public func add(_ record: StoreTransaction) {
     pending.add(record)

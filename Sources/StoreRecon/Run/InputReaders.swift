@@ -29,11 +29,13 @@ enum InputReaders {
     }
     switch input.role {
     case "app.entitlements":
+      if rows.entitlements.count == 0 { rows.entitlements = ledger.entitlementTable() }
       return try EntitlementCSVReader().read(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.entitlements.append($0) }
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects, into: &rows.entitlements)
     case "app.credentials":
+      if rows.credentials.count == 0 { rows.credentials = ledger.credentialTable() }
       return try CredentialCSVReader().read(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.credentials.append($0) }
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects, into: &rows.credentials)
     case "fx.rates":
       guard let reporting = input.reporting else {
         throw InputError.malformed(

@@ -215,8 +215,8 @@ public enum ReconciliationRun {
 
 /// The app's own rows, as read for one run.
 struct AppRowSet {
-  var entitlements: [Entitlement] = []
-  var credentials: [Credential] = []
+  var entitlements = EntitlementTable()
+  var credentials = CredentialTable()
   var assignments: [Assignment] = []
   var goodwill: [GoodwillGrant] = []
   var fxRates: [FXRate] = []
