@@ -30,22 +30,32 @@ public struct CredentialCSVReader: AppRowReader {
     into table: inout CredentialTable
   ) throws(InputError) -> InputCounts {
     let pool = table.pool
-    var rows: [CredentialTable.Row] = []
-    swap(&rows, &table.rows)
-    defer { swap(&rows, &table.rows) }
+    var packed = CredentialTable(pool: pool)
+    swap(&packed, &table)
+    defer { swap(&packed, &table) }
+    packed.reserve(AppRowCSV.estimatedRows(path))
+    typealias Packed = (
+      userId: String, key: PackedID, store: Store, claimedAt: Int64, linked: PackedID, order: PackedID
+    )
     return try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: CredentialCSVReader.columns, emit: { rows.append($0) }
-    ) { (cells, _) throws(RowRejection) -> CredentialTable.Row in
+      names: CredentialCSVReader.columns,
+      emit: { (r: Packed) in
+        packed.append(
+          userId: r.userId, key: r.key, store: r.store, claimedAt: r.claimedAt, linked: r.linked,
+          order: r.order)
+      }
+    ) { (cells, _) throws(RowRejection) -> Packed in
       let store = try cells.choice(0, as: Store.self)
       let key = PackedID.intern(try cells.requiredBytes(1), in: pool)
       let userId = String(decoding: try cells.requiredBytes(2), as: UTF8.self)
       let linked = cells.bytes(3)
       let order = cells.bytes(4)
-      return CredentialTable.Row(
-        userId: userId, key: key, linked: linked.isEmpty ? .absent : PackedID.intern(linked, in: pool),
-        order: order.isEmpty ? .absent : PackedID.intern(order, in: pool),
-        claimedAt: try cells.timestampMs(5), store: store)
+      return (
+        userId, key, store, try cells.timestampMs(5),
+        linked.isEmpty ? .absent : PackedID.intern(linked, in: pool),
+        order.isEmpty ? .absent : PackedID.intern(order, in: pool)
+      )
     }
   }
 }

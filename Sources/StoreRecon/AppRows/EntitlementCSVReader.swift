@@ -39,6 +39,7 @@ public struct EntitlementCSVReader: AppRowReader {
     var rows: [EntitlementTable.Row] = []
     swap(&rows, &table.rows)
     defer { swap(&rows, &table.rows) }
+    rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(path))
     return try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
       names: EntitlementCSVReader.columns, emit: { rows.append($0) }
@@ -52,10 +53,10 @@ public struct EntitlementCSVReader: AppRowReader {
       let status = try cells.choice(5, as: EntitlementStatus.self)
       let startsAt = try cells.timestampMs(6)
       let expiresAt = try cells.timestampMs(7)
-      let updatedAt = try cells.timestampMs(8)
+      _ = try cells.timestampMs(8)  // updated_at: checked, not kept
       return EntitlementTable.Row(
         entitlementId: entitlementId, userId: userId, key: key, product: product, startsAt: startsAt,
-        expiresAt: expiresAt, updatedAt: updatedAt, source: source, status: status)
+        expiresAt: expiresAt, source: source, status: status)
     }
   }
 }

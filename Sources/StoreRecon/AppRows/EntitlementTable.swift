@@ -1,6 +1,6 @@
-/// The entitlements of a run, packed: one ``EntitlementTable/Row`` of about 80 bytes each, store keys
-/// as ``PackedID``s and product names as numbers, both in pools the table may share with the ledger
-/// (so a look-up needs no text).
+/// The entitlements of a run, packed: one ``EntitlementTable/Row`` of 72 bytes each, store keys as
+/// ``PackedID``s and product names as numbers, both in pools the table may share with the ledger (so a
+/// look-up needs no text). It keeps what the job reads: `updated_at` is checked on reading, not kept.
 public struct EntitlementTable: Sendable {
   /// One entitlement row.
   struct Row: Sendable {
@@ -13,7 +13,6 @@ public struct EntitlementTable: Sendable {
     var startsAt: Int64
     /// ``PackedRecord/none``: no end.
     var expiresAt: Int64
-    var updatedAt: Int64
     var source: EntitlementSource
     var status: EntitlementStatus
 
@@ -59,10 +58,13 @@ public struct EntitlementTable: Sendable {
         entitlementId: e.entitlementId, userId: e.userId,
         key: e.storeKey.map { PackedID.intern($0, in: pool) } ?? .absent, product: products.name(e.productId),
         startsAt: e.startsAt?.ms ?? PackedRecord.none, expiresAt: e.expiresAt?.ms ?? PackedRecord.none,
-        updatedAt: e.updatedAt?.ms ?? PackedRecord.none, source: e.source, status: e.status))
+        source: e.source, status: e.status))
   }
 
-  /// Row `i` as an ``Entitlement`` (the origin is not kept).
+  /// Makes room for about `n` rows (memory is only used as rows arrive).
+  mutating func reserve(_ n: Int) { rows.reserveCapacity(n) }
+
+  /// Row `i` as an ``Entitlement`` (the origin and `updatedAt` are not kept).
   public subscript(i: Int) -> Entitlement {
     let r = rows[i]
     return Entitlement(
@@ -70,8 +72,7 @@ public struct EntitlementTable: Sendable {
       source: r.source, storeKey: r.key.optionalString(pool: pool), status: r.status,
       startsAt: r.startsAt == PackedRecord.none ? nil : Instant(ms: r.startsAt),
       expiresAt: r.expiresAt == PackedRecord.none ? nil : Instant(ms: r.expiresAt),
-      updatedAt: r.updatedAt == PackedRecord.none ? nil : Instant(ms: r.updatedAt),
-      origin: Origin(file: -1, line: 0))
+      updatedAt: nil, origin: Origin(file: -1, line: 0))
   }
 
   /// The same rows numbered in `pool` and `products` (a copy unless they are already this table's).

@@ -33,8 +33,8 @@ struct ChainUsers {
     var linkedByCredential: [Int32: Int32] = [:]
     for (i, credential) in credentials.rows.enumerated() {
       var found = s.chainIndex(store: credential.store, key: credential.key)
-      if found == nil, !credential.order.isAbsent {
-        found = s.chainIndex(store: credential.store, key: credential.order)
+      if found == nil, !credentials.order(i).isAbsent {
+        found = s.chainIndex(store: credential.store, key: credentials.order(i))
       }
       guard let index = found else { continue }
       let current = best[index]
@@ -46,8 +46,8 @@ struct ChainUsers {
         let b = kept.claimedAt == PackedRecord.none ? Instant.distantFuture.ms : kept.claimedAt
         if (a, credential.userId) < (b, kept.userId) { best[index] = Int32(i) }
       }
-      if !credential.linked.isAbsent, credential.linked != .empty,
-        let parent = s.chainIndex(store: credential.store, key: credential.linked), parent != index
+      if !credentials.linked(i).isAbsent, credentials.linked(i) != .empty,
+        let parent = s.chainIndex(store: credential.store, key: credentials.linked(i)), parent != index
       {
         let p = Int32(parent)
         linkedByCredential[Int32(index)] = min(linkedByCredential[Int32(index)] ?? p, p)

@@ -251,7 +251,6 @@ extension Readout {
       if p.netCurrency != 0 && Int(p.netCurrency) - 1 == c.tableIndex { return p.net }
       return otherNet[number]?[c] ?? 0
     }
-    // The bootstrap of each arm (the heavy part) runs on its own core; the rest is in arm order.
     let payersByArm: [[[Int64]]] = tallies.map { tally in
       tally.users.sorted { assigned.users[Int($0)] < assigned.users[Int($1)] }.compactMap {
         number -> [Int64]? in
@@ -259,18 +258,13 @@ extension Readout {
         return row.contains { $0 != 0 } ? row : nil
       }
     }
-    let meansByArm: [[[Double]]] = Parallel.map(parts: min(arms.count, Parallel.cores)) { part in
-      var results: [[[Double]]] = []
-      for a in Parallel.range(part, of: min(arms.count, Parallel.cores), count: arms.count) {
-        var generator = SeededGenerator(
-          seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(arms[a].id)")
-        results.append(
-          Bootstrap.means(
-            users: counts[a], payers: payersByArm[a], columns: columns.count + 1,
-            iterations: experiment.bootstrap.iterations, generator: &generator))
-      }
-      return results
-    }.flatMap { $0 }
+    let meansByArm: [[[Double]]] = arms.indices.map { a in
+      var generator = SeededGenerator(
+        seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(arms[a].id)")
+      return Bootstrap.means(
+        users: counts[a], payers: payersByArm[a], columns: columns.count + 1,
+        iterations: experiment.bootstrap.iterations, generator: &generator)
+    }
     var armReadouts: [ArmReadout] = []
     var controlMeans: [Double] = []
     var controlSample = SampleSummary(count: 0, mean: 0, variance: 0)

@@ -72,11 +72,14 @@ enum JSONLinesBatchImport {
     let size = file.size
     let chunkCount = size > start ? Int((size - start + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
     var next = 0
+    let buffers = (0..<max(1, threads)).map { _ in GrowableBuffer<UInt8>() }
     while next < chunkCount {
       let round = min(max(1, threads), chunkCount - next)
       let first = next
       let chunks = Parallel.map(parts: round) { part -> Chunk in
-        parse(packer, file: file, chunk: first + part, start: start, size: size, chunkBytes: chunkBytes)
+        parse(
+          packer, file: file, chunk: first + part, start: start, size: size, chunkBytes: chunkBytes,
+          buffer: buffers[part])
       }
       for chunk in chunks { try result.merge(chunk) }
       next += round
@@ -125,51 +128,49 @@ enum JSONLinesBatchImport {
 
   /// Reads and parses chunk `k`: the lines that start in `[start + k·size, start + (k+1)·size)`.
   static func parse<P: JSONLinePacker>(
-    _ packer: P.Type, file: FileByteSource, chunk k: Int, start: Int64, size: Int64, chunkBytes: Int
+    _ packer: P.Type, file: FileByteSource, chunk k: Int, start: Int64, size: Int64, chunkBytes: Int,
+    buffer: GrowableBuffer<UInt8>
   ) -> Chunk {
     let chunk = Chunk()
     let nominalStart = start + Int64(k) * Int64(chunkBytes)
     let nominalEnd = min(size, nominalStart + Int64(chunkBytes))
     // Read from the byte before the chunk (to see whether a line starts at its first byte).
     let windowStart = nominalStart > start ? nominalStart - 1 : start
-    var buffer = [UInt8]()
     do throws(InputError) {
-      buffer = [UInt8](repeating: 0, count: Int(nominalEnd - windowStart))
-      let got = try buffer.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
-        try file.read(at: windowStart, into: b)
-      }
-      buffer.removeLast(buffer.count - got)
+      let window = Int(nominalEnd - windowStart)
+      buffer.reserve(window)
+      var count = try file.read(
+        at: windowStart, into: UnsafeMutableBufferPointer(start: buffer.base, count: window))
+      guard let base = buffer.base, count > 0 else { return chunk }
       // The first line that starts in the chunk.
       var s = 0
       if nominalStart > start {
-        guard let newline = buffer.dropLast().firstIndex(of: 0x0A) else { return chunk }
-        s = newline + 1
+        guard count > 1, let hit = memchr(base, 0x0A, count - 1) else { return chunk }
+        s = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
       }
       // Extend past the chunk to the end of its last line.
-      var searchFrom = max(s, buffer.count - 1)
-      var ended = windowStart + Int64(buffer.count) >= size
-      let openLine = buffer[s...].lastIndex(of: 0x0A).map { $0 + 1 } ?? s
+      var searchFrom = max(s, count - 1)
+      var ended = windowStart + Int64(count) >= size
+      var openLine = count
+      while openLine > s && base[openLine - 1] != 0x0A { openLine -= 1 }
       while true {
-        if searchFrom < buffer.count, let newline = buffer[searchFrom...].firstIndex(of: 0x0A) {
-          buffer.removeLast(buffer.count - newline - 1)
+        if searchFrom < count, let b = buffer.base, let hit = memchr(b + searchFrom, 0x0A, count - searchFrom)
+        {
+          count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
           break
         }
-        if ended || buffer.count - openLine >= LineReader.maximumLineLength { break }
+        if ended || count - openLine >= LineReader.maximumLineLength { break }
         let more = 1 << 20
-        let old = buffer.count
-        searchFrom = old
-        buffer.append(contentsOf: repeatElement(0, count: more))
-        let got = try buffer.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
-          try file.read(
-            at: windowStart + Int64(old), into: UnsafeMutableBufferPointer(rebasing: b[old..<(old + more)]))
-        }
-        buffer.removeLast(more - got)
-        if got == 0 || windowStart + Int64(buffer.count) >= size { ended = true }
+        buffer.reserve(count + more)
+        searchFrom = count
+        let got = try file.read(
+          at: windowStart + Int64(count),
+          into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + count }, count: more))
+        count += got
+        if got == 0 || windowStart + Int64(count) >= size { ended = true }
       }
       var packer = P()
-      buffer.withUnsafeBufferPointer { bytes in
-        parseLines(bytes, from: s, packer: &packer, into: chunk)
-      }
+      parseLines(UnsafeBufferPointer(start: buffer.base, count: count), from: s, packer: &packer, into: chunk)
     } catch {
       chunk.error = error
     }

@@ -12,7 +12,8 @@ enum ChainDerivation {
     let statuses = storage.statuses
     let rare = storage.rare
     var revocations: [[Int32: Chain.Revocation]] = []
-    storage.records.withUnsafeMutableBufferPointer { records in
+    do {
+      let records = storage.records.buffer
       storage.order.withUnsafeMutableBufferPointer { order in
         storage.chains.withUnsafeMutableBufferPointer { chains in
           let context = Context(

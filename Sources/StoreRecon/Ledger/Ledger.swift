@@ -9,6 +9,10 @@ public struct Ledger: Sendable {
     self.asOf = asOf
   }
 
+  /// Frees the ledger's records, chains and look-ups (shared by every copy of this ledger), keeping only
+  /// the texts that readouts built from it still name. Call it when nothing will read the ledger again.
+  public func release() { storage.release() }
+
   /// The chains, sorted by store then key.
   public var chains: Chains { Chains(storage: storage) }
 

@@ -5,9 +5,9 @@
 /// first order id (sales rows); `build` merges an order-keyed chain into the token-keyed chain whose
 /// resource (or voided record) names that order, so each Play purchase is one chain.
 public final class LedgerBuilder {
-  private let storage = LedgerStorage()
+  private var storage = LedgerStorage()
   /// Per record: its chain (builder numbering).
-  private var recordChain: [UInt32] = []
+  private var recordChain = GrowableBuffer<UInt32>()
   /// Per chain (builder numbering): key, namespace, kept status (-1 none), and whether the chain's own
   /// key is one of its first order ids.
   private var chainKeys: [PackedID] = []
@@ -87,8 +87,8 @@ public final class LedgerBuilder {
     }
 
     let base = storage.records.count
-    storage.records.reserveCapacity(base + batch.records.count)
-    recordChain.reserveCapacity(base + batch.records.count)
+    storage.records.reserve(base + batch.records.count)
+    recordChain.reserve(base + batch.records.count)
     var lastKey = PackedID.absent
     var lastSpace = RecordBatch.Space.appStore
     var lastChain: UInt32 = 0
@@ -211,9 +211,9 @@ public final class LedgerBuilder {
     var live: [UInt32] = []
     live.reserveCapacity(n)
     for c in 0..<n where target[c] == UInt32(c) { live.append(UInt32(c)) }
-    let keys = chainKeys
-    let spaces = chainSpaces
-    live.sort { a, b in
+    live.sort { [chainKeys, chainSpaces] a, b in
+      let keys = chainKeys
+      let spaces = chainSpaces
       let sa = spaces[Int(a)].store
       let sb = spaces[Int(b)].store
       if sa != sb { return sa < sb }
@@ -229,63 +229,75 @@ public final class LedgerBuilder {
 
     // Group record numbers by chain, then kind (purchases, refunds, voids), in arrival order.
     let chainCount = live.count
-    var starts = [Int](repeating: 0, count: chainCount * 3 + 1)
-    storage.records.withUnsafeBufferPointer { records in
+    var starts = [UInt32](repeating: 0, count: chainCount * 3 + 1)
+    do {
+      let records = storage.records.buffer
       for i in 0..<records.count {
         let slot = Int(position[Int(recordChain[i])]) * 3 + Int(records[i].flags.rawValue & 3)
         starts[slot + 1] += 1
       }
     }
     for s in 0..<chainCount * 3 { starts[s + 1] += starts[s] }
-    var fill = starts
-    var order = [UInt32](repeating: 0, count: storage.records.count)
-    storage.records.withUnsafeBufferPointer { records in
+    do {
+      var fill = starts
+      var order = [UInt32](repeating: 0, count: storage.records.count)
+      let records = storage.records.buffer
       for i in 0..<records.count {
         let slot = Int(position[Int(recordChain[i])]) * 3 + Int(records[i].flags.rawValue & 3)
-        order[fill[slot]] = UInt32(truncatingIfNeeded: i)
+        order[Int(fill[slot])] = UInt32(truncatingIfNeeded: i)
         fill[slot] += 1
       }
+      recordChain.removeAll()
+      storage.order = order
     }
-    fill = []
-    recordChain = []
-    storage.order = order
-    order = []
 
     var chains: [ChainState] = []
     chains.reserveCapacity(chainCount)
     for (p, c) in live.enumerated() {
       chains.append(
         ChainState(
-          key: chainKeys[Int(c)], start: starts[p * 3],
-          purchaseCount: UInt32(truncatingIfNeeded: starts[p * 3 + 1] - starts[p * 3]),
-          refundCount: UInt32(truncatingIfNeeded: starts[p * 3 + 2] - starts[p * 3 + 1]),
-          voidCount: UInt32(truncatingIfNeeded: starts[p * 3 + 3] - starts[p * 3 + 2]),
-          status: chainStatus[Int(c)], store: chainSpaces[Int(c)].store, flags: [.production],
-          currentProduct: UInt32.max, paidThrough: PackedRecord.none, originalPurchaseAt: PackedRecord.none,
-          supersededBy: -1, accountToken: 0, latestPaid: -1))
+          key: chainKeys[Int(c)], start: Int(starts[p * 3]),
+          purchaseCount: starts[p * 3 + 1] - starts[p * 3],
+          refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
+          voidCount: starts[p * 3 + 3] - starts[p * 3 + 2], status: chainStatus[Int(c)],
+          store: chainSpaces[Int(c)].store, flags: [.production], currentProduct: UInt32.max,
+          paidThrough: PackedRecord.none, originalPurchaseAt: PackedRecord.none, supersededBy: -1,
+          accountToken: 0,
+          latestPaid: -1))
     }
     starts = []
     storage.chains = chains
     chains = []
     maps = []
     chainStatus = []
-    let selfBase = chainSelfBase
-    chainSelfBase = []
 
-    // Derive each chain as of T; drop chains none of whose records is at or before T.
+    // First order ids each chain names: its own key where its records name it, and the ids it names.
+    var named: [(chain: UInt32, base: PackedID)] = []
+    named.reserveCapacity(bases.count)
+    for (c, orderBase) in bases { named.append((position[Int(c)], orderBase)) }
+    bases = []
+    for (p, c) in live.enumerated() where chainSelfBase[Int(c)] {
+      named.append((UInt32(p), chainKeys[Int(c)]))
+    }
+    chainSelfBase = []
+    chainKeys = []
+    chainSpaces = []
+    live = []
+    position = []
+
+    // Derive each chain as of T; drop chains none of whose records is at or before T (in place).
     ChainDerivation.deriveAll(storage, asOf: asOf)
     var kept = [Int32](repeating: -1, count: chainCount)
-    var survivors: [ChainState] = []
-    survivors.reserveCapacity(chainCount)
     var revocations: [Int32: Chain.Revocation] = [:]
-    for (p, chain) in storage.chains.enumerated() where !chain.isEmpty {
-      kept[p] = Int32(truncatingIfNeeded: survivors.count)
+    var w = 0
+    for p in 0..<chainCount where !storage.chains[p].isEmpty {
+      kept[p] = Int32(truncatingIfNeeded: w)
       if let revocation = storage.revocations[Int32(p)] { revocations[kept[p]] = revocation }
-      survivors.append(chain)
+      if w != p { storage.chains[w] = storage.chains[p] }
+      w += 1
     }
-    storage.chains = survivors
+    storage.chains.removeLast(chainCount - w)
     storage.revocations = revocations
-    survivors = []
 
     // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
     var index = Array(repeating: PackedIndex(), count: Store.allCases.count)
@@ -293,21 +305,14 @@ public final class LedgerBuilder {
       index[LedgerStorage.slot(chain.store)].set(chain.key, UInt32(i))
     }
     var playOrders = PackedIndex()
-    var named: [(chain: Int32, base: PackedID)] = []
-    named.reserveCapacity(bases.count)
-    for (c, orderBase) in bases {
-      let k = kept[Int(position[Int(c)])]
-      if k >= 0 { named.append((k, orderBase)) }
-    }
-    for (p, c) in live.enumerated() where selfBase[Int(c)] {
-      let k = kept[p]
-      if k >= 0 { named.append((k, keys[Int(c)])) }
-    }
-    bases = []
-    for (k, orderBase) in named {
+    for (c, orderBase) in named {
+      let k = kept[Int(c)]
+      guard k >= 0 else { continue }
       if let current = playOrders[orderBase], Int32(current) <= k { continue }
       playOrders.set(orderBase, UInt32(k))
     }
+    named = []
+    kept = []
     storage.index = index
     storage.playOrders = playOrders
 
@@ -321,6 +326,8 @@ public final class LedgerBuilder {
       else { continue }
       storage.chains[t].supersededBy = Int32(truncatingIfNeeded: i)
     }
-    return Ledger(storage: storage, asOf: asOf)
+    let built = storage
+    storage = LedgerStorage()
+    return Ledger(storage: built, asOf: asOf)
   }
 }

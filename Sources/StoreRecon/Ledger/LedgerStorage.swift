@@ -4,7 +4,7 @@
 /// Built once by ``LedgerBuilder`` and read-only afterwards (shared by copies of the ledger).
 final class LedgerStorage: @unchecked Sendable {
   /// Records in arrival order.
-  var records: [PackedRecord] = []
+  let records = GrowableBuffer<PackedRecord>()
   /// Record numbers grouped by chain: each chain's purchases (purchase order), refunds, voids.
   var order: [UInt32] = []
   /// Chains sorted by store, then key.
@@ -27,6 +27,19 @@ final class LedgerStorage: @unchecked Sendable {
   var playOrders = PackedIndex()
 
   init() {}
+
+  /// Drops everything but the key pool and the product names (which lineage rows and findings name).
+  func release() {
+    records.removeAll()
+    order = []
+    chains = []
+    statuses = []
+    rare = [:]
+    revocations = [:]
+    tokens = TextPool()
+    index = Array(repeating: PackedIndex(), count: Store.allCases.count)
+    playOrders = PackedIndex()
+  }
 
   /// The index of `store` in ``index``.
   @inline(__always)

@@ -20,8 +20,8 @@ struct ClaimIndex {
     var counts = [Int32](repeating: 0, count: chainCount + 1)
     for (i, credential) in credentials.rows.enumerated() {
       var c = s.chainIndex(store: credential.store, key: credential.key)
-      if c == nil, !credential.order.isAbsent, credential.order != .empty {
-        c = s.chainIndex(store: credential.store, key: credential.order)
+      if c == nil, !credentials.order(i).isAbsent, credentials.order(i) != .empty {
+        c = s.chainIndex(store: credential.store, key: credentials.order(i))
       }
       if let c {
         target[i] = Int32(c)

@@ -93,6 +93,7 @@ public enum ReconciliationRun {
     progress.note("reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)")
     let experimentStart = clock.now
     let readouts = readExperiments(config, ledger: ledger, rows: rows, calendar: calendar)
+    ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
     for readout in readouts {
       progress.note(ExperimentSummary.progressLine(readout) + " (\(experimentMs) ms)")
@@ -101,6 +102,7 @@ public enum ReconciliationRun {
 
     let writeStart = clock.now
     let grants = GrantRow.rows(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)
+    rows = AppRowSet()  // likewise the app's rows
     var files: [(String, [UInt8])] = [
       ("findings.csv", ReportTables.findingsCSV(findings)),
       ("revenue.csv", ReportTables.revenueCSV(revenue)),
