@@ -17,6 +17,7 @@ struct AssignedUsers {
   /// Every assigned user's id, by number.
   private(set) var users: [String] = []
   /// Lower-cased user id → user id, for account tokens written in another case.
+  /// Kept only for ids with upper-case letters: an all-lower-case id folds to itself.
   private var folded: [String: String] = [:]
   /// Rows outside the enrolment days or after T; rows naming unknown arms; later rows of an assigned
   /// user; users whose later rows name a different arm.
@@ -54,8 +55,12 @@ struct AssignedUsers {
       }
       entries[row.userId] = Entry(arm: arm, at: row.assignedAt, number: Int32(users.count))
       users.append(row.userId)
-      let key = row.userId.lowercased()
-      folded[key] = min(folded[key] ?? row.userId, row.userId)
+      if row.userId.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
+        || !row.userId.utf8.allSatisfy({ $0 < 0x80 })
+      {
+        let key = row.userId.lowercased()
+        folded[key] = min(folded[key] ?? row.userId, row.userId)
+      }
     }
     reassignedUsers = reassigned.count
   }
@@ -63,7 +68,13 @@ struct AssignedUsers {
   /// The assigned user an account token names, if any.
   func user(matchingToken token: String) -> String? {
     if entries[token] != nil { return token }
-    return folded[token.lowercased()]
+    let key = token.lowercased()
+    let same = entries[key] != nil && key.lowercased() == key ? key : nil
+    switch (same, folded[key]) {
+    case (let a?, let b?): return min(a, b)
+    case (let a?, nil): return a
+    case (nil, let b): return b
+    }
   }
 
   /// Assigned users per arm.

@@ -14,17 +14,30 @@ public enum Bootstrap {
   public static func means(
     users: Int, payers: [[Int64]], columns: Int, iterations: Int, generator: inout SeededGenerator
   ) -> [[Double]] {
+    var flat: [Int64] = []
+    flat.reserveCapacity(payers.count * columns)
+    for row in payers { flat.append(contentsOf: row.prefix(columns)) }
+    return means(users: users, flat: flat, columns: columns, iterations: iterations, generator: &generator)
+  }
+
+  /// ``means(users:payers:columns:iterations:generator:)`` with the payers' rows one after another in
+  /// `flat` (`columns` values each).
+  static func means(
+    users: Int, flat: [Int64], columns: Int, iterations: Int, generator: inout SeededGenerator
+  ) -> [[Double]] {
     guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
     // Rows padded to whole 8-lane vectors, one after another: a draw adds one or two vectors.
     let lanes = (columns + 7) / 8
+    let payerCount = flat.count / columns
     var rows: [SIMD8<Int64>] = []
-    rows.reserveCapacity(payers.count * lanes)
-    for row in payers {
-      var values = Array(row.prefix(columns))
-      values.append(contentsOf: repeatElement(0, count: lanes * 8 - values.count))
-      for l in 0..<lanes { rows.append(SIMD8<Int64>(values[(l * 8)..<(l * 8 + 8)])) }
+    rows.reserveCapacity(payerCount * lanes)
+    for p in 0..<payerCount {
+      for l in 0..<lanes {
+        var v = SIMD8<Int64>()
+        for c in 0..<8 where l * 8 + c < columns { v[c] = flat[p * columns + l * 8 + c] }
+        rows.append(v)
+      }
     }
-    let payerCount = payers.count
     // A draw lands on a payer exactly when its 64 random bits are below ⌈payers · 2⁶⁴ / users⌉.
     let everyone = payerCount >= users
     var threshold: UInt64 = 0

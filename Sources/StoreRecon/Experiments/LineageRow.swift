@@ -1,80 +1,91 @@
 /// One credited charge: a row of `experiment_lineage.csv`, the audit trail of the arm table.
-///
-/// Kept compact (a million rows are usual): ids stay packed and the experiment's and arms' names are
-/// shared; the text properties unpack on demand.
 public struct LineageRow: Sendable, Equatable {
-  /// The names every row of one readout shares.
-  final class Names: Sendable {
+  public var experimentId: String
+  public var armId: String
+  public var userId: String
+  public var store: Store
+  /// The chain the charge belongs to (a linked Play chain keeps its own key).
+  public var chainKey: String
+  public var transactionId: String
+  /// 0 for the lineage's first paid charge, then 1, 2, … (every charge after the first is a renewal).
+  public var renewalNumber: Int
+  public var chargedAt: Instant
+  public var currency: Currency
+  /// What the customer paid, tax included.
+  public var grossMinor: Int64
+  /// Estimated proceeds after tax, fee and any refund of this charge.
+  public var proceedsMinor: Int64
+  /// `proceedsMinor` in the reporting currency; `nil` when the FX table has no rate (a gap).
+  public var reportingMinor: Int64?
+}
+
+/// Every credited charge of one readout, kept packed (72 bytes a row: ids stay numbers, users are
+/// numbers into the experiment's user list); each element unpacks into a ``LineageRow``.
+public struct LineageRows: RandomAccessCollection, Sendable {
+  /// One packed row.
+  struct Item: Sendable {
+    var chain: PackedID
+    var transaction: PackedID
+    /// The user's number in ``Storage/users``.
+    var user: UInt32
+    var charged: Int64
+    var gross: Int64
+    var proceeds: Int64
+    /// `Int64.min`: no reporting amount (an FX gap).
+    var reporting: Int64
+    var renewal: UInt32
+    var currency: UInt16
+    var arm: UInt8
+    /// The store, as ``LedgerStorage/slot(_:)`` numbers it.
+    var store: UInt8
+  }
+
+  /// The store a packed row's store number stands for.
+  @inline(__always)
+  static func store(_ slot: UInt8) -> Store {
+    switch slot {
+    case 0: return .appStore
+    case 1: return .play
+    default: return .stripe
+    }
+  }
+
+  /// The rows and the names they point to (shared by copies; read-only once built).
+  final class Storage: @unchecked Sendable {
     let experimentId: String
     let armIds: [String]
+    let users: [String]
     let pool: TextPool
+    let items = GrowableBuffer<Item>()
 
-    init(experimentId: String, armIds: [String], pool: TextPool) {
+    init(experimentId: String, armIds: [String], users: [String], pool: TextPool) {
       self.experimentId = experimentId
       self.armIds = armIds
+      self.users = users
       self.pool = pool
     }
   }
 
-  let names: Names
-  let arm: UInt8
-  public let store: Store
-  let currencyIndex: UInt16
-  /// 0 for the lineage's first paid charge, then 1, 2, … (every charge after the first is a renewal).
-  public let renewalNumber: Int
-  public let userId: String
-  let chain: PackedID
-  let transaction: PackedID
-  let charged: Int64
-  /// What the customer paid, tax included.
-  public let grossMinor: Int64
-  /// Estimated proceeds after tax, fee and any refund of this charge.
-  public let proceedsMinor: Int64
-  let reporting: Int64
+  let storage: Storage
 
-  init(
-    names: Names, arm: Int, store: Store, userId: String, chain: PackedID, transaction: PackedID,
-    renewalNumber: Int,
-    chargedAt: Int64, currency: Currency, grossMinor: Int64, proceedsMinor: Int64, reportingMinor: Int64?
-  ) {
-    self.names = names
-    self.arm = UInt8(truncatingIfNeeded: arm)
-    self.store = store
-    self.currencyIndex = UInt16(truncatingIfNeeded: currency.tableIndex)
-    self.renewalNumber = renewalNumber
-    self.userId = userId
-    self.chain = chain
-    self.transaction = transaction
-    self.charged = chargedAt
-    self.grossMinor = grossMinor
-    self.proceedsMinor = proceedsMinor
-    self.reporting = reportingMinor ?? Int64.min
-  }
+  init(storage: Storage) { self.storage = storage }
 
-  public var experimentId: String { names.experimentId }
-  public var armId: String { names.armIds[Int(arm)] }
-  /// The chain the charge belongs to (a linked Play chain keeps its own key).
-  public var chainKey: String { chain.string(pool: names.pool) }
-  public var transactionId: String { transaction.string(pool: names.pool) }
-  public var chargedAt: Instant { Instant(ms: charged) }
-  public var currency: Currency { Currency(tableIndex: Int(currencyIndex)) }
-  /// `proceedsMinor` in the reporting currency; `nil` when the FX table has no rate (a gap).
-  public var reportingMinor: Int64? { reporting == Int64.min ? nil : reporting }
+  /// No rows.
+  public init() { storage = Storage(experimentId: "", armIds: [], users: [], pool: TextPool()) }
 
-  /// Row order within an arm: user, charge instant, store, chain key, transaction id.
-  static func precedes(_ a: LineageRow, _ b: LineageRow) -> Bool {
-    if a.userId != b.userId { return a.userId < b.userId }
-    if a.charged != b.charged { return a.charged < b.charged }
-    if a.store != b.store { return a.store < b.store }
-    let c = PackedID.compare(a.chain, b.chain, pool: a.names.pool)
-    if c != 0 { return c < 0 }
-    return PackedID.less(a.transaction, b.transaction, pool: a.names.pool)
-  }
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { storage.items.count }
 
-  public static func == (a: LineageRow, b: LineageRow) -> Bool {
-    a.experimentId == b.experimentId && a.armId == b.armId && a.userId == b.userId && a.store == b.store
-      && a.chainKey == b.chainKey && a.transactionId == b.transactionId && a.renewalNumber == b.renewalNumber
-      && a.charged == b.charged && a.currencyIndex == b.currencyIndex && a.grossMinor == b.grossMinor
-      && a.proceedsMinor == b.proceedsMinor && a.reporting == b.reporting
+  /// Row `position`, unpacked.
+  public subscript(position: Int) -> LineageRow {
+    let s = storage
+    let item = s.items[position]
+    return LineageRow(
+      experimentId: s.experimentId, armId: s.armIds[Int(item.arm)], userId: s.users[Int(item.user)],
+      store: LineageRows.store(item.store), chainKey: item.chain.string(pool: s.pool),
+      transactionId: item.transaction.string(pool: s.pool), renewalNumber: Int(item.renewal),
+      chargedAt: Instant(ms: item.charged), currency: Currency(tableIndex: Int(item.currency)),
+      grossMinor: item.gross, proceedsMinor: item.proceeds,
+      reportingMinor: item.reporting == Int64.min ? nil : item.reporting)
   }
 }

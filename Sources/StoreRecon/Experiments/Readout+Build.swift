@@ -68,12 +68,11 @@ extension Readout {
       }
       return flags
     }
-    let names = LineageRow.Names(experimentId: experiment.id, armIds: arms.map(\.id), pool: s.pool)
+    let lineageStorage = LineageRows.Storage(
+      experimentId: experiment.id, armIds: arms.map(\.id), users: assigned.users, pool: s.pool)
     var tallies = Array(repeating: ArmTally(), count: arms.count)
     var people = Array(repeating: ArmTally.Person(), count: assigned.users.count)
     var otherNet: [Int32: [Currency: Int64]] = [:]
-    var lineageRows: [LineageRow] = []
-    var lineageArms: [UInt8] = []
     var gaps: [FXGap] = []
     let startDay = experiment.enrollStart.daysSinceEpoch
     var eligible: [Int] = []
@@ -226,13 +225,14 @@ extension Readout {
         }
         while tallies[a].renewalsByNumber.count <= k { tallies[a].renewalsByNumber.append(0) }
         tallies[a].renewalsByNumber[k] += 1
-        lineageRows.append(
-          LineageRow(
-            names: names, arm: a, store: chain.store, userId: user, chain: chain.key,
-            transaction: transaction,
-            renewalNumber: k, chargedAt: charge.at, currency: charge.currency, grossMinor: charge.grossMinor,
-            proceedsMinor: charge.netProceedsMinor, reportingMinor: charge.reportingNet))
-        lineageArms.append(UInt8(truncatingIfNeeded: a))
+        lineageStorage.items.append(
+          LineageRows.Item(
+            chain: chain.key, transaction: transaction, user: UInt32(entry.number), charged: charge.at,
+            gross: charge.grossMinor, proceeds: charge.netProceedsMinor,
+            reporting: charge.reportingNet ?? Int64.min,
+            renewal: UInt32(k), currency: UInt16(charge.currency.tableIndex),
+            arm: UInt8(truncatingIfNeeded: a),
+            store: UInt8(LedgerStorage.slot(chain.store))))
       }
       if !person.credited {
         person.credited = true
@@ -251,19 +251,24 @@ extension Readout {
       if p.netCurrency != 0 && Int(p.netCurrency) - 1 == c.tableIndex { return p.net }
       return otherNet[number]?[c] ?? 0
     }
-    let payersByArm: [[[Int64]]] = tallies.map { tally in
-      tally.users.sorted { assigned.users[Int($0)] < assigned.users[Int($1)] }.compactMap {
-        number -> [Int64]? in
-        let row = [people[Int(number)].reportingNet] + columns.map { net(number, $0) }
-        return row.contains { $0 != 0 } ? row : nil
+    // Per arm: the payers' values (reporting, then each currency), users in id order, one row after another.
+    let width = columns.count + 1
+    let payersByArm: [[Int64]] = tallies.map { tally in
+      var flat: [Int64] = []
+      var row = [Int64](repeating: 0, count: width)
+      for number in tally.users.sorted(by: { assigned.users[Int($0)] < assigned.users[Int($1)] }) {
+        row[0] = people[Int(number)].reportingNet
+        for (c, currency) in columns.enumerated() { row[c + 1] = net(number, currency) }
+        if row.contains(where: { $0 != 0 }) { flat.append(contentsOf: row) }
       }
+      return flat
     }
     let meansByArm: [[[Double]]] = arms.indices.map { a in
       var generator = SeededGenerator(
         seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(arms[a].id)")
       return Bootstrap.means(
-        users: counts[a], payers: payersByArm[a], columns: columns.count + 1,
-        iterations: experiment.bootstrap.iterations, generator: &generator)
+        users: counts[a], flat: payersByArm[a], columns: width, iterations: experiment.bootstrap.iterations,
+        generator: &generator)
     }
     var armReadouts: [ArmReadout] = []
     var controlMeans: [Double] = []
@@ -273,7 +278,8 @@ extension Readout {
       let n = counts[a]
       let payers = payersByArm[a]
       let means = meansByArm[a]
-      let sample = SampleSummary(users: n, nonZero: payers.map { $0[0] })
+      let sample = SampleSummary(
+        users: n, nonZero: stride(from: 0, to: payers.count, by: width).map { payers[$0] })
       let credited = tally.users.map { people[Int($0)] }
 
       var reporting = row(
@@ -315,20 +321,7 @@ extension Readout {
           chainsExcluded: tally.chainsExcluded, chainsOfOtherArmsProducts: tally.chainsOfOtherArmsProducts))
     }
 
-    // Lineage rows by arm, then user, charge instant, store, chain, transaction (ties: credit order).
-    var sortedRows: [Int32] = Array(0..<Int32(lineageRows.count))
-    sortedRows.sort { x, y in
-      let ax = lineageArms[Int(x)]
-      let ay = lineageArms[Int(y)]
-      if ax != ay { return ax < ay }
-      let rx = lineageRows[Int(x)]
-      let ry = lineageRows[Int(y)]
-      if LineageRow.precedes(rx, ry) { return true }
-      if LineageRow.precedes(ry, rx) { return false }
-      return x < y
-    }
-    let lineage = sortedRows.map { lineageRows[Int($0)] }
-    lineageRows = []
+    sortLineage(lineageStorage, users: assigned.users)
     gaps.sort {
       ($0.currency, $0.day, $0.store, $0.chainKey, $0.transactionId) < (
         $1.currency, $1.day, $1.store, $1.chainKey, $1.transactionId
@@ -337,12 +330,72 @@ extension Readout {
     var readout = Readout(
       experiment: experiment, reportingCurrency: settings.reportingCurrency, reportDate: reportDate,
       arms: armReadouts,
-      srm: srm, lineage: lineage, fxGaps: gaps,
+      srm: srm, lineage: LineageRows(storage: lineageStorage), fxGaps: gaps,
       assignmentsOutsideWindow: assigned.outsideWindow,
       assignmentsToUnknownArms: assigned.unknownArm, repeatedAssignments: assigned.repeated,
       usersReassigned: assigned.reassignedUsers)
     readout.decideVerdicts()
     return readout
+  }
+
+  /// Puts the lineage rows in report order, in place: by arm, user, charge instant, store, chain key,
+  /// transaction id, and credit order where all of those tie.
+  static func sortLineage(_ lineage: LineageRows.Storage, users: [String]) {
+    let items = lineage.items.buffer
+    let n = items.count
+    guard n > 1 else { return }
+    // Users' ranks in id order; rows bucketed by (arm, rank) keeping credit order.
+    var byName = Array(0..<UInt32(users.count))
+    byName.sort { users[Int($0)] < users[Int($1)] }
+    var rank = [UInt32](repeating: 0, count: users.count)
+    for (r, u) in byName.enumerated() { rank[Int(u)] = UInt32(r) }
+    byName = []
+    let armCount = Int(items.reduce(0) { max($0, $1.arm) }) + 1
+    let buckets = armCount * users.count
+    var starts = [UInt32](repeating: 0, count: buckets + 1)
+    for item in items { starts[Int(item.arm) * users.count + Int(rank[Int(item.user)]) + 1] += 1 }
+    for b in 0..<buckets { starts[b + 1] += starts[b] }
+    var order = [UInt32](repeating: 0, count: n)
+    do {
+      var fill = starts
+      for i in 0..<n {
+        let b = Int(items[i].arm) * users.count + Int(rank[Int(items[i].user)])
+        order[Int(fill[b])] = UInt32(i)
+        fill[b] += 1
+      }
+    }
+    // Within one user, by instant, store, chain key, transaction id, then credit order.
+    let pool = lineage.pool
+    func less(_ a: UInt32, _ b: UInt32) -> Bool {
+      let x = items[Int(a)]
+      let y = items[Int(b)]
+      if x.charged != y.charged { return x.charged < y.charged }
+      if x.store != y.store { return LineageRows.store(x.store) < LineageRows.store(y.store) }
+      let c = PackedID.compare(x.chain, y.chain, pool: pool)
+      if c != 0 { return c < 0 }
+      let t = PackedID.compare(x.transaction, y.transaction, pool: pool)
+      if t != 0 { return t < 0 }
+      return a < b
+    }
+    for b in 0..<buckets where starts[b + 1] - starts[b] > 1 {
+      let from = Int(starts[b])
+      let to = Int(starts[b + 1])
+      var slice = Array(order[from..<to])
+      slice.sort(by: less)
+      for (k, v) in slice.enumerated() { order[from + k] = v }
+    }
+    starts = []
+    // Apply the permutation in place: position p takes row order[p].
+    var destination = [UInt32](repeating: 0, count: n)
+    for (p, i) in order.enumerated() { destination[Int(i)] = UInt32(p) }
+    order = []
+    for i in 0..<n {
+      while destination[i] != UInt32(i) {
+        let j = Int(destination[i])
+        items.swapAt(i, j)
+        destination.swapAt(i, j)
+      }
+    }
   }
 
   /// One arm row from its totals and its credited users.

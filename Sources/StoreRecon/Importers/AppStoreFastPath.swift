@@ -235,11 +235,6 @@ struct AppStoreFastPath {
     if f.isTrial { flags.insert(.trial) }
     if f.isFamilyShared { flags.insert(.familyShared) }
     if f.isUpgraded ?? false { flags.insert(.upgraded) }
-    var aux = PackedRecord.none
-    if let original = f.originalPurchaseDate {
-      aux = original
-      flags.insert(.auxIsOriginal)
-    }
     let number = batch.records.count
     if f.revocationDate != nil || f.revocationType != nil || f.revocationReason != nil
       || f.revocationPercentage != nil
@@ -254,14 +249,14 @@ struct AppStoreFastPath {
     var token: UInt32 = 0
     if let t = f.appAccountToken { token = cache.token(t, in: batch.tokens) }
     var record = PackedRecord(
-      at: f.purchaseDate, amount: f.amount, expires: f.expiresDate ?? PackedRecord.none, aux: aux, txValue: 0,
-      txMeta: 0, token: token, variant: variant,
-      currency: UInt16(truncatingIfNeeded: f.currency.tableIndex + 1),
-      flags: flags)
+      at: f.purchaseDate, amount: f.amount, extra: f.expiresDate ?? PackedRecord.none, txValue: 0, txMeta: 0,
+      variant: variant, currency: UInt16(truncatingIfNeeded: f.currency.tableIndex + 1), flags: flags)
     record.transactionId = PackedID.intern(f.transactionId, in: batch.texts)
     batch.records.append(record)
     batch.keys.append(PackedID.intern(f.originalTransactionId, in: batch.texts))
     batch.spaces.append(.appStore)
+    batch.tokenNumbers.append(token)
+    batch.originals.append(f.originalPurchaseDate ?? PackedRecord.none)
     return true
   }
 

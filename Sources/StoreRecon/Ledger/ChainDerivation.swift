@@ -72,15 +72,7 @@ enum ChainDerivation {
     /// transaction id; then arrival.
     @inline(__always)
     func purchaseLess(_ a: UInt32, _ b: UInt32) -> Bool {
-      let x = records[Int(a)]
-      let y = records[Int(b)]
-      if x.at != y.at { return x.at < y.at }
-      let rx = renewal(x.transactionId)
-      let ry = renewal(y.transactionId)
-      if rx != ry { return rx < ry }
-      let c = PackedID.compare(x.transactionId, y.transactionId, pool: pool)
-      if c != 0 { return c < 0 }
-      return a < b
+      ChainDerivation.purchaseLess(a, b, records, pool)
     }
 
     /// Refunds and voids by instant, then transaction id, then arrival.
@@ -154,20 +146,10 @@ enum ChainDerivation {
       }
       let status: StatusRecord? = chain.status >= 0 ? statuses[Int(chain.status)] : nil
 
-      // Account token and original purchase: the resource's, else the first purchase's.
-      if let status, status.token != 0 {
-        chain.accountToken = status.token
-      } else {
-        for q in p0..<p1 where record(q).token != 0 {
-          chain.accountToken = record(q).token
-          break
-        }
-      }
-      var earliest = PackedRecord.none
-      if p1 > p0 {
-        let first = record(p0)
-        earliest = first.inlineOriginal ?? first.at
-      }
+      // Account token and original purchase: the resource's, else the first purchase's (the builder
+      // set the first purchase's, as of T).
+      if let status, status.token != 0 { chain.accountToken = status.token }
+      var earliest = chain.originalPurchaseAt
       if let status, status.at != Instant.distantPast.ms {
         earliest = earliest == PackedRecord.none ? status.at : min(earliest, status.at)
       }
@@ -364,6 +346,33 @@ enum ChainDerivation {
 
     /// The number of the empty product name (`UInt32.max` when no variant has it).
     let emptyName: UInt32
+  }
+
+  /// Whether record `a` comes before record `b` in purchase order: oldest first; a Play renewal `..N`
+  /// after its first order on equal instants; then transaction id; then arrival (record number).
+  @inline(__always)
+  static func purchaseLess(
+    _ a: UInt32, _ b: UInt32, _ records: UnsafeMutableBufferPointer<PackedRecord>, _ pool: TextPool
+  ) -> Bool {
+    let x = records[Int(a)]
+    let y = records[Int(b)]
+    if x.at != y.at { return x.at < y.at }
+    let rx = renewal(x.transactionId, pool)
+    let ry = renewal(y.transactionId, pool)
+    if rx != ry { return rx < ry }
+    let c = PackedID.compare(x.transactionId, y.transactionId, pool: pool)
+    if c != 0 { return c < 0 }
+    return a < b
+  }
+
+  /// The Play renewal number of a transaction id, or -1 for none.
+  @inline(__always)
+  static func renewal(_ id: PackedID, _ pool: TextPool) -> Int {
+    switch id.kind {
+    case .playOrder: return id.playRenewal ?? -1
+    case .pooled: return PlayOrderId.renewal(pool.string(id.poolID)) ?? -1
+    case .decimal, .empty: return -1
+    }
   }
 
   /// A record's product type: the catalog's, else the record's own.

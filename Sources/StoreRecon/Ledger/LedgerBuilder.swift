@@ -14,6 +14,12 @@ public final class LedgerBuilder {
   private var chainSpaces: [RecordBatch.Space] = []
   private var chainStatus: [Int32] = []
   private var chainSelfBase: [Bool] = []
+  /// Per chain: its first purchase in purchase order (record number, or `UInt32.max`) with that
+  /// record's original purchase instant, and its first purchase carrying an account token with the token.
+  private var firstPurchase: [UInt32] = []
+  private var firstOriginal: [Int64] = []
+  private var firstTokenPurchase: [UInt32] = []
+  private var firstToken: [UInt32] = []
   private var maps: [PackedIndex] = Array(repeating: PackedIndex(), count: 4)
   /// First order ids each chain names (besides its own key).
   private var bases: [(chain: UInt32, base: PackedID)] = []
@@ -60,6 +66,10 @@ public final class LedgerBuilder {
       chainSpaces.append(space)
       chainStatus.append(-1)
       chainSelfBase.append(false)
+      firstPurchase.append(UInt32.max)
+      firstOriginal.append(PackedRecord.none)
+      firstTokenPurchase.append(UInt32.max)
+      firstToken.append(0)
     }
     return found
   }
@@ -99,7 +109,6 @@ public final class LedgerBuilder {
         var r = records[i]
         r.variant = variants[Int(r.variant)]
         if r.txMeta >> 30 == 3 { r.transactionId = global(r.transactionId) }
-        if r.token != 0 { r.token = globalToken(r.token) }
         let key = batch.keys[i]
         let space = batch.spaces[i]
         let c: UInt32
@@ -119,6 +128,20 @@ public final class LedgerBuilder {
         if space == .playToken || space == .playOrder { noteImplicitBase(r.transactionId, chain: c) }
         storage.records.append(r)
         recordChain.append(c)
+        if r.flags.rawValue & 3 == 0 {
+          let n = UInt32(truncatingIfNeeded: base + i)
+          let chain = Int(c)
+          if firstPurchase[chain] == UInt32.max || precedes(n, firstPurchase[chain]) {
+            firstPurchase[chain] = n
+            firstOriginal[chain] = batch.originals[i]
+          }
+          let token = batch.tokenNumbers[i]
+          if token != 0 && (firstTokenPurchase[chain] == UInt32.max || precedes(n, firstTokenPurchase[chain]))
+          {
+            firstTokenPurchase[chain] = n
+            firstToken[chain] = globalToken(token)
+          }
+        }
       }
     }
 
@@ -137,6 +160,15 @@ public final class LedgerBuilder {
         nextBase = statusBases.next()
       }
     }
+  }
+
+  /// Whether record `a` comes before record `b` in purchase order.
+  @inline(__always)
+  private func precedes(_ a: UInt32, _ b: UInt32) -> Bool {
+    let x = storage.records[Int(a)]
+    let y = storage.records[Int(b)]
+    if x.at != y.at { return x.at < y.at }
+    return ChainDerivation.purchaseLess(a, b, storage.records.buffer, storage.pool)
   }
 
   /// A Play sales row or voided purchase names its own order's first order id.
@@ -199,6 +231,20 @@ public final class LedgerBuilder {
       guard chainSpaces[c] == .playOrder, let t = tokenOfOrder[chainKeys[c]] else { continue }
       target[c] = t
       if chainSelfBase[c] { bases.append((t, chainKeys[c])) }
+      let target = Int(t)
+      if firstPurchase[c] != UInt32.max
+        && (firstPurchase[target] == UInt32.max || precedes(firstPurchase[c], firstPurchase[target]))
+      {
+        firstPurchase[target] = firstPurchase[c]
+        firstOriginal[target] = firstOriginal[c]
+      }
+      if firstTokenPurchase[c] != UInt32.max
+        && (firstTokenPurchase[target] == UInt32.max
+          || precedes(firstTokenPurchase[c], firstTokenPurchase[target]))
+      {
+        firstTokenPurchase[target] = firstTokenPurchase[c]
+        firstToken[target] = firstToken[c]
+      }
       if chainStatus[c] >= 0 {
         let s = storage.statuses[Int(chainStatus[c])]
         chainStatus[c] = -1
@@ -253,7 +299,17 @@ public final class LedgerBuilder {
 
     var chains: [ChainState] = []
     chains.reserveCapacity(chainCount)
+    let t = asOf.ms
     for (p, c) in live.enumerated() {
+      // The first purchase as of T: the first of all purchases, unless even that one is after T.
+      var original = PackedRecord.none
+      let first = firstPurchase[Int(c)]
+      if first != UInt32.max, case let at = storage.records[Int(first)].at, at <= t {
+        original = firstOriginal[Int(c)] == PackedRecord.none ? at : firstOriginal[Int(c)]
+      }
+      let tokenFirst = firstTokenPurchase[Int(c)]
+      let token =
+        tokenFirst != UInt32.max && storage.records[Int(tokenFirst)].at <= t ? firstToken[Int(c)] : 0
       chains.append(
         ChainState(
           key: chainKeys[Int(c)], start: Int(starts[p * 3]),
@@ -261,8 +317,8 @@ public final class LedgerBuilder {
           refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
           voidCount: starts[p * 3 + 3] - starts[p * 3 + 2], status: chainStatus[Int(c)],
           store: chainSpaces[Int(c)].store, flags: [.production], currentProduct: UInt32.max,
-          paidThrough: PackedRecord.none, originalPurchaseAt: PackedRecord.none, supersededBy: -1,
-          accountToken: 0,
+          paidThrough: PackedRecord.none, originalPurchaseAt: original, supersededBy: -1,
+          accountToken: token,
           latestPaid: -1))
     }
     starts = []
@@ -270,6 +326,10 @@ public final class LedgerBuilder {
     chains = []
     maps = []
     chainStatus = []
+    firstPurchase = []
+    firstOriginal = []
+    firstTokenPurchase = []
+    firstToken = []
 
     // First order ids each chain names: its own key where its records name it, and the ids it names.
     var named: [(chain: UInt32, base: PackedID)] = []

@@ -115,12 +115,13 @@ final class LedgerStorage: @unchecked Sendable {
   @inline(__always)
   func tax(_ n: Int) -> Int64 {
     let r = records[n]
-    if r.flags.contains(.auxIsTax) { return r.aux }
+    if r.flags.contains(.taxInExtra) { return r.extra }
     if r.flags.contains(.rare), let tax = rare[n]?.tax { return tax }
     return 0
   }
 
-  /// Record `n` as a ``StoreTransaction`` of chain `c` (for views and tests; the origin is not kept).
+  /// Record `n` as a ``StoreTransaction`` of chain `c` (for views and tests). Not kept per record: the
+  /// origin, offer and reason; the account token and original purchase date (see ``Chain``).
   func transaction(_ n: Int, chain c: Int) -> StoreTransaction {
     let r = records[n]
     let chain = chains[c]
@@ -129,17 +130,15 @@ final class LedgerStorage: @unchecked Sendable {
       transactionId: r.transactionId.string(pool: pool), productId: products.name(ofVariant: r.variant),
       at: Instant(ms: r.at), origin: Origin(file: -1, line: 0))
     t.productTypeRaw = products.typeRaw(ofVariant: r.variant)
-    t.originalAt = r.inlineOriginal.map(Instant.init(ms:))
     t.expiresAt = r.expires == PackedRecord.none ? nil : Instant(ms: r.expires)
     t.amountMinor = r.amount
-    if r.flags.contains(.auxIsTax) { t.taxMinor = r.aux }
+    if r.flags.contains(.taxInExtra) { t.taxMinor = r.extra }
     t.currency = r.currencyValue
     t.isTrial = r.isTrial
     t.environment = r.environment
     t.familyShared = r.isFamilyShared
     t.isUpgraded = r.isUpgraded
     t.pending = r.flags.contains(.pending)
-    if r.token != 0 { t.accountToken = tokens.string(r.token - 1) }
     if let rare = rareFields(n) {
       t.revokedAt = rare.revokedAt
       t.revocationType = rare.revocationType

@@ -1,22 +1,19 @@
-/// One purchase, refund or void in 56 bytes: what the ledger keeps of a ``StoreTransaction``.
+/// One purchase, refund or void in 48 bytes: what the ledger keeps of a ``StoreTransaction``.
 ///
-/// Strings become numbers (product variant, packed transaction id, account token); optional instants
-/// use `Int64.min` for "none". Fields most records lack (revocation details, a tax beside an original
-/// purchase date) live in the ledger's side table, flagged by ``Flags/rare``.
+/// Strings become numbers (product variant, packed transaction id); optional instants use `Int64.min`
+/// for "none". Fields most records lack (revocation details, a tax beside an expiry) live in the
+/// ledger's side table, flagged by ``Flags/rare``. The account token and the original purchase date
+/// matter only for a chain's first purchase: the ledger keeps them per chain, not per record.
 struct PackedRecord: Sendable {
   /// Purchase, refund or void instant (ms).
   var at: Int64
   /// Amount in minor units (refunds: positive).
   var amount: Int64
-  /// End of the period (Apple `expiresDate`), or `none`.
-  var expires: Int64
-  /// The original purchase instant (``Flags/auxIsOriginal``) or the tax (``Flags/auxIsTax``).
-  var aux: Int64
+  /// End of the period (Apple `expiresDate`), or `none`; or, with ``Flags/taxInExtra``, the tax.
+  var extra: Int64
   /// The transaction id, packed (pooled ids number texts of the owner's ``TextPool``).
   var txValue: UInt64
   var txMeta: UInt32
-  /// Account token: 0 none, else the token's number in the owner's token pool + 1.
-  var token: UInt32
   /// Product variant (store, name, raw type) in the owner's ``ProductTable``.
   var variant: UInt32
   /// Currency handle index + 1; 0 none.
@@ -36,8 +33,8 @@ struct PackedRecord: Sendable {
     static let familyShared = Flags(rawValue: 1 << 5)
     static let upgraded = Flags(rawValue: 1 << 6)
     static let pending = Flags(rawValue: 1 << 7)
-    static let auxIsTax = Flags(rawValue: 1 << 8)
-    static let auxIsOriginal = Flags(rawValue: 1 << 9)
+    /// ``PackedRecord/extra`` holds the tax, not an expiry.
+    static let taxInExtra = Flags(rawValue: 1 << 8)
     /// The ledger's side table has more for this record.
     static let rare = Flags(rawValue: 1 << 10)
     /// Derived: a paid charge of its chain as of T (production, amount > 0, not returned…).
@@ -99,10 +96,10 @@ struct PackedRecord: Sendable {
   var currencyValue: Currency? { currency == 0 ? nil : Currency(tableIndex: Int(currency) - 1) }
 
   /// The tax stated in the record (0 when none or kept in the side table).
-  @inline(__always) var inlineTax: Int64 { flags.contains(.auxIsTax) ? aux : 0 }
+  @inline(__always) var inlineTax: Int64 { flags.contains(.taxInExtra) ? extra : 0 }
 
-  /// The original purchase instant when stated inline.
-  @inline(__always) var inlineOriginal: Int64? { flags.contains(.auxIsOriginal) ? aux : nil }
+  /// End of the period, or `none`.
+  @inline(__always) var expires: Int64 { flags.contains(.taxInExtra) ? PackedRecord.none : extra }
 }
 
 /// What a few records carry beyond ``PackedRecord``: Apple revocations, and a tax beside an original date.
@@ -111,6 +108,7 @@ struct RareFields: Sendable {
   var revocationType: String?
   var revocationReason: Int?
   var revocationPercentMilli: Int64?
+  /// A tax stated beside an expiry.
   var tax: Int64?
   /// Upper-cased revocation type, worked out once.
   var revocationTypeUpper: String?

@@ -19,9 +19,12 @@ final class RecordBatch: @unchecked Sendable {
   }
 
   var records: [PackedRecord] = []
-  /// Per record: its chain key (pooled in ``texts``) and namespace.
+  /// Per record: its chain key (pooled in ``texts``) and namespace, its account token (number in
+  /// ``tokens`` + 1, or 0) and its original purchase instant (or ``PackedRecord/none``).
   var keys: [PackedID] = []
   var spaces: [Space] = []
+  var tokenNumbers: [UInt32] = []
+  var originals: [Int64] = []
   /// Side fields by record number.
   var rare: [Int: RareFields] = [:]
   /// Order ids a non-status record names explicitly (record number, first order id).
@@ -100,15 +103,15 @@ final class RecordBatch: @unchecked Sendable {
     if t.familyShared { flags.insert(.familyShared) }
     if t.isUpgraded { flags.insert(.upgraded) }
     if t.pending { flags.insert(.pending) }
-    var aux = PackedRecord.none
+    var extra = t.expiresAt?.ms ?? PackedRecord.none
     var rareTax: Int64?
-    if let original = t.originalAt {
-      aux = original.ms
-      flags.insert(.auxIsOriginal)
-      rareTax = t.taxMinor
-    } else if let tax = t.taxMinor {
-      aux = tax
-      flags.insert(.auxIsTax)
+    if let tax = t.taxMinor {
+      if t.expiresAt == nil {
+        extra = tax
+        flags.insert(.taxInExtra)
+      } else {
+        rareTax = tax
+      }
     }
     let number = records.count
     if t.revokedAt != nil || t.revocationType != nil || t.revocationReason != nil
@@ -121,12 +124,14 @@ final class RecordBatch: @unchecked Sendable {
         revocationTypeUpper: t.revocationType?.uppercased())
     }
     var record = PackedRecord(
-      at: t.at.ms, amount: t.amountMinor, expires: t.expiresAt?.ms ?? PackedRecord.none, aux: aux,
-      txValue: 0, txMeta: 0, token: token, variant: variant, currency: currency, flags: flags)
+      at: t.at.ms, amount: t.amountMinor, extra: extra, txValue: 0, txMeta: 0, variant: variant,
+      currency: currency, flags: flags)
     record.transactionId = PackedID.intern(t.transactionId, in: texts)
     records.append(record)
     keys.append(key)
     spaces.append(space)
+    tokenNumbers.append(token)
+    originals.append(t.originalAt?.ms ?? PackedRecord.none)
     for base in t.storedOrderBaseIds ?? [] { recordBases.append((number, PackedID.intern(base, in: texts))) }
   }
 }
