@@ -101,6 +101,7 @@ enum AppRowCSV {
         counter.reject(line: record.line, reason: error.reason, raw: record.rawText)
       }
     }
+    MemDebug.note("after \(displayName)")
     return counter.counts
   }
 }

@@ -10,13 +10,16 @@ public struct AssignmentCSVReader: AppRowReader {
   public func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Assignment) -> Void
   ) throws(InputError) -> InputCounts {
-    try AppRowCSV.run(
+    // Experiment and arm ids repeat on every row: one shared string each, not one allocation a row.
+    let shared = StringInterner()
+    return try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
       names: AssignmentCSVReader.columns, emit: emit
     ) { (cells, origin) throws(RowRejection) -> Assignment in
       Assignment(
-        userId: try cells.required(0), experimentId: try cells.required(1), armId: try cells.required(2),
-        assignedAt: try cells.requiredTimestamp(3), origin: origin)
+        userId: try cells.required(0), experimentId: shared.intern(try cells.requiredBytes(1)),
+        armId: shared.intern(try cells.requiredBytes(2)), assignedAt: try cells.requiredTimestamp(3),
+        origin: origin)
     }
   }
 }

@@ -61,6 +61,7 @@ public enum Reconciler {
       }
     }
     findings.sort(by: Finding.reportOrder)
+    MemDebug.note("findings done")
     return findings
   }
 
