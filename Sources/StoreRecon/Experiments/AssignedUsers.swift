@@ -53,10 +53,14 @@ struct AssignedUsers {
       }
       valid.append(Int32(i))
     }
-    valid.sort {
-      let a = assignments[Int($0)]
-      let b = assignments[Int($1)]
-      return (a.userId, a.assignedAt, a.armId) < (b.userId, b.assignedAt, b.armId)
+    assignments.withUnsafeBufferPointer { rows in
+      valid.sort {
+        let a = Int($0)
+        let b = Int($1)
+        if rows[a].userId != rows[b].userId { return rows[a].userId < rows[b].userId }
+        if rows[a].assignedAt != rows[b].assignedAt { return rows[a].assignedAt < rows[b].assignedAt }
+        return rows[a].armId < rows[b].armId
+      }
     }
     users.reserveCapacity(valid.count)
     var reassigned: Set<String> = []

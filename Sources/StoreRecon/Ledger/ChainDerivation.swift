@@ -37,7 +37,7 @@ enum ChainDerivation {
   }
 
   /// What deriving one chain reads and writes (each chain writes only its own slots).
-  struct Context: @unchecked Sendable {
+  final class Context: @unchecked Sendable {
     let records: UnsafeMutableBufferPointer<PackedRecord>
     let order: UnsafeMutableBufferPointer<UInt32>
     let chains: UnsafeMutableBufferPointer<ChainState>
@@ -346,6 +346,26 @@ enum ChainDerivation {
 
     /// The number of the empty product name (`UInt32.max` when no variant has it).
     let emptyName: UInt32
+
+    init(
+      records: UnsafeMutableBufferPointer<PackedRecord>, order: UnsafeMutableBufferPointer<UInt32>,
+      chains: UnsafeMutableBufferPointer<ChainState>, statuses: [StatusRecord], rare: [Int: RareFields],
+      pool: TextPool, types: [ProductType], periods: [BillingPeriod], variants: [ProductTable.Variant],
+      t: Int64,
+      emptyName: UInt32
+    ) {
+      self.records = records
+      self.order = order
+      self.chains = chains
+      self.statuses = statuses
+      self.rare = rare
+      self.pool = pool
+      self.types = types
+      self.periods = periods
+      self.variants = variants
+      self.t = t
+      self.emptyName = emptyName
+    }
   }
 
   /// Whether record `a` comes before record `b` in purchase order: oldest first; a Play renewal `..N`

@@ -81,9 +81,19 @@ public enum Reconciler {
     {
       findings.append(contentsOf: part)
     }
-    findings.sort(by: Finding.reportOrder)
+    // Report order; ties keep the order found (the sort is stable). Indexes are sorted, not findings,
+    // so the findings themselves are moved once.
+    var order = Array(findings.indices)
+    findings.withUnsafeBufferPointer { all in
+      order.sort { a, b in
+        if Finding.reportOrder(all[a], all[b]) { return true }
+        if Finding.reportOrder(all[b], all[a]) { return false }
+        return a < b
+      }
+    }
+    let sorted = order.map { findings[$0] }
     MemDebug.note("findings done")
-    return findings
+    return sorted
   }
 
   /// The amount a finding about chain `c` quotes: its latest paid charge, else its latest purchase with

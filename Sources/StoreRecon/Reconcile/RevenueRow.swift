@@ -45,18 +45,23 @@ public enum Revenue {
     // Chains in parts on all cores, one table each, summed in part order (sums do not depend on order).
     let parts = Parallel.parts(for: s.chains.count, minimum: 50_000)
     let tables = Parallel.map(parts: parts) { part -> [Key: RevenueRow] in
-      var table: [Key: RevenueRow] = [:]
+      // Rows in an array, found through a key → index table (the rows are updated in place).
+      var index: [Key: Int] = [:]
+      var rows: [RevenueRow] = []
       func add(_ r: PackedRecord, store: Store, at: Int64, update: (inout RevenueRow) -> Void) {
         guard let currency = r.currencyValue else { return }
         let key = Key(
           day: dayOf(Instant(ms: at)), store: store, product: s.products.nameID(ofVariant: r.variant),
           currency: r.currency)
-        update(
-          &table[
-            key,
-            default: RevenueRow(
-              day: key.day, store: store, productId: s.products.names[Int(key.product)], currency: currency)
-          ])
+        if let i = index[key] {
+          update(&rows[i])
+        } else {
+          index[key] = rows.count
+          rows.append(
+            RevenueRow(
+              day: key.day, store: store, productId: s.products.names[Int(key.product)], currency: currency))
+          update(&rows[rows.count - 1])
+        }
       }
       let t = ledger.asOf.ms
       for c in Parallel.range(part, of: parts, count: s.chains.count) {
@@ -96,6 +101,8 @@ public enum Revenue {
           }
         }
       }
+      var table: [Key: RevenueRow] = [:]
+      for (key, i) in index { table[key] = rows[i] }
       return table
     }
     var table: [Key: RevenueRow] = [:]

@@ -45,6 +45,7 @@ public enum ReconciliationRun {
     let asOf = calendar.asOf(date)
     let out = request.outDirectory ?? "reports/\(date)"
     let plan = try planInputs(config, configPath: request.configPath)
+    let digests = FileDigest.Prefetch(plan.map(\.path))  // checksums on another thread while files are read
 
     let builder = LedgerBuilder()
     var rows = AppRowSet()
@@ -58,10 +59,6 @@ public enum ReconciliationRun {
       if usedRejectNames.contains(name) { name = "rejects/\(index)-\(flat).csv" }
       usedRejectNames.insert(name)
       var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
-      if let digest = FileDigest.of(path: input.path) {
-        report.bytes = digest.bytes
-        report.sha256 = digest.sha256
-      }
       let rejects = RejectList()
       do {
         report.counts = try InputReaders.read(
@@ -69,6 +66,10 @@ public enum ReconciliationRun {
       } catch {
         report.error = error.description
         progress.note("ERROR \(error.description) — the run goes on without this file")
+      }
+      if let digest = digests.of(path: input.path) {
+        report.bytes = digest.bytes
+        report.sha256 = digest.sha256
       }
       report.elapsedMs = milliseconds(clock.now - readStart)
       rejectFiles.append((name, rejects.rejects))
