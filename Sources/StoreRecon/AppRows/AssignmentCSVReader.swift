@@ -22,4 +22,27 @@ public struct AssignmentCSVReader: AppRowReader {
         origin: origin)
     }
   }
+
+  /// Packs assignment rows of one chunk.
+  struct Packer: CSVRecordPacker {
+    let columns: [Int]
+    let shared = StringInterner()
+
+    static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> [Int] {
+      try header.requireColumns(AssignmentCSVReader.columns)
+    }
+
+    init(columns: [Int]) { self.columns = columns }
+
+    func makeOutput() -> [Assignment] { [] }
+
+    mutating func pack(_ record: CSVRecord, into rows: inout [Assignment]) throws(RowRejection) {
+      let cells = AppRowCSV.Cells(record: record, columns: columns, names: AssignmentCSVReader.columns)
+      rows.append(
+        Assignment(
+          userId: try cells.required(0), experimentId: shared.intern(try cells.requiredBytes(1)),
+          armId: shared.intern(try cells.requiredBytes(2)), assignedAt: try cells.requiredTimestamp(3),
+          origin: Origin(file: -1, line: Int32(clamping: record.line))))
+    }
+  }
 }

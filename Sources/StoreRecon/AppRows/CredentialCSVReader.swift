@@ -24,38 +24,78 @@ public struct CredentialCSVReader: AppRowReader {
     }
   }
 
-  /// Reads one credentials CSV file into `table` (packed, as the run keeps them).
+  /// Reads one credentials CSV file into `table` (packed, as the run keeps them): in chunks on all
+  /// cores for a plain file, with the same rows, rejects and line numbers as ``read(path:displayName:fileIndex:rejects:emit:)``.
   func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
-    into table: inout CredentialTable
+    into table: inout CredentialTable, chunkBytes: Int = CSVChunkImport.chunkSize,
+    threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
     let pool = table.pool
     var packed = CredentialTable(pool: pool)
     swap(&packed, &table)
     defer { swap(&packed, &table) }
     packed.reserve(AppRowCSV.estimatedRows(path))
-    typealias Packed = (
-      userId: String, key: PackedID, store: Store, claimedAt: Int64, linked: PackedID, order: PackedID
-    )
-    return try AppRowCSV.run(
-      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: CredentialCSVReader.columns,
-      emit: { (r: Packed) in
-        packed.append(
-          userId: r.userId, key: r.key, store: r.store, claimedAt: r.claimedAt, linked: r.linked,
-          order: r.order)
+    return try CSVChunkImport.run(
+      Packer.self, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes,
+      threads: threads
+    ) { chunk in
+      // Keys and order ids were numbered in the chunk's own pool: renumber them in the table's.
+      var map = [UInt32](repeating: UInt32.max, count: chunk.pool.count)
+      func global(_ id: PackedID) -> PackedID {
+        guard id.kind == .pooled else { return id }
+        let local = Int(id.poolID)
+        if map[local] == UInt32.max { map[local] = chunk.pool.withBytes(id.poolID) { pool.intern($0) } }
+        return .pooled(map[local])
       }
-    ) { (cells, _) throws(RowRejection) -> Packed in
+      for r in chunk.rows {
+        packed.append(
+          userId: r.userId, key: global(r.key), store: r.store, claimedAt: r.claimedAt,
+          linked: global(r.linked),
+          order: global(r.order))
+      }
+    }
+  }
+
+  /// Packs credential rows of one chunk, numbering keys and order ids in its own pool.
+  struct Packer: CSVRecordPacker {
+    struct Row {
+      var userId: String
+      var key: PackedID
+      var store: Store
+      var claimedAt: Int64
+      var linked: PackedID
+      var order: PackedID
+    }
+
+    struct Chunk {
+      var rows: [Row] = []
+      let pool = TextPool()
+    }
+
+    let columns: [Int]
+
+    static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> [Int] {
+      try header.requireColumns(CredentialCSVReader.columns)
+    }
+
+    init(columns: [Int]) { self.columns = columns }
+
+    func makeOutput() -> Chunk { Chunk() }
+
+    mutating func pack(_ record: CSVRecord, into chunk: inout Chunk) throws(RowRejection) {
+      let cells = AppRowCSV.Cells(record: record, columns: columns, names: CredentialCSVReader.columns)
       let store = try cells.choice(0, as: Store.self)
-      let key = PackedID.intern(try cells.requiredBytes(1), in: pool)
+      let key = PackedID.intern(try cells.requiredBytes(1), in: chunk.pool)
       let userId = String(decoding: try cells.requiredBytes(2), as: UTF8.self)
       let linked = cells.bytes(3)
       let order = cells.bytes(4)
-      return (
-        userId, key, store, try cells.timestampMs(5),
-        linked.isEmpty ? .absent : PackedID.intern(linked, in: pool),
-        order.isEmpty ? .absent : PackedID.intern(order, in: pool)
-      )
+      let claimedAt = try cells.timestampMs(5)
+      chunk.rows.append(
+        Row(
+          userId: userId, key: key, store: store, claimedAt: claimedAt,
+          linked: linked.isEmpty ? .absent : PackedID.intern(linked, in: chunk.pool),
+          order: order.isEmpty ? .absent : PackedID.intern(order, in: chunk.pool)))
     }
   }
 }

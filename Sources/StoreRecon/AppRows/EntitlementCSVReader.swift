@@ -29,10 +29,12 @@ public struct EntitlementCSVReader: AppRowReader {
     }
   }
 
-  /// Reads one entitlements CSV file into `table` (packed, as the run keeps them).
+  /// Reads one entitlements CSV file into `table` (packed, as the run keeps them): in chunks on all
+  /// cores for a plain file, with the same rows, rejects and line numbers as ``read(path:displayName:fileIndex:rejects:emit:)``.
   func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
-    into table: inout EntitlementTable
+    into table: inout EntitlementTable, chunkBytes: Int = CSVChunkImport.chunkSize,
+    threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
     let pool = table.pool
     let products = table.products
@@ -40,23 +42,61 @@ public struct EntitlementCSVReader: AppRowReader {
     swap(&rows, &table.rows)
     defer { swap(&rows, &table.rows) }
     rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(path))
-    return try AppRowCSV.run(
-      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: EntitlementCSVReader.columns, emit: { rows.append($0) }
-    ) { (cells, _) throws(RowRejection) -> EntitlementTable.Row in
+    return try CSVChunkImport.run(
+      Packer.self, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes,
+      threads: threads
+    ) { chunk in
+      // Keys and product names were numbered in the chunk's own pools: renumber them in the table's.
+      var keys = [UInt32](repeating: UInt32.max, count: chunk.pool.count)
+      let names = chunk.products.names.map { products.name($0) }
+      for var row in chunk.rows {
+        if row.key.kind == .pooled {
+          let local = Int(row.key.poolID)
+          if keys[local] == UInt32.max {
+            keys[local] = chunk.pool.withBytes(row.key.poolID) { pool.intern($0) }
+          }
+          row.key = .pooled(keys[local])
+        }
+        row.product = names[Int(row.product)]
+        rows.append(row)
+      }
+    }
+  }
+
+  /// Packs entitlement rows of one chunk, numbering keys and product names in its own pools.
+  struct Packer: CSVRecordPacker {
+    struct Chunk {
+      var rows: [EntitlementTable.Row] = []
+      let pool = TextPool()
+      let products = ProductTable()
+    }
+
+    let columns: [Int]
+
+    static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> [Int] {
+      try header.requireColumns(EntitlementCSVReader.columns)
+    }
+
+    init(columns: [Int]) { self.columns = columns }
+
+    func makeOutput() -> Chunk { Chunk() }
+
+    mutating func pack(_ record: CSVRecord, into chunk: inout Chunk) throws(RowRejection) {
+      let cells = AppRowCSV.Cells(record: record, columns: columns, names: EntitlementCSVReader.columns)
       let entitlementId = String(decoding: try cells.requiredBytes(0), as: UTF8.self)
       let userId = String(decoding: try cells.requiredBytes(1), as: UTF8.self)
-      let product = products.name(try cells.requiredBytes(2))
+      let product = chunk.products.name(try cells.requiredBytes(2))
       let source = try cells.choice(3, as: EntitlementSource.self)
       let keyBytes = cells.bytes(4)
-      let key = keyBytes.isEmpty ? PackedID.absent : PackedID.intern(keyBytes, in: pool)
+      let key = keyBytes.isEmpty ? PackedID.absent : PackedID.intern(keyBytes, in: chunk.pool)
       let status = try cells.choice(5, as: EntitlementStatus.self)
       let startsAt = try cells.timestampMs(6)
       let expiresAt = try cells.timestampMs(7)
       _ = try cells.timestampMs(8)  // updated_at: checked, not kept
-      return EntitlementTable.Row(
-        entitlementId: entitlementId, userId: userId, key: key, product: product, startsAt: startsAt,
-        expiresAt: expiresAt, source: source, status: status)
+      chunk.rows.append(
+        EntitlementTable.Row(
+          entitlementId: entitlementId, userId: userId, key: key, product: product, startsAt: startsAt,
+          expiresAt: expiresAt, source: source, status: status))
     }
   }
 }

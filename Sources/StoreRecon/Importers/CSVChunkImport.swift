@@ -93,6 +93,17 @@ enum CSVChunkImport {
     _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
     chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output) -> Void
   ) throws(InputError) -> InputCounts {
+    try run(
+      packer, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes, threads: threads
+    ) { output, _ in merge(output) }
+  }
+
+  /// Imports `path` with `P`, handing each chunk's output to `merge` in file order with the number of
+  /// the lines before the chunk (record lines in the output are counted from the chunk's start).
+  static func run<P: CSVRecordPacker>(
+    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
+    chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output, Int) -> Void
+  ) throws(InputError) -> InputCounts {
     let file = try FileByteSource(path: path, displayName: displayName)
     let container = try InputBytes.sniff(file, path: path, displayName: displayName)
     var start: Int64 = 0
@@ -109,7 +120,7 @@ enum CSVChunkImport {
       }
     }
     guard plain else {
-      return try streaming(packer, path: path, displayName: displayName, rejects: rejects, merge: merge)
+      return try streaming(packer, path: path, displayName: displayName, rejects: rejects) { merge($0, 0) }
     }
     let size = file.size
     var counter = RecordCounter(displayName: displayName, rejects: rejects)
@@ -150,7 +161,7 @@ enum CSVChunkImport {
         for reject in chunk.rejects {
           counter.reject(line: lineBase + reject.line, reason: reject.reason, raw: reject.raw)
         }
-        merge(chunk.output)
+        merge(chunk.output, lineBase)
         if let line = chunk.tooLong {
           throw .malformed(
             path: displayName,
