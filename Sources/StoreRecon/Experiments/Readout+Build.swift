@@ -22,7 +22,9 @@ extension Readout {
     settings: ExperimentSettings, dayOf: (Instant) -> CivilDate
   ) -> [Readout] {
     guard !experiments.isEmpty else { return [] }
+    MemDebug.note("experiments start")
     let users = ChainUsers(ledger: ledger, credentials: credentials)
+    MemDebug.note("chain users")
     return experiments.map {
       read($0, users: users, ledger: ledger, assignments: assignments, settings: settings, dayOf: dayOf)
     }
@@ -55,6 +57,7 @@ extension Readout {
     let t = ledger.asOf
     let reportDate = dayOf(t.adding(ms: -1))
     let assigned = AssignedUsers(experiment: experiment, assignments: assignments, asOf: t, dayOf: dayOf)
+    MemDebug.note("assigned users")
     let arms = experiment.arms
     let facts = VariantFacts(s.products, catalog: settings.catalog)
     // Which product names each arm offers, per store.
@@ -324,7 +327,9 @@ extension Readout {
           chainsExcluded: tally.chainsExcluded, chainsOfOtherArmsProducts: tally.chainsOfOtherArmsProducts))
     }
 
+    MemDebug.note("arms")
     sortLineage(lineageStorage, users: assigned.users)
+    MemDebug.note("lineage sorted")
     gaps.sort {
       ($0.currency, $0.day, $0.store, $0.chainKey, $0.transactionId) < (
         $1.currency, $1.day, $1.store, $1.chainKey, $1.transactionId

@@ -189,10 +189,12 @@ public enum Reconciler {
     guard chain.production, !chain.pending, !chain.familyShared, chain.latestPaid >= 0 else { return nil }
     let range = s.purchases(c)
     let latest = s.record(at: range.lowerBound + Int(chain.latestPaid))
-    let product =
+    // Texts only for a finding (most chains raise none).
+    var product: String {
       chain.currentProduct != UInt32.max
-      ? s.products.names[Int(chain.currentProduct)] : s.products.name(ofVariant: latest.variant)
-    let key = chain.key.string(pool: s.pool)
+        ? s.products.names[Int(chain.currentProduct)] : s.products.name(ofVariant: latest.variant)
+    }
+    var key: String { chain.key.string(pool: s.pool) }
     if sources.isEmpty {
       let currency = latest.currencyValue
       var count = 0

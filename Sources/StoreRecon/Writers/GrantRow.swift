@@ -29,7 +29,19 @@ public struct GrantRow: Sendable, Equatable {
   {
     var rows = goodwillRows(goodwill, asOf: t)
     appendEntitlements(entitlements, to: &rows, asOf: t)
-    return rows.map { ($0.csvFields, $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+    return reportOrder(rows)
+  }
+
+  /// `rows` in report order: by their CSV fields (rows with equal fields are equal).
+  static func reportOrder(_ rows: [GrantRow]) -> [GrantRow] {
+    let keys = rows.map(\.csvFields)
+    var order = Array(rows.indices)
+    order.sort { a, b in
+      if keys[a].lexicographicallyPrecedes(keys[b]) { return true }
+      if keys[b].lexicographicallyPrecedes(keys[a]) { return false }
+      return a < b
+    }
+    return order.map { rows[$0] }
   }
 
   static func goodwillRows(_ goodwill: [GoodwillGrant], asOf t: Instant) -> [GrantRow] {
@@ -55,7 +67,7 @@ public struct GrantRow: Sendable, Equatable {
       grants.append(entitlements[i])
     }
     appendEntitlements(grants, to: &rows, asOf: t)
-    return rows.map { ($0.csvFields, $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+    return reportOrder(rows)
   }
 
   static func appendEntitlements(_ entitlements: [Entitlement], to rows: inout [GrantRow], asOf t: Instant) {
