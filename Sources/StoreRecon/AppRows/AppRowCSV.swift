@@ -101,7 +101,6 @@ enum AppRowCSV {
         counter.reject(line: record.line, reason: error.reason, raw: record.rawText)
       }
     }
-    MemDebug.note("after \(displayName)")
     return counter.counts
   }
 }

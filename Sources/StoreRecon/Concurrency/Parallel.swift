@@ -7,11 +7,8 @@ import Dispatch
 /// Splits work that divides into independent parts over the machine's cores, deterministically: the
 /// parts are fixed by the input size (not by timing), and results come back in part order.
 enum Parallel {
-  /// Cores available to this process (at least 1); `STORERECON_THREADS` overrides it (1 = sequential).
-  static let cores: Int = {
-    if let text = getenv("STORERECON_THREADS"), let n = Int(String(cString: text)), n >= 1 { return n }
-    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-  }()
+  /// Cores available to this process (at least 1).
+  static let cores: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
   /// How many parts to cut `count` items into: one per core, but none smaller than `minimum` items.
   static func parts(for count: Int, minimum: Int) -> Int {

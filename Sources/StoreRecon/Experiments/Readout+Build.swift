@@ -22,9 +22,7 @@ extension Readout {
     settings: ExperimentSettings, dayOf: (Instant) -> CivilDate
   ) -> [Readout] {
     guard !experiments.isEmpty else { return [] }
-    MemDebug.note("experiments start")
     let users = ChainUsers(ledger: ledger, credentials: credentials)
-    MemDebug.note("chain users")
     return experiments.map {
       read($0, users: users, ledger: ledger, assignments: assignments, settings: settings, dayOf: dayOf)
     }
@@ -57,7 +55,6 @@ extension Readout {
     let t = ledger.asOf
     let reportDate = dayOf(t.adding(ms: -1))
     let assigned = AssignedUsers(experiment: experiment, assignments: assignments, asOf: t, dayOf: dayOf)
-    MemDebug.note("assigned users")
     let arms = experiment.arms
     let facts = VariantFacts(s.products, catalog: settings.catalog)
     // Which product names each arm offers, per store.
@@ -244,7 +241,6 @@ extension Readout {
       people[number] = person
     }
 
-    MemDebug.note("lineage loop done")
     let counts = assigned.counts(arms: arms.count)
     let srm = ChiSquare.goodnessOfFit(observed: counts, weights: arms.map(\.weight))
     var columnSet = Set<Currency>()
@@ -277,7 +273,6 @@ extension Readout {
         users: counts[a], rows: rows, columns: width, iterations: experiment.bootstrap.iterations,
         generator: &generator)
     }
-    MemDebug.note("bootstrap done")
     var armReadouts: [ArmReadout] = []
     var controlMeans: [Double] = []
     var controlSample = SampleSummary(count: 0, mean: 0, variance: 0)
@@ -327,9 +322,7 @@ extension Readout {
           chainsExcluded: tally.chainsExcluded, chainsOfOtherArmsProducts: tally.chainsOfOtherArmsProducts))
     }
 
-    MemDebug.note("arms")
     sortLineage(lineageStorage, users: assigned.users)
-    MemDebug.note("lineage sorted")
     gaps.sort {
       ($0.currency, $0.day, $0.store, $0.chainKey, $0.transactionId) < (
         $1.currency, $1.day, $1.store, $1.chainKey, $1.transactionId

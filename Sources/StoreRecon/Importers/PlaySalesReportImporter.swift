@@ -89,7 +89,6 @@ public struct PlaySalesReportImporter: StoreImporter {
       firstAt = min(firstAt, batch.firstAt)
       lastAt = max(lastAt, batch.lastAt)
     }
-    MemDebug.note("after \(displayName)")
     return PackedImport(
       counts: counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
       lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt))

@@ -76,9 +76,8 @@ public struct Chain: Sendable {
 
   /// The latest paid charge that was not refunded, if any.
   public var latestPaidCharge: StoreTransaction? {
-    let k = state.latestPaid
-    guard k >= 0 else { return nil }
-    return storage.transaction(Int(storage.order[state.start + Int(k)]), chain: index)
+    guard let k = storage.latestPaid(index) else { return nil }
+    return storage.transaction(Int(storage.order[k]), chain: index)
   }
 
   /// The account token (Apple `appAccountToken`, Play obfuscated account id) the store carries, if any.

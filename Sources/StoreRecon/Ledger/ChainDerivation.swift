@@ -230,7 +230,6 @@ enum ChainDerivation {
         }
       }
 
-      var latestPaid: Int32 = -1
       for q in p0..<p1 {
         let n = Int(order[q])
         let r = records[n]
@@ -238,9 +237,7 @@ enum ChainDerivation {
         guard r.amount > 0, r.isProduction, !r.isFamilyShared else { continue }
         if let at = revokedAt(q), at <= t { continue }
         records[n].flags.insert(.paid)
-        latestPaid = Int32(q - p0)
       }
-      chain.latestPaid = latestPaid
       return revocation
     }
 
@@ -329,7 +326,6 @@ enum ChainDerivation {
         chain.paidThrough = paidThrough
       }
 
-      var latestPaid: Int32 = -1
       for q in p0..<p1 {
         let n = Int(order[q])
         let r = records[n]
@@ -338,9 +334,7 @@ enum ChainDerivation {
           returned(r.transactionId, p1, v1) == nil
         else { continue }
         records[n].flags.insert(.paid)
-        latestPaid = Int32(q - p0)
       }
-      chain.latestPaid = latestPaid
       return revocation
     }
 

@@ -201,7 +201,6 @@ public final class LedgerBuilder {
   /// Merges Play chains, derives every chain's state as of `asOf`, and returns the ledger.
   public func build(asOf: Instant, catalog: Catalog) -> Ledger {
     flushPending()
-    MemDebug.note("build start")
     maps = []  // every record is in: chains are found by number from here on
     let pool = storage.pool
     storage.products.resolve(catalog: catalog)
@@ -253,7 +252,6 @@ public final class LedgerBuilder {
     }
     tokenOfOrder = PackedIndex()
 
-    MemDebug.note("linked")
     // Sort the live chains by store, then key (as Swift orders the keys' texts), then namespace and
     // arrival. Each entry carries its key's first 16 bytes, big-endian, so most comparisons are two
     // integer comparisons; longer or non-ASCII keys fall back to comparing the texts.
@@ -285,7 +283,6 @@ public final class LedgerBuilder {
     for c in 0..<n where target[c] != UInt32(c) { position[c] = position[Int(target[c])] }
     target = []
 
-    MemDebug.note("sorted")
     // Group record numbers by chain, then kind (purchases, refunds, voids), in arrival order.
     let chainCount = live.count
     var starts = [UInt32](repeating: 0, count: chainCount * 3 + 1)
@@ -327,8 +324,8 @@ public final class LedgerBuilder {
           refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
           voidCount: starts[p * 3 + 3] - starts[p * 3 + 2],
           status: chain.status, currentProduct: UInt32.max, supersededBy: -1, accountToken: token,
-          latestPaid: -1, paidThrough: PackedRecord.none, originalPurchaseAt: original,
-          store: chain.space.store, flags: [.production]))
+          store: chain.space.store, flags: [.production], paidThrough: PackedRecord.none,
+          originalPurchaseAt: original))
     }
     starts = []
     storage.chains = states
@@ -346,7 +343,6 @@ public final class LedgerBuilder {
     live = []
     position = []
 
-    MemDebug.note("before derive")
     // Derive each chain as of T; drop chains none of whose records is at or before T (in place).
     ChainDerivation.deriveAll(storage, asOf: asOf)
     var kept = [Int32](repeating: -1, count: chainCount)
@@ -361,7 +357,6 @@ public final class LedgerBuilder {
     storage.chains.removeLast(chainCount - w)
     storage.revocations = revocations
 
-    MemDebug.note("derived")
     // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
     let chainList = storage.chains
     storage.index = Store.allCases.map { store in ChainKeyIndex(chainList, include: { $0.store == store }) }
@@ -387,8 +382,6 @@ public final class LedgerBuilder {
       storage.chains[t].supersededBy = Int32(truncatingIfNeeded: i)
     }
     let built = storage
-    MemDebug.note("build end")
-    MemDebug.ledger(built)
     storage = LedgerStorage()
     return Ledger(storage: built, asOf: asOf)
   }

@@ -97,6 +97,13 @@ final class LedgerStorage: @unchecked Sendable {
     return from..<from + Int(chain.voidCount)
   }
 
+  /// The position in ``order`` of chain `c`'s latest paid charge (paid charges are flagged), if any.
+  @inline(__always)
+  func latestPaid(_ c: Int) -> Int? {
+    for k in purchases(c).reversed() where records[Int(order[k])].isPaid { return k }
+    return nil
+  }
+
   /// The record at position `k` of ``order``.
   @inline(__always) func record(at k: Int) -> PackedRecord { records[Int(order[k])] }
 
@@ -173,7 +180,7 @@ final class LedgerStorage: @unchecked Sendable {
 }
 
 /// One chain in the ledger: its key, where its records are, and what follows from them as of T
-/// (72 bytes; fields ordered so that none needs padding).
+/// (64 bytes; fields ordered so that none needs padding).
 struct ChainState: Sendable {
   var key: PackedID
   /// First position of the chain's records in ``LedgerStorage/order``.
@@ -189,14 +196,12 @@ struct ChainState: Sendable {
   var supersededBy: Int32
   /// Account token number + 1, or 0.
   var accountToken: UInt32
-  /// Position (within the chain's purchases) of the latest paid charge, or -1.
-  var latestPaid: Int32
+  var store: Store
+  var flags: Flags
   /// Paid-through instant (ms), or ``PackedRecord/none``.
   var paidThrough: Int64
   /// Original purchase instant (ms), or ``PackedRecord/none``.
   var originalPurchaseAt: Int64
-  var store: Store
-  var flags: Flags
 
   /// First position of the chain's records in ``LedgerStorage/order``.
   @inline(__always)

@@ -92,7 +92,6 @@ public enum Reconciler {
       }
     }
     let sorted = order.map { findings[$0] }
-    MemDebug.note("findings done")
     return sorted
   }
 
@@ -100,8 +99,7 @@ public enum Reconciler {
   /// an amount.
   static func quotedCharge(_ c: Int, _ s: LedgerStorage) -> PackedRecord? {
     let range = s.purchases(c)
-    let latest = s.chains[c].latestPaid
-    if latest >= 0 { return s.record(at: range.lowerBound + Int(latest)) }
+    if let latest = s.latestPaid(c) { return s.record(at: latest) }
     for k in range.reversed() where s.record(at: k).amount > 0 { return s.record(at: k) }
     return nil
   }
@@ -186,9 +184,9 @@ public enum Reconciler {
     let s = ledger.storage
     let t = options.asOf
     let chain = s.chains[c]
-    guard chain.production, !chain.pending, !chain.familyShared, chain.latestPaid >= 0 else { return nil }
+    guard chain.production, !chain.pending, !chain.familyShared, let latestAt = s.latestPaid(c) else { return nil }
     let range = s.purchases(c)
-    let latest = s.record(at: range.lowerBound + Int(chain.latestPaid))
+    let latest = s.record(at: latestAt)
     // Texts only for a finding (most chains raise none).
     var product: String {
       chain.currentProduct != UInt32.max
@@ -252,8 +250,7 @@ public enum Reconciler {
     guard users.count > 1, let first = firstClaimer(claims) else { return [] }
     let s = ledger.storage
     let chain = s.chains[c]
-    let range = s.purchases(c)
-    let charge = chain.latestPaid >= 0 ? s.record(at: range.lowerBound + Int(chain.latestPaid)) : nil
+    let charge = s.latestPaid(c).map { s.record(at: $0) }
     let key = chain.key.string(pool: s.pool)
     let product = chain.currentProduct == UInt32.max ? "" : s.products.names[Int(chain.currentProduct)]
     return users.subtracting([first.userId]).sorted().map { user in

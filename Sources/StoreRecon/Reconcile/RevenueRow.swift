@@ -120,7 +120,6 @@ public enum Revenue {
         table[key] = sum
       }
     }
-    MemDebug.note("revenue")
     return table.values.sorted {
       ($0.day, $0.store, $0.productId, $0.currency) < ($1.day, $1.store, $1.productId, $1.currency)
     }
