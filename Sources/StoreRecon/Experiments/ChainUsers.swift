@@ -27,14 +27,36 @@ struct ChainUsers {
     let credentials = table.sharing(pool: s.pool)
     self.credentials = credentials
     let count = s.chains.count
+    // The chain each credential names (and the chain its linked key names): look-ups on all cores.
+    let rowCount = credentials.rows.count
+    let parts = Parallel.parts(for: rowCount, minimum: 100_000)
+    let found: [(chain: Int32, linked: Int32)] = Parallel.map(parts: parts) { part -> [(Int32, Int32)] in
+      var out: [(Int32, Int32)] = []
+      for i in Parallel.range(part, of: parts, count: rowCount) {
+        let credential = credentials.rows[i]
+        var index = s.chainIndex(store: credential.store, key: credential.key)
+        if index == nil, case let order = credentials.order(i), !order.isAbsent {
+          index = s.chainIndex(store: credential.store, key: order)
+        }
+        guard let index else {
+          out.append((-1, -1))
+          continue
+        }
+        var parent: Int32 = -1
+        if case let linked = credentials.linked(i), !linked.isAbsent, linked != .empty,
+          let p = s.chainIndex(store: credential.store, key: linked), p != index
+        {
+          parent = Int32(p)
+        }
+        out.append((Int32(index), parent))
+      }
+      return out
+    }.flatMap { $0 }
     var best = [Int32](repeating: -1, count: count)
     var linkedByCredential: [Int32: Int32] = [:]
     for (i, credential) in credentials.rows.enumerated() {
-      var found = s.chainIndex(store: credential.store, key: credential.key)
-      if found == nil, !credentials.order(i).isAbsent {
-        found = s.chainIndex(store: credential.store, key: credentials.order(i))
-      }
-      guard let index = found else { continue }
+      guard found[i].chain >= 0 else { continue }
+      let index = Int(found[i].chain)
       let current = best[index]
       if current < 0 {
         best[index] = Int32(i)
@@ -44,12 +66,8 @@ struct ChainUsers {
         let b = kept.claimedAt == PackedRecord.none ? Instant.distantFuture.ms : kept.claimedAt
         if (a, credential.userId) < (b, kept.userId) { best[index] = Int32(i) }
       }
-      if !credentials.linked(i).isAbsent, credentials.linked(i) != .empty,
-        let parent = s.chainIndex(store: credential.store, key: credentials.linked(i)), parent != index
-      {
-        let p = Int32(parent)
-        linkedByCredential[Int32(index)] = min(linkedByCredential[Int32(index)] ?? p, p)
-      }
+      let p = found[i].linked
+      if p >= 0 { linkedByCredential[Int32(index)] = min(linkedByCredential[Int32(index)] ?? p, p) }
     }
     claimer = best
 

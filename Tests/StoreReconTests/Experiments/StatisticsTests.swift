@@ -112,3 +112,41 @@ import Testing
     #expect(Self.close(q.low, 1.1) && Self.close(q.high, 4.9))
   }
 }
+
+@Suite struct BootstrapSplitTests {
+  /// The bootstrap as first written: one draw after another from one generator.
+  static func reference(users: Int, payers: [[Int64]], columns: Int, iterations: Int, seed: UInt64)
+    -> [[Double]]
+  {
+    var generator = SeededGenerator(seed: seed, stream: "x")
+    var result = Array(repeating: [Double](repeating: 0, count: iterations), count: columns)
+    for iteration in 0..<iterations {
+      var sums = [Int64](repeating: 0, count: columns)
+      for _ in 0..<users {
+        let index = generator.below(users)
+        guard index < payers.count else { continue }
+        for c in 0..<columns { sums[c] &+= payers[index][c] }
+      }
+      for c in 0..<columns { result[c][iteration] = Double(sums[c]) / Double(users) }
+    }
+    return result
+  }
+
+  @Test(arguments: [(1, 1), (9, 3), (17, 9)])
+  func splitDrawsEqualOneGeneratorsDraws(columns: Int, payerCount: Int) {
+    let users = 40_000
+    var payers: [[Int64]] = []
+    for p in 0..<payerCount * 1000 {
+      var row: [Int64] = []
+      for c in 0..<columns { row.append(Int64((p * 7 + c * 13) % 1000) - 300) }
+      payers.append(row)
+    }
+    var generator = SeededGenerator(seed: 9, stream: "x")
+    let got = Bootstrap.means(
+      users: users, payers: payers, columns: columns, iterations: 300, generator: &generator)
+    #expect(got == Self.reference(users: users, payers: payers, columns: columns, iterations: 300, seed: 9))
+    var after = SeededGenerator(seed: 9, stream: "x")
+    for _ in 0..<(300 * users) { _ = after.next() }
+    #expect(generator.next() == after.next())
+  }
+}
