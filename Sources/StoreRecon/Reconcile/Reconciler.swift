@@ -184,7 +184,9 @@ public enum Reconciler {
     let s = ledger.storage
     let t = options.asOf
     let chain = s.chains[c]
-    guard chain.production, !chain.pending, !chain.familyShared, let latestAt = s.latestPaid(c) else { return nil }
+    guard chain.production, !chain.pending, !chain.familyShared, let latestAt = s.latestPaid(c) else {
+      return nil
+    }
     let range = s.purchases(c)
     let latest = s.record(at: latestAt)
     // Texts only for a finding (most chains raise none).
