@@ -76,15 +76,15 @@ struct CreditedCharge {
     let n = Int(s.order[k])
     let purchase = s.records[n]
     if s.chains[c].store == .play {
-      let id = purchase.transactionId
+      let id = purchase.tx
       var rows = false
       var total: Int64 = 0
-      for q in s.refunds(c) where s.record(at: q).transactionId == id {
+      for q in s.refunds(c) where s.record(at: q).tx == id {
         rows = true
         total += s.record(at: q).amount
       }
       if rows { return min(purchase.amount, total) }
-      for q in s.voids(c) where s.record(at: q).transactionId == id { return purchase.amount }
+      for q in s.voids(c) where s.record(at: q).tx == id { return purchase.amount }
       return nil
     }
     guard let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t else { return nil }

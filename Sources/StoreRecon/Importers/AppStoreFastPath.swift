@@ -248,10 +248,11 @@ struct AppStoreFastPath {
     }
     var token: UInt32 = 0
     if let t = f.appAccountToken { token = cache.token(t, in: batch.tokens) }
-    var record = PackedRecord(
-      at: f.purchaseDate, amount: f.amount, extra: f.expiresDate ?? PackedRecord.none, txValue: 0, txMeta: 0,
-      variant: variant, currency: UInt16(truncatingIfNeeded: f.currency.tableIndex + 1), flags: flags)
-    record.transactionId = PackedID.intern(f.transactionId, in: batch.texts)
+    let record = PackedRecord(
+      at: f.purchaseDate, amount: f.amount, extra: f.expiresDate ?? PackedRecord.none,
+      tx: CompactID(PackedID.intern(f.transactionId, in: batch.texts), pooling: batch.texts),
+      variant: variant,
+      currency: UInt16(truncatingIfNeeded: f.currency.tableIndex + 1), flags: flags)
     batch.records.append(record)
     batch.keys.append(PackedID.intern(f.originalTransactionId, in: batch.texts))
     batch.spaces.append(.appStore)

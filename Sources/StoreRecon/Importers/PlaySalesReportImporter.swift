@@ -179,13 +179,10 @@ public struct PlaySalesReportImporter: StoreImporter {
         extra = tax
         flags.insert(.taxInExtra)
       }
-      var packed = PackedRecord(
+      let packed = PackedRecord(
         at: at, amount: amount.magnitude <= UInt64(Int64.max) ? Int64(amount.magnitude) : Int64.max,
-        extra: extra,
-        txValue: 0, txMeta: 0, variant: lastVariant,
-        currency: UInt16(truncatingIfNeeded: currency.tableIndex + 1),
-        flags: flags)
-      packed.transactionId = id
+        extra: extra, tx: CompactID(id, pooling: batch.texts), variant: lastVariant,
+        currency: UInt16(truncatingIfNeeded: currency.tableIndex + 1), flags: flags)
       batch.records.append(packed)
       batch.keys.append(id.playBase)
       batch.spaces.append(.playOrder)

@@ -245,12 +245,12 @@ enum ChainDerivation {
 
     /// When the order `id` was returned (refund row or voided purchase), the earliest such instant.
     @inline(__always)
-    func returned(_ id: PackedID, _ p1: Int, _ v1: Int) -> Int64? {
+    func returned(_ id: CompactID, _ p1: Int, _ v1: Int) -> Int64? {
       guard id != .empty, v1 > p1 else { return nil }
       var at: Int64?
       for q in p1..<v1 {
         let r = record(q)
-        if r.transactionId == id { at = min(at ?? r.at, r.at) }
+        if r.tx == id { at = min(at ?? r.at, r.at) }
       }
       return at
     }
@@ -271,8 +271,8 @@ enum ChainDerivation {
       if pending { chain.flags.insert(.pending) }
 
       var latest = p1 > p0 ? p1 - 1 : -1
-      if let id = status?.latestOrder, !id.isAbsent {
-        for q in stride(from: p1 - 1, through: p0, by: -1) where record(q).transactionId == id {
+      if let id = status?.latestOrder, !id.isAbsent, let compact = CompactID.known(id, in: pool) {
+        for q in stride(from: p1 - 1, through: p0, by: -1) where record(q).tx == compact {
           latest = q
           break
         }
@@ -284,24 +284,28 @@ enum ChainDerivation {
       }
 
       var revocation: Chain.Revocation?
-      var latestOrder: PackedID?
+      // The latest order: the latest purchase's, else the resource's (which no record may name).
+      var latestOrder: CompactID?
+      var hasLatestOrder = false
       if latest >= 0 {
-        latestOrder = record(latest).transactionId
+        latestOrder = record(latest).tx
+        hasLatestOrder = true
       } else if let id = status?.latestOrder, !id.isAbsent {
-        latestOrder = id
+        latestOrder = CompactID.known(id, in: pool)
+        hasLatestOrder = true
       }
       if let latestOrder, let at = returned(latestOrder, p1, v1) {
         var byRefundRow = false
-        for q in p1..<r1 where record(q).transactionId == latestOrder {
+        for q in p1..<r1 where record(q).tx == latestOrder {
           byRefundRow = true
           break
         }
         let how = byRefundRow ? "refund row" : "voided purchase"
         let when = Instant(ms: at)
         revocation = .refund(
-          at: when, detail: "latest order \(latestOrder.string(pool: pool)) returned (\(how)) \(when)")
-      } else if latestOrder == nil || status != nil {
-        for q in r1..<v1 where record(q).transactionId == .empty {
+          at: when, detail: "latest order \(latestOrder.id.string(pool: pool)) returned (\(how)) \(when)")
+      } else if !hasLatestOrder || status != nil {
+        for q in r1..<v1 where record(q).tx == .empty {
           let when = Instant(ms: record(q).at)
           revocation = .refund(at: when, detail: "purchase voided \(when)")
           break
@@ -314,7 +318,7 @@ enum ChainDerivation {
         var paidThrough = PackedRecord.none
         for q in p0..<p1 {
           let purchase = record(q)
-          if returned(purchase.transactionId, p1, v1) != nil { continue }
+          if returned(purchase.tx, p1, v1) != nil { continue }
           let end: Int64
           switch type(purchase) {
           case .nonConsumable: end = Instant.distantFuture.ms
@@ -331,7 +335,7 @@ enum ChainDerivation {
         let r = records[n]
         records[n].flags.remove(.paid)
         guard r.amount > 0, r.environment == .production, !pending, !tester,
-          returned(r.transactionId, p1, v1) == nil
+          returned(r.tx, p1, v1) == nil
         else { continue }
         records[n].flags.insert(.paid)
       }

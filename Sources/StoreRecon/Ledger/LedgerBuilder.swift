@@ -93,7 +93,7 @@ public final class LedgerBuilder {
       for i in 0..<records.count {
         var r = records[i]
         r.variant = variants[Int(r.variant)]
-        if r.txMeta >> 30 == 3 { r.transactionId = global(r.transactionId) }
+        if r.tx.isPooled { r.tx = CompactID(pooled: global(.pooled(r.tx.poolNumber)).poolID) }
         let key = batch.keys[i]
         let space = batch.spaces[i]
         let c: UInt32

@@ -219,6 +219,83 @@ struct PackedID: Hashable, Sendable {
   }
 }
 
+/// A ``PackedID`` in 8 bytes, as records keep their transaction ids: the kind in the top 2 bits; a
+/// decimal id of up to 17 digits as its length (5 bits) and value; a Play order id as its renewal + 1
+/// (5 bits: first orders and renewals up to `..30`) and 17 digits; any other text by its pool number.
+///
+/// Canonical like ``PackedID``: an id too long for 8 bytes is kept as pooled text, so two equal texts
+/// always have equal compact ids (``init(_:pooling:)``).
+struct CompactID: Hashable, Sendable {
+  var bits: UInt64
+
+  /// The empty text.
+  static let empty = CompactID(bits: 0)
+
+  @inline(__always) init(bits: UInt64) { self.bits = bits }
+
+  /// The compact form of `id`, pooling in `pool` the text of an id too long for 8 bytes (`id` is a
+  /// text, never ``PackedID/absent``).
+  @inline(__always)
+  init(_ id: PackedID, pooling pool: TextPool) {
+    assert(!id.isAbsent, "a record's transaction id is a text")
+    if let fits = CompactID(fitting: id) {
+      self = fits
+    } else {
+      self = CompactID(pooled: id.withBytes(pool: pool) { pool.intern($0) })
+    }
+  }
+
+  /// The compact form of `id` if it fits 8 bytes as it is (pooled texts always do).
+  @inline(__always)
+  init?(fitting id: PackedID) {
+    switch id.kind {
+    case .empty:
+      guard !id.isAbsent else { return nil }
+      bits = 0
+    case .decimal:
+      let length = UInt64(id.meta & 0x3FFF_FFFF)
+      guard length <= 17 else { return nil }
+      bits = 1 << 62 | length << 57 | id.value
+    case .playOrder:
+      let renewal = UInt64(id.meta & 0x3FFF_FFFF)
+      guard renewal <= 31 else { return nil }
+      bits = 2 << 62 | renewal << 57 | id.value
+    case .pooled:
+      bits = 3 << 62 | UInt64(id.poolID)
+    }
+  }
+
+  /// A pooled text by its pool number.
+  @inline(__always) init(pooled number: UInt32) { bits = 3 << 62 | UInt64(number) }
+
+  /// The compact form of `id` where some record may hold it: `nil` when no compact id can equal it
+  /// (its text is too long for 8 bytes and not in `pool`).
+  static func known(_ id: PackedID, in pool: TextPool) -> CompactID? {
+    if let fits = CompactID(fitting: id) { return fits }
+    return id.withBytes(pool: pool) { pool.find($0) }.map { CompactID(pooled: $0) }
+  }
+
+  /// Whether this is pooled text (its number is ``poolNumber``).
+  @inline(__always) var isPooled: Bool { bits >> 62 == 3 }
+  @inline(__always) var poolNumber: UInt32 { UInt32(truncatingIfNeeded: bits) }
+
+  /// The same id as a ``PackedID`` for its text (a pooled text stays pooled by number: compare
+  /// ``CompactID``s, not these, for equality).
+  @inline(__always)
+  var id: PackedID {
+    switch bits >> 62 {
+    case 1:
+      return PackedID(
+        value: bits & (1 << 57 - 1), meta: 1 << 30 | UInt32(truncatingIfNeeded: (bits >> 57) & 31))
+    case 2:
+      return PackedID(
+        value: bits & (1 << 57 - 1), meta: 2 << 30 | UInt32(truncatingIfNeeded: (bits >> 57) & 31))
+    case 3: return .pooled(poolNumber)
+    default: return .empty
+    }
+  }
+}
+
 /// Byte-wise (memcmp) ordering of byte strings, shorter first on a common prefix.
 enum ByteOrder {
   /// -1, 0 or 1.

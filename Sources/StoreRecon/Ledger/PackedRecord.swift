@@ -1,4 +1,4 @@
-/// One purchase, refund or void in 48 bytes: what the ledger keeps of a ``StoreTransaction``.
+/// One purchase, refund or void in 40 bytes: what the ledger keeps of a ``StoreTransaction``.
 ///
 /// Strings become numbers (product variant, packed transaction id); optional instants use `Int64.min`
 /// for "none". Fields most records lack (revocation details, a tax beside an expiry) live in the
@@ -11,9 +11,8 @@ struct PackedRecord: Sendable {
   var amount: Int64
   /// End of the period (Apple `expiresDate`), or `none`; or, with ``Flags/taxInExtra``, the tax.
   var extra: Int64
-  /// The transaction id, packed (pooled ids number texts of the owner's ``TextPool``).
-  var txValue: UInt64
-  var txMeta: UInt32
+  /// The transaction id, packed in 8 bytes (pooled ids number texts of the owner's ``TextPool``).
+  var tx: CompactID
   /// Product variant (store, name, raw type) in the owner's ``ProductTable``.
   var variant: UInt32
   /// Currency handle index + 1; 0 none.
@@ -77,13 +76,8 @@ struct PackedRecord: Sendable {
     }
   }
 
-  @inline(__always) var transactionId: PackedID {
-    get { PackedID(value: txValue, meta: txMeta) }
-    set {
-      txValue = newValue.value
-      txMeta = newValue.meta
-    }
-  }
+  /// The transaction id for its text and order (compare ``tx`` for equality).
+  @inline(__always) var transactionId: PackedID { tx.id }
 
   @inline(__always) var isProduction: Bool { flags.rawValue & 0b1100 == 0 }
   @inline(__always) var isFamilyShared: Bool { flags.contains(.familyShared) }

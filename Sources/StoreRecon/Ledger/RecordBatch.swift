@@ -123,10 +123,10 @@ final class RecordBatch: @unchecked Sendable {
         revocationPercentMilli: t.revocationPercentMilli, tax: rareTax,
         revocationTypeUpper: t.revocationType?.uppercased())
     }
-    var record = PackedRecord(
-      at: t.at.ms, amount: t.amountMinor, extra: extra, txValue: 0, txMeta: 0, variant: variant,
+    let record = PackedRecord(
+      at: t.at.ms, amount: t.amountMinor, extra: extra,
+      tx: CompactID(PackedID.intern(t.transactionId, in: texts), pooling: texts), variant: variant,
       currency: currency, flags: flags)
-    record.transactionId = PackedID.intern(t.transactionId, in: texts)
     records.append(record)
     keys.append(key)
     spaces.append(space)

@@ -22,6 +22,37 @@ import Testing
     }
   }
 
+  @Test func compactIdsRoundTripAndStayCanonical() {
+    let pool = TextPool()
+    let extra = [
+      "12345678901234567", "123456789012345678", "0000000000000000000", "GPA.1234-5678-9012-34567..29",
+      "GPA.1234-5678-9012-34567..30", "GPA.1234-5678-9012-34567..31", "GPA.1234-5678-9012-34567..999",
+    ]
+    var seen: [CompactID: String] = [:]
+    for text in Self.samples + extra {
+      let compact = CompactID(PackedID.intern(text, in: pool), pooling: pool)
+      #expect(compact.id.string(pool: pool) == text, "\(text)")
+      #expect(CompactID.known(PackedID.intern(text, in: pool), in: pool) == compact, "\(text)")
+      // Equal ids exactly for texts Swift calls equal ("é" and "e\u{301}" too, as the pool keeps them).
+      if let other = seen[compact], other != text { Issue.record("\(text) and \(other) share a compact id") }
+      seen[compact] = text
+      // The text order survives the round trip.
+      for (otherID, otherText) in seen {
+        let order = PackedID.compare(compact.id, otherID.id, pool: pool)
+        #expect(order == (text < otherText ? -1 : (text == otherText ? 0 : 1)), "\(text) vs \(otherText)")
+      }
+    }
+    #expect(MemoryLayout<PackedRecord>.stride == 40)
+    #expect(CompactID(PackedID.intern("12345678901234567", in: pool), pooling: pool).isPooled == false)
+    #expect(CompactID(PackedID.intern("123456789012345678", in: pool), pooling: pool).isPooled)
+    #expect(
+      CompactID(PackedID.intern("GPA.1234-5678-9012-34567..30", in: pool), pooling: pool).isPooled == false)
+    #expect(CompactID(PackedID.intern("GPA.1234-5678-9012-34567..31", in: pool), pooling: pool).isPooled)
+    #expect(CompactID(PackedID.empty, pooling: pool) == .empty)
+    // A long id nobody pooled can equal no record's id.
+    #expect(CompactID.known(PackedID.intern("9999999999999999998", in: TextPool()), in: TextPool()) == nil)
+  }
+
   @Test func packsDecimalAndOrderIdsCanonically() {
     let pool = TextPool()
     #expect(PackedID.intern("2000000000000019", in: pool).kind == .decimal)
