@@ -16,7 +16,9 @@ public enum Reconciler {
     }
 
     for entitlement in entitlements {
-      guard let store = entitlement.source.store, entitlement.isActive(at: t) else { continue }
+      guard let store = entitlement.source.store, entitlement.isActive(at: t),
+        options.storesWithData.contains(store)
+      else { continue }
       let excused = goodwillNow.contains("\(entitlement.userId)\u{1F}\(entitlement.productId)")
       if let finding = freeEntitlement(entitlement, store: store, ledger: ledger, options: options, excused: excused) {
         findings.append(finding)
@@ -34,6 +36,18 @@ public enum Reconciler {
     }
     findings.sort(by: Finding.reportOrder)
     return findings
+  }
+
+  /// Active store-sourced entitlements per store whose exports the run did not read (not checked).
+  public static func uncheckedEntitlements(_ entitlements: [Entitlement], options: ReconcileOptions) -> [Store: Int] {
+    var unchecked: [Store: Int] = [:]
+    for e in entitlements {
+      guard let store = e.source.store, !options.storesWithData.contains(store), e.isActive(at: options.asOf) else {
+        continue
+      }
+      unchecked[store, default: 0] += 1
+    }
+    return unchecked
   }
 
   // MARK: free_entitlement

@@ -84,12 +84,17 @@ public enum ReconciliationRun {
     var options = ReconcileOptions(asOf: asOf)
     options.graceDays = config.graceDays
     options.toleranceMs = config.toleranceHours * 3_600_000
+    options.storesWithData = config.storesWithExports
     let findings = Reconciler.findings(
       ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials, goodwill: rows.goodwill,
       options: options)
     let revenue = Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding)
     let counts = CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: asOf)
     let reconcileMs = milliseconds(clock.now - reconcileStart)
+    let unchecked = Reconciler.uncheckedEntitlements(rows.entitlements, options: options)
+    for (store, n) in unchecked.sorted(by: { $0.key < $1.key }) {
+      progress.note("warning: \(n) active \(store.rawValue) entitlements not checked: the config names no \(store.rawValue) export")
+    }
     progress.note("reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)")
     let experimentStart = clock.now
     let readouts = readExperiments(config, ledger: ledger, rows: rows, calendar: calendar)
@@ -137,6 +142,7 @@ public enum ReconciliationRun {
     var result = RunResult(
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
       files: files.map(\.0) + ["manifest.json"], experiments: readouts)
+    result.uncheckedEntitlements = unchecked
     let manifest = Manifest.render(
       result: result, config: config, configPath: request.configPath, outputs: files,
       timings: [

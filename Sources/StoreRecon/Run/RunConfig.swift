@@ -155,6 +155,14 @@ public struct RunConfig: Sendable {
     return config
   }
 
+  /// Stores for which the config names at least one export.
+  public var storesWithExports: Set<Store> {
+    var stores = Set<Store>()
+    if !appStoreTransactions.isEmpty { stores.insert(.appStore) }
+    if !(playSales.isEmpty && playSubscriptions.isEmpty && playVoided.isEmpty) { stores.insert(.play) }
+    return stores
+  }
+
   /// `path` resolved against the config's folder (absolute paths stay as they are).
   public func resolve(_ path: String) -> String {
     path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).path

@@ -17,6 +17,9 @@ public struct RunResult: Sendable {
   /// Price-experiment readouts, in config order (empty without experiments).
   public var experiments: [Readout] = []
 
+  /// Active store-sourced entitlements per store whose exports the config does not name (not checked).
+  public var uncheckedEntitlements: [Store: Int] = [:]
+
   /// Findings per reason, in the order of DESIGN.md's table.
   public var findingsPerReason: [(Finding.Reason, Int)] {
     Finding.Reason.allCases.compactMap { reason in

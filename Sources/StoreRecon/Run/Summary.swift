@@ -21,6 +21,9 @@ enum Summary {
       }.joined(separator: ", ")
       lines.append("  \(reason.kind.rawValue)/\(reason.rawValue): \(n)" + (stake.isEmpty ? "" : "  (at stake: \(stake))"))
     }
+    for (store, n) in result.uncheckedEntitlements.sorted(by: { $0.key < $1.key }) {
+      lines.append("  not checked: \(n) active \(store.rawValue) entitlements (the config names no \(store.rawValue) export)")
+    }
     lines += ExperimentSummary.lines(result.experiments)
     return lines.joined(separator: "\n") + "\n"
   }

@@ -189,3 +189,17 @@ import Testing
     #expect(monthly.chain(store: .play, key: "GPA.6")?.paidThrough == Fx.at("2026-02-28T10:00:00Z"))
   }
 }
+
+@Suite struct UncheckedStoreTests {
+  @Test func entitlementsOfAStoreWithoutExportsAreNotCheckedButCounted() {
+    let later = Fx.t.adding(ms: Fx.days(20))
+    let stripe = Fx.ent("e1", user: "u1", product: "pro", source: .stripe, key: "sub_1", expires: later)
+    let apple = Fx.ent("e2", user: "u2", key: "404", expires: later)
+    var options = ReconcileOptions(asOf: Fx.t)
+    options.storesWithData = [.appStore]
+    let f = Reconciler.findings(
+      ledger: Fx.ledger([]), entitlements: [stripe, apple], credentials: [], goodwill: [], options: options)
+    #expect(f.map(\.userId) == ["u2"])
+    #expect(Reconciler.uncheckedEntitlements([stripe, apple], options: options) == [.stripe: 1])
+  }
+}
