@@ -105,8 +105,7 @@ public final class PostgresConnection {
     let port = PQport(handle).map { String(cString: $0) } ?? ""
     let db = PQdb(handle).map { String(cString: $0) } ?? ""
     let user = PQuser(handle).map { String(cString: $0) } ?? ""
-    let place = host.hasPrefix("/") ? "socket \(host)/.s.PGSQL.\(port)" : "\(host):\(port)"
-    return "\(user)@\(place)/\(db)"
+    return "\(user)@\(host):\(port)/\(db)"
   }
 
   private func timeoutError() -> PostgresError {
@@ -169,6 +168,15 @@ public final class PostgresConnection {
       PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
     }
     return try checked(raw, expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK])
+  }
+
+  /// Runs a script of several statements without parameters (`schema.sql`) in one round trip; the
+  /// statements run in one transaction unless the script says otherwise.
+  public func executeScript(_ sql: String) throws(PostgresError) {
+    guard !copyInProgress else {
+      throw PostgresError(sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
+    }
+    _ = try checked(PQexec(handle, sql), expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY])
   }
 
   /// The names of the columns `sql` returns, without running it (prepare + describe).
@@ -253,7 +261,7 @@ public final class PostgresConnection {
 
   // MARK: facts
 
-  /// `user@host:port/db` (or `user@socket …/db`), for messages; never a password.
+  /// `user@host:port/db` (the host of a Unix socket is its folder), for messages; never a password.
   public var description: String { target }
 
   /// The server's version number (`150018` for 15.18).

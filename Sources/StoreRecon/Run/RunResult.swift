@@ -14,6 +14,9 @@ public struct RunResult: Sendable {
   public var counts: [CountsRow]
   /// Files written, relative to the output folder.
   public var files: [String]
+  /// New / still open / resolved findings since the previous run; `nil` without run history
+  /// (no database, or `--no-history`).
+  public var history: HistoryDelta?
 
   /// Findings per reason, in the order of DESIGN.md's table.
   public var findingsPerReason: [(Finding.Reason, Int)] {

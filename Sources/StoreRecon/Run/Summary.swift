@@ -6,7 +6,8 @@ enum Summary {
     lines.append("reports: \(result.outDirectory)")
     lines.append("inputs:")
     for input in result.inputs {
-      var line = "  \(input.role) \(input.path): read \(input.counts.read) = accepted \(input.counts.accepted) + rejected \(input.counts.rejected)"
+      let from = input.database == nil ? "" : " (PostgreSQL)"
+      var line = "  \(input.role) \(input.path)\(from): read \(input.counts.read) = accepted \(input.counts.accepted) + rejected \(input.counts.rejected)"
       if let error = input.error { line += "  FAILED: \(error)" }
       lines.append(line)
     }
@@ -20,6 +21,12 @@ enum Summary {
         Currency.named(code).map { "\($0.format(money[code] ?? 0)) \(code)" }
       }.joined(separator: ", ")
       lines.append("  \(reason.kind.rawValue)/\(reason.rawValue): \(n)" + (stake.isEmpty ? "" : "  (at stake: \(stake))"))
+    }
+    if let history = result.history {
+      let since = history.previousDate.map { "since the previous run (\($0))" } ?? "(first recorded run)"
+      lines.append(
+        "history \(since): \(history.newCount) new, \(history.openCount) still open, \(history.resolvedCount) resolved"
+          + " — changes.csv")
     }
     return lines.joined(separator: "\n") + "\n"
   }
