@@ -53,7 +53,7 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: TestDatabase.passwordAvailable, TestDatabase.skipMessage))
+  @Test(.enabled(if: TestDatabase.passwordAvailable, TestDatabase.passwordSkipMessage))
   func wrongPasswordIsAPermissionErrorWithItsSQLState() throws {
     let file = try Self.passfile("wrong-password")
     defer { try? FileManager.default.removeItem(atPath: file) }
@@ -70,7 +70,7 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: TestDatabase.passwordAvailable, TestDatabase.skipMessage))
+  @Test(.enabled(if: TestDatabase.passwordAvailable, TestDatabase.passwordSkipMessage))
   func missingPasswordSaysWhereToPutIt() throws {
     let file = try Self.passfile("")
     defer { try? FileManager.default.removeItem(atPath: file) }
@@ -84,7 +84,7 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: TestDatabase.passwordAvailable, TestDatabase.skipMessage))
+  @Test(.enabled(if: TestDatabase.passwordAvailable, TestDatabase.passwordSkipMessage))
   func rightPasswordFromAPassfileConnects() throws {
     let file = try Self.passfile(TestDatabase.password ?? "")
     defer { try? FileManager.default.removeItem(atPath: file) }

@@ -15,6 +15,9 @@ enum TestDatabase {
   static var available: Bool { url != nil }
   static var passwordAvailable: Bool { passwordURL != nil && password != nil }
 
+  static let passwordSkipMessage: Comment =
+    "no password-protected PostgreSQL role configured: set STORERECON_TEST_PG_PASSWORD_URL and STORERECON_TEST_PG_PASSWORD"
+
   static let skipMessage: Comment =
     "no PostgreSQL configured: set STORERECON_TEST_PG_URL (scripts/test-postgres.sh starts a throwaway cluster)"
 
