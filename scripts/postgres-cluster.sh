@@ -47,7 +47,8 @@ pg_cluster_start() {
     return 1
   fi
   PG_CLUSTER_BIN="$bin"
-  PG_CLUSTER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/storerecon-pg.XXXXXX")
+  # /tmp, not $TMPDIR: the postgres user must reach it, and a socket path has at most ~100 bytes.
+  PG_CLUSTER_DIR=$(mktemp -d /tmp/storerecon-pg.XXXXXX)
   chmod 700 "$PG_CLUSTER_DIR"
   if [ "$(id -u)" = 0 ]; then chown postgres: "$PG_CLUSTER_DIR"; fi
   port=${STORERECON_PG_PORT:-54329}

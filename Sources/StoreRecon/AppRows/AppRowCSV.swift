@@ -64,7 +64,8 @@ enum AppRowCSV {
     source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink, names: [String],
     emit: (Row) -> Void, map: (Cells, Origin) throws(RowRejection) -> Row
   ) throws(InputError) -> InputCounts {
-    let csv = try CSVReader(lines: LineReader(source: source, displayName: displayName), displayName: displayName)
+    let lines = LineReader(source: source, displayName: displayName)
+    let csv = try CSVReader(lines: lines, displayName: displayName)
     return try run(
       csv: csv, numberRows: true, fileIndex: fileIndex, rejects: rejects, names: names, emit: emit, map: map)
   }

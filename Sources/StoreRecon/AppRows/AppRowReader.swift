@@ -15,6 +15,7 @@ public protocol AppRowReader {
   /// PostgreSQL's `COPY (query) TO STDOUT WITH (FORMAT csv, HEADER true)` writes them — with the same
   /// rules and rejects as a file; a reject's line is the row's number in the result (1 = first row).
   func read(
-    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Row) -> Void
+    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (Row) -> Void
   ) throws(InputError) -> InputCounts
 }

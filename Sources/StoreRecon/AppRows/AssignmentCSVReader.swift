@@ -11,8 +11,8 @@ public struct AssignmentCSVReader: AppRowReader {
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Assignment) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
-      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, names: AssignmentCSVReader.columns,
-      emit: emit, map: AssignmentCSVReader.row)
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: AssignmentCSVReader.columns, emit: emit, map: AssignmentCSVReader.row)
   }
 
   /// Reads assignments rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
@@ -21,8 +21,8 @@ public struct AssignmentCSVReader: AppRowReader {
     emit: (Assignment) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
-      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects, names: AssignmentCSVReader.columns,
-      emit: emit, map: AssignmentCSVReader.row)
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: AssignmentCSVReader.columns, emit: emit, map: AssignmentCSVReader.row)
   }
 
   /// One row's cells as `Assignment`, or why the row is rejected.

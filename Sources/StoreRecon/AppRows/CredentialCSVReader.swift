@@ -13,8 +13,8 @@ public struct CredentialCSVReader: AppRowReader {
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Credential) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
-      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, names: CredentialCSVReader.columns,
-      emit: emit, map: CredentialCSVReader.row)
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: CredentialCSVReader.columns, emit: emit, map: CredentialCSVReader.row)
   }
 
   /// Reads credentials rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
@@ -23,8 +23,8 @@ public struct CredentialCSVReader: AppRowReader {
     emit: (Credential) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
-      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects, names: CredentialCSVReader.columns,
-      emit: emit, map: CredentialCSVReader.row)
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: CredentialCSVReader.columns, emit: emit, map: CredentialCSVReader.row)
   }
 
   /// One row's cells as `Credential`, or why the row is rejected.

@@ -18,8 +18,8 @@ public struct EntitlementCSVReader: AppRowReader {
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Entitlement) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
-      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, names: EntitlementCSVReader.columns,
-      emit: emit, map: EntitlementCSVReader.row)
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: EntitlementCSVReader.columns, emit: emit, map: EntitlementCSVReader.row)
   }
 
   /// Reads entitlements rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
@@ -28,8 +28,8 @@ public struct EntitlementCSVReader: AppRowReader {
     emit: (Entitlement) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
-      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects, names: EntitlementCSVReader.columns,
-      emit: emit, map: EntitlementCSVReader.row)
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: EntitlementCSVReader.columns, emit: emit, map: EntitlementCSVReader.row)
   }
 
   /// One row's cells as `Entitlement`, or why the row is rejected.

@@ -14,8 +14,8 @@ public struct GoodwillCSVReader: AppRowReader {
     emit: (GoodwillGrant) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
-      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, names: GoodwillCSVReader.columns,
-      emit: emit, map: GoodwillCSVReader.row)
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: GoodwillCSVReader.columns, emit: emit, map: GoodwillCSVReader.row)
   }
 
   /// Reads goodwill rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
@@ -24,8 +24,8 @@ public struct GoodwillCSVReader: AppRowReader {
     emit: (GoodwillGrant) -> Void
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
-      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects, names: GoodwillCSVReader.columns,
-      emit: emit, map: GoodwillCSVReader.row)
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: GoodwillCSVReader.columns, emit: emit, map: GoodwillCSVReader.row)
   }
 
   /// One row's cells as `GoodwillGrant`, or why the row is rejected.

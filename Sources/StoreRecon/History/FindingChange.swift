@@ -37,7 +37,9 @@ public struct FindingChange: Sendable, Equatable {
   public static func reportOrder(_ a: FindingChange, _ b: FindingChange) -> Bool {
     let x = a.finding
     let y = b.finding
-    if (a.state, x.kind, x.reason, x.store, x.chainKey, x.userId) != (b.state, y.kind, y.reason, y.store, y.chainKey, y.userId) {
+    if (a.state, x.kind, x.reason, x.store, x.chainKey, x.userId) != (
+      b.state, y.kind, y.reason, y.store, y.chainKey, y.userId
+    ) {
       return (a.state, x.kind, x.reason, x.store, x.chainKey, x.userId)
         < (b.state, y.kind, y.reason, y.store, y.chainKey, y.userId)
     }

@@ -53,12 +53,15 @@ public enum FindingHistory {
       guard currentKeys.insert(key).inserted else { continue }
       let row = RecordedFinding(findings[i])
       recorded.append(row)
-      changes.append(FindingChange(state: previousKeys.contains(key) ? .open : .new, finding: row, since: first))
+      changes.append(
+        FindingChange(state: previousKeys.contains(key) ? .open : .new, finding: row, since: first))
     }
     var resolvedKeys = Set<String>()
     if let previous {
-      for row in previous.findings where !currentKeys.contains(row.key) && resolvedKeys.insert(row.key).inserted {
-        changes.append(FindingChange(state: .resolved, finding: row, since: since(row.key, default: previous.date)))
+      for row in previous.findings
+      where !currentKeys.contains(row.key) && resolvedKeys.insert(row.key).inserted {
+        changes.append(
+          FindingChange(state: .resolved, finding: row, since: since(row.key, default: previous.date)))
       }
     }
     changes.sort(by: FindingChange.reportOrder)

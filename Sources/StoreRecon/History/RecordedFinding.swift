@@ -13,7 +13,8 @@ public struct RecordedFinding: Sendable, Equatable {
 
   /// Creates a recorded finding.
   public init(
-    key: String, kind: String, reason: String, store: String, chainKey: String, userId: String, productId: String,
+    key: String, kind: String, reason: String, store: String, chainKey: String, userId: String,
+    productId: String,
     currency: String?, amountMinor: Int64?
   ) {
     self.key = key
@@ -30,7 +31,8 @@ public struct RecordedFinding: Sendable, Equatable {
   /// The recorded form of a finding of this run.
   public init(_ finding: Finding) {
     self.init(
-      key: finding.key, kind: finding.kind.rawValue, reason: finding.reason.rawValue, store: finding.store.rawValue,
+      key: finding.key, kind: finding.kind.rawValue, reason: finding.reason.rawValue,
+      store: finding.store.rawValue,
       chainKey: finding.chainKey, userId: finding.userId, productId: finding.productId,
       currency: finding.currency?.code, amountMinor: finding.amountMinor)
   }

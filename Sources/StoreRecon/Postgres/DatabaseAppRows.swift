@@ -34,19 +34,27 @@ enum DatabaseAppRows {
       let counts: InputCounts
       switch query.contract {
       case .entitlements:
-        counts = try EntitlementCSVReader().read(source: source, displayName: name, fileIndex: fileIndex, rejects: rejects) {
+        counts = try EntitlementCSVReader().read(
+          source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
+        ) {
           rows.entitlements.append($0)
         }
       case .credentials:
-        counts = try CredentialCSVReader().read(source: source, displayName: name, fileIndex: fileIndex, rejects: rejects) {
+        counts = try CredentialCSVReader().read(
+          source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
+        ) {
           rows.credentials.append($0)
         }
       case .assignments:
-        counts = try AssignmentCSVReader().read(source: source, displayName: name, fileIndex: fileIndex, rejects: rejects) {
+        counts = try AssignmentCSVReader().read(
+          source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
+        ) {
           rows.assignments.append($0)
         }
       case .goodwill:
-        counts = try GoodwillCSVReader().read(source: source, displayName: name, fileIndex: fileIndex, rejects: rejects) {
+        counts = try GoodwillCSVReader().read(
+          source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
+        ) {
           rows.goodwill.append($0)
         }
       }

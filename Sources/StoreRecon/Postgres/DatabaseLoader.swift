@@ -42,13 +42,16 @@ public enum DatabaseLoader {
     for (contract, _) in files {
       let exists: Bool
       do {
-        exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [contract.rawValue]).value(0, 0) == "t"
+        exists =
+          try connection.execute("SELECT to_regclass($1) IS NOT NULL", [contract.rawValue]).value(0, 0) == "t"
       } catch {
         throw error.runError("checking table \(contract.rawValue)")
       }
       guard exists else {
         throw RunError(
-          .config, "table \(contract.rawValue) does not exist in \(connection.description): run storerecon db init first")
+          .config,
+          "table \(contract.rawValue) does not exist in \(connection.description): run storerecon db init first"
+        )
       }
     }
     var loads: [TableLoad] = []
@@ -77,7 +80,8 @@ public enum DatabaseLoader {
     do {
       try connection.execute("TRUNCATE \(table)")
       copy = try connection.copyIn(
-        "COPY \(table) (\(contract.columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT csv, HEADER true)")
+        "COPY \(table) (\(contract.columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT csv, HEADER true)"
+      )
       try copy.sendCSVRow(contract.columns)
     } catch {
       throw error.runError("loading \(path) into \(table)")
@@ -98,7 +102,9 @@ public enum DatabaseLoader {
     do {
       switch contract {
       case .entitlements:
-        counts = try EntitlementCSVReader().read(path: path, displayName: path, fileIndex: fileIndex, rejects: rejects) {
+        counts = try EntitlementCSVReader().read(
+          path: path, displayName: path, fileIndex: fileIndex, rejects: rejects
+        ) {
           send(
             [
               $0.entitlementId, $0.userId, $0.productId, $0.source.rawValue, $0.storeKey, $0.status.rawValue,
@@ -106,19 +112,31 @@ public enum DatabaseLoader {
             ], $0.origin)
         }
       case .credentials:
-        counts = try CredentialCSVReader().read(path: path, displayName: path, fileIndex: fileIndex, rejects: rejects) {
+        counts = try CredentialCSVReader().read(
+          path: path, displayName: path, fileIndex: fileIndex, rejects: rejects
+        ) {
           send(
-            [$0.store.rawValue, $0.storeKey, $0.userId, $0.linkedStoreKey, $0.orderId, $0.claimedAt?.description],
+            [
+              $0.store.rawValue, $0.storeKey, $0.userId, $0.linkedStoreKey, $0.orderId,
+              $0.claimedAt?.description,
+            ],
             $0.origin)
         }
       case .assignments:
-        counts = try AssignmentCSVReader().read(path: path, displayName: path, fileIndex: fileIndex, rejects: rejects) {
+        counts = try AssignmentCSVReader().read(
+          path: path, displayName: path, fileIndex: fileIndex, rejects: rejects
+        ) {
           send([$0.userId, $0.experimentId, $0.armId, $0.assignedAt.description], $0.origin)
         }
       case .goodwill:
-        counts = try GoodwillCSVReader().read(path: path, displayName: path, fileIndex: fileIndex, rejects: rejects) {
+        counts = try GoodwillCSVReader().read(
+          path: path, displayName: path, fileIndex: fileIndex, rejects: rejects
+        ) {
           send(
-            [$0.grantId, $0.userId, $0.productId, $0.startsAt?.description, $0.endsAt?.description, $0.reason],
+            [
+              $0.grantId, $0.userId, $0.productId, $0.startsAt?.description, $0.endsAt?.description,
+              $0.reason,
+            ],
             $0.origin)
         }
       }
@@ -133,7 +151,8 @@ public enum DatabaseLoader {
     } catch {
       copy.abort("failed")
       let message = fileLines(error.description, table: table, path: path, lines: lines)
-      throw RunError(error.exitCode(queryCode: .config), "loading \(path) into \(table): \(message); nothing was loaded")
+      throw RunError(
+        error.exitCode(queryCode: .config), "loading \(path) into \(table): \(message); nothing was loaded")
     }
     return TableLoad(contract: contract, file: path, counts: counts, stored: stored, rejects: rejects.rejects)
   }

@@ -67,7 +67,8 @@ public final class PostgresConnection {
         throw connectError()
       case PGRES_POLLING_READING, PGRES_POLLING_WRITING:
         let remaining = deadline - clock.now
-        let ms = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        let ms =
+          remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
         guard ms > 0 else { throw timeoutError() }
         var fd = pollfd(
           fd: PQsocket(handle), events: Int16(state == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
@@ -124,7 +125,8 @@ public final class PostgresConnection {
         message: "\(target) asks for a password and none was given (set it in ~/.pgpass or PGPASSWORD)",
         category: .permission)
     }
-    return PostgresError(sqlState: parsed.sqlState, message: parsed.message, connectionLost: parsed.sqlState == nil)
+    return PostgresError(
+      sqlState: parsed.sqlState, message: parsed.message, connectionLost: parsed.sqlState == nil)
   }
 
   /// Splits a verbose libpq connection error (`…failed: FATAL:  28P01: password authentication
@@ -162,7 +164,8 @@ public final class PostgresConnection {
   @discardableResult
   public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresResult {
     guard !copyInProgress else {
-      throw PostgresError(sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
+      throw PostgresError(
+        sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
     }
     let raw = withCStrings(parameters) { values in
       PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
@@ -174,7 +177,8 @@ public final class PostgresConnection {
   /// statements run in one transaction unless the script says otherwise.
   public func executeScript(_ sql: String) throws(PostgresError) {
     guard !copyInProgress else {
-      throw PostgresError(sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
+      throw PostgresError(
+        sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
     }
     _ = try checked(PQexec(handle, sql), expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY])
   }
@@ -201,9 +205,12 @@ public final class PostgresConnection {
   }
 
   /// Starts `COPY (query) TO STDOUT …` (or any `COPY … TO STDOUT`) and returns its rows as a byte stream.
-  public func copyOut(_ copyStatement: String, displayName: String) throws(PostgresError) -> PostgresCopyOutSource {
+  public func copyOut(_ copyStatement: String, displayName: String) throws(PostgresError)
+    -> PostgresCopyOutSource
+  {
     guard !copyInProgress else {
-      throw PostgresError(sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
+      throw PostgresError(
+        sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
     }
     _ = try checked(PQexec(handle, copyStatement), expecting: [PGRES_COPY_OUT])
     copyInProgress = true
@@ -213,7 +220,8 @@ public final class PostgresConnection {
   /// Starts `COPY … FROM STDIN`; send the data through the returned writer, then ``PostgresCopyIn/finish()``.
   public func copyIn(_ copyStatement: String) throws(PostgresError) -> PostgresCopyIn {
     guard !copyInProgress else {
-      throw PostgresError(sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
+      throw PostgresError(
+        sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
     }
     _ = try checked(PQexec(handle, copyStatement), expecting: [PGRES_COPY_IN])
     copyInProgress = true
@@ -248,7 +256,8 @@ public final class PostgresConnection {
     if let context = field(storerecon_pg_diag_context()), let first = context.split(separator: "\n").first {
       message += " (\(first))"
     }
-    return PostgresError(sqlState: state, message: message, connectionLost: PQstatus(handle) == CONNECTION_BAD)
+    return PostgresError(
+      sqlState: state, message: message, connectionLost: PQstatus(handle) == CONNECTION_BAD)
   }
 
   /// The connection's current error message, for calls that returned no result.

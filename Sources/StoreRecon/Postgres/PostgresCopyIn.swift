@@ -32,7 +32,9 @@ public final class PostgresCopyIn {
       if i > 0 { buffer.append(0x2C) }
       guard let field else { continue }
       let utf8 = field.utf8
-      if utf8.isEmpty || utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || $0 == 0x5C }) {
+      if utf8.isEmpty
+        || utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || $0 == 0x5C })
+      {
         buffer.append(0x22)
         for b in utf8 {
           if b == 0x22 { buffer.append(0x22) }
@@ -50,7 +52,9 @@ public final class PostgresCopyIn {
   private func flush() throws(PostgresError) {
     guard !buffer.isEmpty else { return }
     let status = buffer.withUnsafeBufferPointer { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(connection.handle, $0.baseAddress, Int32(bytes.count)) }
+      bytes.withMemoryRebound(to: CChar.self) {
+        PQputCopyData(connection.handle, $0.baseAddress, Int32(bytes.count))
+      }
     }
     buffer.removeAll(keepingCapacity: true)
     guard status == 1 else {

@@ -12,7 +12,8 @@ public enum QueryFolder {
     var queries: [ContractQuery] = []
     for contract in ContractQuery.Contract.allCases {
       let file = try sql(named: contract.rawValue, directory: directory)
-      queries.append(ContractQuery(contract: contract, text: file.text, displayName: file.display, builtIn: file.builtIn))
+      queries.append(
+        ContractQuery(contract: contract, text: file.text, displayName: file.display, builtIn: file.builtIn))
     }
     return queries
   }
@@ -30,7 +31,9 @@ public enum QueryFolder {
     if let directory {
       let display = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
         throw RunError(.missingInput, "queries folder \(directory) does not exist")
       }
       return (try read(display), display, false)

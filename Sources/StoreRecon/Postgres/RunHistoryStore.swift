@@ -92,7 +92,9 @@ public struct RunHistoryStore {
   }
 
   /// `true` once the lock is held; `false` when another session kept it for `timeoutSeconds`.
-  private func tryLock(date: CivilDate, timeoutSeconds: Int, waiting: (String) -> Void) throws(PostgresError) -> Bool {
+  private func tryLock(date: CivilDate, timeoutSeconds: Int, waiting: (String) -> Void) throws(PostgresError)
+    -> Bool
+  {
     let keys: [String?] = [String(RunHistoryStore.lockNamespace), String(date.daysSinceEpoch)]
     let got = try connection.execute("SELECT pg_try_advisory_lock($1::int, $2::int)", keys)
     if got.value(0, 0) == "t" { return true }
@@ -113,7 +115,8 @@ public struct RunHistoryStore {
   /// Releases the lock of `date` (the session's end releases it too).
   public func unlock(date: CivilDate) {
     _ = try? connection.execute(
-      "SELECT pg_advisory_unlock($1::int, $2::int)", [String(RunHistoryStore.lockNamespace), String(date.daysSinceEpoch)])
+      "SELECT pg_advisory_unlock($1::int, $2::int)",
+      [String(RunHistoryStore.lockNamespace), String(date.daysSinceEpoch)])
   }
 
   /// The previous run (latest report date before `date`) and, for `keys` and the previous run's
@@ -139,7 +142,8 @@ public struct RunHistoryStore {
           RecordedFinding(
             key: rows.value(r, 0) ?? "", kind: rows.value(r, 1) ?? "", reason: rows.value(r, 2) ?? "",
             store: rows.value(r, 3) ?? "", chainKey: rows.value(r, 4) ?? "", userId: rows.value(r, 5) ?? "",
-            productId: rows.value(r, 6) ?? "", currency: rows.value(r, 7), amountMinor: rows.value(r, 8).flatMap { Int64($0) }))
+            productId: rows.value(r, 6) ?? "", currency: rows.value(r, 7),
+            amountMinor: rows.value(r, 8).flatMap { Int64($0) }))
       }
       previous = FindingHistory.PreviousRun(date: previousDate, findings: findings)
     }
@@ -155,7 +159,9 @@ public struct RunHistoryStore {
       WHERE report_date < $1::date AND finding_key = ANY($2::text[]) GROUP BY finding_key
       """, [day, array])
     for r in 0..<seen.rowCount {
-      if let key = seen.value(r, 0), let text = seen.value(r, 1), let d = CivilDate.parse(text) { firstSeen[key] = d }
+      if let key = seen.value(r, 0), let text = seen.value(r, 1), let d = CivilDate.parse(text) {
+        firstSeen[key] = d
+      }
     }
     return (previous, firstSeen)
   }
@@ -165,7 +171,8 @@ public struct RunHistoryStore {
   public func record(_ run: RunRecord) throws(PostgresError) -> Int64 {
     do {
       return try connection.transaction { () throws -> Int64 in
-        try connection.execute("DELETE FROM storerecon_runs WHERE report_date = $1::date", [run.date.description])
+        try connection.execute(
+          "DELETE FROM storerecon_runs WHERE report_date = $1::date", [run.date.description])
         let inserted = try connection.execute(
           """
           INSERT INTO storerecon_runs (report_date, as_of, tool_version, options, inputs, findings, new_findings,
@@ -175,7 +182,8 @@ public struct RunHistoryStore {
           RETURNING run_id
           """,
           [
-            run.date.description, run.asOf.description, StoreReconVersion.version, run.optionsJSON, run.inputsJSON,
+            run.date.description, run.asOf.description, StoreReconVersion.version, run.optionsJSON,
+            run.inputsJSON,
             String(run.findingCount), String(run.delta.newCount), String(run.delta.openCount),
             String(run.delta.resolvedCount), run.delta.previousDate?.description, run.status, run.startedAt,
           ])

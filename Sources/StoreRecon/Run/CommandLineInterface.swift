@@ -75,15 +75,17 @@ public enum StoreReconCLI {
     var lockTimeout = 600
     if let text = parsed.values["--lock-timeout"] {
       guard let n = Int(text), n >= 0, n <= 86_400 else {
-        return usageError("--lock-timeout must be a whole number of seconds from 0 to 86400, got '\(text)'", usage: usage)
+        return usageError(
+          "--lock-timeout must be a whole number of seconds from 0 to 86400, got '\(text)'", usage: usage)
       }
       lockTimeout = n
     }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
     do {
       let request = ReconciliationRun.Request(
-        configPath: config, date: date, outDirectory: parsed.values["--out"], database: parsed.values["--database"],
-        queriesDirectory: parsed.values["--queries"], history: !parsed.flags.contains("--no-history"),
+        configPath: config, date: date, outDirectory: parsed.values["--out"],
+        database: parsed.values["--database"], queriesDirectory: parsed.values["--queries"],
+        history: !parsed.flags.contains("--no-history"),
         lockTimeoutSeconds: lockTimeout)
       let result = try ReconciliationRun.execute(request, progress: progress)
       StandardOutput.write(Summary.text(result))
@@ -163,7 +165,8 @@ extension StoreReconCLI {
     }
     let parsed: ParsedOptions
     do {
-      parsed = try ParsedOptions.parse(Array(args.dropFirst()), valued: ["--database", "--queries"], flags: ["--quiet"])
+      parsed = try ParsedOptions.parse(
+        Array(args.dropFirst()), valued: ["--database", "--queries"], flags: ["--quiet"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -171,8 +174,12 @@ extension StoreReconCLI {
       StandardOutput.write(Help.database)
       return 0
     }
-    guard sub == "init" || sub == "load" else { return usageError("unknown db subcommand '\(sub)'", usage: usage) }
-    guard let uri = parsed.values["--database"] else { return usageError("missing --database URI", usage: usage) }
+    guard sub == "init" || sub == "load" else {
+      return usageError("unknown db subcommand '\(sub)'", usage: usage)
+    }
+    guard let uri = parsed.values["--database"] else {
+      return usageError("missing --database URI", usage: usage)
+    }
     do throws(RunError) {
       switch sub {
       case "init":
@@ -198,12 +205,14 @@ extension StoreReconCLI {
       default:
         guard parsed.positional.count == 1 else {
           return usageError(
-            parsed.positional.isEmpty ? "missing DIR (the folder holding entitlements.csv, …)" : "unexpected argument '\(parsed.positional[1])'",
-            usage: usage)
+            parsed.positional.isEmpty
+              ? "missing DIR (the folder holding entitlements.csv, …)"
+              : "unexpected argument '\(parsed.positional[1])'", usage: usage)
         }
         let directory = parsed.positional[0]
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+        guard exists, isDirectory.boolValue else {
           throw RunError(.missingInput, "folder \(directory) does not exist")
         }
         let connection = try PostgresConnection.open(uri)
@@ -220,7 +229,8 @@ extension StoreReconCLI {
             StandardError.write("storerecon: rejected \(reject.file) line \(reject.line): \(reject.reason)\n")
           }
           if load.rejects.count > 20 {
-            StandardError.write("storerecon: … and \(load.rejects.count - 20) more rejected rows in \(load.file)\n")
+            StandardError.write(
+              "storerecon: … and \(load.rejects.count - 20) more rejected rows in \(load.file)\n")
           }
         }
         text += "loaded into \(connection.description) in one transaction (\(ms) ms)\n"

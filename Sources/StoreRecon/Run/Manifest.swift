@@ -1,8 +1,8 @@
 /// Renders `manifest.json`: version, options, every input with size, checksum and counts, every output, timings.
 enum Manifest {
   static func render(
-    result: RunResult, config: RunConfig, configPath: String, database: String? = nil, outputs: [(String, [UInt8])],
-    timings: [(String, Int64)]
+    result: RunResult, config: RunConfig, configPath: String, database: String? = nil,
+    outputs: [(String, [UInt8])], timings: [(String, Int64)]
   ) -> String {
     let inputs: [JSONText] = result.inputs.map(input)
     let outputFiles: [JSONText] = outputs.map { name, bytes in

@@ -47,7 +47,8 @@ public enum ReconciliationRun {
   public static func execute(_ request: Request, progress: any ProgressSink) throws(RunError) -> RunResult {
     let clock = ContinuousClock()
     let started = clock.now
-    let startedAt = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000)).description  // history metadata only
+    // The machine clock, for the run history's metadata only.
+    let startedAt = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000)).description
     let config = try RunConfig.load(path: request.configPath)
     for key in config.unknownKeys {
       progress.note("warning: config key '\(key)' is not used by this version and was ignored")
@@ -71,7 +72,8 @@ public enum ReconciliationRun {
     var historyStore: RunHistoryStore?
     if let databaseURI {
       let queries = try QueryFolder.contractQueries(directory: request.queriesDirectory ?? config.queries)
-      if config.entitlements != nil || config.credentials != nil || config.assignments != nil || config.goodwill != nil {
+      let appFiles = [config.entitlements, config.credentials, config.assignments, config.goodwill]
+      if appFiles.contains(where: { $0 != nil }) {
         progress.note("app rows come from the database; the config's app CSV files are not read")
       }
       let connection = try PostgresConnection.open(databaseURI)
@@ -88,7 +90,8 @@ public enum ReconciliationRun {
       }
       try DatabaseAppRows.checkContracts(queries, connection: connection)
       for query in queries {
-        plan.append(PlannedInput(role: query.contract.role, path: query.displayName, display: query.displayName, query: query))
+        let name = query.displayName
+        plan.append(PlannedInput(role: query.contract.role, path: name, display: name, query: query))
       }
       database = connection
     }
@@ -134,7 +137,8 @@ public enum ReconciliationRun {
       let from = input.query == nil ? "" : " from PostgreSQL"
       let rate = input.query == nil ? "" : ", \(c.read * 1000 / Int(max(report.elapsedMs, 1))) rows/s"
       progress.note(
-        "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, \(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
+        "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
+          + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
     }
     let readMs = milliseconds(clock.now - started)
 
@@ -168,7 +172,8 @@ public enum ReconciliationRun {
       changes = outcome.changes
       delta = outcome.delta
       let record = RunHistoryStore.RunRecord(
-        date: date, asOf: asOf, optionsJSON: Manifest.options(config: config, database: database?.description).rendered(),
+        date: date, asOf: asOf,
+        optionsJSON: Manifest.options(config: config, database: database?.description).rendered(),
         inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(), findings: outcome.recorded,
         findingCount: findings.count, delta: outcome.delta,
         status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
@@ -180,7 +185,8 @@ public enum ReconciliationRun {
       let since = outcome.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
       progress.note(
         "history (\(since)): \(outcome.delta.newCount) new, \(outcome.delta.openCount) still open, "
-          + "\(outcome.delta.resolvedCount) resolved; recorded (\(milliseconds(clock.now - historyStart)) ms)")
+          + "\(outcome.delta.resolvedCount) resolved; "
+          + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
     }
 
     let writeStart = clock.now
@@ -204,7 +210,8 @@ public enum ReconciliationRun {
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
       files: files.map(\.0) + ["manifest.json"], history: delta)
     let manifest = Manifest.render(
-      result: result, config: config, configPath: request.configPath, database: database?.description, outputs: files,
+      result: result, config: config, configPath: request.configPath, database: database?.description,
+      outputs: files,
       timings: [("read", readMs), ("reconcile", reconcileMs), ("write", writeMs), ("total", milliseconds(clock.now - started))])
     do {
       try AtomicFile.write(manifest, to: out + "/manifest.json")
@@ -221,7 +228,9 @@ public enum ReconciliationRun {
     d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
   }
 
-  static func planInputs(_ config: RunConfig, configPath: String, appFiles: Bool) throws(RunError) -> [PlannedInput] {
+  static func planInputs(_ config: RunConfig, configPath: String, appFiles: Bool) throws(RunError)
+    -> [PlannedInput]
+  {
     var plan: [PlannedInput] = []
     let groups: [(String, [String])] = [
       ("app_store.transactions", config.appStoreTransactions), ("play.sales", config.playSales),

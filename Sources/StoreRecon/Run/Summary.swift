@@ -7,7 +7,8 @@ enum Summary {
     lines.append("inputs:")
     for input in result.inputs {
       let from = input.database == nil ? "" : " (PostgreSQL)"
-      var line = "  \(input.role) \(input.path)\(from): read \(input.counts.read) = accepted \(input.counts.accepted) + rejected \(input.counts.rejected)"
+      let c = input.counts
+      var line = "  \(input.role) \(input.path)\(from): read \(c.read) = accepted \(c.accepted) + rejected \(c.rejected)"
       if let error = input.error { line += "  FAILED: \(error)" }
       lines.append(line)
     }

@@ -8,7 +8,8 @@ extension ReportTables {
     for c in changes {
       let f = c.finding
       csv.row([
-        c.state.rawValue, f.key, f.kind, f.reason, f.store, f.chainKey, f.userId, f.productId, f.currency ?? "",
+        c.state.rawValue, f.key, f.kind, f.reason, f.store, f.chainKey, f.userId, f.productId,
+        f.currency ?? "",
         f.amountMinor.map { String($0) } ?? "", c.since.description,
       ])
     }

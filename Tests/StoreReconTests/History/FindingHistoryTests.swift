@@ -29,7 +29,8 @@ struct FindingHistoryTests {
     let previous = FindingHistory.PreviousRun(
       date: Self.d2, findings: [RecordedFinding(stays), RecordedFinding(goes)])
     let outcome = FindingHistory.compare(
-      current: [stays, comes], date: Self.d3, previous: previous, firstSeen: [stays.key: Self.d1, goes.key: Self.d2])
+      current: [stays, comes], date: Self.d3, previous: previous,
+      firstSeen: [stays.key: Self.d1, goes.key: Self.d2])
     #expect(outcome.delta == HistoryDelta(previousDate: Self.d2, newCount: 1, openCount: 1, resolvedCount: 1))
     let byKey = Dictionary(uniqueKeysWithValues: outcome.changes.map { ($0.finding.key, $0) })
     #expect(byKey[stays.key]?.state == .open)
@@ -58,7 +59,8 @@ struct FindingHistoryTests {
   @Test func firstSeenLaterThanTheRunDateIsIgnored() {
     // A re-run of an older date must not take `since` from a later run.
     let f = Self.finding(.refunded, chain: "1")
-    let outcome = FindingHistory.compare(current: [f], date: Self.d1, previous: nil, firstSeen: [f.key: Self.d3])
+    let outcome = FindingHistory.compare(
+      current: [f], date: Self.d1, previous: nil, firstSeen: [f.key: Self.d3])
     #expect(outcome.findings[0].since == "2026-11-28")
   }
 
@@ -81,7 +83,11 @@ struct FindingHistoryTests {
     let outcome = FindingHistory.compare(current: [f], date: Self.d2, previous: nil, firstSeen: [:])
     let text = String(decoding: ReportTables.changesCSV(outcome.changes), as: UTF8.self)
     let lines = text.split(separator: "\n")
-    #expect(lines[0] == "state,finding_key,kind,reason,store,chain_key,user_id,product_id,currency,amount_minor,since")
-    #expect(lines[1] == "new,\(f.key),free_entitlement,refunded,app_store,1,u1,com.acme.pro.monthly,USD,499,2026-11-29")
+    #expect(
+      lines[0]
+        == "state,finding_key,kind,reason,store,chain_key,user_id,product_id,currency,amount_minor,since")
+    #expect(
+      lines[1]
+        == "new,\(f.key),free_entitlement,refunded,app_store,1,u1,com.acme.pro.monthly,USD,499,2026-11-29")
   }
 }

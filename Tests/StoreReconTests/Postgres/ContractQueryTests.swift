@@ -17,7 +17,8 @@ struct ContractQueryTests {
     let q = Self.query(.assignments)
     #expect(
       q.contractViolation(columns: ["user_id", "experiment_id", "assigned_at", "note", "user_id"])
-        == "q/assignments.sql does not return the assignments contract's columns: missing arm_id; extra note; repeated user_id")
+        == "q/assignments.sql does not return the assignments contract's columns: missing arm_id; extra note; repeated user_id"
+    )
   }
 
   @Test func statementLosesTrailingSemicolonsForCopy() {
@@ -31,7 +32,9 @@ struct ContractQueryTests {
     let folder = Binary.packageRoot.appendingPathComponent("queries")
     for name in ["entitlements", "credentials", "assignments", "goodwill", "schema"] {
       let file = try String(contentsOf: folder.appendingPathComponent(name + ".sql"), encoding: .utf8)
-      #expect(EmbeddedQueries.text(name) == file, "queries/\(name).sql differs: run scripts/gen-embedded-queries.py")
+      #expect(
+        EmbeddedQueries.text(name) == file, "queries/\(name).sql differs: run scripts/gen-embedded-queries.py"
+      )
     }
   }
 
@@ -39,7 +42,9 @@ struct ContractQueryTests {
     for contract in ContractQuery.Contract.allCases {
       let text = EmbeddedQueries.text(contract.rawValue) ?? ""
       let select = text.split(separator: "\n").first { $0.hasPrefix("SELECT ") } ?? ""
-      let columns = select.dropFirst("SELECT ".count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      let columns = select.dropFirst("SELECT ".count).split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
       #expect(columns == contract.columns, "\(contract)")
       #expect(text.contains("ORDER BY"), "\(contract) must be ordered deterministically")
     }

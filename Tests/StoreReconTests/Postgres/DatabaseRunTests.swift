@@ -49,7 +49,8 @@ struct DatabaseRunTests {
     /// `storerecon run` on this world's config against its database.
     func run(_ extra: [String], date: String = DatabaseRunTests.date, out: String) throws -> Binary.Output {
       try Binary.run(
-        ["run", "--config", config, "--date", date, "--out", out, "--database", url] + extra, in: Binary.packageRoot)
+        ["run", "--config", config, "--date", date, "--out", out, "--database", url] + extra,
+        in: Binary.packageRoot)
     }
 
     func connect() throws -> PostgresConnection { try PostgresConnection.connect(url) }
@@ -89,10 +90,14 @@ struct DatabaseRunTests {
     // db load drops exactly the rows the contract rejects, and says which.
     #expect(world.loadOutput.stdout.contains("entitlements: 933 rows loaded"))
     #expect(world.loadOutput.stdout.contains("(935 read, 2 rejected)"))
-    #expect(world.loadOutput.stderr.contains("line 249: starts_at '2026-06-01T10:00:00' is not an ISO 8601 timestamp"))
+    #expect(
+      world.loadOutput.stderr.contains(
+        "line 249: starts_at '2026-06-01T10:00:00' is not an ISO 8601 timestamp"))
 
     let csvOut = world.out("out-csv")
-    let csv = try Binary.run(["run", "--config", world.config, "--date", Self.date, "--out", csvOut, "--quiet"])
+    let csv = try Binary.run([
+      "run", "--config", world.config, "--date", Self.date, "--out", csvOut, "--quiet",
+    ])
     #expect(csv.status == 0, "\(csv.stderr)")
     let dbOut = world.out("out-db")
     let db = try world.run(["--no-history"], out: dbOut)
@@ -102,17 +107,21 @@ struct DatabaseRunTests {
     }
     #expect(try world.text(dbOut, "findings.csv").split(separator: "\n").count > 40)
     #expect(!FileManager.default.fileExists(atPath: dbOut + "/changes.csv"))
-    #expect(db.stdout.contains("app.entitlements queries/entitlements.sql (PostgreSQL): read 933 = accepted 933 + rejected 0"))
+    #expect(
+      db.stdout.contains(
+        "app.entitlements queries/entitlements.sql (PostgreSQL): read 933 = accepted 933 + rejected 0"))
     #expect(db.stderr.contains("read app.entitlements queries/entitlements.sql from PostgreSQL: 933 rows"))
     #expect(db.stderr.contains("rows/s)"))
 
     // The manifest names the query and its checksum instead of a file's.
-    let manifest = try JSONSerialization.jsonObject(with: world.file(dbOut, "manifest.json")) as? [String: Any]
+    let manifest =
+      try JSONSerialization.jsonObject(with: world.file(dbOut, "manifest.json")) as? [String: Any]
     let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
     let entitlements = inputs.first { $0["role"] as? String == "app.entitlements" }
     #expect(entitlements?["path"] as? String == "queries/entitlements.sql")
     #expect(entitlements?["source"] as? String == "postgresql")
-    #expect(entitlements?["sha256"] as? String == SHA256Digest.hex(of: Array(EmbeddedQueries.entitlements.utf8)))
+    #expect(
+      entitlements?["sha256"] as? String == SHA256Digest.hex(of: Array(EmbeddedQueries.entitlements.utf8)))
     #expect(entitlements?["read"] as? Int == 933)
 
     // With history: the same findings, `since` = the run's date on a first run.
@@ -137,7 +146,10 @@ struct DatabaseRunTests {
     defer { try? FileManager.default.removeItem(at: elsewhere) }
     let out = world.out("out-builtin")
     let run = try Binary.run(
-      ["run", "--config", world.config, "--date", Self.date, "--out", out, "--database", world.url, "--no-history"],
+      [
+        "run", "--config", world.config, "--date", Self.date, "--out", out, "--database", world.url,
+        "--no-history",
+      ],
       in: elsewhere)
     #expect(run.status == 0, "\(run.stderr)")
     let manifest = try JSONSerialization.jsonObject(with: world.file(out, "manifest.json")) as? [String: Any]
@@ -161,12 +173,17 @@ struct DatabaseRunTests {
       INSERT INTO entitlements VALUES ('ent_new', 'u_new', 'com.acme.pro.monthly', 'app_store', '1999999999999999',
         'active', '2026-11-01T00:00:00Z', '2027-11-01T00:00:00Z', NULL)
       """)
-    let newKey = Finding.key(kind: .freeEntitlement, store: .appStore, chainKey: "1999999999999999", userId: "u_new")
+    let newKey = Finding.key(
+      kind: .freeEntitlement, store: .appStore, chainKey: "1999999999999999", userId: "u_new")
 
     let second = try world.run(["--quiet"], date: Self.nextDate, out: world.out("d2"))
     #expect(second.status == 0, "\(second.stderr)")
     let changes = Self.rows(try world.text(world.out("d2"), "changes.csv"))
-    #expect(changes.first == ["state", "finding_key", "kind", "reason", "store", "chain_key", "user_id", "product_id", "currency", "amount_minor", "since"])
+    #expect(
+      changes.first == [
+        "state", "finding_key", "kind", "reason", "store", "chain_key", "user_id", "product_id", "currency",
+        "amount_minor", "since",
+      ])
     let byKey = Dictionary(changes.dropFirst().map { ($0[1], $0) }, uniquingKeysWith: { a, _ in a })
     #expect(byKey[newKey]?[0] == "new")
     #expect(byKey[newKey]?[10] == Self.nextDate)
@@ -177,8 +194,16 @@ struct DatabaseRunTests {
     let new = states.filter { $0 == "new" }.count
     let resolved = states.filter { $0 == "resolved" }.count
     #expect(open > 20)
-    #expect(states == states.sorted { ["new": 0, "open": 1, "resolved": 2][$0, default: 3] < ["new": 0, "open": 1, "resolved": 2][$1, default: 3] })
-    #expect(second.stdout.contains("history since the previous run (\(Self.date)): \(new) new, \(open) still open, \(resolved) resolved"))
+    #expect(
+      states
+        == states.sorted {
+          ["new": 0, "open": 1, "resolved": 2][$0, default: 3]
+            < ["new": 0, "open": 1, "resolved": 2][$1, default: 3]
+        })
+    #expect(
+      second.stdout.contains(
+        "history since the previous run (\(Self.date)): \(new) new, \(open) still open, \(resolved) resolved")
+    )
     // Every open finding was first seen on the first date; findings.csv says so in `since`.
     for row in changes.dropFirst() where row[0] == "open" { #expect(row[10] == Self.date) }
     let secondFindings = Self.rows(try world.text(world.out("d2"), "findings.csv")).dropFirst()
@@ -188,24 +213,29 @@ struct DatabaseRunTests {
 
     // The history tables: one run per date, the second pointing at the first.
     let runs = try db.execute(
-      "SELECT report_date::text, previous_date::text, new_findings, open_findings, resolved_findings, status FROM storerecon_runs ORDER BY report_date")
+      "SELECT report_date::text, previous_date::text, new_findings, open_findings, resolved_findings, status FROM storerecon_runs ORDER BY report_date"
+    )
     #expect(runs.rowCount == 2)
     #expect(runs.value(1, 1) == Self.date)
     #expect(runs.value(1, 2) == String(new))
     #expect(runs.value(1, 3) == String(open))
     #expect(runs.value(1, 4) == String(resolved))
     #expect(runs.value(1, 5) == "complete")
-    let stored = try db.execute("SELECT count(*) FROM storerecon_findings WHERE report_date = $1::date", [Self.nextDate])
+    let stored = try db.execute(
+      "SELECT count(*) FROM storerecon_findings WHERE report_date = $1::date", [Self.nextDate])
     #expect(stored.value(0, 0) == String(new + open))
 
     // Re-running a date replaces its history: same reports, still one run for that date.
     let again = try world.run(["--quiet"], date: Self.nextDate, out: world.out("d2-again"))
     #expect(again.status == 0, "\(again.stderr)")
-    #expect(try world.file(world.out("d2"), "changes.csv") == world.file(world.out("d2-again"), "changes.csv"))
-    #expect(try world.file(world.out("d2"), "findings.csv") == world.file(world.out("d2-again"), "findings.csv"))
+    #expect(
+      try world.file(world.out("d2"), "changes.csv") == world.file(world.out("d2-again"), "changes.csv"))
+    #expect(
+      try world.file(world.out("d2"), "findings.csv") == world.file(world.out("d2-again"), "findings.csv"))
     let counted = try db.execute("SELECT count(*), count(DISTINCT run_id) FROM storerecon_runs")
     #expect(counted.value(0, 0) == "2")
-    let afterRerun = try db.execute("SELECT count(*) FROM storerecon_findings WHERE report_date = $1::date", [Self.nextDate])
+    let afterRerun = try db.execute(
+      "SELECT count(*) FROM storerecon_findings WHERE report_date = $1::date", [Self.nextDate])
     #expect(afterRerun.value(0, 0) == String(new + open))
   }
 
@@ -213,28 +243,37 @@ struct DatabaseRunTests {
     let world = try LoadedWorld()
     let days = try #require(CivilDate.parse(Self.date)).daysSinceEpoch
     let holder = try world.connect()
-    try holder.execute("SELECT pg_advisory_lock($1::int, $2::int)", [String(RunHistoryStore.lockNamespace), String(days)])
+    try holder.execute(
+      "SELECT pg_advisory_lock($1::int, $2::int)", [String(RunHistoryStore.lockNamespace), String(days)])
 
     // Held past the timeout: refused, one line, 75.
     let refused = try world.run(["--lock-timeout", "1", "--quiet"], out: world.out("refused"))
     #expect(refused.status == 75)
     let lines = refused.stderr.split(separator: "\n")
     #expect(lines.count == 1, "\(refused.stderr)")
-    #expect(lines.first?.hasPrefix("storerecon: error: another storerecon run for \(Self.date) holds its lock") == true)
+    #expect(
+      lines.first?.hasPrefix("storerecon: error: another storerecon run for \(Self.date) holds its lock")
+        == true)
     #expect(!FileManager.default.fileExists(atPath: world.out("refused") + "/findings.csv"))
 
     // Another date is not blocked.
-    let other = try world.run(["--lock-timeout", "0", "--quiet"], date: Self.nextDate, out: world.out("other"))
+    let other = try world.run(
+      ["--lock-timeout", "0", "--quiet"], date: Self.nextDate, out: world.out("other"))
     #expect(other.status == 0, "\(other.stderr)")
 
     // Released while waiting: the run goes on.
     let waiting = try Binary.start(
-      ["run", "--config", world.config, "--date", Self.date, "--out", world.out("waited"), "--database", world.url,
-       "--lock-timeout", "120"], in: Binary.packageRoot)
+      [
+        "run", "--config", world.config, "--date", Self.date, "--out", world.out("waited"), "--database",
+        world.url,
+        "--lock-timeout", "120",
+      ], in: Binary.packageRoot)
     let stderrPath = waiting.directory.appendingPathComponent("stderr").path
     var sawWaiting = false
     for _ in 0..<200 {
-      if let text = try? String(contentsOfFile: stderrPath, encoding: .utf8), text.contains("waiting up to 120 s") {
+      if let text = try? String(contentsOfFile: stderrPath, encoding: .utf8),
+        text.contains("waiting up to 120 s")
+      {
         sawWaiting = true
         break
       }
@@ -242,23 +281,31 @@ struct DatabaseRunTests {
     }
     #expect(sawWaiting)
     #expect(waiting.process.isRunning)
-    try holder.execute("SELECT pg_advisory_unlock($1::int, $2::int)", [String(RunHistoryStore.lockNamespace), String(days)])
+    try holder.execute(
+      "SELECT pg_advisory_unlock($1::int, $2::int)", [String(RunHistoryStore.lockNamespace), String(days)])
     let done = try Binary.finish(waiting)
     #expect(done.status == 0, "\(done.stderr)")
 
     // Two runs started together for one date: both finish, one after the other; one run recorded.
     let a = try Binary.start(
-      ["run", "--config", world.config, "--date", Self.date, "--out", world.out("a"), "--database", world.url, "--quiet"],
+      [
+        "run", "--config", world.config, "--date", Self.date, "--out", world.out("a"), "--database",
+        world.url, "--quiet",
+      ],
       in: Binary.packageRoot)
     let b = try Binary.start(
-      ["run", "--config", world.config, "--date", Self.date, "--out", world.out("b"), "--database", world.url, "--quiet"],
+      [
+        "run", "--config", world.config, "--date", Self.date, "--out", world.out("b"), "--database",
+        world.url, "--quiet",
+      ],
       in: Binary.packageRoot)
     let ra = try Binary.finish(a)
     let rb = try Binary.finish(b)
     #expect(ra.status == 0, "\(ra.stderr)")
     #expect(rb.status == 0, "\(rb.stderr)")
     #expect(try world.file(world.out("a"), "findings.csv") == world.file(world.out("b"), "findings.csv"))
-    let runs = try holder.execute("SELECT count(*) FROM storerecon_runs WHERE report_date = $1::date", [Self.date])
+    let runs = try holder.execute(
+      "SELECT count(*) FROM storerecon_runs WHERE report_date = $1::date", [Self.date])
     #expect(runs.value(0, 0) == "1")
   }
 
@@ -266,7 +313,8 @@ struct DatabaseRunTests {
     let world = try LoadedWorld()
     let db = try world.connect()
     try db.execute(
-      "INSERT INTO entitlements VALUES ('zzz_bad', 'u_bad', 'pro:monthly', 'play', NULL, 'suspended', NULL, NULL, NULL)")
+      "INSERT INTO entitlements VALUES ('zzz_bad', 'u_bad', 'pro:monthly', 'play', NULL, 'suspended', NULL, NULL, NULL)"
+    )
     let out = world.out("rejects")
     let run = try world.run(["--no-history", "--quiet"], out: out)
     #expect(run.status == 0, "\(run.stderr)")
@@ -280,7 +328,10 @@ struct DatabaseRunTests {
 
   @Test func eachFailureIsOneLineWithItsExitCode() throws {
     let world = try LoadedWorld()
-    func expectOneLine(_ out: Binary.Output, _ code: Int32, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectOneLine(
+      _ out: Binary.Output, _ code: Int32, _ fragment: String,
+      sourceLocation: SourceLocation = #_sourceLocation
+    ) {
       #expect(out.status == code, "\(out.stderr)", sourceLocation: sourceLocation)
       let lines = out.stderr.split(separator: "\n")
       #expect(lines.count == 1, "\(out.stderr)", sourceLocation: sourceLocation)
@@ -289,15 +340,19 @@ struct DatabaseRunTests {
     }
     // Nothing listens on port 1: unreachable, 75.
     let unreachable = try Binary.run(
-      ["run", "--config", world.config, "--date", Self.date, "--out", world.out("x"), "--quiet",
-       "--database", "postgresql://nobody@127.0.0.1:1/nothing"])
-    expectOneLine(unreachable, 75, "cannot connect to the database: connection to server at \"127.0.0.1\", port 1 failed")
+      [
+        "run", "--config", world.config, "--date", Self.date, "--out", world.out("x"), "--quiet",
+        "--database", "postgresql://nobody@127.0.0.1:1/nothing",
+      ])
+    expectOneLine(
+      unreachable, 75, "cannot connect to the database: connection to server at \"127.0.0.1\", port 1 failed")
 
     // A contract-violating query: 78, naming the file and the extra column.
     let queries = try Binary.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: queries) }
     for name in ["credentials", "assignments", "goodwill"] {
-      try Data((EmbeddedQueries.text(name) ?? "").utf8).write(to: queries.appendingPathComponent(name + ".sql"))
+      try Data((EmbeddedQueries.text(name) ?? "").utf8).write(
+        to: queries.appendingPathComponent(name + ".sql"))
     }
     try Data(
       "SELECT *, 1 AS note FROM entitlements ORDER BY entitlement_id;\n".utf8
@@ -308,9 +363,12 @@ struct DatabaseRunTests {
       "\(queries.path)/entitlements.sql does not return the entitlements contract's columns: extra note")
 
     // A query the server cannot plan: 78 naming the file and the SQLSTATE.
-    try Data("SELECT entitlement_id FROM no_such_table\n".utf8).write(to: queries.appendingPathComponent("entitlements.sql"))
+    try Data("SELECT entitlement_id FROM no_such_table\n".utf8).write(
+      to: queries.appendingPathComponent("entitlements.sql"))
     let broken = try world.run(["--queries", queries.path, "--quiet"], out: world.out("z"))
-    expectOneLine(broken, 78, "\(queries.path)/entitlements.sql: relation \"no_such_table\" does not exist (SQLSTATE 42P01)")
+    expectOneLine(
+      broken, 78,
+      "\(queries.path)/entitlements.sql: relation \"no_such_table\" does not exist (SQLSTATE 42P01)")
 
     // A password in the connection string is refused before connecting: 78.
     let inline = try Binary.run(["db", "init", "--database", "postgresql://u:hunter2@127.0.0.1:1/db"])
@@ -321,7 +379,10 @@ struct DatabaseRunTests {
     let empty = try TestDatabase.create()
     defer { TestDatabase.drop(empty) }
     let load = try Binary.run(
-      ["db", "load", "--database", TestDatabase.url(database: empty), world.dir.appendingPathComponent("app").path])
+      [
+        "db", "load", "--database", TestDatabase.url(database: empty),
+        world.dir.appendingPathComponent("app").path,
+      ])
     expectOneLine(load, 78, "run storerecon db init first")
   }
 
@@ -329,7 +390,8 @@ struct DatabaseRunTests {
   func wrongPasswordIsOneLineAndExit77() throws {
     let url = try #require(TestDatabase.passwordURL)
     let wrong = try Binary.run(
-      ["db", "init", "--database", url], environment: ["PGPASSWORD": "not-the-password", "PGPASSFILE": "/nonexistent"])
+      ["db", "init", "--database", url],
+      environment: ["PGPASSWORD": "not-the-password", "PGPASSFILE": "/nonexistent"])
     #expect(wrong.status == 77, "\(wrong.stderr)")
     let lines = wrong.stderr.split(separator: "\n")
     #expect(lines.count == 1, "\(wrong.stderr)")
@@ -337,17 +399,20 @@ struct DatabaseRunTests {
     #expect(wrong.stderr.contains("(SQLSTATE 28P01)"))
     #expect(!wrong.stderr.contains("not-the-password"))
 
-    let missing = try Binary.run(["db", "init", "--database", url], environment: ["PGPASSWORD": nil, "PGPASSFILE": "/nonexistent"])
+    let missing = try Binary.run(
+      ["db", "init", "--database", url], environment: ["PGPASSWORD": nil, "PGPASSFILE": "/nonexistent"])
     #expect(missing.status == 77, "\(missing.stderr)")
     #expect(missing.stderr.split(separator: "\n").count == 1)
     #expect(missing.stderr.contains("asks for a password and none was given"))
 
     // The right password from the environment or a .pgpass file.
-    let right = try Binary.run(["db", "init", "--database", url], environment: ["PGPASSWORD": TestDatabase.password])
+    let right = try Binary.run(
+      ["db", "init", "--database", url], environment: ["PGPASSWORD": TestDatabase.password])
     #expect(right.status == 0, "\(right.stderr)")
     let passfile = try PostgresConnectErrorTests.passfile(TestDatabase.password ?? "")
     defer { try? FileManager.default.removeItem(atPath: passfile) }
-    let viaFile = try Binary.run(["db", "init", "--database", url], environment: ["PGPASSWORD": nil, "PGPASSFILE": passfile])
+    let viaFile = try Binary.run(
+      ["db", "init", "--database", url], environment: ["PGPASSWORD": nil, "PGPASSFILE": passfile])
     #expect(viaFile.status == 0, "\(viaFile.stderr)")
   }
 }

@@ -6,7 +6,8 @@ import Testing
 @Suite struct PostgresConnectErrorTests {
   /// A `.pgpass` file holding `password` for every host, port, database and user.
   static func passfile(_ password: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)")
+      .path
     try Data("*:*:*:*:\(password)\n".utf8).write(to: URL(fileURLWithPath: path))
     chmod(path, 0o600)
     return path

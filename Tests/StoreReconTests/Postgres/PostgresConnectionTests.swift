@@ -8,7 +8,8 @@ struct PostgresConnectionTests {
   @Test func sessionIsUTCAndISO() throws {
     let db = try PostgresConnection.connect(TestDatabase.url ?? "")
     let r = try db.execute(
-      "SELECT current_setting('TimeZone'), current_setting('DateStyle'), '2026-11-29T10:00:00.5+02:00'::timestamptz::text")
+      "SELECT current_setting('TimeZone'), current_setting('DateStyle'), '2026-11-29T10:00:00.5+02:00'::timestamptz::text"
+    )
     #expect(r.value(0, 0) == "UTC")
     #expect(r.value(0, 1) == "ISO, YMD")
     #expect(r.value(0, 2) == "2026-11-29 08:00:00.5+00")
@@ -77,7 +78,8 @@ struct PostgresConnectionTests {
     let source = try db.copyOut(
       "COPY (SELECT id, note, at FROM t ORDER BY id COLLATE \"C\") TO STDOUT WITH (FORMAT csv, HEADER true)",
       displayName: "t.sql")
-    let csv = try CSVReader(lines: LineReader(source: source, displayName: "t.sql", chunkSize: 4096), displayName: "t.sql")
+    let csv = try CSVReader(
+      lines: LineReader(source: source, displayName: "t.sql", chunkSize: 4096), displayName: "t.sql")
     #expect(csv.header == ["id", "note", "at"])
     var n = 0
     while let record = try csv.next() {
@@ -97,7 +99,8 @@ struct PostgresConnectionTests {
   @Test func copyOutFailureMidStreamKeepsTheSQLState() throws {
     let db = try PostgresConnection.connect(TestDatabase.url ?? "")
     let source = try db.copyOut(
-      "COPY (SELECT 10 / (5000 - g) FROM generate_series(1, 100000) g) TO STDOUT WITH (FORMAT csv)", displayName: "q.sql")
+      "COPY (SELECT 10 / (5000 - g) FROM generate_series(1, 100000) g) TO STDOUT WITH (FORMAT csv)",
+      displayName: "q.sql")
     let lines = LineReader(source: source, displayName: "q.sql", chunkSize: 256)
     #expect(throws: InputError.self) { while try lines.next() != nil {} }
     #expect(source.failure?.sqlState == "22012")
@@ -108,7 +111,8 @@ struct PostgresConnectionTests {
     let db = try PostgresConnection.connect(TestDatabase.url ?? "")
     do {
       let source = try db.copyOut(
-        "COPY (SELECT g FROM generate_series(1, 2000000) g) TO STDOUT WITH (FORMAT csv)", displayName: "q.sql")
+        "COPY (SELECT g FROM generate_series(1, 2000000) g) TO STDOUT WITH (FORMAT csv)", displayName: "q.sql"
+      )
       var buffer = [UInt8](repeating: 0, count: 64)
       _ = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
     }

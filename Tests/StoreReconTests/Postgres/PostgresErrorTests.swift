@@ -25,7 +25,9 @@ struct PostgresErrorTests {
   }
 
   @Test func noSQLStateOnALostConnectionIsUnavailable() {
-    #expect(PostgresError(sqlState: nil, message: "server closed the connection", connectionLost: true).category == .unavailable)
+    #expect(
+      PostgresError(sqlState: nil, message: "server closed the connection", connectionLost: true).category
+        == .unavailable)
     #expect(PostgresError(sqlState: nil, message: "odd").category == .other)
   }
 
@@ -40,8 +42,12 @@ struct PostgresErrorTests {
   @Test func messagesAreOneLine() {
     let error = PostgresError(
       sqlState: nil,
-      message: "connection to server at \"127.0.0.1\", port 1 failed: Connection refused\n\tIs the server running?\n")
-    #expect(error.message == "connection to server at \"127.0.0.1\", port 1 failed: Connection refused Is the server running?")
+      message:
+        "connection to server at \"127.0.0.1\", port 1 failed: Connection refused\n\tIs the server running?\n"
+    )
+    #expect(
+      error.message
+        == "connection to server at \"127.0.0.1\", port 1 failed: Connection refused Is the server running?")
   }
 
   @Test func verboseConnectErrorsGiveTheirSQLState() {
@@ -54,14 +60,21 @@ struct PostgresErrorTests {
     #expect(parsed.sqlState == "28P01")
     #expect(
       parsed.message
-        == "connection to server at \"127.0.0.1\", port 54329 failed: FATAL: password authentication failed for user \"x\"")
-    let plain = PostgresConnection.parseVerboseConnectError("could not translate host name \"nohost\" to address\n")
+        == "connection to server at \"127.0.0.1\", port 54329 failed: FATAL: password authentication failed for user \"x\""
+    )
+    let plain = PostgresConnection.parseVerboseConnectError(
+      "could not translate host name \"nohost\" to address\n")
     #expect(plain.sqlState == nil)
   }
 
   @Test func copyLinesPointIntoTheFile() {
-    let message = "duplicate key value violates unique constraint \"entitlements_pkey\" (COPY entitlements, line 3)"
-    let mapped = DatabaseLoader.fileLines(message, table: "entitlements", path: "app/entitlements.csv", lines: [2, 5, 9])
-    #expect(mapped == "duplicate key value violates unique constraint \"entitlements_pkey\" (app/entitlements.csv line 5)")
+    let message =
+      "duplicate key value violates unique constraint \"entitlements_pkey\" (COPY entitlements, line 3)"
+    let mapped = DatabaseLoader.fileLines(
+      message, table: "entitlements", path: "app/entitlements.csv", lines: [2, 5, 9])
+    #expect(
+      mapped
+        == "duplicate key value violates unique constraint \"entitlements_pkey\" (app/entitlements.csv line 5)"
+    )
   }
 }

@@ -26,7 +26,9 @@ enum Binary {
 
   /// Runs the binary with `arguments`; `environment` adds to (or, with a `nil` value, removes from)
   /// the test process's environment.
-  static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]) throws
+  static func run(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]
+  ) throws
     -> Output
   {
     try finish(start(arguments, in: directory, environment: environment))
@@ -41,7 +43,9 @@ enum Binary {
   }
 
   /// Starts the binary without waiting for it.
-  static func start(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]) throws
+  static func start(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]
+  ) throws
     -> Running
   {
     guard let path else { throw CocoaError(.fileNoSuchFile) }
