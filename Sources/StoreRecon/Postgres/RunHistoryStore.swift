@@ -71,7 +71,9 @@ public struct RunHistoryStore {
     let present = try connection.execute(
       "SELECT to_regclass('storerecon_runs') IS NOT NULL AND to_regclass('storerecon_findings') IS NOT NULL")
     if present.value(0, 0) == "t" { return }
-    try connection.executeScript(RunHistoryStore.schema)
+    // One implicit transaction holding a lock, so two first runs do not race to create the tables.
+    try connection.executeScript(
+      "SELECT pg_advisory_xact_lock(\(RunHistoryStore.lockNamespace), -1);\n" + RunHistoryStore.schema)
   }
 
   /// Takes the advisory lock of `date` for this session, waiting at most `timeoutSeconds`;

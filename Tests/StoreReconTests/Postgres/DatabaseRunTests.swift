@@ -140,21 +140,55 @@ struct DatabaseRunTests {
     #expect(try world.file(csvOut, "revenue.csv") == world.file(historyOut, "revenue.csv"))
   }
 
-  @Test func builtInQueriesWorkAnywhere() throws {
+  @Test func configDatabaseAndBuiltInQueriesWorkAnywhere() throws {
     let world = try LoadedWorld()
     let elsewhere = try Binary.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: elsewhere) }
+    // The config names the database (and no app CSV files); no queries/ folder where the binary runs.
+    var config = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.config)))
+        as? [String: Any])
+    config["app"] = ["database": world.url]
+    let configPath = world.dir.appendingPathComponent("db.json").path
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
     let out = world.out("out-builtin")
     let run = try Binary.run(
-      [
-        "run", "--config", world.config, "--date", Self.date, "--out", out, "--database", world.url,
-        "--no-history",
-      ],
-      in: elsewhere)
+      ["run", "--config", configPath, "--date", Self.date, "--out", out, "--no-history"], in: elsewhere)
     #expect(run.status == 0, "\(run.stderr)")
     let manifest = try JSONSerialization.jsonObject(with: world.file(out, "manifest.json")) as? [String: Any]
     let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
     #expect(inputs.filter { $0["builtInQuery"] as? Bool == true }.count == 4)
+    #expect(!run.stderr.contains("CSV files are not read"))
+    let csvOut = world.out("out-csv")
+    let csv = try Binary.run([
+      "run", "--config", world.config, "--date", Self.date, "--out", csvOut, "--quiet",
+    ])
+    #expect(csv.status == 0)
+    #expect(try world.file(csvOut, "findings.csv") == world.file(out, "findings.csv"))
+  }
+
+  @Test func loadingADuplicateKeyNamesTheFileLineAndLoadsNothing() throws {
+    let world = try LoadedWorld()
+    let dir = try TempDir()
+    try dir.write(
+      "entitlements.csv",
+      """
+      entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at
+      e1,u1,pro:monthly,play,GPA.1,active,2026-11-01T00:00:00Z,,
+      e2,u2,pro:monthly,play,GPA.2,bogus,2026-11-01T00:00:00Z,,
+      e1,u3,pro:monthly,play,GPA.3,active,2026-11-01T00:00:00Z,,
+
+      """)
+    let out = try Binary.run(["db", "load", "--database", world.url, dir.url.path])
+    #expect(out.status == 65, "\(out.stderr)")
+    let lines = out.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "\(out.stderr)")
+    #expect(lines.last?.hasPrefix("storerecon: error: loading ") == true)
+    #expect(lines.last?.contains("entitlements.csv line 4") == true)
+    #expect(lines.last?.contains("already exists") == true)
+    #expect(lines.last?.hasSuffix("nothing was loaded") == true)
+    let count = try world.connect().execute("SELECT count(*) FROM entitlements")
+    #expect(count.value(0, 0) == "933")
   }
 
   @Test func historyShowsNewOpenAndResolvedAcrossTwoDates() throws {
