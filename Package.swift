@@ -14,14 +14,13 @@ let package = Package(
     .systemLibrary(
       name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
-    // Arrive with the PostgreSQL / XLSX issue; laid out now so the folders exist.
     .systemLibrary(
       name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
       providers: [.apt(["libpq-dev"])]),
     .systemLibrary(
       name: "CXLSXWriter", path: "Sources/CXLSXWriter", pkgConfig: "xlsxwriter",
       providers: [.apt(["libxlsxwriter-dev"])]),
-    .target(name: "StoreRecon", dependencies: ["CZlib", "CCrypto", "CXLSXWriter"]),
+    .target(name: "StoreRecon", dependencies: ["CZlib", "CCrypto", "CXLSXWriter", "CLibPQ"]),
     .executableTarget(name: "storerecon", dependencies: ["StoreRecon"]),
     .testTarget(name: "StoreReconTests", dependencies: ["StoreRecon", "storerecon"]),
   ]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `storerecon` command line: parses arguments, runs a command, maps every error to an exit code.
 ///
 /// Behaves like swift-argument-parser tools: `--help`/`--version` on stdout with exit 0; a usage error
@@ -26,6 +28,8 @@ public enum StoreReconCLI {
       return runCommand(args)
     case "demo":
       return demoCommand(args)
+    case "db":
+      return databaseCommand(args)
     default:
       return usageError("unknown command '\(command)'", usage: Help.usage)
     }
@@ -47,7 +51,9 @@ public enum StoreReconCLI {
     let usage = Help.runUsage
     let parsed: ParsedOptions
     do {
-      parsed = try ParsedOptions.parse(args, valued: ["--config", "--date", "--out"], flags: ["--quiet"])
+      parsed = try ParsedOptions.parse(
+        args, valued: ["--config", "--date", "--out", "--database", "--queries", "--lock-timeout"],
+        flags: ["--quiet", "--no-history"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -66,11 +72,22 @@ public enum StoreReconCLI {
       }
       date = d
     }
+    var lockTimeout = 600
+    if let text = parsed.values["--lock-timeout"] {
+      guard let n = Int(text), n >= 0, n <= 86_400 else {
+        return usageError(
+          "--lock-timeout must be a whole number of seconds from 0 to 86400, got '\(text)'", usage: usage)
+      }
+      lockTimeout = n
+    }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
     do {
-      let result = try ReconciliationRun.execute(
-        ReconciliationRun.Request(configPath: config, date: date, outDirectory: parsed.values["--out"]),
-        progress: progress)
+      let request = ReconciliationRun.Request(
+        configPath: config, date: date, outDirectory: parsed.values["--out"],
+        database: parsed.values["--database"], queriesDirectory: parsed.values["--queries"],
+        history: !parsed.flags.contains("--no-history"),
+        lockTimeoutSeconds: lockTimeout)
+      let result = try ReconciliationRun.execute(request, progress: progress)
       StandardOutput.write(Summary.text(result))
       reportFailedInputs(result)
       return result.failedInputs.isEmpty ? 0 : RunError.Code.dataError.rawValue
@@ -131,6 +148,96 @@ public enum StoreReconCLI {
       return outcome.exitCode
     } catch {
       if error.code == .usage { return usageError(error.message, usage: usage) }
+      return fail(error)
+    }
+  }
+}
+
+extension StoreReconCLI {
+  // MARK: db
+
+  static func databaseCommand(_ args: [String]) -> Int32 {
+    let usage = Help.databaseUsage
+    guard let sub = args.first else { return usageError("missing subcommand: init or load", usage: usage) }
+    if sub == "--help" || sub == "-h" {
+      StandardOutput.write(Help.database)
+      return 0
+    }
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(
+        Array(args.dropFirst()), valued: ["--database", "--queries"], flags: ["--quiet"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.database)
+      return 0
+    }
+    guard sub == "init" || sub == "load" else {
+      return usageError("unknown db subcommand '\(sub)'", usage: usage)
+    }
+    guard let uri = parsed.values["--database"] else {
+      return usageError("missing --database URI", usage: usage)
+    }
+    do throws(RunError) {
+      switch sub {
+      case "init":
+        guard parsed.positional.isEmpty else {
+          return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+        }
+        let schema = try QueryFolder.schema(directory: parsed.values["--queries"])
+        let connection = try PostgresConnection.open(uri)
+        do {
+          try connection.executeScript(schema.text)
+        } catch {
+          throw error.runError("running \(schema.displayName)")
+        }
+        do {
+          try connection.executeScript(RunHistoryStore.schema)
+        } catch {
+          throw error.runError("creating the run history tables")
+        }
+        StandardOutput.write(
+          "tables entitlements, credentials, assignments, goodwill (\(schema.displayName)) and storerecon_runs, "
+            + "storerecon_findings are ready in \(connection.description)\n")
+        return 0
+      default:
+        guard parsed.positional.count == 1 else {
+          return usageError(
+            parsed.positional.isEmpty
+              ? "missing DIR (the folder holding entitlements.csv, …)"
+              : "unexpected argument '\(parsed.positional[1])'", usage: usage)
+        }
+        let directory = parsed.positional[0]
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+        guard exists, isDirectory.boolValue else {
+          throw RunError(.missingInput, "folder \(directory) does not exist")
+        }
+        let connection = try PostgresConnection.open(uri)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let loads = try DatabaseLoader.load(directory: directory, connection: connection)
+        let ms = ReconciliationRun.milliseconds(clock.now - started)
+        var text = ""
+        for load in loads {
+          let c = load.counts
+          text += "\(load.contract.rawValue): \(load.stored) rows loaded from \(load.file)"
+          text += c.rejected > 0 ? " (\(c.read) read, \(c.rejected) rejected)\n" : "\n"
+          for reject in load.rejects.prefix(20) {
+            StandardError.write("storerecon: rejected \(reject.file) line \(reject.line): \(reject.reason)\n")
+          }
+          if load.rejects.count > 20 {
+            StandardError.write(
+              "storerecon: … and \(load.rejects.count - 20) more rejected rows in \(load.file)\n")
+          }
+        }
+        text += "loaded into \(connection.description) in one transaction (\(ms) ms)\n"
+        StandardOutput.write(text)
+        return 0
+      }
+    } catch {
       return fail(error)
     }
   }

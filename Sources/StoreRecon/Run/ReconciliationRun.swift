@@ -10,12 +10,27 @@ public enum ReconciliationRun {
     public var date: CivilDate?
     /// Output folder; `nil` means `reports/<date>`.
     public var outDirectory: String?
+    /// PostgreSQL connection string for the app's rows; overrides the config's `app.database`.
+    public var database: String?
+    /// Folder of the contract queries; overrides the config's `app.queries`.
+    public var queriesDirectory: String?
+    /// Keep run history in the database (`since`, changes.csv); only with a database.
+    public var history = true
+    /// Seconds to wait for another run of the same report date to finish (advisory lock).
+    public var lockTimeoutSeconds = 600
 
     /// Creates a request.
-    public init(configPath: String, date: CivilDate? = nil, outDirectory: String? = nil) {
+    public init(
+      configPath: String, date: CivilDate? = nil, outDirectory: String? = nil, database: String? = nil,
+      queriesDirectory: String? = nil, history: Bool = true, lockTimeoutSeconds: Int = 600
+    ) {
       self.configPath = configPath
       self.date = date
       self.outDirectory = outDirectory
+      self.database = database
+      self.queriesDirectory = queriesDirectory
+      self.history = history
+      self.lockTimeoutSeconds = lockTimeoutSeconds
     }
   }
 
@@ -25,6 +40,8 @@ public enum ReconciliationRun {
     var display: String
     /// The reporting currency, for the FX table.
     var reporting: Currency?
+    /// Set for an app-row input read from the database.
+    var query: ContractQuery?
   }
 
   /// Runs the job. Throws only for what stops a run (bad config, missing input, unwritable output);
@@ -34,6 +51,8 @@ public enum ReconciliationRun {
   ) throws(RunError) -> RunResult {
     let clock = ContinuousClock()
     let started = clock.now
+    // The machine clock, for the run history's metadata only.
+    let startedAt = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000)).description
     let config = try RunConfig.load(path: request.configPath)
     for key in config.unknownKeys {
       progress.note("warning: config key '\(key)' is not used by this version and was ignored")
@@ -44,7 +63,42 @@ public enum ReconciliationRun {
     let date = request.date ?? calendar.yesterday()
     let asOf = calendar.asOf(date)
     let out = request.outDirectory ?? "reports/\(date)"
-    let plan = try planInputs(config, configPath: request.configPath)
+    let databaseURI = request.database ?? config.database
+    guard databaseURI != nil || config.entitlements != nil else {
+      throw RunError(
+        .config, "config \(request.configPath): app.entitlements is required (or app.database / --database)")
+    }
+    var plan = try planInputs(config, configPath: request.configPath, appFiles: databaseURI == nil)
+
+    // The database first: an unreachable server, a wrong password, a locked date or a query that does
+    // not return its contract stops the run before any file is read.
+    var database: PostgresConnection?
+    var historyStore: RunHistoryStore?
+    if let databaseURI {
+      let queries = try QueryFolder.contractQueries(directory: request.queriesDirectory ?? config.queries)
+      let appFiles = [config.entitlements, config.credentials, config.assignments, config.goodwill]
+      if appFiles.contains(where: { $0 != nil }) {
+        progress.note("app rows come from the database; the config's app CSV files are not read")
+      }
+      let connection = try PostgresConnection.open(databaseURI)
+      progress.note("connected to \(connection.description) (server version \(connection.serverVersion))")
+      if request.history {
+        let store = RunHistoryStore(connection: connection)
+        do {
+          try store.ensureTables()
+        } catch {
+          throw error.runError("creating the run history tables", queryCode: .software)
+        }
+        try store.lock(date: date, timeoutSeconds: request.lockTimeoutSeconds) { progress.note($0) }
+        historyStore = store
+      }
+      try DatabaseAppRows.checkContracts(queries, connection: connection)
+      for query in queries {
+        let name = query.displayName
+        plan.append(PlannedInput(role: query.contract.role, path: name, display: name, query: query))
+      }
+      database = connection
+    }
 
     let builder = LedgerBuilder()
     var rows = AppRowSet()
@@ -58,24 +112,37 @@ public enum ReconciliationRun {
       if usedRejectNames.contains(name) { name = "rejects/\(index)-\(flat).csv" }
       usedRejectNames.insert(name)
       var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
-      if let digest = FileDigest.of(path: input.path) {
-        report.bytes = digest.bytes
-        report.sha256 = digest.sha256
-      }
       let rejects = RejectList()
-      do {
-        report.counts = try InputReaders.read(
-          input, fileIndex: Int32(index), rejects: rejects, ledger: builder, rows: &rows, report: &report)
-      } catch {
-        report.error = error.description
-        progress.note("ERROR \(error.description) — the run goes on without this file")
+      if let query = input.query, let database {
+        report.database = database.description
+        report.builtInQuery = query.builtIn
+        report.bytes = Int64(query.text.utf8.count)
+        report.sha256 = query.sha256
+        report.counts = try DatabaseAppRows.read(
+          query, connection: database, fileIndex: Int32(index), rejects: rejects, rows: &rows
+        ).counts
+      } else {
+        if let digest = FileDigest.of(path: input.path) {
+          report.bytes = digest.bytes
+          report.sha256 = digest.sha256
+        }
+        do {
+          report.counts = try InputReaders.read(
+            input, fileIndex: Int32(index), rejects: rejects, ledger: builder, rows: &rows, report: &report)
+        } catch {
+          report.error = error.description
+          progress.note("ERROR \(error.description) — the run goes on without this file")
+        }
       }
       report.elapsedMs = milliseconds(clock.now - readStart)
       rejectFiles.append((name, rejects.rejects))
       reports.append(report)
       let c = report.counts
+      let from = input.query == nil ? "" : " from PostgreSQL"
+      let rate = input.query == nil ? "" : ", \(c.read * 1000 / Int(max(report.elapsedMs, 1))) rows/s"
       progress.note(
-        "read \(input.role) \(input.display): \(c.read) rows, \(c.accepted) accepted, \(c.rejected) rejected (\(report.elapsedMs) ms)")
+        "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
+          + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
     }
     let readMs = milliseconds(clock.now - started)
 
@@ -85,7 +152,7 @@ public enum ReconciliationRun {
     options.graceDays = config.graceDays
     options.toleranceMs = config.toleranceHours * 3_600_000
     options.storesWithData = config.storesWithExports
-    let findings = Reconciler.findings(
+    var findings = Reconciler.findings(
       ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials, goodwill: rows.goodwill,
       options: options)
     let revenue = Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding)
@@ -104,6 +171,40 @@ public enum ReconciliationRun {
       if !readout.fxGaps.isEmpty { progress.note("warning: " + ExperimentSummary.gapLine(readout)) }
     }
 
+    // Run history: compare with the previous run, then replace this date's history in one transaction.
+    var changes: [FindingChange]?
+    var delta: HistoryDelta?
+    if let historyStore {
+      let historyStart = clock.now
+      let past: (previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate])
+      do {
+        past = try historyStore.history(before: date, keys: Array(Set(findings.map(\.key))))
+      } catch {
+        throw error.runError("reading the run history", queryCode: .software)
+      }
+      let outcome = FindingHistory.compare(
+        current: findings, date: date, previous: past.previous, firstSeen: past.firstSeen)
+      findings = outcome.findings
+      changes = outcome.changes
+      delta = outcome.delta
+      let record = RunHistoryStore.RunRecord(
+        date: date, asOf: asOf,
+        optionsJSON: Manifest.options(config: config, database: database?.description).rendered(),
+        inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(), findings: outcome.recorded,
+        findingCount: findings.count, delta: outcome.delta,
+        status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
+      do {
+        try historyStore.record(record)
+      } catch {
+        throw error.runError("recording the run history", queryCode: .software)
+      }
+      let since = outcome.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
+      progress.note(
+        "history (\(since)): \(outcome.delta.newCount) new, \(outcome.delta.openCount) still open, "
+          + "\(outcome.delta.resolvedCount) resolved; "
+          + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
+    }
+
     let writeStart = clock.now
     let grants = GrantRow.rows(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)
     var files: [(String, [UInt8])] = [
@@ -116,6 +217,7 @@ public enum ReconciliationRun {
       files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
       files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
     }
+    if let changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
     for (name, rejects) in rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
     for (name, bytes) in files {
       do {
@@ -127,7 +229,8 @@ public enum ReconciliationRun {
     let workbookStart = clock.now
     let workbook = ReconciliationWorkbook.Content(
       date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports, findings: findings,
-      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1))
+      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1),
+      history: changes.map { WorkbookHistory(previousDate: delta?.previousDate, changes: $0) })
     let workbookPath = out + "/" + ReconciliationWorkbook.fileName
     do {
       try ReconciliationWorkbook.write(workbook, to: workbookPath, options: workbookOptions)
@@ -141,10 +244,11 @@ public enum ReconciliationRun {
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
-      files: files.map(\.0) + ["manifest.json"], experiments: readouts)
+      files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: delta)
     result.uncheckedEntitlements = unchecked
     let manifest = Manifest.render(
-      result: result, config: config, configPath: request.configPath, outputs: files,
+      result: result, config: config, configPath: request.configPath, database: database?.description,
+      outputs: files,
       timings: [
         ("read", readMs), ("reconcile", reconcileMs), ("experiments", experimentMs), ("write", writeMs),
         ("workbook", workbookMs),
@@ -157,6 +261,7 @@ public enum ReconciliationRun {
     }
     result.files.sort()
     progress.note("wrote \(files.count + 1) files to \(out) (\(writeMs) ms)")
+    historyStore?.unlock(date: date)
     return result
   }
 
@@ -173,7 +278,9 @@ public enum ReconciliationRun {
     d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
   }
 
-  static func planInputs(_ config: RunConfig, configPath: String) throws(RunError) -> [PlannedInput] {
+  static func planInputs(_ config: RunConfig, configPath: String, appFiles: Bool) throws(RunError)
+    -> [PlannedInput]
+  {
     var plan: [PlannedInput] = []
     let groups: [(String, [String])] = [
       ("app_store.transactions", config.appStoreTransactions), ("play.sales", config.playSales),
@@ -193,7 +300,7 @@ public enum ReconciliationRun {
       ("app.assignments", config.assignments), ("app.goodwill", config.goodwill),
       ("fx.rates", config.fxRates),
     ]
-    for (role, path) in app {
+    for (role, path) in app where appFiles {
       guard let path else { continue }
       let resolved = config.resolve(path)
       guard FileManager.default.fileExists(atPath: resolved) else {

@@ -19,6 +19,11 @@ public struct RunConfig: Sendable {
   public var credentials: String?
   public var assignments: String?
   public var goodwill: String?
+  /// The app's PostgreSQL database (`app.database`: a libpq URI or keyword string, never with a
+  /// password); when set, the app rows come from it and the CSV paths above are not read.
+  public var database: String?
+  /// The folder of the contract queries (`app.queries`, relative to the config's folder).
+  public var queries: String?
   /// Grace allowance in days per store.
   public var graceDays: [Store: Int64] = [.appStore: 16, .play: 30, .stripe: 0]
   /// Tolerance on instants, in hours.
@@ -118,7 +123,14 @@ public struct RunConfig: Sendable {
     config.credentials = try strings(app["credentials"], "app.credentials").first
     config.assignments = try strings(app["assignments"], "app.assignments").first
     config.goodwill = try strings(app["goodwill"], "app.goodwill").first
-    guard config.entitlements != nil else { throw fail("app.entitlements is required") }
+    if let database = app["database"] {
+      guard let text = database as? String else { throw fail("app.database must be a connection string") }
+      config.database = text
+    }
+    if let queries = app["queries"] {
+      guard let text = queries as? String else { throw fail("app.queries must be a folder path") }
+      config.queries = config.resolve(text)
+    }
     let grace = try object(root["graceDays"], "graceDays")
     for (key, value) in grace {
       guard let store = Store(rawValue: key) else { throw fail("graceDays has unknown store '\(key)'") }

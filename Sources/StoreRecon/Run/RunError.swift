@@ -12,8 +12,10 @@ public struct RunError: Error, CustomStringConvertible, Sendable {
     case software = 70
     /// A report could not be written.
     case ioError = 74
-    /// A database or SMTP server could not be reached (cron may retry).
+    /// A database or SMTP server could not be reached, or another run holds the date's lock (cron may retry).
     case unavailable = 75
+    /// The database refused the credentials (wrong or missing password) or a privilege is missing.
+    case noPermission = 77
     /// The configuration is invalid.
     case config = 78
   }

@@ -20,6 +20,10 @@ public struct RunResult: Sendable {
   /// Active store-sourced entitlements per store whose exports the config does not name (not checked).
   public var uncheckedEntitlements: [Store: Int] = [:]
 
+  /// New / still open / resolved findings since the previous run; `nil` without run history
+  /// (no database, or `--no-history`).
+  public var history: HistoryDelta?
+
   /// Findings per reason, in the order of DESIGN.md's table.
   public var findingsPerReason: [(Finding.Reason, Int)] {
     Finding.Reason.allCases.compactMap { reason in
