@@ -1,7 +1,9 @@
 /// The `--help` texts. They describe what the code does; keep them true when it changes.
 enum Help {
   static let usage = "storerecon <command> [options]"
-  static let runUsage = "storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--quiet]"
+  static let runUsage =
+    "storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--mail [--dry-run]] [--require-complete] [--allow-missing] [--quiet]"
+  static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
   static let demoUsage = "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--quiet]"
 
   static let overview = """
@@ -16,6 +18,7 @@ enum Help {
     COMMANDS:
       run        Reconcile the inputs named by a config file as of a date.
       demo       Write a seeded sample world with planted problems, reconcile it, and check the result.
+      mail       E-mail the summary and workbooks of a finished run (run --mail runs, then mails).
       help       Show help for a command: storerecon help run
 
     OPTIONS:
@@ -25,7 +28,9 @@ enum Help {
     EXIT CODES:
       0   success              64  wrong arguments       65  an input file was malformed (reports still written)
       66  missing input file   74  cannot write reports  75  database/SMTP unreachable   78  invalid config
-      70  internal error (a bug; please report it)
+      70  internal error (a bug; please report it)       77  the SMTP server refused the user name or password
+      3   findings exceed a configured threshold (config "alerts"; reports written, e-mail sent)
+      4   --require-complete and an input does not cover the report date (reports written, nothing mailed)
       1   (demo only) the findings do not match the planted truth
 
     """
@@ -40,13 +45,24 @@ enum Help {
       --date YYYY-MM-DD   Report date; the as-of instant T is the end of that day in the config's
                           time zone (default: yesterday in that time zone).
       --out DIR           Output folder (default: reports/<date>).
+      --mail              Then e-mail summary.txt/summary.html and every *.xlsx of the output folder
+                          to the config's "mail" recipients over SMTP.
+      --dry-run           With --mail: write the message to <out>/message.eml instead of sending it.
+      --require-complete  If an input does not cover the report date, exit 4 and do not mail.
+      --allow-missing     A configured store export or optional app file that matches no file is
+                          reported as INCOMPLETE instead of stopping the run with exit 66.
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
-    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv and manifest.json.
-    Every input row is accepted or written to its rejects file with file, line and reason; the
-    manifest states read = accepted + rejected per input. A malformed file is reported and the run
-    goes on without it (exit 65). A missing input file exits 66, an invalid config 78.
+    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, summary.txt,
+    summary.html and manifest.json. Every input row is accepted or written to its rejects file with
+    file, line and reason; the manifest states read = accepted + rejected per input. A malformed file
+    is reported and the run goes on without it (exit 65). A missing input file exits 66, an invalid
+    config 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold
+    of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
+    noon of the date, no Play sales row for the date, a file missing or unreadable), with the reasons.
+    Mail failures: 75 the SMTP server cannot be reached or refused the message, 77 it refused the
+    login, 78 the password variable or file is missing; the reports stay on disk.
 
     """
 
@@ -70,10 +86,34 @@ enum Help {
 
     """
 
+  static let mail = """
+    OVERVIEW: E-mail the reports of a finished run.
+
+    USAGE: \(mailUsage)
+
+    OPTIONS:
+      --config FILE       JSON config with a "mail" section (from, to, smtp, username, passwordEnv or
+                          passwordFile, subjectPrefix, tls, timeoutSeconds).
+      --date YYYY-MM-DD   Mail the run folder reports/<date> (default: yesterday in the config's zone).
+      --out DIR           Mail this run folder instead.
+      --dry-run           Write the message to <folder>/message.eml instead of sending it.
+      --quiet             No progress lines on stderr.
+      -h, --help          Show help information.
+
+    The message is multipart: summary.txt and summary.html as alternatives, and every *.xlsx file of
+    the folder attached. The subject is the config's subjectPrefix and the first part of summary.txt's
+    status line (OK, ALERT, INCOMPLETE). The SMTP password comes from the environment variable named
+    by passwordEnv or the file named by passwordFile, never from the command line or the config.
+    Exit codes: 0 sent, 66 no summary in the folder, 75 SMTP server unreachable or refused the
+    message, 77 wrong user name or password, 78 invalid mail config or missing password.
+
+    """
+
   static func command(_ name: String) -> String? {
     switch name {
     case "run": return run
     case "demo": return demo
+    case "mail": return mail
     default: return nil
     }
   }

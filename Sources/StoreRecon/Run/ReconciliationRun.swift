@@ -10,12 +10,17 @@ public enum ReconciliationRun {
     public var date: CivilDate?
     /// Output folder; `nil` means `reports/<date>`.
     public var outDirectory: String?
+    /// `--allow-missing`: a configured store export or optional app file that matches no file is reported
+    /// as INCOMPLETE in the summary instead of stopping the run with exit 66 (`app.entitlements` is
+    /// always required).
+    public var allowMissing: Bool
 
     /// Creates a request.
-    public init(configPath: String, date: CivilDate? = nil, outDirectory: String? = nil) {
+    public init(configPath: String, date: CivilDate? = nil, outDirectory: String? = nil, allowMissing: Bool = false) {
       self.configPath = configPath
       self.date = date
       self.outDirectory = outDirectory
+      self.allowMissing = allowMissing
     }
   }
 
@@ -40,7 +45,8 @@ public enum ReconciliationRun {
     let date = request.date ?? calendar.yesterday()
     let asOf = calendar.asOf(date)
     let out = request.outDirectory ?? "reports/\(date)"
-    let plan = try planInputs(config, configPath: request.configPath)
+    let (plan, missing) = try planInputs(config, configPath: request.configPath, allowMissing: request.allowMissing)
+    for m in missing { progress.note("warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)") }
 
     let builder = LedgerBuilder()
     var rows = AppRowSet()
@@ -96,6 +102,15 @@ public enum ReconciliationRun {
       ("grants.csv", ReportTables.grantsCSV(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)),
     ]
     for (name, rejects) in rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
+    // Run history, price-test verdicts and an FX table plug in here as plain values when configured.
+    let facts = SummaryFacts(
+      version: StoreReconVersion.version, date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports,
+      findings: findings, revenue: revenue, alerts: config.alerts,
+      incomplete: Completeness.reasons(date: date, calendar: calendar, inputs: reports, missing: missing),
+      history: nil, experiments: nil, fx: nil)
+    let summary = ReportSummary.build(facts)
+    files.append(("summary.txt", Array(summary.text.utf8)))
+    files.append(("summary.html", Array(summary.html.utf8)))
     for (name, bytes) in files {
       do {
         try AtomicFile.write(bytes, to: out + "/" + name)
@@ -106,7 +121,7 @@ public enum ReconciliationRun {
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
-      files: files.map(\.0) + ["manifest.json"])
+      files: files.map(\.0) + ["manifest.json"], summary: summary)
     let manifest = Manifest.render(
       result: result, config: config, configPath: request.configPath, outputs: files,
       timings: [("read", readMs), ("reconcile", reconcileMs), ("write", writeMs), ("total", milliseconds(clock.now - started))])
@@ -124,8 +139,11 @@ public enum ReconciliationRun {
     d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
   }
 
-  static func planInputs(_ config: RunConfig, configPath: String) throws(RunError) -> [PlannedInput] {
+  static func planInputs(_ config: RunConfig, configPath: String, allowMissing: Bool = false) throws(RunError) -> (
+    [PlannedInput], [Completeness.Missing]
+  ) {
     var plan: [PlannedInput] = []
+    var missing: [Completeness.Missing] = []
     let groups: [(String, [String])] = [
       ("app_store.transactions", config.appStoreTransactions), ("play.sales", config.playSales),
       ("play.subscriptions", config.playSubscriptions), ("play.voided", config.playVoided),
@@ -134,6 +152,10 @@ public enum ReconciliationRun {
       for pattern in patterns {
         let matches = Glob.expand(pattern, base: config.baseDirectory)
         guard !matches.isEmpty else {
+          if allowMissing {
+            missing.append(Completeness.Missing(role: role, pattern: pattern))
+            continue
+          }
           throw RunError(.missingInput, "no file matches \(role) '\(pattern)' (relative to \(config.baseDirectory))")
         }
         for m in matches { plan.append(PlannedInput(role: role, path: m.path, display: m.display)) }
@@ -147,11 +169,15 @@ public enum ReconciliationRun {
       guard let path else { continue }
       let resolved = config.resolve(path)
       guard FileManager.default.fileExists(atPath: resolved) else {
+        if allowMissing && role != "app.entitlements" {
+          missing.append(Completeness.Missing(role: role, pattern: path))
+          continue
+        }
         throw RunError(.missingInput, "\(role) file \(resolved) does not exist")
       }
       plan.append(PlannedInput(role: role, path: resolved, display: path))
     }
-    return plan
+    return (plan, missing)
   }
 }
 

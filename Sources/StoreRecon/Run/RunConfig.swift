@@ -27,6 +27,10 @@ public struct RunConfig: Sendable {
   public var catalog = Catalog()
   /// Rounding of computed amounts.
   public var rounding: RoundingRule = .halfEven
+  /// The morning e-mail (`"mail"`); `nil` when the config has none.
+  public var mail: MailSettings?
+  /// Thresholds on findings (`"alerts"`); empty when none.
+  public var alerts: [AlertRule] = []
   /// Keys the config has that this version does not know (reported as a warning).
   public var unknownKeys: [String] = []
 
@@ -143,6 +147,8 @@ public struct RunConfig: Sendable {
       }
       config.catalog.set(name, product)
     }
+    config.mail = try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)
+    config.alerts = try parseAlerts(root["alerts"], name: name, hasFX: false)
     return config
   }
 

@@ -14,6 +14,8 @@ public struct RunResult: Sendable {
   public var counts: [CountsRow]
   /// Files written, relative to the output folder.
   public var files: [String]
+  /// What summary.txt and summary.html say: status (alerts, completeness) and the sections.
+  public var summary: ReportSummary?
 
   /// Findings per reason, in the order of DESIGN.md's table.
   public var findingsPerReason: [(Finding.Reason, Int)] {
