@@ -55,7 +55,7 @@ public struct MailMessage: Sendable {
     head += "Auto-Submitted: auto-generated\r\n"
     head += "Content-Type: multipart/mixed;\r\n boundary=\"\(mixed)\"\r\n"
     head += "\r\n"
-    head += "This is a MIME message: a plain-text and an HTML summary, and the reports as attachments.\r\n"
+    head += "This is a multi-part message in MIME format.\r\n"
     var out = Array(head.utf8)
     func line(_ text: String) { out += Array(text.utf8) + [13, 10] }
     line("")
@@ -75,7 +75,9 @@ public struct MailMessage: Sendable {
     for attachment in attachments {
       line("")
       line("--\(mixed)")
-      line("Content-Type: \(attachment.contentType);")
+      // Folded after the colon: the XLSX type alone is 66 characters.
+      line("Content-Type:")
+      line(" \(attachment.contentType);")
       line(" \(HeaderText.parameter("name", attachment.filename))")
       line("Content-Transfer-Encoding: base64")
       line("Content-Disposition: attachment;")

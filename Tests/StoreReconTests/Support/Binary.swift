@@ -24,11 +24,17 @@ enum Binary {
     return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
-  static func run(_ arguments: [String], in directory: URL? = nil) throws -> Output {
+  /// Runs the binary; `environment` adds to (or, with an empty value, removes from) the test's environment.
+  static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
     guard let path else { throw CocoaError(.fileNoSuchFile) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
+    if !environment.isEmpty {
+      var env = ProcessInfo.processInfo.environment
+      for (k, v) in environment { env[k] = v.isEmpty ? nil : v }
+      process.environment = env
+    }
     if let directory { process.currentDirectoryURL = directory }
     // Capture into files: no pipe can fill up and block the child.
     let dir = try temporaryDirectory()
