@@ -9,7 +9,10 @@ public enum MIMEBase64 {
     var i = 0
     while i + 3 <= bytes.count {
       let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-      out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
+      out += [
+        alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)],
+        alphabet[Int(n & 63)],
+      ]
       i += 3
     }
     let rest = bytes.count - i

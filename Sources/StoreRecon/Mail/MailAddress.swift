@@ -23,7 +23,9 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
       if display.count >= 2 && display.hasPrefix("\"") && display.hasSuffix("\"") {
         display = String(display.dropFirst().dropLast())
       }
-      if display.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\"" || $0 == "\\" }) { return nil }
+      if display.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\"" || $0 == "\\" }) {
+        return nil
+      }
       name = display.isEmpty ? nil : display
     }
     guard isAddress(address) else { return nil }
@@ -32,7 +34,8 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
 
   static func isAddress(_ text: String) -> Bool {
     let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0].utf8.count <= 64, text.utf8.count <= 254
+    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0].utf8.count <= 64,
+      text.utf8.count <= 254
     else { return false }
     let forbidden: Set<UInt8> = Set(" <>(),;:\"[]\\".utf8)
     return text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !forbidden.contains($0) }

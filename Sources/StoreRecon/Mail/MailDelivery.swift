@@ -26,11 +26,15 @@ public enum MailDelivery {
     let headline = String(decoding: text.prefix { $0 != 10 }, as: UTF8.self)
     var attachments: [MailAttachment] = []
     for name in xlsxFiles(in: folder) {
-      attachments.append(MailAttachment(filename: name, contentType: MailAttachment.xlsxType, bytes: try read(folder + "/" + name)))
+      attachments.append(
+        MailAttachment(
+          filename: name, contentType: MailAttachment.xlsxType, bytes: try read(folder + "/" + name)))
     }
     return MailMessage(
-      from: settings.from, to: settings.to, subject: ReportSummary.subject(prefix: settings.subjectPrefix, headline: headline),
-      date: date, messageId: messageId, text: String(decoding: text, as: UTF8.self), html: String(decoding: html, as: UTF8.self),
+      from: settings.from, to: settings.to,
+      subject: ReportSummary.subject(prefix: settings.subjectPrefix, headline: headline),
+      date: date, messageId: messageId, text: String(decoding: text, as: UTF8.self),
+      html: String(decoding: html, as: UTF8.self),
       attachments: attachments)
   }
 
@@ -40,7 +44,8 @@ public enum MailDelivery {
     return names.filter { name in
       guard name.lowercased().hasSuffix(".xlsx"), !name.hasPrefix(".") else { return false }
       var isDirectory: ObjCBool = false
-      return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+      return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory)
+        && !isDirectory.boolValue
     }.sorted()
   }
 
@@ -57,7 +62,9 @@ public enum MailDelivery {
     var generator = SystemRandomNumberGenerator()
     let random = String(generator.next() as UInt64, radix: 16)
     let padded = String(repeating: "0", count: 16 - random.count) + random
-    let leaf = URL(fileURLWithPath: folder).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }
+    let leaf = URL(fileURLWithPath: folder).lastPathComponent.filter {
+      $0.isLetter || $0.isNumber || $0 == "-" || $0 == "."
+    }
     return "storerecon.\(leaf.isEmpty ? "run" : leaf).\(padded)@\(from.domain)"
   }
 
@@ -67,13 +74,17 @@ public enum MailDelivery {
   /// Errors: 66 no summary in the folder; 78 the password variable or file is missing; 77 the server
   /// refused the user name or password; 75 any other SMTP failure. The reports are never touched.
   public static func deliver(
-    folder: String, settings: MailSettings, dryRun: Bool, environment: [String: String], progress: any ProgressSink
+    folder: String, settings: MailSettings, dryRun: Bool, environment: [String: String],
+    progress: any ProgressSink
   ) throws(RunError) -> Outcome {
     let now = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000))
-    let message = try message(folder: folder, settings: settings, date: now, messageId: newMessageId(folder: folder, from: settings.from))
+    let message = try message(
+      folder: folder, settings: settings, date: now,
+      messageId: newMessageId(folder: folder, from: settings.from))
     let bytes = message.rendered()
     var outcome = Outcome(
-      subject: message.subject, recipients: settings.to.map(\.address), attachments: message.attachments.map(\.filename),
+      subject: message.subject, recipients: settings.to.map(\.address),
+      attachments: message.attachments.map(\.filename),
       bytes: bytes.count, emlPath: nil)
     if dryRun {
       let path = folder + "/message.eml"
@@ -83,7 +94,9 @@ public enum MailDelivery {
         throw RunError(.ioError, error.description)
       }
       outcome.emlPath = path
-      progress.note("dry run: wrote \(path) (\(bytes.count) bytes, \(outcome.attachments.count) attachments) instead of sending")
+      progress.note(
+        "dry run: wrote \(path) (\(bytes.count) bytes, \(outcome.attachments.count) attachments) instead of sending"
+      )
       return outcome
     }
     let password = try settings.resolvePassword(environment: environment)
@@ -91,7 +104,8 @@ public enum MailDelivery {
       url: settings.smtpURL, tls: settings.tls, username: settings.username, password: password,
       timeoutSeconds: settings.timeoutSeconds)
     do {
-      try SMTPSender.send(bytes, envelopeFrom: settings.from.address, recipients: outcome.recipients, connection: connection)
+      try SMTPSender.send(
+        bytes, envelopeFrom: settings.from.address, recipients: outcome.recipients, connection: connection)
     } catch {
       switch error.kind {
       case .authentication:
@@ -101,7 +115,9 @@ public enum MailDelivery {
         )
       case .unavailable:
         throw RunError(
-          .unavailable, "cannot send the e-mail through \(settings.smtpURL): \(error.message); the reports stay in \(folder)")
+          .unavailable,
+          "cannot send the e-mail through \(settings.smtpURL): \(error.message); the reports stay in \(folder)"
+        )
       }
     }
     progress.note(

@@ -22,7 +22,8 @@ public struct MailMessage: Sendable {
 
   /// Creates a message.
   public init(
-    from: MailAddress, to: [MailAddress], subject: String, date: Instant, messageId: String, text: String, html: String,
+    from: MailAddress, to: [MailAddress], subject: String, date: Instant, messageId: String, text: String,
+    html: String,
     attachments: [MailAttachment] = []
   ) {
     self.from = from

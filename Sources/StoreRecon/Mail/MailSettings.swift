@@ -45,10 +45,14 @@ public struct MailSettings: Sendable, Equatable {
   ]
 
   /// Reads the `"mail"` value of a config; `nil` when the config has none.
-  public static func parse(_ value: Any?, baseDirectory: String, name: String) throws(RunError) -> MailSettings? {
+  public static func parse(_ value: Any?, baseDirectory: String, name: String) throws(RunError)
+    -> MailSettings?
+  {
     guard let value else { return nil }
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): mail.\(what)") }
-    guard let mail = value as? [String: Any] else { throw RunError(.config, "config \(name): mail must be an object") }
+    guard let mail = value as? [String: Any] else {
+      throw RunError(.config, "config \(name): mail must be an object")
+    }
     if mail["password"] != nil {
       throw fail(
         "password is not allowed: never put the SMTP password in the config; name an environment variable (passwordEnv) or a file (passwordFile)"
@@ -63,7 +67,9 @@ public struct MailSettings: Sendable, Equatable {
       return s
     }
     guard let fromText = try string("from") else { throw fail("from is required") }
-    guard let from = MailAddress.parse(fromText) else { throw fail("from '\(fromText)' is not an e-mail address") }
+    guard let from = MailAddress.parse(fromText) else {
+      throw fail("from '\(fromText)' is not an e-mail address")
+    }
     var toTexts: [String] = []
     switch mail["to"] {
     case let s as String: toTexts = [s]
@@ -80,7 +86,9 @@ public struct MailSettings: Sendable, Equatable {
       guard let address = MailAddress.parse(text) else { throw fail("to '\(text)' is not an e-mail address") }
       to.append(address)
     }
-    guard let url = try string("smtp") else { throw fail("smtp is required (smtp://host:587 or smtps://host:465)") }
+    guard let url = try string("smtp") else {
+      throw fail("smtp is required (smtp://host:587 or smtps://host:465)")
+    }
     let lower = url.lowercased()
     let implicitURL = lower.hasPrefix("smtps://")
     guard implicitURL || lower.hasPrefix("smtp://") else {
@@ -97,7 +105,8 @@ public struct MailSettings: Sendable, Equatable {
       guard (t == .implicit) == implicitURL else {
         throw fail(
           t == .implicit
-            ? "tls implicit needs an smtps:// URL" : "tls \(t.rawValue) needs an smtp:// URL (smtps:// is implicit TLS)")
+            ? "tls implicit needs an smtps:// URL"
+            : "tls \(t.rawValue) needs an smtp:// URL (smtps:// is implicit TLS)")
       }
       tls = t
     }
@@ -108,13 +117,18 @@ public struct MailSettings: Sendable, Equatable {
     if env != nil && file != nil { throw fail("passwordEnv and passwordFile: give one of them, not both") }
     if let env {
       let valid =
-        env.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F }
+        env.utf8.allSatisfy {
+          ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F
+        }
         && !(env.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? true)
-      guard valid else { throw fail("passwordEnv must be an environment variable name such as STORERECON_SMTP_PASSWORD") }
+      guard valid else {
+        throw fail("passwordEnv must be an environment variable name such as STORERECON_SMTP_PASSWORD")
+      }
       password = .environment(env)
     }
     if let file {
-      let resolved = file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).path
+      let resolved =
+        file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).path
       password = .file(resolved)
     }
     if username != nil && password == nil { throw fail("username needs passwordEnv or passwordFile") }
@@ -134,7 +148,8 @@ public struct MailSettings: Sendable, Equatable {
       prefix = s
     }
     return MailSettings(
-      from: from, to: to, smtpURL: url, tls: tls, username: username, password: password, subjectPrefix: prefix,
+      from: from, to: to, smtpURL: url, tls: tls, username: username, password: password,
+      subjectPrefix: prefix,
       timeoutSeconds: timeout)
   }
 
@@ -155,7 +170,9 @@ public struct MailSettings: Sendable, Equatable {
       var text = String(decoding: data, as: UTF8.self)
       // One trailing line break ("\r\n" is a single Character in Swift).
       if text.hasSuffix("\r\n") || text.hasSuffix("\n") { text.removeLast() }
-      guard !text.isEmpty else { throw RunError(.config, "the SMTP password file \(path) (mail.passwordFile) is empty") }
+      guard !text.isEmpty else {
+        throw RunError(.config, "the SMTP password file \(path) (mail.passwordFile) is empty")
+      }
       return text
     }
   }

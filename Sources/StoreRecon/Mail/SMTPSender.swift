@@ -34,7 +34,8 @@ public enum SMTPSender {
     public var timeoutSeconds: Int
 
     /// Creates connection settings.
-    public init(url: String, tls: MailSettings.TLS, username: String?, password: String?, timeoutSeconds: Int) {
+    public init(url: String, tls: MailSettings.TLS, username: String?, password: String?, timeoutSeconds: Int)
+    {
       self.url = url
       self.tls = tls
       self.username = username
@@ -57,7 +58,8 @@ public enum SMTPSender {
     _ message: [UInt8], envelopeFrom: String, recipients: [String], connection: Connection
   ) throws(Failure) {
     guard globalInit == CURLE_OK else {
-      throw Failure(kind: .unavailable, curlCode: Int32(globalInit.rawValue), message: "libcurl could not be initialised")
+      throw Failure(
+        kind: .unavailable, curlCode: Int32(globalInit.rawValue), message: "libcurl could not be initialised")
     }
     guard let handle = curl_easy_init() else {
       throw Failure(kind: .unavailable, curlCode: -1, message: "libcurl could not create a handle")
@@ -67,7 +69,8 @@ public enum SMTPSender {
     for r in recipients {
       guard let appended = curl_slist_append(list, "<\(r)>") else {
         curl_slist_free_all(list)
-        throw Failure(kind: .unavailable, curlCode: -1, message: "libcurl could not allocate the recipient list")
+        throw Failure(
+          kind: .unavailable, curlCode: -1, message: "libcurl could not allocate the recipient list")
       }
       list = appended
     }
@@ -83,7 +86,10 @@ public enum SMTPSender {
     func set(_ code: CURLcode) { if setup == CURLE_OK { setup = code } }
     set(storerecon_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
     set(storerecon_curl_setopt_string(handle, CURLOPT_URL, connection.url))
-    set(storerecon_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(connection.tls == .starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue)))
+    set(
+      storerecon_curl_setopt_long(
+        handle, CURLOPT_USE_SSL,
+        Int(connection.tls == .starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue)))
     if let username = connection.username {
       set(storerecon_curl_setopt_string(handle, CURLOPT_USERNAME, username))
       set(storerecon_curl_setopt_string(handle, CURLOPT_PASSWORD, connection.password ?? ""))
@@ -98,7 +104,9 @@ public enum SMTPSender {
     set(storerecon_curl_setopt_long(handle, CURLOPT_TIMEOUT, connection.timeoutSeconds))
     set(storerecon_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
     guard setup == CURLE_OK else {
-      throw Failure(kind: .unavailable, curlCode: Int32(setup.rawValue), message: "libcurl rejected an option: \(describe(setup))")
+      throw Failure(
+        kind: .unavailable, curlCode: Int32(setup.rawValue),
+        message: "libcurl rejected an option: \(describe(setup))")
     }
     let result = curl_easy_perform(handle)
     guard result == CURLE_OK else {
@@ -108,7 +116,9 @@ public enum SMTPSender {
       var text = describe(result)
       if !detail.isEmpty && detail != text { text += " (\(detail))" }
       if response > 0 { text += ", last SMTP reply \(response)" }
-      throw Failure(kind: result == CURLE_LOGIN_DENIED ? .authentication : .unavailable, curlCode: Int32(result.rawValue), message: text)
+      throw Failure(
+        kind: result == CURLE_LOGIN_DENIED ? .authentication : .unavailable, curlCode: Int32(result.rawValue),
+        message: text)
     }
   }
 

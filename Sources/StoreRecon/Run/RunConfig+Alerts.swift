@@ -9,7 +9,9 @@ extension RunConfig {
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): alerts\(what)") }
     guard let alerts = value as? [String: Any] else { throw fail(" must be an object") }
     func limit(_ v: Any, _ key: String) throws(RunError) -> Int64 {
-      guard !(v is Bool), let n = v as? Int, n >= 0 else { throw fail(".\(key) must be a non-negative whole number") }
+      guard !(v is Bool), let n = v as? Int, n >= 0 else {
+        throw fail(".\(key) must be a non-negative whole number")
+      }
       return Int64(n)
     }
     var rules: [AlertRule] = []
@@ -17,12 +19,14 @@ extension RunConfig {
       let parts = key.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
       guard parts.count <= 2, let kind = Finding.Kind(rawValue: parts[0]) else {
         throw fail(
-          ": '\(key)' is not a finding kind (\(Finding.Kind.allCases.map(\.rawValue).joined(separator: ", "))) or kind/reason")
+          ": '\(key)' is not a finding kind (\(Finding.Kind.allCases.map(\.rawValue).joined(separator: ", "))) or kind/reason"
+        )
       }
       var rule = AlertRule(kind: kind)
       if parts.count == 2 {
         guard let reason = Finding.Reason(rawValue: parts[1]), reason.kind == kind else {
-          let reasons = Finding.Reason.allCases.filter { $0.kind == kind }.map(\.rawValue).joined(separator: ", ")
+          let reasons = Finding.Reason.allCases.filter { $0.kind == kind }.map(\.rawValue).joined(
+            separator: ", ")
           throw fail(": '\(key)': \(kind.rawValue) has the reasons \(reasons)")
         }
         rule.reason = reason
@@ -35,10 +39,12 @@ extension RunConfig {
           rule.maxCount = try limit(v, "\(key).maxCount")
         case "maxAmount":
           guard let amounts = v as? [String: Any] else {
-            throw fail(".\(key).maxAmount must be an object of currency → minor units, such as {\"USD\": 50000}")
+            throw fail(
+              ".\(key).maxAmount must be an object of currency → minor units, such as {\"USD\": 50000}")
           }
           for code in amounts.keys.sorted() {
-            guard let currency = Currency.named(code), currency.minorUnits != nil, let amount = amounts[code] else {
+            guard let currency = Currency.named(code), currency.minorUnits != nil, let amount = amounts[code]
+            else {
               throw fail(".\(key).maxAmount: '\(code)' is not an ISO 4217 currency with minor units")
             }
             rule.maxAmount[currency] = try limit(amount, "\(key).maxAmount.\(code)")

@@ -19,7 +19,8 @@ public struct AlertRule: Sendable, Equatable {
 
   /// Creates a rule.
   public init(
-    kind: Finding.Kind, reason: Finding.Reason? = nil, maxCount: Int64? = nil, maxAmount: [Currency: Int64] = [:],
+    kind: Finding.Kind, reason: Finding.Reason? = nil, maxCount: Int64? = nil,
+    maxAmount: [Currency: Int64] = [:],
     maxAmountReporting: Int64? = nil
   ) {
     self.kind = kind
@@ -46,7 +47,9 @@ public struct AlertRule: Sendable, Equatable {
     }
     var sums: [Currency: Int64] = [:]
     for finding in watched {
-      if let currency = finding.currency, let amount = finding.amountMinor { sums[currency, default: 0] += amount }
+      if let currency = finding.currency, let amount = finding.amountMinor {
+        sums[currency, default: 0] += amount
+      }
     }
     for (currency, limit) in maxAmount.sorted(by: { $0.key < $1.key }) {
       let sum = sums[currency] ?? 0
@@ -54,7 +57,9 @@ public struct AlertRule: Sendable, Equatable {
         out.append(
           AlertBreach(
             rule: name,
-            text: "\(name): \(Money(minor: sum, currency: currency)) at stake > maxAmount \(Money(minor: limit, currency: currency))"))
+            text:
+              "\(name): \(Money(minor: sum, currency: currency)) at stake > maxAmount \(Money(minor: limit, currency: currency))"
+          ))
       }
     }
     if let limit = maxAmountReporting, let fx {
@@ -67,7 +72,8 @@ public struct AlertRule: Sendable, Equatable {
           unconverted.append(currency)
         }
       }
-      let note = unconverted.isEmpty ? "" : " (no rate for \(unconverted.map(\.code).joined(separator: ", ")))"
+      let note =
+        unconverted.isEmpty ? "" : " (no rate for \(unconverted.map(\.code).joined(separator: ", ")))"
       if total > limit {
         let reporting = fx.reportingCurrency
         out.append(

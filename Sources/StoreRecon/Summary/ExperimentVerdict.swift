@@ -15,7 +15,8 @@ public struct ExperimentVerdict: Sendable, Equatable {
     }
 
     public static func == (lhs: Arm, rhs: Arm) -> Bool {
-      lhs.id == rhs.id && lhs.figures.map(\.0) == rhs.figures.map(\.0) && lhs.figures.map(\.1) == rhs.figures.map(\.1)
+      lhs.id == rhs.id && lhs.figures.map(\.0) == rhs.figures.map(\.0)
+        && lhs.figures.map(\.1) == rhs.figures.map(\.1)
     }
   }
 

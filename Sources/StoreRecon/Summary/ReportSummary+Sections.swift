@@ -61,7 +61,9 @@ extension ReportSummary {
       blocks.append(.table(table))
     }
     if let h = facts.history {
-      let since = h.previousRunDate.map { "compared with the run for \($0)" } ?? "first recorded run: every finding is new"
+      let since =
+        h.previousRunDate.map { "compared with the run for \($0)" }
+        ?? "first recorded run: every finding is new"
       blocks.append(.paragraph("Run history: \(since)."))
     } else {
       blocks.append(.paragraph("Run history: not configured (new / still open / resolved need it)."))
@@ -83,21 +85,34 @@ extension ReportSummary {
       notes.append("Ranked by money at stake converted into \(fx.reportingCurrency.code) (\(fx.label)).")
     } else {
       title += " per currency"
-      notes.append("Ranked by money at stake within each currency (no FX table: currencies are not compared).")
+      notes.append(
+        "Ranked by money at stake within each currency (no FX table: currencies are not compared).")
     }
-    if unranked > 0 { notes.append("\(unranked) findings without an amount\(facts.fx == nil ? "" : " or FX rate") are not ranked.") }
+    if unranked > 0 {
+      notes.append(
+        "\(unranked) findings without an amount\(facts.fx == nil ? "" : " or FX rate") are not ranked.")
+    }
     var blocks: [SummarySection.Block] = notes.map { .paragraph($0) }
     if rankings.isEmpty {
-      blocks.append(.paragraph(rankedNewOnly ? "No new findings with money at stake." : "No findings with money at stake."))
+      blocks.append(
+        .paragraph(
+          rankedNewOnly ? "No new findings with money at stake." : "No findings with money at stake."))
     }
     for ranking in rankings {
       var headers = ["#", "money at stake", "kind/reason", "store", "user", "product", "chain key"]
       if ranking.converted != nil { headers.insert("converted", at: 2) }
-      var table = SummaryTable(headers: headers, rightAligned: ranking.converted != nil ? [0, 1, 2] : [0, 1])
+      var table = SummaryTable(
+        headers: headers, rightAligned: ranking.converted != nil ? [0, 1, 2] : [0, 1])
       for (i, f) in ranking.findings.enumerated() {
-        let amount = f.currency.flatMap { c in f.amountMinor.map { Money(minor: $0, currency: c).description } } ?? "—"
-        var row = [String(i + 1), amount, "\(f.kind.rawValue)/\(f.reason.rawValue)", f.store.rawValue, f.userId, f.productId, f.chainKey]
-        if let converted = ranking.converted, i < converted.count { row.insert(converted[i].description, at: 2) }
+        let amount =
+          f.currency.flatMap { c in f.amountMinor.map { Money(minor: $0, currency: c).description } } ?? "—"
+        var row = [
+          String(i + 1), amount, "\(f.kind.rawValue)/\(f.reason.rawValue)", f.store.rawValue, f.userId,
+          f.productId, f.chainKey,
+        ]
+        if let converted = ranking.converted, i < converted.count {
+          row.insert(converted[i].description, at: 2)
+        }
         table.rows.append(row)
       }
       if facts.fx == nil { blocks.append(.subheading(ranking.title)) }
@@ -111,21 +126,27 @@ extension ReportSummary {
     let monthStart = CivilDate(year: date.year, month: date.month, day: 1)
     var table = SummaryTable(
       headers: [
-        "store", "currency", "charges \(date)", "gross", "tax", "refunds", "charges month to date", "gross", "refunds",
+        "store", "currency", "charges \(date)", "gross", "tax", "refunds", "charges month to date", "gross",
+        "refunds",
       ], rightAligned: [2, 3, 4, 5, 6, 7, 8])
     for line in revenue {
       let c = line.currency
       table.rows.append([
-        line.store.rawValue, c.code, String(line.dayCharges), c.format(line.dayGrossMinor), c.format(line.dayTaxMinor),
+        line.store.rawValue, c.code, String(line.dayCharges), c.format(line.dayGrossMinor),
+        c.format(line.dayTaxMinor),
         c.format(line.dayRefundsMinor), String(line.monthCharges), c.format(line.monthGrossMinor),
         c.format(line.monthRefundsMinor),
       ])
     }
     var blocks: [SummarySection.Block] = [
       .paragraph(
-        "Production charges and refunds per store and currency on \(date) and from \(monthStart) through \(date) (\(facts.timeZone)); tax where the store states it. Per product and day: revenue.csv.")
+        "Production charges and refunds per store and currency on \(date) and from \(monthStart) through \(date) (\(facts.timeZone)); tax where the store states it. Per product and day: revenue.csv."
+      )
     ]
-    blocks.append(revenue.isEmpty ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).") : .table(table))
+    blocks.append(
+      revenue.isEmpty
+        ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
+        : .table(table))
     return SummarySection(title: "Revenue", blocks: blocks)
   }
 
@@ -134,7 +155,8 @@ extension ReportSummary {
       return SummarySection(title: "Price tests", blocks: [.paragraph("Price tests: not configured.")])
     }
     guard !experiments.isEmpty else {
-      return SummarySection(title: "Price tests", blocks: [.paragraph("No price test has a readout for this run.")])
+      return SummarySection(
+        title: "Price tests", blocks: [.paragraph("No price test has a readout for this run.")])
     }
     var blocks: [SummarySection.Block] = []
     for e in experiments {

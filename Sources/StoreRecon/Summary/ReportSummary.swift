@@ -100,7 +100,8 @@ public struct ReportSummary: Sendable {
     let groups = findingGroups(facts)
     let (rankings, unranked) = rank(facts)
     return ReportSummary(
-      facts: facts, breaches: breaches, groups: groups, rankedNewOnly: facts.history != nil, rankings: rankings,
+      facts: facts, breaches: breaches, groups: groups, rankedNewOnly: facts.history != nil,
+      rankings: rankings,
       unranked: unranked, revenue: revenueLines(facts))
   }
 
@@ -118,7 +119,8 @@ public struct ReportSummary: Sendable {
       }
       let stake = sums.keys.sorted().map { Money(minor: sums[$0] ?? 0, currency: $0) }
       var group = FindingGroup(
-        reason: reason, count: list.count, atStake: stake, withoutAmount: withoutAmount, new: nil, stillOpen: nil,
+        reason: reason, count: list.count, atStake: stake, withoutAmount: withoutAmount, new: nil,
+        stillOpen: nil,
         resolved: nil)
       if let history = facts.history {
         let new = list.filter { history.newFindingKeys.contains($0.key) }.count
@@ -137,7 +139,9 @@ public struct ReportSummary: Sendable {
     if let fx = facts.fx {
       var scored: [(Finding, Int64)] = []
       for f in pool {
-        guard let c = f.currency, let a = f.amountMinor, let converted = fx.convert(Money(minor: a, currency: c)) else {
+        guard let c = f.currency, let a = f.amountMinor,
+          let converted = fx.convert(Money(minor: a, currency: c))
+        else {
           unranked += 1
           continue
         }
@@ -150,7 +154,8 @@ public struct ReportSummary: Sendable {
       return (
         [
           Ranking(
-            title: title, findings: top.map(\.0), converted: top.map { Money(minor: $0.1, currency: fx.reportingCurrency) })
+            title: title, findings: top.map(\.0),
+            converted: top.map { Money(minor: $0.1, currency: fx.reportingCurrency) })
         ], unranked
       )
     }
@@ -181,12 +186,14 @@ public struct ReportSummary: Sendable {
     }
     let date = facts.date
     var lines: [Key: RevenueLine] = [:]
-    for row in facts.revenue where row.day.year == date.year && row.day.month == date.month && row.day <= date {
+    for row in facts.revenue where row.day.year == date.year && row.day.month == date.month && row.day <= date
+    {
       let key = Key(store: row.store, currency: row.currency)
       var line =
         lines[key]
         ?? RevenueLine(
-          store: row.store, currency: row.currency, dayCharges: 0, dayGrossMinor: 0, dayTaxMinor: 0, dayRefundsMinor: 0,
+          store: row.store, currency: row.currency, dayCharges: 0, dayGrossMinor: 0, dayTaxMinor: 0,
+          dayRefundsMinor: 0,
           monthCharges: 0, monthGrossMinor: 0, monthRefundsMinor: 0)
       line.monthCharges += row.charges
       line.monthGrossMinor += row.grossMinor

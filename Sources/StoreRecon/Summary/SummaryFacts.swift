@@ -25,8 +25,10 @@ public struct SummaryFacts: Sendable {
 
   /// Creates facts with no optional section.
   public init(
-    version: String, date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport], findings: [Finding],
-    revenue: [RevenueRow], alerts: [AlertRule] = [], incomplete: [String] = [], history: SummaryHistory? = nil,
+    version: String, date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport],
+    findings: [Finding],
+    revenue: [RevenueRow], alerts: [AlertRule] = [], incomplete: [String] = [],
+    history: SummaryHistory? = nil,
     experiments: [ExperimentVerdict]? = nil, fx: SummaryFX? = nil
   ) {
     self.version = version

@@ -9,7 +9,9 @@ public struct SummaryHistory: Sendable, Equatable {
   public var resolvedPerReason: [Finding.Reason: Int]
 
   /// Creates history counts from the new finding keys and the resolved counts per reason.
-  public init(previousRunDate: CivilDate?, newFindingKeys: Set<String>, resolvedPerReason: [Finding.Reason: Int]) {
+  public init(
+    previousRunDate: CivilDate?, newFindingKeys: Set<String>, resolvedPerReason: [Finding.Reason: Int]
+  ) {
     self.previousRunDate = previousRunDate
     self.newFindingKeys = newFindingKeys
     self.resolvedPerReason = resolvedPerReason
@@ -17,10 +19,12 @@ public struct SummaryHistory: Sendable, Equatable {
 
   /// History from the findings' own `since` dates: a finding first seen on `date` (or with no `since`) is new.
   public static func fromSince(
-    findings: [Finding], date: CivilDate, previousRunDate: CivilDate?, resolvedPerReason: [Finding.Reason: Int]
+    findings: [Finding], date: CivilDate, previousRunDate: CivilDate?,
+    resolvedPerReason: [Finding.Reason: Int]
   ) -> SummaryHistory {
     let day = date.description
     let new = findings.filter { $0.since == nil || $0.since == day }.map(\.key)
-    return SummaryHistory(previousRunDate: previousRunDate, newFindingKeys: Set(new), resolvedPerReason: resolvedPerReason)
+    return SummaryHistory(
+      previousRunDate: previousRunDate, newFindingKeys: Set(new), resolvedPerReason: resolvedPerReason)
   }
 }

@@ -10,7 +10,8 @@ import Testing
 
   static var dryMail: [String: Any] {
     [
-      "from": "recon@acme.example", "to": ["finance@acme.example"], "smtp": "smtp://127.0.0.1:1", "tls": "none",
+      "from": "recon@acme.example", "to": ["finance@acme.example"], "smtp": "smtp://127.0.0.1:1",
+      "tls": "none",
     ]
   }
 
@@ -41,7 +42,8 @@ import Testing
         == "ALERT — 2026-11-29: \(rows.count) findings; free_entitlement: \(free) findings > maxCount \(free - 1); orphaned_charge/unclaimed: \(currency.format(stake)) \(currency.code) at stake > maxAmount \(currency.format(stake - 1)) \(currency.code)"
     )
     #expect(out.stdout.hasPrefix(line + "\n"))
-    #expect(out.stderr.contains("storerecon: ALERT — free_entitlement: \(free) findings > maxCount \(free - 1)"))
+    #expect(
+      out.stderr.contains("storerecon: ALERT — free_entitlement: \(free) findings > maxCount \(free - 1)"))
     let eml = try world.file("message.eml")
     #expect(MIMETestDecoding.subject(eml) == "[storerecon] ALERT — 2026-11-29: \(rows.count) findings")
     #expect(try world.file("summary.html").contains("ALERT — 2026-11-29"))
@@ -49,7 +51,8 @@ import Testing
     // One minor unit more allowed, one finding more allowed: no alert.
     try world.setConfig([
       "alerts": [
-        "free_entitlement": ["maxCount": free], "orphaned_charge/unclaimed": ["maxAmount": [currency.code: stake]],
+        "free_entitlement": ["maxCount": free],
+        "orphaned_charge/unclaimed": ["maxAmount": [currency.code: stake]],
       ]
     ])
     let calm = try world.run([])
@@ -58,7 +61,9 @@ import Testing
   }
 
   @Test func thresholdsNotExceededExit0() throws {
-    let world = try RunWorld(extra: ["alerts": ["free_entitlement": ["maxCount": 100_000, "maxAmount": ["EUR": 100_000_000]]]])
+    let world = try RunWorld(extra: [
+      "alerts": ["free_entitlement": ["maxCount": 100_000, "maxAmount": ["EUR": 100_000_000]]]
+    ])
     defer { world.remove() }
     let out = try world.run([])
     #expect(out.status == 0, "\(out.stderr)")
@@ -92,10 +97,15 @@ import Testing
     #expect(out.status == 0, "\(out.stderr)")
     let line = try Self.firstLine(world)
     #expect(line.hasPrefix("INCOMPLETE — 2026-12-02: "), "\(line)")
-    #expect(line.contains("; app_store.transactions: last transaction 2026-11-29T13:00:00.000Z, before noon of 2026-12-02 (UTC)"))
+    #expect(
+      line.contains(
+        "; app_store.transactions: last transaction 2026-11-29T13:00:00.000Z, before noon of 2026-12-02 (UTC)"
+      ))
     #expect(line.contains("; play.sales: no sales rows for 2026-12-02 (last row 2026-11-29T"))
     #expect(out.stderr.contains("storerecon: warning: INCOMPLETE — app_store.transactions"))
-    #expect(MIMETestDecoding.subject(try world.file("message.eml")).hasPrefix("[storerecon] INCOMPLETE — 2026-12-02: "))
+    #expect(
+      MIMETestDecoding.subject(try world.file("message.eml")).hasPrefix(
+        "[storerecon] INCOMPLETE — 2026-12-02: "))
 
     // --require-complete: exit 4, the reports are written, nothing is mailed.
     try FileManager.default.removeItem(at: world.out.appendingPathComponent("message.eml"))
@@ -133,7 +143,8 @@ import Testing
   @Test func missingFileExits66UnlessAllowedThenIncomplete() throws {
     let world = try RunWorld()
     defer { world.remove() }
-    try FileManager.default.removeItem(at: world.directory.appendingPathComponent("exports/play/voided.jsonl"))
+    try FileManager.default.removeItem(
+      at: world.directory.appendingPathComponent("exports/play/voided.jsonl"))
     let strict = try world.run([])
     #expect(strict.status == 66)
     #expect(strict.stderr.contains("no file matches play.voided"))
@@ -162,7 +173,9 @@ import Testing
     #expect(noMail.status == 78)
     #expect(noMail.stderr.contains("--mail needs a \"mail\" section"))
     #expect(!FileManager.default.fileExists(atPath: world.out.path), "checked before the run")
-    try world.setConfig(["mail": ["from": "a@b.example", "to": ["c@d.example"], "smtp": "smtp://h:25", "password": "x"]])
+    try world.setConfig([
+      "mail": ["from": "a@b.example", "to": ["c@d.example"], "smtp": "smtp://h:25", "password": "x"]
+    ])
     let clear = try world.run([])
     #expect(clear.status == 78)
     #expect(clear.stderr.contains("mail.password is not allowed"))

@@ -18,8 +18,10 @@ struct MIMEMessageTests {
     ]
     for text in samples {
       let encoded = QuotedPrintable.encode(text)
-      #expect(String(decoding: MIMETestDecoding.quotedPrintable(String(decoding: encoded, as: UTF8.self)), as: UTF8.self)
-        == text.replacingOccurrences(of: "\n", with: "\r\n"))
+      #expect(
+        String(
+          decoding: MIMETestDecoding.quotedPrintable(String(decoding: encoded, as: UTF8.self)), as: UTF8.self)
+          == text.replacingOccurrences(of: "\n", with: "\r\n"))
       for line in Self.lines(encoded + [13, 10]) {
         #expect(line.count <= 77, "\(String(decoding: line, as: UTF8.self))")  // 76 + CR
         let content = line.last == 13 ? line.dropLast() : line
@@ -37,13 +39,15 @@ struct MIMEMessageTests {
       let encoded = MIMEBase64.lines(bytes)
       let text = String(decoding: encoded, as: UTF8.self)
       #expect(Self.lines(encoded).allSatisfy { $0.count <= 77 && $0.last == 13 })
-      #expect(Data(base64Encoded: text.replacingOccurrences(of: "\r\n", with: "")).map { [UInt8]($0) } == bytes)
+      #expect(
+        Data(base64Encoded: text.replacingOccurrences(of: "\r\n", with: "")).map { [UInt8]($0) } == bytes)
       #expect(MIMEBase64.encode(bytes) == Data(bytes).base64EncodedString())
     }
   }
 
   @Test func headersEncodeNonASCIIAndFoldLongLines() {
-    let subject = "[storerecon] ALERT, INCOMPLETE — 2026-11-29: 115 findings — Ünïcödé all the way to the end of it"
+    let subject =
+      "[storerecon] ALERT, INCOMPLETE — 2026-11-29: 115 findings — Ünïcödé all the way to the end of it"
     let field = HeaderText.field("Subject", subject)
     #expect(field.hasPrefix("Subject: =?UTF-8?B?"))
     #expect(field.hasSuffix("\r\n"))
@@ -69,18 +73,26 @@ struct MIMEMessageTests {
     let named = MailAddress.parse("  Acme Recon <recon@acme.example> ")
     #expect(named == MailAddress(displayName: "Acme Recon", address: "recon@acme.example"))
     #expect(named?.domain == "acme.example")
-    #expect(MailAddress.parse("\"Recon, Acme\" <r@a.example>")?.headerValue == "\"Recon, Acme\" <r@a.example>")
+    #expect(
+      MailAddress.parse("\"Recon, Acme\" <r@a.example>")?.headerValue == "\"Recon, Acme\" <r@a.example>")
     #expect(MailAddress.parse("Ünal <u@a.example>")?.headerValue == "=?UTF-8?B?w5xuYWw=?= <u@a.example>")
-    for bad in ["", "no-at-sign", "a@", "@b", "a b@c.example", "a@b@c", "<>", "x <a@b.example", "a@b.example\r\nBcc: x@y"] {
+    for bad in [
+      "", "no-at-sign", "a@", "@b", "a b@c.example", "a@b@c", "<>", "x <a@b.example",
+      "a@b.example\r\nBcc: x@y",
+    ] {
       #expect(MailAddress.parse(bad) == nil, "\(bad)")
     }
   }
 
   @Test func rfc5322Dates() {
     #expect(RFC5322Date.format(Instant(ms: 0)) == "Thu, 1 Jan 1970 00:00:00 +0000")
-    #expect(RFC5322Date.format(Instant.parseISO8601("2026-11-30T06:15:09.999Z")!) == "Mon, 30 Nov 2026 06:15:09 +0000")
-    #expect(RFC5322Date.format(Instant.parseISO8601("1969-12-31T23:59:59Z")!) == "Wed, 31 Dec 1969 23:59:59 +0000")
-    #expect(RFC5322Date.format(Instant.parseISO8601("2028-02-29T12:00:00Z")!) == "Tue, 29 Feb 2028 12:00:00 +0000")
+    #expect(
+      RFC5322Date.format(Instant.parseISO8601("2026-11-30T06:15:09.999Z")!)
+        == "Mon, 30 Nov 2026 06:15:09 +0000")
+    #expect(
+      RFC5322Date.format(Instant.parseISO8601("1969-12-31T23:59:59Z")!) == "Wed, 31 Dec 1969 23:59:59 +0000")
+    #expect(
+      RFC5322Date.format(Instant.parseISO8601("2028-02-29T12:00:00Z")!) == "Tue, 29 Feb 2028 12:00:00 +0000")
   }
 
   @Test func messageStructure() throws {
@@ -90,7 +102,10 @@ struct MIMEMessageTests {
       subject: "[storerecon] OK — 2026-11-29: 3 findings", date: Instant(ms: 1_796_000_000_000),
       messageId: "storerecon.2026-11-29.0123456789abcdef@acme.example", text: "OK — text\n.\nend\n",
       html: "<p>OK — html</p>\n",
-      attachments: [MailAttachment(filename: "reconciliation.xlsx", contentType: MailAttachment.xlsxType, bytes: Array(0...255))])
+      attachments: [
+        MailAttachment(
+          filename: "reconciliation.xlsx", contentType: MailAttachment.xlsxType, bytes: Array(0...255))
+      ])
     let bytes = message.rendered()
     #expect(bytes == message.rendered(), "same values, same bytes")
     let text = String(decoding: bytes, as: UTF8.self)
@@ -115,11 +130,18 @@ struct MIMEMessageTests {
     #expect(text.components(separatedBy: "\r\n--\(alternative)\r\n").count == 3)
     #expect(text.components(separatedBy: "\r\n--\(alternative)--\r\n").count == 2)
     #expect(!text.contains("\r\n.\r\n"))
-    #expect(text.contains("Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nOK =E2=80=94 text\r\n=2E\r\nend\r\n"))
-    #expect(text.contains("Content-Type:\r\n \(MailAttachment.xlsxType);\r\n name=\"reconciliation.xlsx\"\r\n"))
+    #expect(
+      text.contains(
+        "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nOK =E2=80=94 text\r\n=2E\r\nend\r\n"
+      ))
+    #expect(
+      text.contains("Content-Type:\r\n \(MailAttachment.xlsxType);\r\n name=\"reconciliation.xlsx\"\r\n"))
     #expect(text.contains("Content-Disposition: attachment;\r\n filename=\"reconciliation.xlsx\"\r\n"))
-    let attachmentBody = try #require(text.components(separatedBy: "filename=\"reconciliation.xlsx\"\r\n\r\n").last?
-      .components(separatedBy: "\r\n\r\n--").first)
-    #expect(Data(base64Encoded: attachmentBody.replacingOccurrences(of: "\r\n", with: "")).map { [UInt8]($0) } == Array(0...255))
+    let attachmentBody = try #require(
+      text.components(separatedBy: "filename=\"reconciliation.xlsx\"\r\n\r\n").last?
+        .components(separatedBy: "\r\n\r\n--").first)
+    #expect(
+      Data(base64Encoded: attachmentBody.replacingOccurrences(of: "\r\n", with: "")).map { [UInt8]($0) }
+        == Array(0...255))
   }
 }

@@ -10,7 +10,8 @@ struct SMTPDeliveryTests {
 
   static func mailConfig(url: String, auth: Bool = true) -> [String: Any] {
     var mail: [String: Any] = [
-      "from": "Acme Recon <recon@acme.example>", "to": ["finance@acme.example", "Ünal Ops <ops@acme.example>"],
+      "from": "Acme Recon <recon@acme.example>",
+      "to": ["finance@acme.example", "Ünal Ops <ops@acme.example>"],
       "smtp": url, "tls": "none", "subjectPrefix": "[storerecon]", "timeoutSeconds": 20,
     ]
     if auth {
@@ -97,7 +98,9 @@ struct SMTPDeliveryTests {
     let messages = try sink.received()
     try #require(messages.count == 1)
     #expect(messages[0].attachments.isEmpty)
-    #expect(messages[0].string("text").replacingOccurrences(of: "\r\n", with: "\n") == (try world.file("summary.txt")))
+    #expect(
+      messages[0].string("text").replacingOccurrences(of: "\r\n", with: "\n")
+        == (try world.file("summary.txt")))
   }
 
   @Test func refusedConnectionExits75AndTheReportsStay() throws {
@@ -107,7 +110,8 @@ struct SMTPDeliveryTests {
     let out = try world.run(["--mail"], environment: ["STORERECON_TEST_SMTP_PASSWORD": Self.password])
     #expect(out.status == 75)
     #expect(out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
-    #expect(out.stderr.hasPrefix("storerecon: error: cannot send the e-mail through smtp://127.0.0.1:\(port): "))
+    #expect(
+      out.stderr.hasPrefix("storerecon: error: cannot send the e-mail through smtp://127.0.0.1:\(port): "))
     #expect(out.stderr.contains("the reports stay in \(world.out.path)"))
     try Self.expectReportsIntact(world.out)
   }
@@ -148,7 +152,8 @@ struct SMTPDeliveryTests {
 
   /// Every output the manifest lists exists with the checksum the manifest states.
   static func expectReportsIntact(_ folder: URL) throws {
-    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+    let manifest =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
       as? [String: Any]
     let outputs = manifest?["outputs"] as? [[String: Any]] ?? []
     #expect(outputs.contains { $0["file"] as? String == "summary.txt" })

@@ -11,29 +11,37 @@ struct ReportSummaryTests {
   static let kwd = Currency.named("KWD")!
 
   static func finding(
-    _ reason: Finding.Reason, _ user: String, _ currency: Currency?, _ amount: Int64?, store: Store = .appStore
+    _ reason: Finding.Reason, _ user: String, _ currency: Currency?, _ amount: Int64?,
+    store: Store = .appStore
   ) -> Finding {
     Finding(
-      reason: reason, store: store, chainKey: "chain-\(user)", userId: user, productId: "com.acme.pro.monthly",
+      reason: reason, store: store, chainKey: "chain-\(user)", userId: user,
+      productId: "com.acme.pro.monthly",
       currency: currency, amountMinor: amount, detail: "detail of \(user)")
   }
 
   static func facts(_ findings: [Finding], revenue: [RevenueRow] = []) -> SummaryFacts {
-    var input = InputReport(role: "app_store.transactions", path: "exports/apple/t.jsonl", rejectsFile: "rejects/x.csv")
+    var input = InputReport(
+      role: "app_store.transactions", path: "exports/apple/t.jsonl", rejectsFile: "rejects/x.csv")
     input.counts = InputCounts()
     input.firstAt = Instant(ms: 1_700_000_000_000)
     input.lastAt = Instant(ms: 1_764_400_000_000)
     return SummaryFacts(
-      version: "9.9.9", date: date, asOf: date.next.startUTC, timeZone: "UTC", inputs: [input], findings: findings,
+      version: "9.9.9", date: date, asOf: date.next.startUTC, timeZone: "UTC", inputs: [input],
+      findings: findings,
       revenue: revenue)
   }
 
   @Test func okHeadlineAndSubject() {
     let summary = ReportSummary.build(Self.facts([Self.finding(.unclaimed, "u1", Self.usd, 499)]))
-    #expect(summary.headline == "OK — 2026-11-29: 1 findings; no thresholds configured; inputs cover 2026-11-29")
+    #expect(
+      summary.headline == "OK — 2026-11-29: 1 findings; no thresholds configured; inputs cover 2026-11-29")
     #expect(summary.subject(prefix: "[storerecon]") == "[storerecon] OK — 2026-11-29: 1 findings")
     #expect(summary.subject(prefix: "") == "OK — 2026-11-29: 1 findings")
-    #expect(summary.text.hasPrefix(summary.headline + "\nstorerecon 9.9.9 — reconciliation for 2026-11-29 (UTC), as of 2026-11-30T00:00:00.000Z\n"))
+    #expect(
+      summary.text.hasPrefix(
+        summary.headline
+          + "\nstorerecon 9.9.9 — reconciliation for 2026-11-29 (UTC), as of 2026-11-30T00:00:00.000Z\n"))
   }
 
   @Test func alertAndIncompleteHeadline() {
@@ -110,7 +118,8 @@ struct ReportSummaryTests {
     let new = Self.finding(.refunded, "new", Self.usd, 100)
     var facts = Self.facts([old, new])
     facts.history = SummaryHistory(
-      previousRunDate: Self.date.previous, newFindingKeys: [new.key], resolvedPerReason: [.refunded: 4, .sandbox: 2])
+      previousRunDate: Self.date.previous, newFindingKeys: [new.key],
+      resolvedPerReason: [.refunded: 4, .sandbox: 2])
     let summary = ReportSummary.build(facts)
     let refunded = summary.groups.first { $0.reason == .refunded }
     #expect(refunded?.new == 1)
@@ -132,12 +141,15 @@ struct ReportSummaryTests {
     a.since = "2026-11-01"
     var b = Self.finding(.refunded, "b", Self.usd, 1)
     b.since = "2026-11-29"
-    let history = SummaryHistory.fromSince(findings: [a, b], date: Self.date, previousRunDate: nil, resolvedPerReason: [:])
+    let history = SummaryHistory.fromSince(
+      findings: [a, b], date: Self.date, previousRunDate: nil, resolvedPerReason: [:])
     #expect(history.newFindingKeys == [b.key])
   }
 
   @Test func revenueOnTheDayAndMonthToDate() {
-    func row(_ day: CivilDate, _ store: Store, _ currency: Currency, gross: Int64, refunds: Int64 = 0) -> RevenueRow {
+    func row(_ day: CivilDate, _ store: Store, _ currency: Currency, gross: Int64, refunds: Int64 = 0)
+      -> RevenueRow
+    {
       var r = RevenueRow(day: day, store: store, productId: "p", currency: currency)
       r.charges = 1
       r.grossMinor = gross
@@ -164,7 +176,8 @@ struct ReportSummaryTests {
     var facts = Self.facts([])
     facts.experiments = [
       ExperimentVerdict(
-        experimentId: "paywall-price-2026-09", verdict: "high wins on revenue per user", notes: ["No sample-ratio mismatch."],
+        experimentId: "paywall-price-2026-09", verdict: "high wins on revenue per user",
+        notes: ["No sample-ratio mismatch."],
         arms: [
           .init(id: "control", figures: [("assigned", "140"), ("conversion", "4.1%")]),
           .init(id: "high", figures: [("assigned", "141"), ("conversion", "3.9%")]),
@@ -175,7 +188,9 @@ struct ReportSummaryTests {
     #expect(summary.text.contains("No sample-ratio mismatch."))
     #expect(summary.text.contains("\n  high          141        3.9%\n"))
     #expect(!summary.text.contains("Price tests: not configured"))
-    #expect(summary.html.contains("<td style=\"border:1px solid #d0d7de;padding:4px 8px;text-align:left;\">control</td>"))
+    #expect(
+      summary.html.contains(
+        "<td style=\"border:1px solid #d0d7de;padding:4px 8px;text-align:left;\">control</td>"))
   }
 
   @Test func htmlIsSelfContainedAndEscaped() {
@@ -198,7 +213,8 @@ struct ReportSummaryTests {
   }
 
   @Test func tableTextAlignsColumnsWithoutTrailingSpaces() {
-    let table = SummaryTable(headers: ["name", "n"], rightAligned: [1], rows: [["a", "1"], ["long name", "100"], ["x"]])
+    let table = SummaryTable(
+      headers: ["name", "n"], rightAligned: [1], rows: [["a", "1"], ["long name", "100"], ["x"]])
     #expect(table.text(indent: "") == ["name         n", "a            1", "long name  100", "x"])
   }
 }

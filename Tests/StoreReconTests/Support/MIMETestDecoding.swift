@@ -6,7 +6,8 @@ enum MIMETestDecoding {
   /// The header block of a message, unfolded, as name → raw value (first occurrence).
   static func headers(_ message: String) -> [String: String] {
     let head = message.components(separatedBy: "\r\n\r\n").first ?? ""
-    let unfolded = head.replacingOccurrences(of: "\r\n ", with: " ").replacingOccurrences(of: "\r\n\t", with: " ")
+    let unfolded = head.replacingOccurrences(of: "\r\n ", with: " ").replacingOccurrences(
+      of: "\r\n\t", with: " ")
     var out: [String: String] = [:]
     for line in unfolded.components(separatedBy: "\r\n") {
       guard let colon = line.firstIndex(of: ":") else { continue }
@@ -22,7 +23,9 @@ enum MIMETestDecoding {
     var out = ""
     var previousWasEncoded = false
     for (i, token) in value.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
-      if token.hasPrefix("=?"), token.hasSuffix("?="), token.dropFirst(2).dropLast(2).split(separator: "?").count == 3 {
+      if token.hasPrefix("=?"), token.hasSuffix("?="),
+        token.dropFirst(2).dropLast(2).split(separator: "?").count == 3
+      {
         let parts = token.dropFirst(2).dropLast(2).split(separator: "?", omittingEmptySubsequences: false)
         let bytes: [UInt8]
         if parts[1].uppercased() == "B" {

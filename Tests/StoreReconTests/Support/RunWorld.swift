@@ -21,7 +21,8 @@ struct RunWorld {
       let at = CivilDate(year: 2026, month: 11, day: 29).startUTC.ms + 13 * 3_600_000
       let line =
         "{\"transactionId\":\"9900000000000001\",\"originalTransactionId\":\"9900000000000001\",\"bundleId\":\"com.acme.app\",\"productId\":\"com.acme.pro.monthly\",\"purchaseDate\":\(at),\"originalPurchaseDate\":\(at),\"expiresDate\":\(at + 30 * 86_400_000),\"quantity\":1,\"type\":\"Auto-Renewable Subscription\",\"inAppOwnershipType\":\"PURCHASED\",\"environment\":\"Sandbox\",\"transactionReason\":\"PURCHASE\",\"price\":4990,\"currency\":\"EUR\"}\n"
-      let handle = try FileHandle(forWritingTo: directory.appendingPathComponent("exports/apple/transactions.jsonl"))
+      let handle = try FileHandle(
+        forWritingTo: directory.appendingPathComponent("exports/apple/transactions.jsonl"))
       try handle.seekToEnd()
       try handle.write(contentsOf: Data(line.utf8))
       try handle.close()
@@ -36,9 +37,12 @@ struct RunWorld {
   }
 
   /// `storerecon run --config … --date … --out … --quiet` plus `args`, optionally with extra environment.
-  func run(_ args: [String], date: String = "2026-11-29", environment: [String: String] = [:]) throws -> Binary.Output {
+  func run(_ args: [String], date: String = "2026-11-29", environment: [String: String] = [:]) throws
+    -> Binary.Output
+  {
     try Binary.run(
-      ["run", "--config", config.path, "--date", date, "--out", out.path, "--quiet"] + args, environment: environment)
+      ["run", "--config", config.path, "--date", date, "--out", out.path, "--quiet"] + args,
+      environment: environment)
   }
 
   func file(_ name: String) throws -> String {

@@ -36,7 +36,8 @@ final class SMTPSink {
   }()
 
   /// Why the SMTP tests are skipped, printed by Swift Testing.
-  static let unavailable: Comment = "python3 with aiosmtpd is not installed (apt-get install python3-aiosmtpd): SMTP tests skipped"
+  static let unavailable: Comment =
+    "python3 with aiosmtpd is not installed (apt-get install python3-aiosmtpd): SMTP tests skipped"
 
   let directory: URL
   let port: Int
@@ -49,7 +50,9 @@ final class SMTPSink {
     let portFile = directory.appendingPathComponent("port")
     process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    var args = [python, Self.script, "--dir", directory.path, "--port-file", portFile.path, "--lifetime", "120"]
+    var args = [
+      python, Self.script, "--dir", directory.path, "--port-file", portFile.path, "--lifetime", "120",
+    ]
     if let user, let password { args += ["--user", user, "--password", password] }
     process.arguments = args
     process.standardOutput = FileHandle.nullDevice
@@ -109,7 +112,9 @@ final class SMTPSink {
     address.sin_port = 0
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
     }
     return bound ? Int(UInt16(bigEndian: address.sin_port)) : 1
   }
