@@ -102,7 +102,7 @@ public enum MailDelivery {
     let password = try settings.resolvePassword(environment: environment)
     let connection = SMTPSender.Connection(
       url: settings.smtpURL, tls: settings.tls, username: settings.username, password: password,
-      timeoutSeconds: settings.timeoutSeconds)
+      timeoutSeconds: settings.timeoutSeconds, caFile: settings.caFile)
     do {
       try SMTPSender.send(
         bytes, envelopeFrom: settings.from.address, recipients: outcome.recipients, connection: connection)

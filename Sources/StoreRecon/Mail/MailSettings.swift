@@ -39,9 +39,13 @@ public struct MailSettings: Sendable, Equatable {
   public var subjectPrefix: String
   /// Give up on the SMTP server after this many seconds.
   public var timeoutSeconds: Int
+  /// PEM file of the CA certificates that sign the server's certificate (a private relay); `nil` uses
+  /// the system's CA store.
+  public var caFile: String?
 
   static let keys: Set<String> = [
     "from", "to", "smtp", "tls", "username", "passwordEnv", "passwordFile", "subjectPrefix", "timeoutSeconds",
+    "caFile",
   ]
 
   /// Reads the `"mail"` value of a config; `nil` when the config has none.
@@ -147,10 +151,15 @@ public struct MailSettings: Sendable, Equatable {
       }
       prefix = s
     }
+    var caFile: String?
+    if let path = try string("caFile") {
+      guard tls != .none else { throw fail("caFile needs TLS (tls starttls or implicit)") }
+      caFile =
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).path
+    }
     return MailSettings(
       from: from, to: to, smtpURL: url, tls: tls, username: username, password: password,
-      subjectPrefix: prefix,
-      timeoutSeconds: timeout)
+      subjectPrefix: prefix, timeoutSeconds: timeout, caFile: caFile)
   }
 
   /// The AUTH password, read from its environment variable or file; `nil` without AUTH.

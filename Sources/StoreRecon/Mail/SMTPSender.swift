@@ -7,7 +7,7 @@ public enum SMTPSender {
   public struct Failure: Error, CustomStringConvertible, Sendable {
     /// What went wrong, as the exit code tells it.
     public enum Kind: Sendable, Equatable {
-      /// The server refused the user name or password (SMTP 535; libcurl `CURLE_LOGIN_DENIED`).
+      /// The server refused the user name or password (libcurl `CURLE_LOGIN_DENIED` with SMTP reply 535).
       case authentication
       /// Anything else: no connection, TLS failure, timeout, a refused sender or recipient.
       case unavailable
@@ -32,15 +32,20 @@ public enum SMTPSender {
     public var password: String?
     /// Total time allowed, in seconds.
     public var timeoutSeconds: Int
+    /// CA certificates (PEM) to verify the server with, instead of the system's store.
+    public var caFile: String?
 
     /// Creates connection settings.
-    public init(url: String, tls: MailSettings.TLS, username: String?, password: String?, timeoutSeconds: Int)
-    {
+    public init(
+      url: String, tls: MailSettings.TLS, username: String?, password: String?, timeoutSeconds: Int,
+      caFile: String? = nil
+    ) {
       self.url = url
       self.tls = tls
       self.username = username
       self.password = password
       self.timeoutSeconds = timeoutSeconds
+      self.caFile = caFile
     }
   }
 
@@ -103,6 +108,7 @@ public enum SMTPSender {
     set(storerecon_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, min(30, connection.timeoutSeconds)))
     set(storerecon_curl_setopt_long(handle, CURLOPT_TIMEOUT, connection.timeoutSeconds))
     set(storerecon_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+    if let caFile = connection.caFile { set(storerecon_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)) }
     guard setup == CURLE_OK else {
       throw Failure(
         kind: .unavailable, curlCode: Int32(setup.rawValue),
@@ -116,8 +122,14 @@ public enum SMTPSender {
       var text = describe(result)
       if !detail.isEmpty && detail != text { text += " (\(detail))" }
       if response > 0 { text += ", last SMTP reply \(response)" }
+      // libcurl reports every refused AUTH as "login denied"; only 535 (or no reply code) means the
+      // credentials are wrong. 530/538 mean the server wants TLS first, 534 a stronger mechanism.
+      let wrongCredentials = result == CURLE_LOGIN_DENIED && (response == 535 || response == 0)
+      if result == CURLE_LOGIN_DENIED && (response == 530 || response == 538) {
+        text += ": the server wants TLS before AUTH (set mail.tls to starttls)"
+      }
       throw Failure(
-        kind: result == CURLE_LOGIN_DENIED ? .authentication : .unavailable, curlCode: Int32(result.rawValue),
+        kind: wrongCredentials ? .authentication : .unavailable, curlCode: Int32(result.rawValue),
         message: text)
     }
   }

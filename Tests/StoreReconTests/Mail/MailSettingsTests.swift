@@ -35,6 +35,7 @@ struct MailSettingsTests {
     #expect(throws: RunError.self) { try env?.resolvePassword(environment: [:]) }
     let file = try Self.parse(Self.with(["username": "recon", "passwordFile": "secrets/smtp"]))
     #expect(file?.password == .file("/etc/storerecon/secrets/smtp"))
+    #expect(try Self.parse(Self.with(["caFile": "ca/relay.pem"]))?.caFile == "/etc/storerecon/ca/relay.pem")
 
     let dir = try Binary.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -62,6 +63,7 @@ struct MailSettingsTests {
       (["from": nil], "from is required"),
       (["smpt": "typo"], "smpt is not a mail setting"),
       (["timeoutSeconds": 0], "timeoutSeconds"),
+      (["tls": "none", "caFile": "ca.pem"], "caFile needs TLS"),
     ]
     for (changes, message) in cases {
       do {

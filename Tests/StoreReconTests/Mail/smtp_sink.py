@@ -8,6 +8,7 @@ decoded bytes), parsed with Python's email package. With --password, AUTH (PLAIN
 required and only USER/PASSWORD is accepted. Stops by itself after --lifetime seconds.
 
 usage: smtp_sink.py --dir DIR --port-file PORT_FILE [--user USER --password PASSWORD] [--lifetime S]
+                   [--tls-cert CERT --tls-key KEY [--implicit]]
 """
 import argparse
 import asyncio
@@ -17,6 +18,7 @@ import email.policy
 import json
 import os
 import signal
+import ssl
 import sys
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
@@ -84,6 +86,9 @@ def main():
     parser.add_argument("--user")
     parser.add_argument("--password")
     parser.add_argument("--lifetime", type=float, default=120)
+    parser.add_argument("--tls-cert", help="PEM certificate: STARTTLS offered and required")
+    parser.add_argument("--tls-key")
+    parser.add_argument("--implicit", action="store_true", help="with --tls-cert: TLS from the first byte (smtps)")
     args = parser.parse_args()
 
     def authenticator(server, session, envelope, mechanism, auth_data):
@@ -94,14 +99,23 @@ def main():
 
     saver = Saver(args.dir)
 
+    context = None
+    if args.tls_cert:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+
     def factory():
+        options = {}
         if args.password is not None:
-            return SMTP(saver, authenticator=authenticator, auth_required=True, auth_require_tls=False)
-        return SMTP(saver)
+            options.update(authenticator=authenticator, auth_required=True, auth_require_tls=False)
+        if context is not None and not args.implicit:
+            options.update(tls_context=context, require_starttls=True)
+        return SMTP(saver, **options)
 
     async def serve():
         loop = asyncio.get_running_loop()
-        server = await loop.create_server(factory, "127.0.0.1", 0)
+        server = await loop.create_server(
+            factory, "127.0.0.1", 0, ssl=context if args.implicit else None)
         port = server.sockets[0].getsockname()[1]
         tmp = args.port_file + ".tmp"
         with open(tmp, "w") as f:

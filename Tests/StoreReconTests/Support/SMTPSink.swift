@@ -43,8 +43,11 @@ final class SMTPSink {
   let port: Int
   private let process: Process
 
-  /// Starts the sink; with `password`, AUTH as `user`/`password` is required.
-  init(user: String? = nil, password: String? = nil) throws {
+  /// Starts the sink; with `password`, AUTH as `user`/`password` is required; with `tls`, STARTTLS is
+  /// offered and required (or, `implicit`, TLS from the first byte) with a certificate for 127.0.0.1.
+  init(user: String? = nil, password: String? = nil, tls: TestCertificate? = nil, implicit: Bool = false)
+    throws
+  {
     guard let python = Self.python else { throw CocoaError(.featureUnsupported) }
     directory = try Binary.temporaryDirectory()
     let portFile = directory.appendingPathComponent("port")
@@ -54,6 +57,10 @@ final class SMTPSink {
       python, Self.script, "--dir", directory.path, "--port-file", portFile.path, "--lifetime", "120",
     ]
     if let user, let password { args += ["--user", user, "--password", password] }
+    if let tls {
+      args += ["--tls-cert", tls.certificate, "--tls-key", tls.key]
+      if implicit { args.append("--implicit") }
+    }
     process.arguments = args
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
@@ -117,5 +124,30 @@ final class SMTPSink {
       }
     }
     return bound ? Int(UInt16(bigEndian: address.sin_port)) : 1
+  }
+}
+
+/// A self-signed certificate for 127.0.0.1 and localhost, made with the openssl command.
+struct TestCertificate {
+  let certificate: String
+  let key: String
+
+  static var opensslAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") }
+
+  init(in directory: URL) throws {
+    certificate = directory.appendingPathComponent("cert.pem").path
+    key = directory.appendingPathComponent("key.pem").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    process.arguments = [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+      "-subj",
+      "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
   }
 }
