@@ -20,7 +20,10 @@ let package = Package(
     .systemLibrary(
       name: "CXLSXWriter", path: "Sources/CXLSXWriter", pkgConfig: "xlsxwriter",
       providers: [.apt(["libxlsxwriter-dev"])]),
-    .target(name: "StoreRecon", dependencies: ["CZlib", "CCrypto", "CXLSXWriter", "CLibPQ"]),
+    .systemLibrary(
+      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
+    .target(name: "StoreRecon", dependencies: ["CZlib", "CCrypto", "CXLSXWriter", "CLibPQ", "CCurl"]),
     .executableTarget(name: "storerecon", dependencies: ["StoreRecon"]),
     .testTarget(name: "StoreReconTests", dependencies: ["StoreRecon", "storerecon"]),
   ]

@@ -30,6 +30,8 @@ public enum StoreReconCLI {
       return demoCommand(args)
     case "db":
       return databaseCommand(args)
+    case "mail":
+      return mailCommand(args)
     default:
       return usageError("unknown command '\(command)'", usage: Help.usage)
     }
@@ -53,7 +55,7 @@ public enum StoreReconCLI {
     do {
       parsed = try ParsedOptions.parse(
         args, valued: ["--config", "--date", "--out", "--database", "--queries", "--lock-timeout"],
-        flags: ["--quiet", "--no-history"])
+        flags: ["--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -61,6 +63,9 @@ public enum StoreReconCLI {
       StandardOutput.write(Help.run)
       return 0
     }
+    let mail = parsed.flags.contains("--mail")
+    let dryRun = parsed.flags.contains("--dry-run")
+    if dryRun && !mail { return usageError("--dry-run needs --mail", usage: usage) }
     guard parsed.positional.isEmpty else {
       return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
     }
@@ -81,16 +86,113 @@ public enum StoreReconCLI {
       lockTimeout = n
     }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
-    do {
+    do throws(RunError) {
+      var settings: MailSettings?
+      if mail {
+        // Checked before the run: a run that cannot mail should say so before it reads anything.
+        settings = try RunConfig.load(path: config).mail
+        guard settings != nil else {
+          throw RunError(.config, "config \(config): --mail needs a \"mail\" section (from, to, smtp)")
+        }
+      }
       let request = ReconciliationRun.Request(
         configPath: config, date: date, outDirectory: parsed.values["--out"],
         database: parsed.values["--database"], queriesDirectory: parsed.values["--queries"],
         history: !parsed.flags.contains("--no-history"),
-        lockTimeoutSeconds: lockTimeout)
+        lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"))
       let result = try ReconciliationRun.execute(request, progress: progress)
+      if let headline = result.summary?.headline { StandardOutput.write(headline + "\n") }
       StandardOutput.write(Summary.text(result))
       reportFailedInputs(result)
-      return result.failedInputs.isEmpty ? 0 : RunError.Code.dataError.rawValue
+      return finish(
+        result, mail: settings, dryRun: dryRun, requireComplete: parsed.flags.contains("--require-complete"),
+        progress: progress)
+    } catch {
+      return fail(error)
+    }
+  }
+
+  /// After a run: completeness, the e-mail, then the exit code — 4 (incomplete with --require-complete,
+  /// nothing mailed) before a mail failure (75/77/78) before 65 (a malformed input file) before 3 (a
+  /// threshold exceeded) before 0.
+  static func finish(
+    _ result: RunResult, mail: MailSettings?, dryRun: Bool, requireComplete: Bool, progress: any ProgressSink
+  ) -> Int32 {
+    let summary = result.summary
+    let incomplete = summary?.facts.incomplete ?? []
+    if !incomplete.isEmpty {
+      let reasons = incomplete.joined(separator: "; ")
+      if requireComplete {
+        StandardError.write(
+          "storerecon: error: INCOMPLETE — \(reasons); not mailed (--require-complete); reports written to \(result.outDirectory)\n")
+        return RunError.Code.incomplete.rawValue
+      }
+      StandardError.write("storerecon: warning: INCOMPLETE — \(reasons)\n")
+    }
+    if let mail {
+      do {
+        _ = try MailDelivery.deliver(
+          folder: result.outDirectory, settings: mail, dryRun: dryRun, environment: ProcessInfo.processInfo.environment,
+          progress: progress)
+      } catch {
+        return fail(error)
+      }
+    }
+    if !result.failedInputs.isEmpty { return RunError.Code.dataError.rawValue }
+    if let summary, summary.isAlert {
+      StandardError.write("storerecon: ALERT — \(summary.breaches.map(\.text).joined(separator: "; "))\n")
+      return RunError.Code.thresholdExceeded.rawValue
+    }
+    return 0
+  }
+
+  // MARK: mail
+
+  static func mailCommand(_ args: [String]) -> Int32 {
+    let usage = Help.mailUsage
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(args, valued: ["--config", "--date", "--out"], flags: ["--quiet", "--dry-run"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.mail)
+      return 0
+    }
+    guard parsed.positional.isEmpty else {
+      return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+    }
+    guard let configPath = parsed.values["--config"] else { return usageError("missing --config FILE", usage: usage) }
+    var date: CivilDate?
+    if let text = parsed.values["--date"] {
+      guard let d = CivilDate.parse(text) else {
+        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
+      }
+      date = d
+    }
+    let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
+    do throws(RunError) {
+      let config = try RunConfig.load(path: configPath)
+      guard let settings = config.mail else {
+        throw RunError(.config, "config \(configPath) has no \"mail\" section (from, to, smtp)")
+      }
+      var folder = parsed.values["--out"]
+      if folder == nil {
+        guard let calendar = ReportCalendar(identifier: config.timeZone) else {
+          throw RunError(.config, "config \(configPath): unknown time zone '\(config.timeZone)'")
+        }
+        folder = "reports/\(date ?? calendar.yesterday())"
+      }
+      let outcome = try MailDelivery.deliver(
+        folder: folder ?? ".", settings: settings, dryRun: parsed.flags.contains("--dry-run"),
+        environment: ProcessInfo.processInfo.environment, progress: progress)
+      if let eml = outcome.emlPath {
+        StandardOutput.write("wrote \(eml): \(outcome.subject)\n")
+      } else {
+        StandardOutput.write("mailed \(outcome.subject) to \(outcome.recipients.joined(separator: ", "))\n")
+      }
+      return 0
     } catch {
       return fail(error)
     }

@@ -3,9 +3,10 @@ enum Help {
   static let usage = "storerecon <command> [options]"
   static let runUsage = """
     storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--database URI] [--queries DIR] \
-    [--no-history] [--lock-timeout SECONDS] [--quiet]
+    [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run]] [--require-complete] [--allow-missing] [--quiet]
     """
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
+  static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
   static let demoUsage = "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--quiet]"
 
   static let overview = """
@@ -22,6 +23,7 @@ enum Help {
       run        Reconcile the inputs named by a config file as of a date.
       demo       Write a seeded sample world with planted problems, reconcile it, and check the result.
       db         Create the reference PostgreSQL schema (db init) or load CSV app rows into it (db load).
+      mail       E-mail the summary and workbooks of a finished run (run --mail runs, then mails).
       help       Show help for a command: storerecon help run
 
     OPTIONS:
@@ -30,6 +32,8 @@ enum Help {
 
     EXIT CODES:
       0   success (findings are not an error)
+      3   findings exceed a configured threshold (config "alerts"; reports written, e-mail sent)
+      4   --require-complete and an input does not cover the report date (reports written, nothing mailed)
       1   (demo only) the findings do not match the planted truth
       64  wrong arguments
       65  an input file was malformed (the reports were still written)
@@ -37,7 +41,8 @@ enum Help {
       70  internal error (a bug; please report it)
       74  cannot write the reports
       75  database or SMTP server unreachable, or another run holds the date's lock (cron may retry)
-      77  the database refused the credentials (wrong or missing password) or a privilege
+      77  the database refused the credentials (wrong or missing password) or a privilege, or the
+          SMTP server refused the user name or password
       78  invalid config, query file or database connection string
 
     """
@@ -61,15 +66,26 @@ enum Help {
       --lock-timeout SECONDS
                           With run history: how long to wait for another run of the same date
                           (default: 600; 0 = refuse at once).
+      --mail              Then e-mail summary.txt/summary.html and every *.xlsx of the output folder
+                          to the config's "mail" recipients over SMTP.
+      --dry-run           With --mail: write the message to <out>/message.eml instead of sending it.
+      --require-complete  If an input does not cover the report date, exit 4 and do not mail.
+      --allow-missing     A configured store export or optional app file that matches no file is
+                          reported as INCOMPLETE instead of stopping the run with exit 66.
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
-    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, reconciliation.xlsx
-    (the same tables as an Excel workbook with a Summary sheet) and manifest.json; with price
-    experiments in the config also experiment_arms.csv and experiment_lineage.csv.
-    Every input row is accepted or written to its rejects file with file, line and reason; the
-    manifest states read = accepted + rejected per input. A malformed file is reported and the run
-    goes on without it (exit 65). A missing input file exits 66, an invalid config 78.
+    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, summary.txt,
+    summary.html, reconciliation.xlsx (the same tables as an Excel workbook with a Summary sheet) and
+    manifest.json; with price experiments in the config also experiment_arms.csv,
+    experiment_lineage.csv and price-tests.xlsx. Every input row is accepted or written to its rejects file with
+    file, line and reason; the manifest states read = accepted + rejected per input. A malformed file
+    is reported and the run goes on without it (exit 65). A missing input file exits 66, an invalid
+    config 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold
+    of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
+    noon of the date, no Play sales row for the date, a file missing or unreadable), with the reasons.
+    Mail failures: 75 the SMTP server cannot be reached or refused the message, 77 it refused the
+    login, 78 the password variable or file is missing; the reports stay on disk.
 
     With a database, each query's rows are streamed with COPY and read like a CSV file (a reject's
     line is the row's number in the result); a query whose columns differ from its contract exits 78.
@@ -127,11 +143,35 @@ enum Help {
 
     """
 
+  static let mail = """
+    OVERVIEW: E-mail the reports of a finished run.
+
+    USAGE: \(mailUsage)
+
+    OPTIONS:
+      --config FILE       JSON config with a "mail" section (from, to, smtp, username, passwordEnv or
+                          passwordFile, subjectPrefix, tls, timeoutSeconds).
+      --date YYYY-MM-DD   Mail the run folder reports/<date> (default: yesterday in the config's zone).
+      --out DIR           Mail this run folder instead.
+      --dry-run           Write the message to <folder>/message.eml instead of sending it.
+      --quiet             No progress lines on stderr.
+      -h, --help          Show help information.
+
+    The message is multipart: summary.txt and summary.html as alternatives, and every *.xlsx file of
+    the folder attached. The subject is the config's subjectPrefix and the first part of summary.txt's
+    status line (OK, ALERT, INCOMPLETE). The SMTP password comes from the environment variable named
+    by passwordEnv or the file named by passwordFile, never from the command line or the config.
+    Exit codes: 0 sent, 66 no summary in the folder, 75 SMTP server unreachable or refused the
+    message, 77 wrong user name or password, 78 invalid mail config or missing password.
+
+    """
+
   static func command(_ name: String) -> String? {
     switch name {
     case "run": return run
     case "demo": return demo
     case "db": return database
+    case "mail": return mail
     default: return nil
     }
   }

@@ -18,11 +18,16 @@ public enum ReconciliationRun {
     public var history = true
     /// Seconds to wait for another run of the same report date to finish (advisory lock).
     public var lockTimeoutSeconds = 600
+    /// `--allow-missing`: a configured store export or optional app file that matches no file is reported
+    /// as INCOMPLETE in the summary instead of stopping the run with exit 66 (`app.entitlements` is
+    /// always required).
+    public var allowMissing = false
 
     /// Creates a request.
     public init(
       configPath: String, date: CivilDate? = nil, outDirectory: String? = nil, database: String? = nil,
-      queriesDirectory: String? = nil, history: Bool = true, lockTimeoutSeconds: Int = 600
+      queriesDirectory: String? = nil, history: Bool = true, lockTimeoutSeconds: Int = 600,
+      allowMissing: Bool = false
     ) {
       self.configPath = configPath
       self.date = date
@@ -31,6 +36,7 @@ public enum ReconciliationRun {
       self.queriesDirectory = queriesDirectory
       self.history = history
       self.lockTimeoutSeconds = lockTimeoutSeconds
+      self.allowMissing = allowMissing
     }
   }
 
@@ -68,7 +74,11 @@ public enum ReconciliationRun {
       throw RunError(
         .config, "config \(request.configPath): app.entitlements is required (or app.database / --database)")
     }
-    var plan = try planInputs(config, configPath: request.configPath, appFiles: databaseURI == nil)
+    var (plan, missing) = try planInputs(
+      config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing)
+    for m in missing {
+      progress.note("warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
+    }
 
     // The database first: an unreachable server, a wrong password, a locked date or a query that does
     // not return its contract stops the run before any file is read.
@@ -219,6 +229,16 @@ public enum ReconciliationRun {
     }
     if let changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
     for (name, rejects) in rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
+    // Run history and price-test verdicts plug in as plain values when configured.
+    let facts = SummaryFacts(
+      version: StoreReconVersion.version, date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports,
+      findings: findings, revenue: revenue, alerts: config.alerts,
+      incomplete: Completeness.reasons(date: date, calendar: calendar, inputs: reports, missing: missing),
+      history: changes.map { SummaryHistory(changes: $0, previousRunDate: delta?.previousDate) },
+      experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict), fx: nil)
+    let summary = ReportSummary.build(facts)
+    files.append(("summary.txt", Array(summary.text.utf8)))
+    files.append(("summary.html", Array(summary.html.utf8)))
     for (name, bytes) in files {
       do {
         try AtomicFile.write(bytes, to: out + "/" + name)
@@ -244,7 +264,7 @@ public enum ReconciliationRun {
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
-      files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: delta)
+      files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: delta, summary: summary)
     result.uncheckedEntitlements = unchecked
     let manifest = Manifest.render(
       result: result, config: config, configPath: request.configPath, database: database?.description,
@@ -278,10 +298,11 @@ public enum ReconciliationRun {
     d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
   }
 
-  static func planInputs(_ config: RunConfig, configPath: String, appFiles: Bool) throws(RunError)
-    -> [PlannedInput]
-  {
+  static func planInputs(
+    _ config: RunConfig, configPath: String, appFiles: Bool = true, allowMissing: Bool = false
+  ) throws(RunError) -> ([PlannedInput], [Completeness.Missing]) {
     var plan: [PlannedInput] = []
+    var missing: [Completeness.Missing] = []
     let groups: [(String, [String])] = [
       ("app_store.transactions", config.appStoreTransactions), ("play.sales", config.playSales),
       ("play.subscriptions", config.playSubscriptions), ("play.voided", config.playVoided),
@@ -290,6 +311,10 @@ public enum ReconciliationRun {
       for pattern in patterns {
         let matches = Glob.expand(pattern, base: config.baseDirectory)
         guard !matches.isEmpty else {
+          if allowMissing {
+            missing.append(Completeness.Missing(role: role, pattern: pattern))
+            continue
+          }
           throw RunError(.missingInput, "no file matches \(role) '\(pattern)' (relative to \(config.baseDirectory))")
         }
         for m in matches { plan.append(PlannedInput(role: role, path: m.path, display: m.display)) }
@@ -300,16 +325,20 @@ public enum ReconciliationRun {
       ("app.assignments", config.assignments), ("app.goodwill", config.goodwill),
       ("fx.rates", config.fxRates),
     ]
-    for (role, path) in app where appFiles {
+    for (role, path) in app where appFiles || role == "fx.rates" {
       guard let path else { continue }
       let resolved = config.resolve(path)
       guard FileManager.default.fileExists(atPath: resolved) else {
+        if allowMissing && role != "app.entitlements" {
+          missing.append(Completeness.Missing(role: role, pattern: path))
+          continue
+        }
         throw RunError(.missingInput, "\(role) file \(resolved) does not exist")
       }
       plan.append(
         PlannedInput(role: role, path: resolved, display: path, reporting: config.reportingCurrency))
     }
-    return plan
+    return (plan, missing)
   }
 
   /// The price-experiment readouts of the config's experiments (none without experiments).

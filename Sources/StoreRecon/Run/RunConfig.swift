@@ -40,6 +40,10 @@ public struct RunConfig: Sendable {
   public var fxRates: String?
   /// Store fee schedule of the readout's proceeds estimates.
   public var fees = FeeSchedule()
+  /// The morning e-mail (`"mail"`); `nil` when the config has none.
+  public var mail: MailSettings?
+  /// Thresholds on findings (`"alerts"`); empty when none.
+  public var alerts: [AlertRule] = []
   /// Keys the config has that this version does not know (reported as a warning).
   public var unknownKeys: [String] = []
 
@@ -164,6 +168,8 @@ public struct RunConfig: Sendable {
       config.catalog.set(name, product)
     }
     try parseExperimentKeys(root, into: &config, name: name)
+    config.mail = try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)
+    config.alerts = try parseAlerts(root["alerts"], name: name, hasFX: false)
     return config
   }
 

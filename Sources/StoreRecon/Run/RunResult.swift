@@ -24,6 +24,9 @@ public struct RunResult: Sendable {
   /// (no database, or `--no-history`).
   public var history: HistoryDelta?
 
+  /// What summary.txt and summary.html say: status (alerts, completeness) and the sections.
+  public var summary: ReportSummary?
+
   /// Findings per reason, in the order of DESIGN.md's table.
   public var findingsPerReason: [(Finding.Reason, Int)] {
     Finding.Reason.allCases.compactMap { reason in
