@@ -131,8 +131,8 @@ public enum ReconciliationRun {
     }
     files.append((ReconciliationWorkbook.fileName, try readBytes(workbookPath)))
     let workbookBytes = files.last?.1.count ?? 0
-    progress.note(
-      "wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(milliseconds(clock.now - workbookStart)) ms)")
+    let reconciliationMs = milliseconds(clock.now - workbookStart)
+    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(reconciliationMs) ms)")
     if !readouts.isEmpty {
       let priceStart = clock.now
       let pricePath = out + "/" + PriceTestsWorkbook.fileName
@@ -143,8 +143,8 @@ public enum ReconciliationRun {
       }
       files.append((PriceTestsWorkbook.fileName, try readBytes(pricePath)))
       let priceBytes = files.last?.1.count ?? 0
-      progress.note(
-        "wrote \(PriceTestsWorkbook.fileName): \(priceBytes) bytes (\(milliseconds(clock.now - priceStart)) ms)")
+      let priceMs = milliseconds(clock.now - priceStart)
+      progress.note("wrote \(PriceTestsWorkbook.fileName): \(priceBytes) bytes (\(priceMs) ms)")
     }
     let workbookMs = milliseconds(clock.now - workbookStart)
     let writeMs = milliseconds(clock.now - writeStart)

@@ -40,7 +40,8 @@ extension PriceTestsWorkbook {
     let start = "Sample ratio: assigned \(assigned) (\(names)) against weights \(weights)"
     guard let srm = r.srm else { return start + " — nobody is assigned yet: no test" }
     let verdict =
-      r.hasSampleRatioMismatch ? "MISMATCH (p < \(pText(Readout.srmThreshold))): no winner is named" : "no mismatch"
+      r.hasSampleRatioMismatch
+      ? "MISMATCH (p < \(pText(Readout.srmThreshold))): no winner is named" : "no mismatch"
     return start + ", chi-square p = \(pText(srm.pValue)) — \(verdict)"
   }
 
@@ -70,7 +71,8 @@ extension PriceTestsWorkbook {
     }
     if let d = arm.difference {
       line += "; against \(control) \(ExperimentSummary.format(d.estimate, currency, signed: true)) \(code)"
-      line += intervals(bootstrap: d.bootstrap, welch: d.welch, df: d.welchDegreesOfFreedom, currency, signed: true)
+      line += intervals(
+        bootstrap: d.bootstrap, welch: d.welch, df: d.welchDegreesOfFreedom, currency, signed: true)
     }
     return line + " — \(arm.verdict.rawValue)"
   }

@@ -73,7 +73,8 @@ public enum PriceTestsWorkbook {
       percent(r.conversionRate), percent(r.conversionInterval?.low), percent(r.conversionInterval?.high),
       .integer(Int64(r.renewals)), .integer(Int64(r.refunds)), .text(currency.code), money(r.grossMinor),
       money(r.refundsMinor), money(r.proceedsMinor), money(r.revenuePerAssignedMinor),
-      money(wholeMinor(r.revenuePerAssignedInterval?.low)), money(wholeMinor(r.revenuePerAssignedInterval?.high)),
+      money(wholeMinor(r.revenuePerAssignedInterval?.low)),
+      money(wholeMinor(r.revenuePerAssignedInterval?.high)),
       percent(r.matureShare), srm.map { .number($0) } ?? .empty,
       r.scope == .reporting ? .text(arm.verdict.rawValue) : .empty,
     ]
