@@ -78,7 +78,8 @@ enum Help {
     Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, summary.txt,
     summary.html, reconciliation.xlsx (the same tables as an Excel workbook with a Summary sheet) and
     manifest.json; with price experiments in the config also experiment_arms.csv,
-    experiment_lineage.csv and price-tests.xlsx. Every input row is accepted or written to its rejects file with
+    experiment_lineage.csv and price-tests.xlsx (a sheet per experiment with the arm table, the readout
+    in words and a chart). Every input row is accepted or written to its rejects file with
     file, line and reason; the manifest states read = accepted + rejected per input. A malformed file
     is reported and the run goes on without it (exit 65). A missing input file exits 66, an invalid
     config 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold

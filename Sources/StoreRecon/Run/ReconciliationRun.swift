@@ -258,9 +258,23 @@ public enum ReconciliationRun {
       throw RunError(.ioError, error.description)
     }
     files.append((ReconciliationWorkbook.fileName, try readBytes(workbookPath)))
-    let workbookMs = milliseconds(clock.now - workbookStart)
     let workbookBytes = files.last?.1.count ?? 0
-    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(workbookMs) ms)")
+    let reconciliationMs = milliseconds(clock.now - workbookStart)
+    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(reconciliationMs) ms)")
+    if !readouts.isEmpty {
+      let priceStart = clock.now
+      let pricePath = out + "/" + PriceTestsWorkbook.fileName
+      do {
+        try PriceTestsWorkbook.write(readouts, date: date, to: pricePath)
+      } catch {
+        throw RunError(.ioError, error.description)
+      }
+      files.append((PriceTestsWorkbook.fileName, try readBytes(pricePath)))
+      let priceBytes = files.last?.1.count ?? 0
+      let priceMs = milliseconds(clock.now - priceStart)
+      progress.note("wrote \(PriceTestsWorkbook.fileName): \(priceBytes) bytes (\(priceMs) ms)")
+    }
+    let workbookMs = milliseconds(clock.now - workbookStart)
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
       date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
