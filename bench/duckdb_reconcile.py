@@ -251,7 +251,7 @@ WITH raw AS (
   WHERE originalTransactionId IS NOT NULL
   UNION ALL
   SELECT {apple_from_jws} FROM (
-    SELECT TRY(json_transform(decode({b64}), {apple_struct})) AS j
+    SELECT TRY(CASE WHEN line[1] <> '{{' THEN json_transform(decode({b64}), {apple_struct}) END) AS j
     FROM read_csv({sql_list(cfg.apple)}, columns = {{'line': 'VARCHAR'}}, header = false, delim = '\\x01',
                   quote = '', escape = '', auto_detect = false, max_line_size = 67108864)
     WHERE line[1] <> '{{')
