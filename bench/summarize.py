@@ -74,7 +74,7 @@ def main():
         collected = {}
         for f in stderr_files:
             for line in open(f):
-                m = re.match(r"\s+(.+?)\s+(\d+) ms$", line.rstrip())
+                m = re.match(r"\s+(.+?)\s+(\d+) ms\b", line.rstrip())
                 if m:
                     collected.setdefault(m.group(1), []).append(int(m.group(2)))
         steps[n] = {k: statistics.median(v) for k, v in collected.items()}
