@@ -402,14 +402,15 @@ WITH upg AS (  -- an upgraded transaction ends when the next one of its chain st
            FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked) AS lpc,
          arg_max({{'currency': p.currency, 'amount': p.amount}}, (p.at_ms, p.tid)) FILTER (WHERE p.amount > 0) AS lpos,
          sum(p.amount) FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked) AS paid_sum,
-         count(DISTINCT p.currency) FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked) AS paid_currencies
+         min(p.currency) FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked)
+           <> max(p.currency) FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked) AS multi_currency
   FROM ap p LEFT JOIN upg ON upg.chain_key = p.chain_key AND upg.tid = p.tid
   GROUP BY p.chain_key
 )
 SELECT 'app_store' AS store, chain_key, production, false AS pending, family, current_product, paid_through,
        coalesce(lb.revoked AND (lb.rev_type = 'FAMILY_REVOKE' OR lb.family
                 OR NOT (lb.upgraded AND lb.rev_type IS NULL AND lb.rev_reason IS NULL)), false) AS revoked,
-       false AS superseded, lpc, lpos, paid_sum, paid_currencies
+       false AS superseded, lpc, lpos, paid_sum, multi_currency
 FROM agg
 """)
 
@@ -420,6 +421,7 @@ SELECT DISTINCT token, base FROM (
   SELECT token, unnest(bases) AS base FROM subs
   UNION ALL
   SELECT token, obase(order_id) FROM voids WHERE token IS NOT NULL AND order_id IS NOT NULL);
+CREATE TABLE tokens AS SELECT token FROM subs UNION SELECT token FROM voids WHERE token IS NOT NULL;
 CREATE TABLE token_of_order AS SELECT base, min(token) AS token FROM tok_bases GROUP BY base;
 CREATE TABLE status AS  -- one resource per token (the one with the latest expiry), if it is known as of T
 SELECT * FROM (SELECT token, arg_max(s, coalesce(s.expires, {DP})) AS s FROM subs s GROUP BY token)
@@ -455,7 +457,8 @@ WITH purchases AS (
            FILTER (WHERE amount > 0 AND NOT returned) AS lpc,
          arg_max({{'currency': currency, 'amount': amount}}, (at_ms, renewal, tid)) FILTER (WHERE amount > 0) AS lpos,
          sum(amount) FILTER (WHERE amount > 0 AND NOT returned) AS paid_sum,
-         count(DISTINCT currency) FILTER (WHERE amount > 0 AND NOT returned) AS paid_currencies
+         min(currency) FILTER (WHERE amount > 0 AND NOT returned)
+           <> max(currency) FILTER (WHERE amount > 0 AND NOT returned) AS multi_currency
   FROM purchases GROUP BY chain_key
 ), matched AS (  -- the purchase the resource's latestSuccessfulOrderId names
   SELECT p.chain_key, arg_max(p.product, (p.at_ms, p.renewal, p.tid)) AS product
@@ -479,9 +482,9 @@ SELECT 'play' AS store, j.chain_key, NOT coalesce(j.st.test, false) AS productio
        r.tid IS NOT NULL AS revoked,
        false AS superseded,
        CASE WHEN coalesce(j.st.pending, false) OR coalesce(j.st.test, false) THEN NULL ELSE j.lpc END AS lpc,
-       j.lpos, j.paid_sum, j.paid_currencies,
-       j.st.token IS NOT NULL AS has_status, j.st.linked AS linked, j.st.at_ms AS status_at,
-       j.st.token IS NOT NULL OR EXISTS (SELECT 1 FROM tok_bases t WHERE t.token = j.chain_key) AS keyed_by_token
+       j.lpos, j.paid_sum, j.multi_currency,
+       j.st.linked AS linked, j.st.at_ms AS status_at,
+       j.chain_key IN (SELECT token FROM tokens) AS keyed_by_token
 FROM joined j LEFT JOIN returned r ON r.chain_key = j.chain_key AND r.tid = j.latest_order
 """)
     add("play order index", f"""
@@ -489,9 +492,7 @@ CREATE TABLE play_orders AS  -- first-order id → the first chain (by key) that
 SELECT base, min(chain_key) AS chain_key FROM (
   SELECT t.token AS chain_key, t.base FROM tok_bases t JOIN pchains c ON c.chain_key = t.token
   UNION ALL
-  SELECT chain_key, chain_key FROM pchains WHERE NOT keyed_by_token
-  UNION ALL
-  SELECT p.chain_key, p.base FROM pp p JOIN pchains c ON c.chain_key = p.chain_key WHERE NOT c.keyed_by_token
+  SELECT chain_key, chain_key FROM pchains WHERE NOT keyed_by_token  -- an order-keyed chain: its key is its base
 ) GROUP BY base;
 UPDATE pchains SET superseded = true WHERE chain_key IN (
   SELECT coalesce(c.chain_key, o.chain_key) AS target
@@ -505,10 +506,10 @@ UPDATE pchains SET superseded = true WHERE chain_key IN (
     add("all chains", """
 CREATE TABLE chains AS
 SELECT store, chain_key, production, pending, family, current_product, paid_through, revoked, superseded,
-       lpc, lpos, paid_sum, paid_currencies FROM achains
+       lpc, lpos, paid_sum, multi_currency FROM achains
 UNION ALL
 SELECT store, chain_key, production, pending, family, current_product, paid_through, revoked, superseded,
-       lpc, lpos, paid_sum, paid_currencies FROM pchains
+       lpc, lpos, paid_sum, multi_currency FROM pchains
 """)
 
     # ---------------------------------------------------------------- claims
@@ -565,6 +566,18 @@ WITH fe AS (
   WHERE c.production AND NOT c.pending AND NOT c.family AND c.lpc IS NOT NULL
     AND (a.chain_key IS NULL OR (NOT c.revoked AND NOT c.superseded AND c.paid_through > {T + TOL}
                                  AND NOT a.any_active))
+), multi AS (  -- unclaimed chains paid in several currencies: sum only the latest charge's currency
+  SELECT store, chain_key, lpc.currency AS currency FROM orphan WHERE unclaimed AND multi_currency
+), multi_sum AS (
+  SELECT 'app_store' AS store, p.chain_key, sum(p.amount) AS total
+  FROM ap p JOIN multi m ON m.store = 'app_store' AND m.chain_key = p.chain_key AND m.currency = p.currency
+  WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked GROUP BY p.chain_key
+  UNION ALL
+  SELECT 'play', p.chain_key, sum(p.amount)
+  FROM pp p JOIN multi m ON m.store = 'play' AND m.chain_key = p.chain_key AND m.currency = p.currency
+  WHERE NOT p.is_refund AND p.amount > 0
+    AND NOT EXISTS (SELECT 1 FROM returned r WHERE r.chain_key = p.chain_key AND r.tid = p.tid)
+  GROUP BY p.chain_key
 )
 SELECT 'free_entitlement' AS kind, reason, store, CASE WHEN reason = 'no_store_record' THEN key ELSE chain_key END
          AS chain_key, user_id, product_id,
@@ -574,7 +587,9 @@ FROM fe_reason WHERE reason IS NOT NULL
 UNION ALL
 SELECT 'orphaned_charge', CASE WHEN unclaimed THEN 'unclaimed' ELSE 'locked_out' END, store, chain_key,
        CASE WHEN unclaimed THEN '' ELSE coalesce(first_user, '') END, coalesce(current_product, lpc.product),
-       lpc.currency, CASE WHEN unclaimed THEN paid_sum ELSE lpc.amount END
+       lpc.currency, CASE WHEN NOT unclaimed THEN lpc.amount WHEN multi_currency THEN
+         (SELECT total FROM multi_sum s WHERE s.store = orphan.store AND s.chain_key = orphan.chain_key)
+         ELSE paid_sum END
 FROM orphan
 UNION ALL
 SELECT 'duplicate_claim', 'multiple_users', c.store, c.chain_key, u.user_id, coalesce(c.current_product, ''),
