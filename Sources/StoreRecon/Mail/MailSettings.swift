@@ -139,7 +139,7 @@ public struct MailSettings: Sendable, Equatable {
     if username == nil && password != nil { throw fail("passwordEnv/passwordFile need a username") }
     var timeout = 60
     if let t = mail["timeoutSeconds"] {
-      guard !(t is Bool), let n = t as? Int, n > 0, n <= 3600 else {
+      guard !RunConfig.isJSONBool(t), let n = t as? Int, n > 0, n <= 3600 else {
         throw fail("timeoutSeconds must be a whole number of seconds from 1 to 3600")
       }
       timeout = n

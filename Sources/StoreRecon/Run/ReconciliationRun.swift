@@ -235,7 +235,8 @@ public enum ReconciliationRun {
       findings: findings, revenue: revenue, alerts: config.alerts,
       incomplete: Completeness.reasons(date: date, calendar: calendar, inputs: reports, missing: missing),
       history: changes.map { SummaryHistory(changes: $0, previousRunDate: delta?.previousDate) },
-      experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict), fx: nil)
+      experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict),
+      fx: summaryFX(config, rates: rows.fxRates, date: date))
     let summary = ReportSummary.build(facts)
     files.append(("summary.txt", Array(summary.text.utf8)))
     files.append(("summary.html", Array(summary.html.utf8)))
@@ -353,6 +354,18 @@ public enum ReconciliationRun {
         PlannedInput(role: role, path: resolved, display: path, reporting: config.reportingCurrency))
     }
     return (plan, missing)
+  }
+
+  /// The summary's conversion into the reporting currency (ranking, `maxAmountMinor` thresholds): the
+  /// FX table's rate on the report date (or the latest earlier one), rounded by the config's rule;
+  /// `nil` without an FX table.
+  static func summaryFX(_ config: RunConfig, rates: [FXRate], date: CivilDate) -> SummaryFX? {
+    guard let reporting = config.reportingCurrency, let file = config.fxRates, !rates.isEmpty else { return nil }
+    let table = FXTable(reporting: reporting, rows: rates)
+    let rounding = config.rounding
+    return SummaryFX(reportingCurrency: reporting, label: "\(file) on \(date)") { money in
+      table.convert(money.minor, from: money.currency, on: date, rounding: rounding)
+    }
   }
 
   /// The price-experiment readouts of the config's experiments (none without experiments).

@@ -9,7 +9,7 @@ extension RunConfig {
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): alerts\(what)") }
     guard let alerts = value as? [String: Any] else { throw fail(" must be an object") }
     func limit(_ v: Any, _ key: String) throws(RunError) -> Int64 {
-      guard !(v is Bool), let n = v as? Int, n >= 0 else {
+      guard !RunConfig.isJSONBool(v), let n = v as? Int, n >= 0 else {
         throw fail(".\(key) must be a non-negative whole number")
       }
       return Int64(n)
@@ -52,7 +52,7 @@ extension RunConfig {
         case "maxAmountMinor":
           guard hasFX else {
             throw fail(
-              ".\(key).maxAmountMinor needs an FX table (reportingCurrency and fxRates), which this version does not read; set maxAmount per currency, such as {\"USD\": 50000}"
+              ".\(key).maxAmountMinor needs an FX table: set reportingCurrency and fxRates in the config, or set maxAmount per currency, such as {\"USD\": 50000}"
             )
           }
           rule.maxAmountReporting = try limit(v, "\(key).maxAmountMinor")

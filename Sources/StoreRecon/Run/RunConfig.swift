@@ -169,7 +169,8 @@ public struct RunConfig: Sendable {
     }
     try parseExperimentKeys(root, into: &config, name: name)
     config.mail = try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)
-    config.alerts = try parseAlerts(root["alerts"], name: name, hasFX: false)
+    config.alerts = try parseAlerts(
+      root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
     return config
   }
 

@@ -79,7 +79,6 @@ import Testing
       (["free_lunch": ["maxCount": 1]], "'free_lunch' is not a finding kind"),
       (["free_entitlement/unclaimed": ["maxCount": 1]], "free_entitlement has the reasons"),
       (["free_entitlement": ["maxAmount": ["XYZ": 1]]], "'XYZ' is not an ISO 4217 currency"),
-      (["free_entitlement": ["maxAmountMinor": 5]], "maxAmountMinor needs an FX table"),
       (["free_entitlement": [:]], "sets no threshold"),
     ] as [([String: Any], String)] {
       try world.setConfig(["alerts": alerts])
@@ -87,6 +86,29 @@ import Testing
       #expect(out.status == 78, "\(alerts)")
       #expect(out.stderr.contains(message), "\(out.stderr)")
     }
+  }
+
+  @Test func reportingCurrencyThresholdNeedsAnFXTableAndUsesIt() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    // With the demo's FX table (reporting currency USD) one limit in USD applies across currencies.
+    try world.setConfig(["alerts": ["orphaned_charge/unclaimed": ["maxAmountMinor": 1]]])
+    let over = try world.run([])
+    #expect(over.status == 3, "\(over.stderr)")
+    let line = try Self.firstLine(world)
+    #expect(line.hasPrefix("ALERT — 2026-11-29: "), "\(line)")
+    #expect(line.contains("orphaned_charge/unclaimed"), "\(line)")
+    #expect(line.contains("USD"), "\(line)")
+    try world.setConfig(["alerts": ["orphaned_charge/unclaimed": ["maxAmountMinor": 100_000_000]]])
+    #expect(try world.run([]).status == 0)
+
+    // Without an FX table the same key is a config error naming what is missing.
+    var root = try JSONSerialization.jsonObject(with: Data(contentsOf: world.config)) as? [String: Any] ?? [:]
+    for key in ["fxRates", "reportingCurrency", "experiments"] { root.removeValue(forKey: key) }
+    try JSONSerialization.data(withJSONObject: root).write(to: world.config)
+    let noFX = try world.run([])
+    #expect(noFX.status == 78)
+    #expect(noFX.stderr.contains("maxAmountMinor needs an FX table"), "\(noFX.stderr)")
   }
 
   @Test func inputsThatDoNotCoverTheDateAreIncomplete() throws {
