@@ -46,7 +46,11 @@ public struct BillingPeriod: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String {
     var text = "P"
-    if months % 12 == 0 && months > 0 { text += "\(months / 12)Y" } else if months > 0 { text += "\(months)M" }
+    if months % 12 == 0 && months > 0 {
+      text += "\(months / 12)Y"
+    } else if months > 0 {
+      text += "\(months)M"
+    }
     if days > 0 { text += "\(days)D" }
     return text
   }
@@ -60,7 +64,8 @@ public struct BillingPeriod: Hashable, Sendable, CustomStringConvertible {
       let total = date.year * 12 + (date.month - 1) + months
       let year = total >= 0 ? total / 12 : (total - 11) / 12
       let month = total - year * 12 + 1
-      date = CivilDate(year: year, month: month, day: min(date.day, CivilDate.daysIn(year: year, month: month)))
+      date = CivilDate(
+        year: year, month: month, day: min(date.day, CivilDate.daysIn(year: year, month: month)))
     }
     return Instant(ms: (date.daysSinceEpoch + Int64(self.days)) * Instant.msPerDay + msOfDay)
   }

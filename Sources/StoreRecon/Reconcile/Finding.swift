@@ -70,6 +70,8 @@ public struct Finding: Sendable, Equatable {
 
   /// Report order: kind, reason, store, chain key, user, key.
   public static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
-    (a.kind, a.reason, a.store, a.chainKey, a.userId, a.key) < (b.kind, b.reason, b.store, b.chainKey, b.userId, b.key)
+    (a.kind, a.reason, a.store, a.chainKey, a.userId, a.key) < (
+      b.kind, b.reason, b.store, b.chainKey, b.userId, b.key
+    )
   }
 }

@@ -38,7 +38,8 @@ public enum StoreReconCLI {
   }
 
   static func usageError(_ message: String, usage: String) -> Int32 {
-    StandardError.write("Error: \(message)\nUsage: \(usage)\n  See 'storerecon --help' for more information.\n")
+    StandardError.write(
+      "Error: \(message)\nUsage: \(usage)\n  See 'storerecon --help' for more information.\n")
     return RunError.Code.usage.rawValue
   }
 
@@ -69,7 +70,9 @@ public enum StoreReconCLI {
     guard parsed.positional.isEmpty else {
       return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
     }
-    guard let config = parsed.values["--config"] else { return usageError("missing --config FILE", usage: usage) }
+    guard let config = parsed.values["--config"] else {
+      return usageError("missing --config FILE", usage: usage)
+    }
     var date: CivilDate?
     if let text = parsed.values["--date"] {
       guard let d = CivilDate.parse(text) else {
@@ -124,7 +127,8 @@ public enum StoreReconCLI {
       let reasons = incomplete.joined(separator: "; ")
       if requireComplete {
         StandardError.write(
-          "storerecon: error: INCOMPLETE — \(reasons); not mailed (--require-complete); reports written to \(result.outDirectory)\n")
+          "storerecon: error: INCOMPLETE — \(reasons); not mailed (--require-complete); reports written to \(result.outDirectory)\n"
+        )
         return RunError.Code.incomplete.rawValue
       }
       StandardError.write("storerecon: warning: INCOMPLETE — \(reasons)\n")
@@ -132,7 +136,8 @@ public enum StoreReconCLI {
     if let mail {
       do {
         _ = try MailDelivery.deliver(
-          folder: result.outDirectory, settings: mail, dryRun: dryRun, environment: ProcessInfo.processInfo.environment,
+          folder: result.outDirectory, settings: mail, dryRun: dryRun,
+          environment: ProcessInfo.processInfo.environment,
           progress: progress)
       } catch {
         return fail(error)
@@ -152,7 +157,8 @@ public enum StoreReconCLI {
     let usage = Help.mailUsage
     let parsed: ParsedOptions
     do {
-      parsed = try ParsedOptions.parse(args, valued: ["--config", "--date", "--out"], flags: ["--quiet", "--dry-run"])
+      parsed = try ParsedOptions.parse(
+        args, valued: ["--config", "--date", "--out"], flags: ["--quiet", "--dry-run"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -163,7 +169,9 @@ public enum StoreReconCLI {
     guard parsed.positional.isEmpty else {
       return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
     }
-    guard let configPath = parsed.values["--config"] else { return usageError("missing --config FILE", usage: usage) }
+    guard let configPath = parsed.values["--config"] else {
+      return usageError("missing --config FILE", usage: usage)
+    }
     var date: CivilDate?
     if let text = parsed.values["--date"] {
       guard let d = CivilDate.parse(text) else {
@@ -202,7 +210,8 @@ public enum StoreReconCLI {
   static func reportFailedInputs(_ result: RunResult) {
     for input in result.failedInputs {
       StandardError.write(
-        "storerecon: error: \(input.error ?? input.path) — reconciled without this file; reports written to \(result.outDirectory)\n")
+        "storerecon: error: \(input.error ?? input.path) — reconciled without this file; reports written to \(result.outDirectory)\n"
+      )
     }
   }
 
@@ -212,7 +221,8 @@ public enum StoreReconCLI {
     let usage = Help.demoUsage
     let parsed: ParsedOptions
     do {
-      parsed = try ParsedOptions.parse(args, valued: ["--out", "--users", "--seed", "--date"], flags: ["--quiet"])
+      parsed = try ParsedOptions.parse(
+        args, valued: ["--out", "--users", "--seed", "--date"], flags: ["--quiet"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -231,7 +241,9 @@ public enum StoreReconCLI {
       options.users = n
     }
     if let text = parsed.values["--seed"] {
-      guard let n = UInt64(text) else { return usageError("--seed must be a non-negative whole number, got '\(text)'", usage: usage) }
+      guard let n = UInt64(text) else {
+        return usageError("--seed must be a non-negative whole number, got '\(text)'", usage: usage)
+      }
       options.seed = n
     }
     if let text = parsed.values["--date"] {
@@ -356,7 +368,9 @@ struct ParsedOptions {
   var positional: [String] = []
   var help = false
 
-  static func parse(_ args: [String], valued: Set<String>, flags allowed: Set<String>) throws(Failure) -> ParsedOptions {
+  static func parse(_ args: [String], valued: Set<String>, flags allowed: Set<String>) throws(Failure)
+    -> ParsedOptions
+  {
     var parsed = ParsedOptions()
     var i = 0
     var optionsEnded = false

@@ -25,7 +25,8 @@ enum ExperimentSummary {
     if let srm = r.srm {
       notes.append(
         "sample ratio p = \(ExperimentTables.pValue(srm.pValue))"
-          + (r.hasSampleRatioMismatch ? " — MISMATCH: assignment is broken, no winner is named" : " (no mismatch)"))
+          + (r.hasSampleRatioMismatch
+            ? " — MISMATCH: assignment is broken, no winner is named" : " (no mismatch)"))
     }
     if !r.fxGaps.isEmpty { notes.append(gapLine(r)) }
     let arms = r.arms.map { arm -> ExperimentVerdict.Arm in
@@ -47,7 +48,8 @@ enum ExperimentSummary {
       return ExperimentVerdict.Arm(id: arm.arm.id, figures: figures)
     }
     return ExperimentVerdict(
-      experimentId: r.experiment.id, verdict: challengers.isEmpty ? "no challenger arm" : challengers.joined(separator: ", "),
+      experimentId: r.experiment.id,
+      verdict: challengers.isEmpty ? "no challenger arm" : challengers.joined(separator: ", "),
       notes: notes, arms: arms)
   }
 

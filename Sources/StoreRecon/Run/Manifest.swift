@@ -6,7 +6,10 @@ enum Manifest {
   ) -> String {
     let inputs: [JSONText] = result.inputs.map(input)
     let outputFiles: [JSONText] = outputs.map { name, bytes in
-      .object([("file", .string(name)), ("bytes", .int(Int64(bytes.count))), ("sha256", .string(SHA256Digest.hex(of: bytes)))])
+      .object([
+        ("file", .string(name)), ("bytes", .int(Int64(bytes.count))),
+        ("sha256", .string(SHA256Digest.hex(of: bytes))),
+      ])
     }
     let perReason: [(String, JSONText)] = Finding.Reason.allCases.map { reason in
       (reason.rawValue, .int(Int64(result.findings.filter { $0.reason == reason }.count)))

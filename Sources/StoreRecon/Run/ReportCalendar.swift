@@ -25,7 +25,8 @@ public struct ReportCalendar: Sendable {
 
   /// The report day an instant falls on.
   public func day(of instant: Instant) -> CivilDate {
-    CivilDate(daysSinceEpoch: (instant.ms + offsetMs(at: instant)).floorDivided(by: Instant.msPerDay).quotient)
+    CivilDate(
+      daysSinceEpoch: (instant.ms + offsetMs(at: instant)).floorDivided(by: Instant.msPerDay).quotient)
   }
 
   /// The instant local midnight starts `date`.

@@ -76,7 +76,8 @@ public struct RunConfig: Sendable {
   }
 
   /// Validates a decoded config object.
-  static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError) -> RunConfig {
+  static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError) -> RunConfig
+  {
     var config = RunConfig(baseDirectory: baseDirectory)
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): \(what)") }
     func strings(_ value: Any?, _ key: String) throws(RunError) -> [String] {
@@ -156,7 +157,8 @@ public struct RunConfig: Sendable {
         case "non_renewing": product.type = .nonRenewing
         case "non_consumable": product.type = .nonConsumable
         case "consumable": product.type = .consumable
-        default: throw fail("catalog.\(name).type must be subscription, non_renewing, non_consumable or consumable")
+        default:
+          throw fail("catalog.\(name).type must be subscription, non_renewing, non_consumable or consumable")
         }
       }
       if let period = entry["period"] {

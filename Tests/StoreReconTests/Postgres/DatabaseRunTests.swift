@@ -121,9 +121,11 @@ struct DatabaseRunTests {
     #expect(!FileManager.default.fileExists(atPath: dbOut + "/changes.csv"))
     #expect(
       db.stdout.contains(
-        "app.entitlements queries/entitlements.sql (PostgreSQL): read \(world.entitlementsAccepted) = accepted \(world.entitlementsAccepted) + rejected 0"))
+        "app.entitlements queries/entitlements.sql (PostgreSQL): read \(world.entitlementsAccepted) = accepted \(world.entitlementsAccepted) + rejected 0"
+      ))
     #expect(
-      db.stderr.contains("read app.entitlements queries/entitlements.sql from PostgreSQL: \(world.entitlementsAccepted) rows"))
+      db.stderr.contains(
+        "read app.entitlements queries/entitlements.sql from PostgreSQL: \(world.entitlementsAccepted) rows"))
     #expect(db.stderr.contains("rows/s)"))
 
     // The manifest names the query and its checksum instead of a file's.

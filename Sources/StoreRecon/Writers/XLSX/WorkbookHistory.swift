@@ -41,7 +41,8 @@ public struct WorkbookHistory: Sendable, Equatable {
       rows.append(
         Row(
           reason: reason, new: mine.filter { $0.state == .new }.count,
-          stillOpen: mine.filter { $0.state == .open }.count, resolved: mine.filter { $0.state == .resolved }.count))
+          stillOpen: mine.filter { $0.state == .open }.count,
+          resolved: mine.filter { $0.state == .resolved }.count))
     }
     self.init(previousDate: previousDate, rows: rows)
   }
