@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The loop the CSV readers of app rows share, and the cell rules of the contracts.
 ///
 /// UTF-8 (a BOM is tolerated), RFC 4180, a header row naming the contract's columns in any order
@@ -12,6 +16,24 @@ enum AppRowCSV {
     /// The cell of contract column `k` as written; `nil` when empty (NULL).
     func optional(_ k: Int) -> String? {
       record.optionalString(columns[k])
+    }
+
+    /// The bytes of contract column `k` as written (empty: NULL).
+    @inline(__always)
+    func bytes(_ k: Int) -> UnsafeBufferPointer<UInt8> { record.field(columns[k]) }
+
+    /// The bytes of contract column `k`, which must not be NULL.
+    @inline(__always)
+    func requiredBytes(_ k: Int) throws(RowRejection) -> UnsafeBufferPointer<UInt8> {
+      let value = record.field(columns[k])
+      guard !value.isEmpty else { throw RowRejection("missing \(names[k])") }
+      return value
+    }
+
+    /// The timestamp in contract column `k` in milliseconds, or ``PackedRecord/none`` when NULL.
+    @inline(__always)
+    func timestampMs(_ k: Int) throws(RowRejection) -> Int64 {
+      try timestamp(k)?.ms ?? PackedRecord.none
     }
 
     /// The cell of contract column `k`, which must not be NULL.
@@ -46,6 +68,14 @@ enum AppRowCSV {
       let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
       throw RowRejection("unknown \(names[k]) '\(RawText.truncated(text))' (expected one of \(allowed))")
     }
+  }
+
+  /// A generous guess at a CSV file's row count from its size (at least 30 bytes a row), for reserving
+  /// room: memory not written is never used.
+  static func estimatedRows(_ path: String) -> Int {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return 0 }
+    return min(Int(info.st_size) / 30, 1 << 28)
   }
 
   /// Reads `path` as the contract with columns `names`, handing each row's cells to `map`.

@@ -40,4 +40,35 @@ public struct EntitlementCSVReader: AppRowReader {
       status: try cells.choice(5, as: EntitlementStatus.self), startsAt: try cells.timestamp(6),
       expiresAt: try cells.timestamp(7), updatedAt: try cells.timestamp(8), origin: origin)
   }
+
+  /// Reads one entitlements CSV file into `table` (packed, as the run keeps them).
+  func read(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    into table: inout EntitlementTable
+  ) throws(InputError) -> InputCounts {
+    let pool = table.pool
+    let products = table.products
+    var rows: [EntitlementTable.Row] = []
+    swap(&rows, &table.rows)
+    defer { swap(&rows, &table.rows) }
+    rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(path))
+    return try AppRowCSV.run(
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: EntitlementCSVReader.columns, emit: { rows.append($0) }
+    ) { (cells, _) throws(RowRejection) -> EntitlementTable.Row in
+      let entitlementId = String(decoding: try cells.requiredBytes(0), as: UTF8.self)
+      let userId = String(decoding: try cells.requiredBytes(1), as: UTF8.self)
+      let product = products.name(try cells.requiredBytes(2))
+      let source = try cells.choice(3, as: EntitlementSource.self)
+      let keyBytes = cells.bytes(4)
+      let key = keyBytes.isEmpty ? PackedID.absent : PackedID.intern(keyBytes, in: pool)
+      let status = try cells.choice(5, as: EntitlementStatus.self)
+      let startsAt = try cells.timestampMs(6)
+      let expiresAt = try cells.timestampMs(7)
+      _ = try cells.timestampMs(8)  // updated_at: checked, not kept
+      return EntitlementTable.Row(
+        entitlementId: entitlementId, userId: userId, key: key, product: product, startsAt: startsAt,
+        expiresAt: expiresAt, source: source, status: status)
+    }
+  }
 }

@@ -11,23 +11,31 @@ struct ArmTally {
     var matureLineages = 0
   }
 
-  /// What one credited user did.
-  struct User {
-    var firstPaidAt: Instant?
-    var firstPaidCurrency: Currency?
-    var trialCurrency: Currency?
+  /// What one assigned user did: kept in one array over the experiment's users, by user number.
+  struct Person {
+    var firstPaidAt = PackedRecord.none
+    var reportingNet: Int64 = 0
+    /// Net proceeds in ``netCurrency`` (the user's first charge currency); other currencies are kept
+    /// beside the array.
+    var net: Int64 = 0
+    var firstPaidCurrency: UInt16 = 0
+    var trialCurrency: UInt16 = 0
+    var netCurrency: UInt16 = 0
     var trial = false
     var trialConverted = false
-    var reportingNet: Int64 = 0
-    var net: [Currency: Int64] = [:]
+    var credited = false
 
     /// The currency the user is counted under on currency rows.
-    var currency: Currency? { firstPaidCurrency ?? trialCurrency }
+    var currency: Currency? {
+      let code = firstPaidCurrency != 0 ? firstPaidCurrency : trialCurrency
+      return code == 0 ? nil : Currency(tableIndex: Int(code) - 1)
+    }
   }
 
   var byCurrency: [Currency: Totals] = [:]
   var reporting = Totals()
-  var users: [String: User] = [:]
+  /// Numbers of the credited users, in the order they were first credited.
+  var users: [Int32] = []
   var renewalsByNumber: [Int] = []
   var chainsAssignedAfterPurchase = 0
   var chainsExcluded = 0
@@ -36,7 +44,9 @@ struct ArmTally {
   var proceedsByDayIndex: [Int: Int64] = [:]
 
   /// Every currency the arm has a row for, sorted.
-  var currencies: [Currency] {
-    Set(byCurrency.keys).union(users.values.compactMap(\.currency)).sorted()
+  func currencies(_ people: [Person]) -> [Currency] {
+    var set = Set(byCurrency.keys)
+    for u in users { if let c = people[Int(u)].currency { set.insert(c) } }
+    return set.sorted()
   }
 }

@@ -8,11 +8,16 @@ struct AssignedUsers {
   struct Entry {
     var arm: Int
     var at: Instant
+    /// The user's number: its index in ``users``.
+    var number: Int32
   }
 
   /// Users by id.
   private(set) var entries: [String: Entry] = [:]
+  /// Every assigned user's id, by number.
+  private(set) var users: [String] = []
   /// Lower-cased user id → user id, for account tokens written in another case.
+  /// Kept only for ids with upper-case letters: an all-lower-case id folds to itself.
   private var folded: [String: String] = [:]
   /// Rows outside the enrolment days or after T; rows naming unknown arms; later rows of an assigned
   /// user; users whose later rows name a different arm.
@@ -48,9 +53,14 @@ struct AssignedUsers {
         if first.arm != arm { reassigned.insert(row.userId) }
         continue
       }
-      entries[row.userId] = Entry(arm: arm, at: row.assignedAt)
-      let key = row.userId.lowercased()
-      folded[key] = min(folded[key] ?? row.userId, row.userId)
+      entries[row.userId] = Entry(arm: arm, at: row.assignedAt, number: Int32(users.count))
+      users.append(row.userId)
+      if row.userId.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
+        || !row.userId.utf8.allSatisfy({ $0 < 0x80 })
+      {
+        let key = row.userId.lowercased()
+        folded[key] = min(folded[key] ?? row.userId, row.userId)
+      }
     }
     reassignedUsers = reassigned.count
   }
@@ -58,7 +68,13 @@ struct AssignedUsers {
   /// The assigned user an account token names, if any.
   func user(matchingToken token: String) -> String? {
     if entries[token] != nil { return token }
-    return folded[token.lowercased()]
+    let key = token.lowercased()
+    let same = entries[key] != nil && key.lowercased() == key ? key : nil
+    switch (same, folded[key]) {
+    case (let a?, let b?): return min(a, b)
+    case (let a?, nil): return a
+    case (nil, let b): return b
+    }
   }
 
   /// Assigned users per arm.

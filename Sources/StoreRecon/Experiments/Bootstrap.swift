@@ -14,28 +14,79 @@ public enum Bootstrap {
   public static func means(
     users: Int, payers: [[Int64]], columns: Int, iterations: Int, generator: inout SeededGenerator
   ) -> [[Double]] {
-    guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
-    // One contiguous buffer, row after row: a draw reads neighbouring memory, not a separate array.
     var flat: [Int64] = []
     flat.reserveCapacity(payers.count * columns)
     for row in payers { flat.append(contentsOf: row.prefix(columns)) }
+    return means(users: users, flat: flat, columns: columns, iterations: iterations, generator: &generator)
+  }
+
+  /// ``means(users:payers:columns:iterations:generator:)`` with the payers' rows one after another in
+  /// `flat` (`columns` values each).
+  static func means(
+    users: Int, flat: [Int64], columns: Int, iterations: Int, generator: inout SeededGenerator
+  ) -> [[Double]] {
+    guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
+    // Rows padded to whole 8-lane vectors, one after another: a draw adds one or two vectors.
+    let lanes = (columns + 7) / 8
     let payerCount = flat.count / columns
-    var result = Array(repeating: [Double](repeating: 0, count: iterations), count: columns)
-    var sums = [Int64](repeating: 0, count: columns)
+    var rows: [SIMD8<Int64>] = []
+    rows.reserveCapacity(payerCount * lanes)
+    for p in 0..<payerCount {
+      for l in 0..<lanes {
+        var v = SIMD8<Int64>()
+        for c in 0..<8 where l * 8 + c < columns { v[c] = flat[p * columns + l * 8 + c] }
+        rows.append(v)
+      }
+    }
+    // A draw lands on a payer exactly when its 64 random bits are below ⌈payers · 2⁶⁴ / users⌉.
+    let everyone = payerCount >= users
+    var threshold: UInt64 = 0
+    if !everyone {
+      let (q, r) = UInt64(users).dividingFullWidth((UInt64(payerCount), 0))
+      threshold = r > 0 ? q + 1 : q
+    }
+    let start = generator.currentState
     let n = Double(users)
-    flat.withUnsafeBufferPointer { values in
-      sums.withUnsafeMutableBufferPointer { sums in
-        for iteration in 0..<iterations {
-          for c in 0..<columns { sums[c] = 0 }
-          for _ in 0..<users {
-            let index = generator.below(users)
-            guard index < payerCount else { continue }
-            let base = index * columns
-            for c in 0..<columns { sums[c] &+= values[base + c] }
+    // Iterations are independent and the generator is counter-based: cut them into parts by count,
+    // each starting from the state the sequential run would have there.
+    let parts = Parallel.parts(for: iterations * users, minimum: 4_000_000)
+    let results: [[[Double]]] = Parallel.map(parts: min(parts, iterations)) { part -> [[Double]] in
+      let range = Parallel.range(part, of: min(parts, iterations), count: iterations)
+      var out = Array(repeating: [Double](repeating: 0, count: range.count), count: columns)
+      var state = start &+ UInt64(range.lowerBound) &* UInt64(users) &* SeededGenerator.gamma
+      rows.withUnsafeBufferPointer { rows in
+        var sums = [SIMD8<Int64>](repeating: SIMD8(), count: lanes)
+        for (k, _) in range.enumerated() {
+          if lanes == 1 {
+            var acc = SIMD8<Int64>()
+            for _ in 0..<users {
+              state = state &+ SeededGenerator.gamma
+              let z = SeededGenerator.mix(state)
+              guard everyone || z < threshold else { continue }
+              let index = Int(truncatingIfNeeded: z.multipliedFullWidth(by: UInt64(users)).high)
+              acc &+= rows[index]
+            }
+            sums[0] = acc
+          } else {
+            for l in 0..<lanes { sums[l] = SIMD8() }
+            for _ in 0..<users {
+              state = state &+ SeededGenerator.gamma
+              let z = SeededGenerator.mix(state)
+              guard everyone || z < threshold else { continue }
+              let base = Int(truncatingIfNeeded: z.multipliedFullWidth(by: UInt64(users)).high) * lanes
+              for l in 0..<lanes { sums[l] &+= rows[base + l] }
+            }
           }
-          for c in 0..<columns { result[c][iteration] = Double(sums[c]) / n }
+          for c in 0..<columns { out[c][k] = Double(sums[c / 8][c % 8]) / n }
         }
       }
+      return out
+    }
+    generator.skip(UInt64(iterations) &* UInt64(users))
+    var result = Array(repeating: [Double](), count: columns)
+    for c in 0..<columns {
+      result[c].reserveCapacity(iterations)
+      for part in results { result[c].append(contentsOf: part[c]) }
     }
     return result
   }

@@ -1,8 +1,12 @@
 /// One credited paid charge with its money worked out: fee, proceeds, refund and reporting amounts.
 struct CreditedCharge {
-  /// Index of the chain in the ledger, and the purchase.
-  var chain: Int
-  var purchase: StoreTransaction
+  /// Index of the chain in the ledger, its place in the lineage, and the record (its number and its
+  /// place among the chain's purchases).
+  var chain: Int32
+  var position: Int32
+  var record: Int32
+  var purchaseIndex: Int32
+  var at: Int64
   var currency: Currency
   /// The charge's report day.
   var day: CivilDate
@@ -17,24 +21,29 @@ struct CreditedCharge {
   var reportingRefunded: Int64?
   var reportingNet: Int64?
 
-  /// Works out the money of `purchase` (a paid charge of `chain`).
+  /// Works out the money of purchase `k` (a position in the ledger's record order) of chain `c`.
   init(
-    purchase: StoreTransaction, chain index: Int, of chain: Chain, chainFirstPaidAt: Instant,
-    settings: ExperimentSettings, asOf t: Instant, day: CivilDate
+    _ k: Int, chain c: Int, position: Int, ledger s: LedgerStorage, chainFirstPaidAt: Int64,
+    subscription: Bool, settings: ExperimentSettings, asOf t: Int64, day: CivilDate
   ) {
-    self.chain = index
-    self.purchase = purchase
+    let n = Int(s.order[k])
+    let purchase = s.records[n]
+    let store = s.chains[c].store
+    self.chain = Int32(c)
+    self.position = Int32(position)
+    self.record = Int32(truncatingIfNeeded: n)
+    self.purchaseIndex = Int32(k - s.chains[c].start)
+    self.at = purchase.at
     self.day = day
-    currency = purchase.currency ?? settings.reportingCurrency
-    grossMinor = purchase.amountMinor
-    let type = ChainDerivation.type(of: purchase, catalog: settings.catalog)
+    currency = purchase.currencyValue ?? settings.reportingCurrency
+    grossMinor = purchase.amount
     let bp = settings.fees.basisPoints(
-      store: purchase.store, subscription: CreditedCharge.isSubscription(type), chargedAt: purchase.at,
-      chainFirstPaidAt: chainFirstPaidAt)
+      store: store, subscription: subscription, chargedAt: Instant(ms: purchase.at),
+      chainFirstPaidAt: Instant(ms: chainFirstPaidAt))
     let proceeds = FeeSchedule.proceeds(
-      grossMinor: grossMinor, taxMinor: purchase.taxMinor ?? 0, basisPoints: bp, rounding: settings.rounding
+      grossMinor: grossMinor, taxMinor: s.tax(n), basisPoints: bp, rounding: settings.rounding
     ).proceeds
-    let returned = CreditedCharge.refundedMinor(purchase, in: chain, asOf: t, rounding: settings.rounding)
+    let returned = CreditedCharge.refundedMinor(k, chain: c, ledger: s, asOf: t, rounding: settings.rounding)
     refunded = returned != nil
     refundedMinor = returned ?? 0
     if refundedMinor >= grossMinor {
@@ -54,31 +63,37 @@ struct CreditedCharge {
   /// Subscriptions for fees and maturity: auto-renewable, or a type nobody stated.
   static func isSubscription(_ type: ProductType) -> Bool { type == .autoRenewable || type == .unknown }
 
-  /// Money returned for `purchase` as of T, or `nil` when it was not refunded.
+  /// Money returned for purchase `k` of chain `c` as of T, or `nil` when it was not refunded.
   ///
   /// App Store: the transaction's revocation (not a Family Sharing removal, not an upgrade), its
   /// prorated share where `REFUND_PRORATED`. Play: the sales report's `Refund` rows for the order
   /// (at most the charge); without one, a voided purchase for the order returns the whole charge.
   static func refundedMinor(
-    _ purchase: StoreTransaction, in chain: Chain, asOf t: Instant, rounding: RoundingRule
+    _ k: Int, chain c: Int, ledger s: LedgerStorage, asOf t: Int64, rounding: RoundingRule
   )
     -> Int64?
   {
-    if chain.store == .play {
-      let rows = chain.refunds.filter { $0.transactionId == purchase.transactionId }
-      if !rows.isEmpty { return min(purchase.amountMinor, rows.reduce(Int64(0)) { $0 + $1.amountMinor }) }
-      if chain.voids.contains(where: { $0.transactionId == purchase.transactionId }) {
-        return purchase.amountMinor
+    let n = Int(s.order[k])
+    let purchase = s.records[n]
+    if s.chains[c].store == .play {
+      let id = purchase.transactionId
+      var rows = false
+      var total: Int64 = 0
+      for q in s.refunds(c) where s.record(at: q).transactionId == id {
+        rows = true
+        total += s.record(at: q).amount
       }
+      if rows { return min(purchase.amount, total) }
+      for q in s.voids(c) where s.record(at: q).transactionId == id { return purchase.amount }
       return nil
     }
-    guard let at = purchase.revokedAt, at <= t else { return nil }
-    let type = purchase.revocationType?.uppercased()
+    guard let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t else { return nil }
+    let type = rare.revocationTypeUpper
     if type == "FAMILY_REVOKE" { return nil }
-    if purchase.isUpgraded && type == nil && purchase.revocationReason == nil { return nil }
-    if type == "REFUND_PRORATED", let milli = purchase.revocationPercentMilli {
-      return rounding.scale(purchase.amountMinor, numerator: milli, denominator: 100_000)
+    if purchase.isUpgraded && type == nil && rare.revocationReason == nil { return nil }
+    if type == "REFUND_PRORATED", let milli = rare.revocationPercentMilli {
+      return rounding.scale(purchase.amount, numerator: milli, denominator: 100_000)
     }
-    return purchase.amountMinor
+    return purchase.amount
   }
 }

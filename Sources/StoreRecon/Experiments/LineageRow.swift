@@ -18,3 +18,74 @@ public struct LineageRow: Sendable, Equatable {
   /// `proceedsMinor` in the reporting currency; `nil` when the FX table has no rate (a gap).
   public var reportingMinor: Int64?
 }
+
+/// Every credited charge of one readout, kept packed (72 bytes a row: ids stay numbers, users are
+/// numbers into the experiment's user list); each element unpacks into a ``LineageRow``.
+public struct LineageRows: RandomAccessCollection, Sendable {
+  /// One packed row.
+  struct Item: Sendable {
+    var chain: PackedID
+    var transaction: PackedID
+    /// The user's number in ``Storage/users``.
+    var user: UInt32
+    var charged: Int64
+    var gross: Int64
+    var proceeds: Int64
+    /// `Int64.min`: no reporting amount (an FX gap).
+    var reporting: Int64
+    var renewal: UInt32
+    var currency: UInt16
+    var arm: UInt8
+    /// The store, as ``LedgerStorage/slot(_:)`` numbers it.
+    var store: UInt8
+  }
+
+  /// The store a packed row's store number stands for.
+  @inline(__always)
+  static func store(_ slot: UInt8) -> Store {
+    switch slot {
+    case 0: return .appStore
+    case 1: return .play
+    default: return .stripe
+    }
+  }
+
+  /// The rows and the names they point to (shared by copies; read-only once built).
+  final class Storage: @unchecked Sendable {
+    let experimentId: String
+    let armIds: [String]
+    let users: [String]
+    let pool: TextPool
+    let items = GrowableBuffer<Item>()
+
+    init(experimentId: String, armIds: [String], users: [String], pool: TextPool) {
+      self.experimentId = experimentId
+      self.armIds = armIds
+      self.users = users
+      self.pool = pool
+    }
+  }
+
+  let storage: Storage
+
+  init(storage: Storage) { self.storage = storage }
+
+  /// No rows.
+  public init() { storage = Storage(experimentId: "", armIds: [], users: [], pool: TextPool()) }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { storage.items.count }
+
+  /// Row `position`, unpacked.
+  public subscript(position: Int) -> LineageRow {
+    let s = storage
+    let item = s.items[position]
+    return LineageRow(
+      experimentId: s.experimentId, armId: s.armIds[Int(item.arm)], userId: s.users[Int(item.user)],
+      store: LineageRows.store(item.store), chainKey: item.chain.string(pool: s.pool),
+      transactionId: item.transaction.string(pool: s.pool), renewalNumber: Int(item.renewal),
+      chargedAt: Instant(ms: item.charged), currency: Currency(tableIndex: Int(item.currency)),
+      grossMinor: item.gross, proceedsMinor: item.proceeds,
+      reportingMinor: item.reporting == Int64.min ? nil : item.reporting)
+  }
+}

@@ -11,7 +11,7 @@ public struct Readout: Sendable {
   /// The sample-ratio-mismatch test of assigned counts against the weights; `nil` when nobody is assigned.
   public var srm: ChiSquare.Test?
   /// Every credited charge, sorted by arm (config order), user, charge instant, store, chain, transaction.
-  public var lineage: [LineageRow]
+  public var lineage: LineageRows
   /// Credited charges without an FX rate.
   public var fxGaps: [FXGap]
   /// Assignment rows of this experiment that were not used: outside the enrolment days or after T,

@@ -18,14 +18,30 @@ public struct SeededGenerator: Sendable {
     state = mixer.next()
   }
 
+  /// The SplitMix64 increment: the state after `k` draws is the seed state plus `k` times it.
+  static let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
+
   /// The next 64 random bits.
+  @inline(__always)
   public mutating func next() -> UInt64 {
-    state = state &+ 0x9E37_79B9_7F4A_7C15
+    state = state &+ SeededGenerator.gamma
+    return SeededGenerator.mix(state)
+  }
+
+  /// SplitMix64's output function of a state.
+  @inline(__always)
+  static func mix(_ state: UInt64) -> UInt64 {
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+
+  /// The current state (the next draw mixes this plus ``gamma``).
+  var currentState: UInt64 { state }
+
+  /// Moves `draws` draws ahead without making them (the generator is counter-based).
+  mutating func skip(_ draws: UInt64) { state = state &+ draws &* SeededGenerator.gamma }
 
   /// A value in `0..<bound` (`bound` > 0), by the high half of a 128-bit product.
   public mutating func below(_ bound: Int) -> Int {

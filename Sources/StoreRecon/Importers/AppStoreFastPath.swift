@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The fast path for the common App Store line: a flat decoded transaction object with plain values.
 ///
 /// It reads the fields straight from the line's bytes (no tree, no dictionary) and returns `nil`
@@ -8,8 +12,44 @@
 struct AppStoreFastPath {
   private let interner = StringInterner()
 
-  /// The record for a plain transaction line, or `nil` to send the line down the full path.
-  func transaction(_ line: UnsafeBufferPointer<UInt8>, origin: Origin) -> StoreTransaction? {
+  /// The fields of a plain transaction line, as spans of the line and plain integers, checked as the
+  /// full path checks them.
+  struct Fields {
+    var originalTransactionId: UnsafeBufferPointer<UInt8>
+    var transactionId: UnsafeBufferPointer<UInt8>
+    var productId: UnsafeBufferPointer<UInt8>
+    var purchaseDate: Int64
+    var originalPurchaseDate: Int64?
+    var expiresDate: Int64?
+    var revocationDate: Int64?
+    var price: Int64
+    var currency: Currency
+    var amount: Int64
+    var type: UnsafeBufferPointer<UInt8>?
+    var offerDiscountType: UnsafeBufferPointer<UInt8>?
+    var offerType: Int64?
+    var environment: UnsafeBufferPointer<UInt8>?
+    var ownership: UnsafeBufferPointer<UInt8>?
+    var revocationType: UnsafeBufferPointer<UInt8>?
+    var revocationReason: Int64?
+    var revocationPercentage: Int64?
+    var isUpgraded: Bool?
+    var appAccountToken: UnsafeBufferPointer<UInt8>?
+    var offerIdentifier: UnsafeBufferPointer<UInt8>?
+    var transactionReason: UnsafeBufferPointer<UInt8>?
+
+    /// A free trial: `FREE_TRIAL`, or an introductory offer (type 1) at price 0.
+    var isTrial: Bool {
+      let freeTrial = offerDiscountType.map { FlatJSONScanner.equals($0, "FREE_TRIAL") } ?? false
+      return freeTrial || (offerType == 1 && price == 0)
+    }
+
+    var isProduction: Bool { environment.map { FlatJSONScanner.equals($0, "Production") } ?? true }
+    var isFamilyShared: Bool { ownership.map { FlatJSONScanner.equals($0, "FAMILY_SHARED") } ?? false }
+  }
+
+  /// The fields of a plain transaction line, or `nil` to send the line down the full path.
+  static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Fields? {
     guard line.first == 0x7B else { return nil }
     var originalTransactionId: UnsafeBufferPointer<UInt8>?
     var transactionId: UnsafeBufferPointer<UInt8>?
@@ -33,7 +73,6 @@ struct AppStoreFastPath {
     var offerIdentifier: UnsafeBufferPointer<UInt8>?
     var transactionReason: UnsafeBufferPointer<UInt8>?
     var unusual = false
-
     let ok = FlatJSONScanner.scan(line) { key, value in
       // Text fields: a plain string (or a number's text, as the full path accepts); empty = absent.
       func text() -> UnsafeBufferPointer<UInt8>? {
@@ -72,7 +111,9 @@ struct AppStoreFastPath {
       case 8:
         if FlatJSONScanner.equals(key, "currency") { currency = text() }
       case 9:
-        if FlatJSONScanner.equals(key, "productId") { productId = text() } else if FlatJSONScanner.equals(key, "offerType") {
+        if FlatJSONScanner.equals(key, "productId") {
+          productId = text()
+        } else if FlatJSONScanner.equals(key, "offerType") {
           offerType = integer()
         }
       case 10:
@@ -84,7 +125,9 @@ struct AppStoreFastPath {
           }
         }
       case 11:
-        if FlatJSONScanner.equals(key, "environment") { environment = text() } else if FlatJSONScanner.equals(key, "expiresDate") {
+        if FlatJSONScanner.equals(key, "environment") {
+          environment = text()
+        } else if FlatJSONScanner.equals(key, "expiresDate") {
           expiresDate = integer()
         }
       case 12:
@@ -134,34 +177,142 @@ struct AppStoreFastPath {
       let price, let currencyBytes = currency, let currency = Currency.named(bytes: currencyBytes),
       let amount = try? currency.minor(milliunits: price)
     else { return nil }
-    for ms in [purchaseDate, originalPurchaseDate, expiresDate, revocationDate].compactMap({ $0 }) {
-      guard ms > Instant.distantPast.ms, ms < Instant.distantFuture.ms else { return nil }
+    @inline(__always) func inRange(_ ms: Int64?) -> Bool {
+      guard let ms else { return true }
+      return ms > Instant.distantPast.ms && ms < Instant.distantFuture.ms
     }
+    guard inRange(purchaseDate), inRange(originalPurchaseDate), inRange(expiresDate), inRange(revocationDate)
+    else { return nil }
     if let reason = revocationReason, Int(exactly: reason) == nil { return nil }
+    return Fields(
+      originalTransactionId: originalTransactionId, transactionId: transactionId, productId: productId,
+      purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
+      revocationDate: revocationDate, price: price, currency: currency, amount: amount, type: type,
+      offerDiscountType: offerDiscountType, offerType: offerType, environment: environment,
+      ownership: ownership,
+      revocationType: revocationType, revocationReason: revocationReason,
+      revocationPercentage: revocationPercentage,
+      isUpgraded: isUpgraded, appAccountToken: appAccountToken, offerIdentifier: offerIdentifier,
+      transactionReason: transactionReason)
+  }
+
+  /// The record for a plain transaction line, or `nil` to send the line down the full path.
+  func transaction(_ line: UnsafeBufferPointer<UInt8>, origin: Origin) -> StoreTransaction? {
+    guard let f = AppStoreFastPath.scan(line) else { return nil }
 
     var record = StoreTransaction(
-      store: .appStore, kind: .purchase, chainKey: String(decoding: originalTransactionId, as: UTF8.self),
-      transactionId: String(decoding: transactionId, as: UTF8.self), productId: interner.intern(productId),
-      at: Instant(ms: purchaseDate), origin: origin)
-    record.currency = currency
-    record.amountMinor = amount
-    record.originalAt = originalPurchaseDate.map(Instant.init(ms:))
-    record.expiresAt = expiresDate.map(Instant.init(ms:))
-    record.productTypeRaw = type.map { interner.intern($0) } ?? ""
-    let freeTrial = offerDiscountType.map { FlatJSONScanner.equals($0, "FREE_TRIAL") } ?? false
-    record.isTrial = freeTrial || (offerType == 1 && price == 0)
-    if let environment {
-      record.environment = FlatJSONScanner.equals(environment, "Production") ? .production : .sandbox
-    }
-    record.familyShared = ownership.map { FlatJSONScanner.equals($0, "FAMILY_SHARED") } ?? false
-    record.revokedAt = revocationDate.map(Instant.init(ms:))
-    record.revocationType = revocationType.map { interner.intern($0) }
-    record.revocationReason = revocationReason.map { Int($0) }
-    record.revocationPercentMilli = revocationPercentage
-    record.isUpgraded = isUpgraded ?? false
-    record.accountToken = appAccountToken.map { String(decoding: $0, as: UTF8.self) }
-    record.offerId = offerIdentifier.map { interner.intern($0) }
-    record.reason = transactionReason.map { interner.intern($0) }
+      store: .appStore, kind: .purchase, chainKey: String(decoding: f.originalTransactionId, as: UTF8.self),
+      transactionId: String(decoding: f.transactionId, as: UTF8.self),
+      productId: interner.intern(f.productId),
+      at: Instant(ms: f.purchaseDate), origin: origin)
+    record.currency = f.currency
+    record.amountMinor = f.amount
+    record.originalAt = f.originalPurchaseDate.map(Instant.init(ms:))
+    record.expiresAt = f.expiresDate.map(Instant.init(ms:))
+    record.productTypeRaw = f.type.map { interner.intern($0) } ?? ""
+    record.isTrial = f.isTrial
+    record.environment = f.isProduction ? .production : .sandbox
+    record.familyShared = f.isFamilyShared
+    record.revokedAt = f.revocationDate.map(Instant.init(ms:))
+    record.revocationType = f.revocationType.map { interner.intern($0) }
+    record.revocationReason = f.revocationReason.map { Int($0) }
+    record.revocationPercentMilli = f.revocationPercentage
+    record.isUpgraded = f.isUpgraded ?? false
+    record.accountToken = f.appAccountToken.map { String(decoding: $0, as: UTF8.self) }
+    record.offerId = f.offerIdentifier.map { interner.intern($0) }
+    record.reason = f.transactionReason.map { interner.intern($0) }
     return record
+  }
+
+  /// Packs a plain transaction line straight into `batch` (what the full path would add for it);
+  /// `false` to send the line down the full path.
+  func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch, cache: inout PackCache) -> Bool {
+    guard let f = AppStoreFastPath.scan(line) else { return false }
+    batch.noteInstant(f.purchaseDate)
+    let type = f.type ?? UnsafeBufferPointer(start: nil, count: 0)
+    let variant = cache.variant(product: f.productId, type: type, in: batch.products)
+    var flags = PackedRecord.Flags(rawValue: f.isProduction ? 0 : PackedRecord.environmentBits(.sandbox))
+    if f.isTrial { flags.insert(.trial) }
+    if f.isFamilyShared { flags.insert(.familyShared) }
+    if f.isUpgraded ?? false { flags.insert(.upgraded) }
+    let number = batch.records.count
+    if f.revocationDate != nil || f.revocationType != nil || f.revocationReason != nil
+      || f.revocationPercentage != nil
+    {
+      flags.insert(.rare)
+      let revocationType = f.revocationType.map { cache.text($0) }
+      batch.rare[number] = RareFields(
+        revokedAt: f.revocationDate.map(Instant.init(ms:)), revocationType: revocationType,
+        revocationReason: f.revocationReason.map { Int($0) }, revocationPercentMilli: f.revocationPercentage,
+        tax: nil, revocationTypeUpper: revocationType?.uppercased())
+    }
+    var token: UInt32 = 0
+    if let t = f.appAccountToken { token = cache.token(t, in: batch.tokens) }
+    var record = PackedRecord(
+      at: f.purchaseDate, amount: f.amount, extra: f.expiresDate ?? PackedRecord.none, txValue: 0, txMeta: 0,
+      variant: variant, currency: UInt16(truncatingIfNeeded: f.currency.tableIndex + 1), flags: flags)
+    record.transactionId = PackedID.intern(f.transactionId, in: batch.texts)
+    batch.records.append(record)
+    batch.keys.append(PackedID.intern(f.originalTransactionId, in: batch.texts))
+    batch.spaces.append(.appStore)
+    batch.tokenNumbers.append(token)
+    batch.originals.append(f.originalPurchaseDate ?? PackedRecord.none)
+    return true
+  }
+
+  /// What packing remembers between lines of one batch: the last product variant and account token
+  /// (consecutive lines mostly repeat them), and short texts already made.
+  struct PackCache {
+    private var product: [UInt8] = []
+    private var type: [UInt8] = []
+    private var variant: UInt32 = 0
+    private var products: ProductTable?
+    private var lastToken: [UInt8] = []
+    private var lastTokenNumber: UInt32 = 0
+    private var lastTokens: TextPool?
+    private var texts: [[UInt8]: String] = [:]
+
+    init() {}
+
+    @inline(__always)
+    static func same(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard a.count == b.count else { return false }
+      return a.withUnsafeBufferPointer { x in
+        guard let p = x.baseAddress, let q = b.baseAddress else { return true }
+        return memcmp(p, q, a.count) == 0
+      }
+    }
+
+    /// The App Store variant of `product` and raw `type` in `table`.
+    @inline(__always)
+    mutating func variant(
+      product p: UnsafeBufferPointer<UInt8>, type t: UnsafeBufferPointer<UInt8>, in table: ProductTable
+    ) -> UInt32 {
+      if products === table && PackCache.same(product, p) && PackCache.same(type, t) { return variant }
+      products = table
+      product = Array(p)
+      type = Array(t)
+      variant = table.variant(store: .appStore, name: table.name(p), type: table.type(t))
+      return variant
+    }
+
+    /// The number + 1 of account token `t` in `pool`.
+    @inline(__always)
+    mutating func token(_ t: UnsafeBufferPointer<UInt8>, in pool: TextPool) -> UInt32 {
+      if lastTokens === pool && PackCache.same(lastToken, t) { return lastTokenNumber }
+      lastTokens = pool
+      lastToken = Array(t)
+      lastTokenNumber = pool.intern(t) + 1
+      return lastTokenNumber
+    }
+
+    /// A short text (a revocation type) as a shared `String`.
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+      let key = Array(bytes)
+      if let known = texts[key] { return known }
+      let text = String(decoding: bytes, as: UTF8.self)
+      texts[key] = text
+      return text
+    }
   }
 }

@@ -22,6 +22,30 @@ public struct AppStoreTransactionImporter: StoreImporter {
     }
   }
 
+  /// Reads one JSON Lines file of App Store transactions straight into `builder`.
+  func read(
+    path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
+    chunkBytes: Int = JSONLinesBatchImport.chunkSize, threads: Int = Parallel.cores
+  ) throws(InputError) -> PackedImport {
+    try JSONLinesBatchImport.run(
+      Packer.self, path: path, displayName: displayName, rejects: rejects, into: builder,
+      chunkBytes: chunkBytes,
+      threads: threads)
+  }
+
+  /// Packs lines: the fast path where it applies, else the full path's record.
+  struct Packer: JSONLinePacker {
+    let fast = AppStoreFastPath()
+    var cache = AppStoreFastPath.PackCache()
+
+    init() {}
+
+    mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection) {
+      if fast.pack(line, into: batch, cache: &cache) { return }
+      batch.add(try AppStoreTransactionImporter.transaction(line: line, origin: Origin(file: -1, line: 0)))
+    }
+  }
+
   /// The transaction one line holds (JSON or compact JWS), or why it is rejected.
   public static func transaction(line: UnsafeBufferPointer<UInt8>, origin: Origin) throws(RowRejection)
     -> StoreTransaction

@@ -70,6 +70,44 @@ public struct PlaySalesReportImporter: StoreImporter {
     return counter.counts
   }
 
+  /// Reads one sales report straight into `builder`.
+  func read(path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder)
+    throws(InputError) -> PackedImport
+  {
+    let csv = try CSVReader(path: path, displayName: displayName)
+    let columns = try Columns(csv)
+    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    let expected = csv.header.count
+    var batch = RecordBatch()
+    var firstAt = Int64.max
+    var lastAt = Int64.min
+    func flush() {
+      builder.merge(batch)
+      firstAt = min(firstAt, batch.firstAt)
+      lastAt = max(lastAt, batch.lastAt)
+      batch = RecordBatch()
+    }
+    while let record = try csv.next() {
+      do throws(RowRejection) {
+        if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
+        guard record.count == expected else {
+          throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
+        }
+        let transaction = try PlaySalesReportImporter.transaction(
+          record, columns, origin: Origin(file: -1, line: 0))
+        counter.accept()
+        batch.add(transaction)
+        if batch.records.count >= 65_536 { flush() }
+      } catch {
+        counter.reject(line: record.line, reason: error.reason, raw: record.rawText)
+      }
+    }
+    flush()
+    return PackedImport(
+      counts: counter.counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
+      lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt))
+  }
+
   /// Maps one sales-report row.
   static func transaction(_ record: CSVRecord, _ columns: Columns, origin: Origin) throws(RowRejection)
     -> StoreTransaction

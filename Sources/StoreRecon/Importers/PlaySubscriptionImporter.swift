@@ -19,6 +19,28 @@ public struct PlaySubscriptionImporter: StoreImporter {
     }
   }
 
+  /// Reads one JSON Lines file of subscription resources straight into `builder`.
+  func read(
+    path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
+    chunkBytes: Int = JSONLinesBatchImport.chunkSize, threads: Int = Parallel.cores
+  ) throws(InputError) -> PackedImport {
+    try JSONLinesBatchImport.run(
+      Packer.self, path: path, displayName: displayName, rejects: rejects, into: builder,
+      chunkBytes: chunkBytes,
+      threads: threads)
+  }
+
+  /// Packs lines through the full parser.
+  struct Packer: JSONLinePacker {
+    init() {}
+
+    mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection) {
+      batch.add(
+        try PlaySubscriptionImporter.transaction(
+          from: try JSONLinesImport.parse(line), origin: Origin(file: -1, line: 0)))
+    }
+  }
+
   /// States that mean no money has moved yet.
   static let pendingStates: Set<String> = [
     "SUBSCRIPTION_STATE_PENDING", "SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED",

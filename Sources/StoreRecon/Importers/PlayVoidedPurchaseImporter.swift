@@ -18,6 +18,28 @@ public struct PlayVoidedPurchaseImporter: StoreImporter {
     }
   }
 
+  /// Reads one JSON Lines file of voided purchases straight into `builder`.
+  func read(
+    path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
+    chunkBytes: Int = JSONLinesBatchImport.chunkSize, threads: Int = Parallel.cores
+  ) throws(InputError) -> PackedImport {
+    try JSONLinesBatchImport.run(
+      Packer.self, path: path, displayName: displayName, rejects: rejects, into: builder,
+      chunkBytes: chunkBytes,
+      threads: threads)
+  }
+
+  /// Packs lines through the full parser.
+  struct Packer: JSONLinePacker {
+    init() {}
+
+    mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection) {
+      batch.add(
+        try PlayVoidedPurchaseImporter.transaction(
+          from: try JSONLinesImport.parse(line), origin: Origin(file: -1, line: 0)))
+    }
+  }
+
   /// Maps one `VoidedPurchase` to a void record.
   public static func transaction(from voided: JSONValue, origin: Origin) throws(RowRejection)
     -> StoreTransaction

@@ -15,6 +15,12 @@ struct RecordCounter {
     counts.accepted += 1
   }
 
+  /// Counts `n` accepted rows.
+  mutating func accept(_ n: Int) {
+    counts.read += n
+    counts.accepted += n
+  }
+
   /// Counts one rejected row and reports it.
   mutating func reject(line: Int, reason: String, raw: @autoclosure () -> String) {
     counts.read += 1

@@ -1,6 +1,9 @@
-/// Everything the store knows about one purchase over its life, and what follows from it as of T.
+/// Everything the store knows about one purchase over its life, and what follows from it as of T: a
+/// view of one chain of a ``Ledger``.
 ///
-/// Built by ``LedgerBuilder``; the derived fields are computed once for the run's as-of instant.
+/// The ledger keeps its chains packed; the properties below unpack on demand (``purchases`` builds
+/// ``StoreTransaction`` values), so the rules read the packed form directly and this view serves tests,
+/// tools and anything that wants the plain values.
 public struct Chain: Sendable {
   /// Why a chain's backing period no longer grants access.
   public enum Revocation: Sendable, Equatable {
@@ -10,65 +13,85 @@ public struct Chain: Sendable {
     case familySharing(at: Instant)
   }
 
+  let storage: LedgerStorage
+  /// The chain's index in the ledger.
+  public let index: Int
+
+  init(storage: LedgerStorage, index: Int) {
+    self.storage = storage
+    self.index = index
+  }
+
+  private var state: ChainState { storage.chains[index] }
+
   /// The store.
-  public var store: Store
+  public var store: Store { state.store }
   /// The chain key (Apple original transaction id, Play purchase token or first order id).
-  public var key: String
+  public var key: String { state.key.string(pool: storage.pool) }
   /// Purchases (periods) at or before T, oldest first.
-  public var purchases: [StoreTransaction] = []
+  public var purchases: [StoreTransaction] {
+    storage.purchases(index).map { storage.transaction(Int(storage.order[$0]), chain: index) }
+  }
   /// Play refund rows at or before T.
-  public var refunds: [StoreTransaction] = []
+  public var refunds: [StoreTransaction] {
+    storage.refunds(index).map { storage.transaction(Int(storage.order[$0]), chain: index) }
+  }
   /// Play voided purchases at or before T.
-  public var voids: [StoreTransaction] = []
-  /// Play subscription resource, if one was read.
-  public var status: StoreTransaction?
-  /// Play: every first-order id of this chain (order ids without `..N`).
-  public var orderBaseIds: [String] = []
+  public var voids: [StoreTransaction] {
+    storage.voids(index).map { storage.transaction(Int(storage.order[$0]), chain: index) }
+  }
+  /// Play subscription resource, if one was read (and starts at or before T).
+  public var status: StoreTransaction? {
+    state.status < 0 ? nil : storage.statusTransaction(Int(state.status), chain: index)
+  }
 
-  // Derived as of T.
   /// The product the chain grants now.
-  public var currentProduct: String?
+  public var currentProduct: String? {
+    let p = state.currentProduct
+    return p == UInt32.max ? nil : storage.products.names[Int(p)]
+  }
   /// Latest end of a period the store granted and did not revoke (trials included); `nil` if none.
-  public var paidThrough: Instant?
+  public var paidThrough: Instant? {
+    let end = state.paidThrough
+    return end == PackedRecord.none ? nil : Instant(ms: end)
+  }
   /// Set when the period that backs access now was refunded or revoked at or before T.
-  public var revocation: Revocation?
+  public var revocation: Revocation? { state.revoked ? storage.revocations[Int32(index)] : nil }
   /// Key of the Play chain that replaced this one (its `linkedPurchaseToken` names this chain).
-  public var supersededBy: String?
+  public var supersededBy: String? {
+    let by = state.supersededBy
+    return by < 0 ? nil : storage.chains[Int(by)].key.string(pool: storage.pool)
+  }
   /// At least one purchase is a production (non-sandbox, non-test) purchase.
-  public var production = true
+  public var production: Bool { state.production }
   /// The purchase is pending: no money has moved.
-  public var pending = false
+  public var pending: Bool { state.pending }
   /// Every purchase is Family Sharing access (not a charge of this customer).
-  public var familyShared = false
+  public var familyShared: Bool { state.familyShared }
   /// Indexes into `purchases` of the production paid charges (amount > 0) not refunded as of T.
-  public var paidCharges: [Int] = []
-
-  /// Creates an empty chain.
-  public init(store: Store, key: String) {
-    self.store = store
-    self.key = key
+  public var paidCharges: [Int] {
+    let range = storage.purchases(index)
+    return range.indices.filter { storage.record(at: range[$0]).isPaid }.map { $0 - range.lowerBound }
   }
 
   /// The latest paid charge that was not refunded, if any.
-  public var latestPaidCharge: StoreTransaction? { paidCharges.last.map { purchases[$0] } }
+  public var latestPaidCharge: StoreTransaction? {
+    let k = state.latestPaid
+    guard k >= 0 else { return nil }
+    return storage.transaction(Int(storage.order[state.start + Int(k)]), chain: index)
+  }
 
   /// The account token (Apple `appAccountToken`, Play obfuscated account id) the store carries, if any.
   public var accountToken: String? {
-    status?.accountToken ?? purchases.lazy.compactMap(\.accountToken).first
-  }
-
-  /// The first account token seen, whose storage later records share.
-  var accountTokenShared: String? {
-    purchases.first?.accountToken ?? status?.accountToken
+    let token = state.accountToken
+    return token == 0 ? nil : storage.tokens.string(token - 1)
   }
 
   /// The instant of the chain's original purchase: the earlier of its first purchase (Apple
   /// `originalPurchaseDate`) and the Play resource's `startTime` (a Play free trial starts before its
   /// first charged order).
   public var originalPurchaseAt: Instant? {
-    var earliest: Instant?
-    if let first = purchases.first { earliest = first.originalAt ?? first.at }
-    if let status, status.at != .distantPast { earliest = min(earliest ?? status.at, status.at) }
-    return earliest
+    let at = state.originalPurchaseAt
+    return at == PackedRecord.none ? nil : Instant(ms: at)
   }
 }

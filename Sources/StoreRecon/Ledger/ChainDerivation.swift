@@ -1,31 +1,384 @@
 /// Derives a chain's state as of T from its records: DESIGN.md, "Purchase chains".
+///
+/// Works on the packed ledger: each chain's record numbers are filtered to T and put in purchase order
+/// in place, and the derived fields are written into its ``ChainState``. Chains are independent, so
+/// they are derived on as many threads as the machine offers, with the same result.
 enum ChainDerivation {
-  static func derive(_ chain: inout Chain, asOf t: Instant, catalog: Catalog) {
-    // Filter and sort only when needed: most chains arrive in order and entirely before T.
-    if chain.purchases.contains(where: { $0.at > t }) { chain.purchases.removeAll { $0.at > t } }
-    if !isSorted(chain.purchases, by: purchaseOrder) { chain.purchases.sort(by: purchaseOrder) }
-    let eventOrder: (StoreTransaction, StoreTransaction) -> Bool = { ($0.at, $0.transactionId) < ($1.at, $1.transactionId) }
-    if !chain.refunds.isEmpty {
-      chain.refunds.removeAll { $0.at > t }
-      if !isSorted(chain.refunds, by: eventOrder) { chain.refunds.sort(by: eventOrder) }
+  /// Derives every chain of `storage`.
+  static func deriveAll(_ storage: LedgerStorage, asOf t: Instant) {
+    let count = storage.chains.count
+    let products = storage.products
+    let pool = storage.pool
+    let statuses = storage.statuses
+    let rare = storage.rare
+    var revocations: [[Int32: Chain.Revocation]] = []
+    do {
+      let records = storage.records.buffer
+      storage.order.withUnsafeMutableBufferPointer { order in
+        storage.chains.withUnsafeMutableBufferPointer { chains in
+          let context = Context(
+            records: records, order: order, chains: chains, statuses: statuses, rare: rare, pool: pool,
+            types: products.productType, periods: products.period, variants: products.variants, t: t.ms,
+            emptyName: products.findName("") ?? UInt32.max)
+          revocations = Parallel.map(parts: Parallel.parts(for: count, minimum: 50_000)) { part in
+            var found: [Int32: Chain.Revocation] = [:]
+            let range = Parallel.range(part, of: Parallel.parts(for: count, minimum: 50_000), count: count)
+            for c in range {
+              if let revocation = context.derive(c) { found[Int32(c)] = revocation }
+            }
+            return found
+          }
+        }
+      }
     }
-    if !chain.voids.isEmpty {
-      chain.voids.removeAll { $0.at > t }
-      if !isSorted(chain.voids, by: eventOrder) { chain.voids.sort(by: eventOrder) }
+    var all: [Int32: Chain.Revocation] = [:]
+    for part in revocations { all.merge(part) { a, _ in a } }
+    storage.revocations = all
+  }
+
+  /// What deriving one chain reads and writes (each chain writes only its own slots).
+  struct Context: @unchecked Sendable {
+    let records: UnsafeMutableBufferPointer<PackedRecord>
+    let order: UnsafeMutableBufferPointer<UInt32>
+    let chains: UnsafeMutableBufferPointer<ChainState>
+    let statuses: [StatusRecord]
+    let rare: [Int: RareFields]
+    let pool: TextPool
+    let types: [ProductType]
+    let periods: [BillingPeriod]
+    let variants: [ProductTable.Variant]
+    let t: Int64
+
+    @inline(__always) func record(_ k: Int) -> PackedRecord { records[Int(order[k])] }
+    @inline(__always) func type(_ r: PackedRecord) -> ProductType { types[Int(r.variant)] }
+
+    @inline(__always)
+    func revokedAt(_ k: Int) -> Int64? {
+      let n = Int(order[k])
+      guard records[n].flags.contains(.rare), let at = rare[n]?.revokedAt else { return nil }
+      return at.ms
     }
-    if let status = chain.status, status.at != .distantPast, status.at > t { chain.status = nil }
-    chain.orderBaseIds.sort()
-    if chain.store == .play {
-      derivePlay(&chain, asOf: t, catalog: catalog)
-    } else {
-      deriveAppStore(&chain, asOf: t, catalog: catalog)
+
+    @inline(__always)
+    func renewal(_ id: PackedID) -> Int {
+      switch id.kind {
+      case .playOrder: return id.playRenewal ?? -1
+      case .pooled: return PlayOrderId.renewal(pool.string(id.poolID)) ?? -1
+      case .decimal, .empty: return -1
+      }
+    }
+
+    /// Purchases oldest first; a Play renewal `..N` after its first order on equal instants; then
+    /// transaction id; then arrival.
+    @inline(__always)
+    func purchaseLess(_ a: UInt32, _ b: UInt32) -> Bool {
+      ChainDerivation.purchaseLess(a, b, records, pool)
+    }
+
+    /// Refunds and voids by instant, then transaction id, then arrival.
+    @inline(__always)
+    func eventLess(_ a: UInt32, _ b: UInt32) -> Bool {
+      let x = records[Int(a)]
+      let y = records[Int(b)]
+      if x.at != y.at { return x.at < y.at }
+      let c = PackedID.compare(x.transactionId, y.transactionId, pool: pool)
+      if c != 0 { return c < 0 }
+      return a < b
+    }
+
+    func sortSegment(_ from: Int, _ to: Int, by less: (UInt32, UInt32) -> Bool) {
+      guard to - from > 1 else { return }
+      var sorted = true
+      for k in (from + 1)..<to where less(order[k], order[k - 1]) {
+        sorted = false
+        break
+      }
+      if sorted { return }
+      if to - from <= 16 {
+        for k in (from + 1)..<to {
+          let v = order[k]
+          var j = k
+          while j > from && less(v, order[j - 1]) {
+            order[j] = order[j - 1]
+            j -= 1
+          }
+          order[j] = v
+        }
+      } else {
+        var slice = Array(order[from..<to])
+        slice.sort(by: less)
+        for (i, v) in slice.enumerated() { order[from + i] = v }
+      }
+    }
+
+    /// Derives chain `c`; returns its revocation, if any.
+    func derive(_ c: Int) -> Chain.Revocation? {
+      var chain = chains[c]
+      // Keep only what happened at or before T, purchases then refunds then voids.
+      var w = chain.start
+      var k = chain.start
+      @inline(__always) func keep(_ n: UInt32) -> UInt32 {
+        var kept: UInt32 = 0
+        for _ in 0..<Int(n) {
+          let v = order[k]
+          k += 1
+          if records[Int(v)].at <= t {
+            order[w] = v
+            w += 1
+            kept += 1
+          }
+        }
+        return kept
+      }
+      chain.purchaseCount = keep(chain.purchaseCount)
+      chain.refundCount = keep(chain.refundCount)
+      chain.voidCount = keep(chain.voidCount)
+      let p0 = chain.start
+      let p1 = p0 + Int(chain.purchaseCount)
+      let r1 = p1 + Int(chain.refundCount)
+      let v1 = r1 + Int(chain.voidCount)
+      sortSegment(p0, p1, by: purchaseLess)
+      sortSegment(p1, r1, by: eventLess)
+      sortSegment(r1, v1, by: eventLess)
+      if chain.status >= 0 {
+        let s = statuses[Int(chain.status)]
+        if s.at != Instant.distantPast.ms && s.at > t { chain.status = -1 }
+      }
+      let status: StatusRecord? = chain.status >= 0 ? statuses[Int(chain.status)] : nil
+
+      // Account token and original purchase: the resource's, else the first purchase's (the builder
+      // set the first purchase's, as of T).
+      if let status, status.token != 0 { chain.accountToken = status.token }
+      var earliest = chain.originalPurchaseAt
+      if let status, status.at != Instant.distantPast.ms {
+        earliest = earliest == PackedRecord.none ? status.at : min(earliest, status.at)
+      }
+      chain.originalPurchaseAt = earliest
+
+      let revocation: Chain.Revocation?
+      if chain.store == .play {
+        revocation = derivePlay(&chain, status: status, p0, p1, r1, v1)
+      } else {
+        revocation = deriveAppStore(&chain, p0, p1)
+      }
+      if revocation != nil { chain.flags.insert(.revoked) }
+      chains[c] = chain
+      return revocation
+    }
+
+    // MARK: App Store (and any store whose records carry their own periods)
+
+    func deriveAppStore(_ chain: inout ChainState, _ p0: Int, _ p1: Int) -> Chain.Revocation? {
+      var production = false
+      var allFamily = p1 > p0
+      var lastBacking = -1
+      for q in p0..<p1 {
+        let r = record(q)
+        if r.isProduction { production = true }
+        if !r.isFamilyShared { allFamily = false }
+        if type(r) != .consumable { lastBacking = q }
+      }
+      chain.flags = []
+      if production { chain.flags.insert(.production) }
+      if allFamily { chain.flags.insert(.familyShared) }
+      let current = lastBacking >= 0 ? lastBacking : (p1 > p0 ? p1 - 1 : -1)
+      chain.currentProduct = current >= 0 ? variants[Int(record(current).variant)].name : UInt32.max
+
+      var paidThrough = PackedRecord.none
+      for q in p0..<p1 {
+        let purchase = record(q)
+        let kind = type(purchase)
+        guard kind != .consumable else { continue }
+        if let at = revokedAt(q), at <= t { continue }
+        var end: Int64
+        if kind == .nonConsumable {
+          end = Instant.distantFuture.ms
+        } else if purchase.expires != PackedRecord.none {
+          end = purchase.expires
+        } else {
+          end = periods[Int(purchase.variant)].advance(Instant(ms: purchase.at)).ms
+        }
+        if purchase.isUpgraded {
+          // An upgraded transaction stops backing access when the next transaction of its chain starts.
+          for next in (q + 1)..<max(q + 1, p1) where type(record(next)) != .consumable {
+            if record(next).at >= purchase.at {
+              end = min(end, record(next).at)
+              break
+            }
+          }
+        }
+        paidThrough = paidThrough == PackedRecord.none ? end : max(paidThrough, end)
+      }
+      chain.paidThrough = paidThrough
+
+      var revocation: Chain.Revocation?
+      if lastBacking >= 0, let at = revokedAt(lastBacking), at <= t {
+        let latest = record(lastBacking)
+        let fields = rare[Int(order[lastBacking])]
+        let type = fields?.revocationTypeUpper
+        if type == "FAMILY_REVOKE" || latest.isFamilyShared {
+          revocation = .familySharing(at: Instant(ms: at))
+        } else if latest.isUpgraded && type == nil && fields?.revocationReason == nil {
+          // Revoked because the customer upgraded: not a refund; the period simply no longer backs access.
+        } else {
+          var detail = "refunded \(Instant(ms: at))"
+          if let type {
+            detail +=
+              " (\(type)" + (fields?.revocationPercentMilli.map { ", \(Percent.milli($0))" } ?? "") + ")"
+          }
+          revocation = .refund(at: Instant(ms: at), detail: detail)
+        }
+      }
+
+      var latestPaid: Int32 = -1
+      for q in p0..<p1 {
+        let n = Int(order[q])
+        let r = records[n]
+        records[n].flags.remove(.paid)
+        guard r.amount > 0, r.isProduction, !r.isFamilyShared else { continue }
+        if let at = revokedAt(q), at <= t { continue }
+        records[n].flags.insert(.paid)
+        latestPaid = Int32(q - p0)
+      }
+      chain.latestPaid = latestPaid
+      return revocation
+    }
+
+    // MARK: Google Play
+
+    /// When the order `id` was returned (refund row or voided purchase), the earliest such instant.
+    @inline(__always)
+    func returned(_ id: PackedID, _ p1: Int, _ v1: Int) -> Int64? {
+      guard id != .empty, v1 > p1 else { return nil }
+      var at: Int64?
+      for q in p1..<v1 {
+        let r = record(q)
+        if r.transactionId == id { at = min(at ?? r.at, r.at) }
+      }
+      return at
+    }
+
+    func derivePlay(
+      _ chain: inout ChainState, status: StatusRecord?, _ p0: Int, _ p1: Int, _ r1: Int, _ v1: Int
+    ) -> Chain.Revocation? {
+      let pending = status?.pending ?? false
+      var tester = status?.environment == .test
+      var anyProduction = false
+      for q in p0..<p1 {
+        let r = record(q)
+        if r.environment == .test { tester = true }
+        if r.isProduction { anyProduction = true }
+      }
+      chain.flags = []
+      if !tester && (p1 == p0 || anyProduction) { chain.flags.insert(.production) }
+      if pending { chain.flags.insert(.pending) }
+
+      var latest = p1 > p0 ? p1 - 1 : -1
+      if let id = status?.latestOrder, !id.isAbsent {
+        for q in stride(from: p1 - 1, through: p0, by: -1) where record(q).transactionId == id {
+          latest = q
+          break
+        }
+      }
+      if let status, variants[Int(status.variant)].name != emptyName {
+        chain.currentProduct = variants[Int(status.variant)].name
+      } else {
+        chain.currentProduct = latest >= 0 ? variants[Int(record(latest).variant)].name : UInt32.max
+      }
+
+      var revocation: Chain.Revocation?
+      var latestOrder: PackedID?
+      if latest >= 0 {
+        latestOrder = record(latest).transactionId
+      } else if let id = status?.latestOrder, !id.isAbsent {
+        latestOrder = id
+      }
+      if let latestOrder, let at = returned(latestOrder, p1, v1) {
+        var byRefundRow = false
+        for q in p1..<r1 where record(q).transactionId == latestOrder {
+          byRefundRow = true
+          break
+        }
+        let how = byRefundRow ? "refund row" : "voided purchase"
+        let when = Instant(ms: at)
+        revocation = .refund(
+          at: when, detail: "latest order \(latestOrder.string(pool: pool)) returned (\(how)) \(when)")
+      } else if latestOrder == nil || status != nil {
+        for q in r1..<v1 where record(q).transactionId == .empty {
+          let when = Instant(ms: record(q).at)
+          revocation = .refund(at: when, detail: "purchase voided \(when)")
+          break
+        }
+      }
+
+      if let status, status.expires != PackedRecord.none {
+        chain.paidThrough = status.expires
+      } else {
+        var paidThrough = PackedRecord.none
+        for q in p0..<p1 {
+          let purchase = record(q)
+          if returned(purchase.transactionId, p1, v1) != nil { continue }
+          let end: Int64
+          switch type(purchase) {
+          case .nonConsumable: end = Instant.distantFuture.ms
+          case .consumable: continue
+          default: end = periods[Int(purchase.variant)].advance(Instant(ms: purchase.at)).ms
+          }
+          paidThrough = paidThrough == PackedRecord.none ? end : max(paidThrough, end)
+        }
+        chain.paidThrough = paidThrough
+      }
+
+      var latestPaid: Int32 = -1
+      for q in p0..<p1 {
+        let n = Int(order[q])
+        let r = records[n]
+        records[n].flags.remove(.paid)
+        guard r.amount > 0, r.environment == .production, !pending, !tester,
+          returned(r.transactionId, p1, v1) == nil
+        else { continue }
+        records[n].flags.insert(.paid)
+        latestPaid = Int32(q - p0)
+      }
+      chain.latestPaid = latestPaid
+      return revocation
+    }
+
+    /// The number of the empty product name (`UInt32.max` when no variant has it).
+    let emptyName: UInt32
+  }
+
+  /// Whether record `a` comes before record `b` in purchase order: oldest first; a Play renewal `..N`
+  /// after its first order on equal instants; then transaction id; then arrival (record number).
+  @inline(__always)
+  static func purchaseLess(
+    _ a: UInt32, _ b: UInt32, _ records: UnsafeMutableBufferPointer<PackedRecord>, _ pool: TextPool
+  ) -> Bool {
+    let x = records[Int(a)]
+    let y = records[Int(b)]
+    if x.at != y.at { return x.at < y.at }
+    let rx = renewal(x.transactionId, pool)
+    let ry = renewal(y.transactionId, pool)
+    if rx != ry { return rx < ry }
+    let c = PackedID.compare(x.transactionId, y.transactionId, pool: pool)
+    if c != 0 { return c < 0 }
+    return a < b
+  }
+
+  /// The Play renewal number of a transaction id, or -1 for none.
+  @inline(__always)
+  static func renewal(_ id: PackedID, _ pool: TextPool) -> Int {
+    switch id.kind {
+    case .playOrder: return id.playRenewal ?? -1
+    case .pooled: return PlayOrderId.renewal(pool.string(id.poolID)) ?? -1
+    case .decimal, .empty: return -1
     }
   }
 
-  static func isSorted(_ records: [StoreTransaction], by less: (StoreTransaction, StoreTransaction) -> Bool) -> Bool {
-    guard records.count > 1 else { return true }
-    for i in 1..<records.count where less(records[i], records[i - 1]) { return false }
-    return true
+  /// A record's product type: the catalog's, else the record's own.
+  static func type(of record: StoreTransaction, catalog: Catalog) -> ProductType {
+    if let known = catalog.product(record.productId, store: record.store)?.type { return known }
+    return record.productType
   }
 
   /// Purchases oldest first; a Play renewal `..N` after its first order on equal instants.
@@ -35,120 +388,6 @@ enum ChainDerivation {
     let rb = PlayOrderId.renewal(b.transactionId) ?? -1
     if ra != rb { return ra < rb }
     return a.transactionId < b.transactionId
-  }
-
-  static func type(of record: StoreTransaction, catalog: Catalog) -> ProductType {
-    if let known = catalog.product(record.productId, store: record.store)?.type { return known }
-    return record.productType
-  }
-
-  static func isRevoked(_ record: StoreTransaction, asOf t: Instant) -> Bool {
-    guard let at = record.revokedAt else { return false }
-    return at <= t
-  }
-
-  // MARK: App Store (and any store whose records carry their own periods)
-
-  static func deriveAppStore(_ chain: inout Chain, asOf t: Instant, catalog: Catalog) {
-    let backing = chain.purchases.indices.filter { type(of: chain.purchases[$0], catalog: catalog) != .consumable }
-    chain.production = chain.purchases.contains { $0.environment == .production }
-    chain.familyShared = !chain.purchases.isEmpty && chain.purchases.allSatisfy(\.familyShared)
-    chain.currentProduct = (backing.last.map { chain.purchases[$0] } ?? chain.purchases.last)?.productId
-
-    var paidThrough: Instant?
-    for (n, i) in backing.enumerated() {
-      let purchase = chain.purchases[i]
-      guard !isRevoked(purchase, asOf: t) else { continue }
-      var end: Instant
-      if type(of: purchase, catalog: catalog) == .nonConsumable {
-        end = .distantFuture
-      } else if let expires = purchase.expiresAt {
-        end = expires
-      } else {
-        end = catalog.period(purchase.productId, store: chain.store).advance(purchase.at)
-      }
-      if purchase.isUpgraded {
-        // An upgraded transaction stops backing access when the next transaction of its chain starts.
-        let purchases = chain.purchases
-        if let next = backing[(n + 1)...].first(where: { purchases[$0].at >= purchase.at }) {
-          end = min(end, purchases[next].at)
-        }
-      }
-      paidThrough = max(paidThrough ?? end, end)
-    }
-    chain.paidThrough = paidThrough
-
-    if let latest = backing.last.map({ chain.purchases[$0] }), let at = latest.revokedAt, at <= t {
-      let type = latest.revocationType?.uppercased()
-      if type == "FAMILY_REVOKE" || latest.familyShared {
-        chain.revocation = .familySharing(at: at)
-      } else if latest.isUpgraded && type == nil && latest.revocationReason == nil {
-        // Revoked because the customer upgraded: not a refund; the period simply no longer backs access.
-      } else {
-        var detail = "refunded \(at)"
-        if let type { detail += " (\(type)" + (latest.revocationPercentMilli.map { ", \(Percent.milli($0))" } ?? "") + ")" }
-        chain.revocation = .refund(at: at, detail: detail)
-      }
-    }
-
-    chain.paidCharges = chain.purchases.indices.filter { i in
-      let p = chain.purchases[i]
-      return p.amountMinor > 0 && p.environment == .production && !p.familyShared && !isRevoked(p, asOf: t)
-    }
-  }
-
-  // MARK: Google Play
-
-  static func derivePlay(_ chain: inout Chain, asOf t: Instant, catalog: Catalog) {
-    let status = chain.status
-    chain.pending = status?.pending ?? false
-    let tester = status?.environment == .test || chain.purchases.contains { $0.environment == .test }
-    chain.production = !tester && (chain.purchases.isEmpty || chain.purchases.contains { $0.environment == .production })
-
-    var returned: [String: Instant] = [:]
-    for record in chain.refunds + chain.voids where !record.transactionId.isEmpty {
-      returned[record.transactionId] = min(returned[record.transactionId] ?? record.at, record.at)
-    }
-
-    var latest: StoreTransaction?
-    if let id = status?.latestOrderId, let match = chain.purchases.last(where: { $0.transactionId == id }) {
-      latest = match
-    } else {
-      latest = chain.purchases.last
-    }
-    chain.currentProduct = status.flatMap { $0.productId.isEmpty ? nil : $0.productId } ?? latest?.productId
-
-    let latestOrder = latest?.transactionId ?? status?.latestOrderId
-    if let latestOrder, let at = returned[latestOrder] {
-      let how = chain.refunds.contains { $0.transactionId == latestOrder } ? "refund row" : "voided purchase"
-      chain.revocation = .refund(at: at, detail: "latest order \(latestOrder) returned (\(how)) \(at)")
-    } else if latestOrder == nil || status != nil,
-      let blanket = chain.voids.first(where: { $0.transactionId.isEmpty })
-    {
-      chain.revocation = .refund(at: blanket.at, detail: "purchase voided \(blanket.at)")
-    }
-
-    if let status, let expires = status.expiresAt {
-      chain.paidThrough = expires
-    } else {
-      var paidThrough: Instant?
-      for purchase in chain.purchases where returned[purchase.transactionId] == nil {
-        let end: Instant?
-        switch type(of: purchase, catalog: catalog) {
-        case .nonConsumable: end = .distantFuture
-        case .consumable: end = nil
-        default: end = catalog.period(purchase.productId, store: .play).advance(purchase.at)
-        }
-        if let end { paidThrough = max(paidThrough ?? end, end) }
-      }
-      chain.paidThrough = paidThrough
-    }
-
-    chain.paidCharges = chain.purchases.indices.filter { i in
-      let p = chain.purchases[i]
-      return p.amountMinor > 0 && p.environment == .production && !chain.pending && !tester
-        && returned[p.transactionId] == nil
-    }
   }
 }
 

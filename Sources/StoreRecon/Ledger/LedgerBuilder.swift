@@ -1,115 +1,393 @@
-/// Collects imported store records into purchase chains. Feed it every record, then ``build(asOf:catalog:)``.
+/// Collects imported store records into purchase chains. Feed it every record (``add(_:)``, or packed
+/// batches with ``merge(_:)``), then ``build(asOf:catalog:)``.
 ///
 /// Play records arrive keyed by purchase token (subscription resources, most voided records) or by
 /// first order id (sales rows); `build` merges an order-keyed chain into the token-keyed chain whose
 /// resource (or voided record) names that order, so each Play purchase is one chain.
 public final class LedgerBuilder {
-  /// Every chain so far, in arrival order; the maps below point into it.
-  private var chains: [Chain] = []
-  private var appStore: [String: Int] = [:]
-  private var stripe: [String: Int] = [:]
-  private var playByToken: [String: Int] = [:]
-  private var playByOrder: [String: Int] = [:]
+  private var storage = LedgerStorage()
+  /// Per record: its chain (builder numbering).
+  private var recordChain = GrowableBuffer<UInt32>()
+  /// Per chain (builder numbering): key, namespace, kept status (-1 none), and whether the chain's own
+  /// key is one of its first order ids.
+  private var chainKeys: [PackedID] = []
+  private var chainSpaces: [RecordBatch.Space] = []
+  private var chainStatus: [Int32] = []
+  private var chainSelfBase: [Bool] = []
+  /// Per chain: its first purchase in purchase order (record number, or `UInt32.max`) with that
+  /// record's original purchase instant, and its first purchase carrying an account token with the token.
+  private var firstPurchase: [UInt32] = []
+  private var firstOriginal: [Int64] = []
+  private var firstTokenPurchase: [UInt32] = []
+  private var firstToken: [UInt32] = []
+  private var maps: [PackedIndex] = Array(repeating: PackedIndex(), count: 4)
+  /// First order ids each chain names (besides its own key).
+  private var bases: [(chain: UInt32, base: PackedID)] = []
+  /// Records added one by one, merged before the next batch or the build.
+  private var pending = RecordBatch()
 
   /// Creates an empty builder.
   public init() {}
 
+  /// An empty entitlement table sharing this builder's key pool and product names (no text look-ups later).
+  func entitlementTable() -> EntitlementTable {
+    EntitlementTable(pool: storage.pool, products: storage.products)
+  }
+
+  /// An empty credential table sharing this builder's key pool.
+  func credentialTable() -> CredentialTable { CredentialTable(pool: storage.pool) }
+
   /// Adds one record to its chain.
   public func add(_ record: StoreTransaction) {
-    switch record.store {
-    case .appStore: insert(record, key: record.chainKey, into: &appStore)
-    case .stripe: insert(record, key: record.chainKey, into: &stripe)
-    case .play:
-      if let token = record.purchaseToken, !token.isEmpty {
-        insert(record, key: token, into: &playByToken)
-      } else {
-        insert(record, key: PlayOrderId.base(record.chainKey), into: &playByOrder)
+    pending.add(record)
+    if pending.records.count + pending.statuses.count >= 4096 { flushPending() }
+  }
+
+  private func flushPending() {
+    guard !pending.isEmpty else { return }
+    let batch = pending
+    pending = RecordBatch()
+    mergeBatch(batch)
+  }
+
+  /// Adds a batch's records, after every record added before.
+  func merge(_ batch: RecordBatch) {
+    flushPending()
+    mergeBatch(batch)
+  }
+
+  @inline(__always)
+  private func chain(_ key: PackedID, _ space: RecordBatch.Space) -> UInt32 {
+    let s = Int(space.rawValue)
+    let next = UInt32(truncatingIfNeeded: chainKeys.count)
+    let found = maps[s].insertIfAbsent(key, next)
+    if found == next {
+      chainKeys.append(key)
+      chainSpaces.append(space)
+      chainStatus.append(-1)
+      chainSelfBase.append(false)
+      firstPurchase.append(UInt32.max)
+      firstOriginal.append(PackedRecord.none)
+      firstTokenPurchase.append(UInt32.max)
+      firstToken.append(0)
+    }
+    return found
+  }
+
+  private func mergeBatch(_ batch: RecordBatch) {
+    let pool = storage.pool
+    let variants = storage.products.numbers(of: batch.products)
+    var textMap = [UInt32](repeating: UInt32.max, count: batch.texts.count)
+    var tokenMap = [UInt32](repeating: 0, count: batch.tokens.count)
+    func global(_ id: PackedID) -> PackedID {
+      guard id.kind == .pooled else { return id }
+      let local = Int(id.poolID)
+      if textMap[local] == UInt32.max {
+        textMap[local] = batch.texts.withBytes(id.poolID) { pool.intern($0) }
+      }
+      return .pooled(textMap[local])
+    }
+    func globalToken(_ token: UInt32) -> UInt32 {
+      guard token != 0 else { return 0 }
+      let local = Int(token - 1)
+      if tokenMap[local] == 0 {
+        tokenMap[local] = batch.tokens.withBytes(token - 1) { storage.tokens.intern($0) } + 1
+      }
+      return tokenMap[local]
+    }
+
+    let base = storage.records.count
+    storage.records.reserve(base + batch.records.count)
+    recordChain.reserve(base + batch.records.count)
+    var lastKey = PackedID.absent
+    var lastSpace = RecordBatch.Space.appStore
+    var lastChain: UInt32 = 0
+    var explicit = batch.recordBases.makeIterator()
+    var nextExplicit = explicit.next()
+    batch.records.withUnsafeBufferPointer { records in
+      for i in 0..<records.count {
+        var r = records[i]
+        r.variant = variants[Int(r.variant)]
+        if r.txMeta >> 30 == 3 { r.transactionId = global(r.transactionId) }
+        let key = batch.keys[i]
+        let space = batch.spaces[i]
+        let c: UInt32
+        if key == lastKey && space == lastSpace {
+          c = lastChain
+        } else {
+          c = chain(global(key), space)
+          lastKey = key
+          lastSpace = space
+          lastChain = c
+        }
+        if r.flags.contains(.rare), let fields = batch.rare[i] { storage.rare[base + i] = fields }
+        while let (record, orderBase) = nextExplicit, record == i {
+          bases.append((c, global(orderBase)))
+          nextExplicit = explicit.next()
+        }
+        if space == .playToken || space == .playOrder { noteImplicitBase(r.transactionId, chain: c) }
+        storage.records.append(r)
+        recordChain.append(c)
+        if r.flags.rawValue & 3 == 0 {
+          let n = UInt32(truncatingIfNeeded: base + i)
+          let chain = Int(c)
+          if firstPurchase[chain] == UInt32.max || precedes(n, firstPurchase[chain]) {
+            firstPurchase[chain] = n
+            firstOriginal[chain] = batch.originals[i]
+          }
+          let token = batch.tokenNumbers[i]
+          if token != 0 && (firstTokenPurchase[chain] == UInt32.max || precedes(n, firstTokenPurchase[chain]))
+          {
+            firstTokenPurchase[chain] = n
+            firstToken[chain] = globalToken(token)
+          }
+        }
+      }
+    }
+
+    var statusBases = batch.statusBases.makeIterator()
+    var nextBase = statusBases.next()
+    for (i, incoming) in batch.statuses.enumerated() {
+      var s = incoming
+      s.variant = variants[Int(s.variant)]
+      s.latestOrder = global(s.latestOrder)
+      s.linked = global(s.linked)
+      s.token = globalToken(s.token)
+      let c = chain(global(batch.statusKeys[i]), batch.statusSpaces[i])
+      keepStatus(s, chain: Int(c))
+      while let (status, orderBase) = nextBase, status == i {
+        bases.append((c, global(orderBase)))
+        nextBase = statusBases.next()
       }
     }
   }
 
-  private func insert(_ record: StoreTransaction, key: String, into map: inout [String: Int]) {
-    if let i = map[key] {
-      chains[i].append(record)
+  /// Whether record `a` comes before record `b` in purchase order.
+  @inline(__always)
+  private func precedes(_ a: UInt32, _ b: UInt32) -> Bool {
+    let x = storage.records[Int(a)]
+    let y = storage.records[Int(b)]
+    if x.at != y.at { return x.at < y.at }
+    return ChainDerivation.purchaseLess(a, b, storage.records.buffer, storage.pool)
+  }
+
+  /// A Play sales row or voided purchase names its own order's first order id.
+  @inline(__always)
+  private func noteImplicitBase(_ transactionId: PackedID, chain c: UInt32) {
+    let orderBase: PackedID
+    switch transactionId.kind {
+    case .playOrder:
+      orderBase = transactionId.playBase
+    case .pooled:
+      let text = storage.pool.string(transactionId.poolID)
+      guard PlayOrderId.isOrderId(text) else { return }
+      orderBase = PackedID.intern(PlayOrderId.base(text), in: storage.pool)
+    case .decimal, .empty:
+      return
+    }
+    if chainSpaces[Int(c)] == .playOrder && chainKeys[Int(c)] == orderBase {
+      chainSelfBase[Int(c)] = true
     } else {
-      map[key] = chains.count
-      var chain = Chain(store: record.store, key: key)
-      chain.append(record)
-      chains.append(chain)
+      bases.append((c, orderBase))
+    }
+  }
+
+  /// Two resources for one token: keep the one that says more recent things (ties: the later one).
+  private func keepStatus(_ s: StatusRecord, chain c: Int) {
+    let current = chainStatus[c]
+    if current >= 0 {
+      let kept = storage.statuses[Int(current)]
+      let keptEnd = kept.expires == PackedRecord.none ? Instant.distantPast.ms : kept.expires
+      let newEnd = s.expires == PackedRecord.none ? Instant.distantPast.ms : s.expires
+      if keptEnd > newEnd { return }
+      storage.statuses[Int(current)] = s
+    } else {
+      chainStatus[c] = Int32(truncatingIfNeeded: storage.statuses.count)
+      storage.statuses.append(s)
     }
   }
 
   /// Merges Play chains, derives every chain's state as of `asOf`, and returns the ledger.
   public func build(asOf: Instant, catalog: Catalog) -> Ledger {
-    // Link order-keyed Play chains to the token chain that names their first order.
-    var tokenOfOrder: [String: String] = [:]
-    for (token, i) in playByToken {
-      for base in chains[i].orderBaseIds { tokenOfOrder[base] = tokenOfOrder[base].map { min($0, token) } ?? token }
-    }
-    var live: [(store: Store, key: String, index: Int)] = []
-    live.reserveCapacity(chains.count)
-    for (key, i) in appStore { live.append((.appStore, key, i)) }
-    for (key, i) in stripe { live.append((.stripe, key, i)) }
-    for (key, i) in playByToken { live.append((.play, key, i)) }
-    for (base, i) in playByOrder {
-      if let token = tokenOfOrder[base], let target = playByToken[token] {
-        var absorbed = Chain(store: .play, key: base)
-        swap(&absorbed, &chains[i])
-        chains[target].absorb(absorbed)
+    flushPending()
+    let pool = storage.pool
+    storage.products.resolve(catalog: catalog)
+    let n = chainKeys.count
+
+    // Link order-keyed Play chains to the token chain that names their first order (the least token).
+    var tokenOfOrder = PackedIndex()
+    for (c, orderBase) in bases where chainSpaces[Int(c)] == .playToken {
+      if let current = tokenOfOrder[orderBase] {
+        if PackedID.less(chainKeys[Int(c)], chainKeys[Int(current)], pool: pool) {
+          tokenOfOrder.set(orderBase, c)
+        }
       } else {
-        live.append((.play, base, i))
+        tokenOfOrder.set(orderBase, c)
       }
     }
-    appStore = [:]
-    stripe = [:]
-    playByToken = [:]
-    playByOrder = [:]
-    // Sort small (store, key, index) entries, then move each chain out once in that order.
-    live.sort { ($0.store, $0.key) < ($1.store, $1.key) }
-    var all: [Chain] = []
-    all.reserveCapacity(live.count)
-    for entry in live {
-      var taken = Chain(store: entry.store, key: "")
-      swap(&taken, &chains[entry.index])
-      all.append(taken)
+    var target = [UInt32](repeating: 0, count: n)
+    for c in 0..<n {
+      target[c] = UInt32(c)
+      guard chainSpaces[c] == .playOrder, let t = tokenOfOrder[chainKeys[c]] else { continue }
+      target[c] = t
+      if chainSelfBase[c] { bases.append((t, chainKeys[c])) }
+      let target = Int(t)
+      if firstPurchase[c] != UInt32.max
+        && (firstPurchase[target] == UInt32.max || precedes(firstPurchase[c], firstPurchase[target]))
+      {
+        firstPurchase[target] = firstPurchase[c]
+        firstOriginal[target] = firstOriginal[c]
+      }
+      if firstTokenPurchase[c] != UInt32.max
+        && (firstTokenPurchase[target] == UInt32.max
+          || precedes(firstTokenPurchase[c], firstTokenPurchase[target]))
+      {
+        firstTokenPurchase[target] = firstTokenPurchase[c]
+        firstToken[target] = firstToken[c]
+      }
+      if chainStatus[c] >= 0 {
+        let s = storage.statuses[Int(chainStatus[c])]
+        chainStatus[c] = -1
+        keepStatus(s, chain: Int(t))
+      }
     }
+    tokenOfOrder = PackedIndex()
+
+    // Sort the live chains by store, then key.
+    var live: [UInt32] = []
+    live.reserveCapacity(n)
+    for c in 0..<n where target[c] == UInt32(c) { live.append(UInt32(c)) }
+    live.sort { [chainKeys, chainSpaces] a, b in
+      let keys = chainKeys
+      let spaces = chainSpaces
+      let sa = spaces[Int(a)].store
+      let sb = spaces[Int(b)].store
+      if sa != sb { return sa < sb }
+      let order = PackedID.compare(keys[Int(a)], keys[Int(b)], pool: pool)
+      if order != 0 { return order < 0 }
+      if spaces[Int(a)] != spaces[Int(b)] { return spaces[Int(a)].rawValue < spaces[Int(b)].rawValue }
+      return a < b
+    }
+    var position = [UInt32](repeating: 0, count: n)
+    for (p, c) in live.enumerated() { position[Int(c)] = UInt32(p) }
+    for c in 0..<n where target[c] != UInt32(c) { position[c] = position[Int(target[c])] }
+    target = []
+
+    // Group record numbers by chain, then kind (purchases, refunds, voids), in arrival order.
+    let chainCount = live.count
+    var starts = [UInt32](repeating: 0, count: chainCount * 3 + 1)
+    do {
+      let records = storage.records.buffer
+      for i in 0..<records.count {
+        let slot = Int(position[Int(recordChain[i])]) * 3 + Int(records[i].flags.rawValue & 3)
+        starts[slot + 1] += 1
+      }
+    }
+    for s in 0..<chainCount * 3 { starts[s + 1] += starts[s] }
+    do {
+      var fill = starts
+      var order = [UInt32](repeating: 0, count: storage.records.count)
+      let records = storage.records.buffer
+      for i in 0..<records.count {
+        let slot = Int(position[Int(recordChain[i])]) * 3 + Int(records[i].flags.rawValue & 3)
+        order[Int(fill[slot])] = UInt32(truncatingIfNeeded: i)
+        fill[slot] += 1
+      }
+      recordChain.removeAll()
+      storage.order = order
+    }
+
+    var chains: [ChainState] = []
+    chains.reserveCapacity(chainCount)
+    let t = asOf.ms
+    for (p, c) in live.enumerated() {
+      // The first purchase as of T: the first of all purchases, unless even that one is after T.
+      var original = PackedRecord.none
+      let first = firstPurchase[Int(c)]
+      if first != UInt32.max, case let at = storage.records[Int(first)].at, at <= t {
+        original = firstOriginal[Int(c)] == PackedRecord.none ? at : firstOriginal[Int(c)]
+      }
+      let tokenFirst = firstTokenPurchase[Int(c)]
+      let token =
+        tokenFirst != UInt32.max && storage.records[Int(tokenFirst)].at <= t ? firstToken[Int(c)] : 0
+      chains.append(
+        ChainState(
+          key: chainKeys[Int(c)], start: Int(starts[p * 3]),
+          purchaseCount: starts[p * 3 + 1] - starts[p * 3],
+          refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
+          voidCount: starts[p * 3 + 3] - starts[p * 3 + 2], status: chainStatus[Int(c)],
+          store: chainSpaces[Int(c)].store, flags: [.production], currentProduct: UInt32.max,
+          paidThrough: PackedRecord.none, originalPurchaseAt: original, supersededBy: -1,
+          accountToken: token,
+          latestPaid: -1))
+    }
+    starts = []
+    storage.chains = chains
     chains = []
-    return Ledger(chains: all, asOf: asOf, catalog: catalog)
-  }
-}
+    maps = []
+    chainStatus = []
+    firstPurchase = []
+    firstOriginal = []
+    firstTokenPurchase = []
+    firstToken = []
 
-extension Chain {
-  mutating func append(_ incoming: StoreTransaction) {
-    // Share the chain's own copies of strings every record repeats, so millions of records do not each
-    // hold a private copy of the same key or account token.
-    var record = incoming
-    if record.chainKey == key { record.chainKey = key }
-    if let token = record.accountToken, let known = accountTokenShared, token == known {
-      record.accountToken = known
+    // First order ids each chain names: its own key where its records name it, and the ids it names.
+    var named: [(chain: UInt32, base: PackedID)] = []
+    named.reserveCapacity(bases.count)
+    for (c, orderBase) in bases { named.append((position[Int(c)], orderBase)) }
+    bases = []
+    for (p, c) in live.enumerated() where chainSelfBase[Int(c)] {
+      named.append((UInt32(p), chainKeys[Int(c)]))
     }
-    switch record.kind {
-    case .purchase: purchases.append(record)
-    case .refund: refunds.append(record)
-    case .void: voids.append(record)
-    case .status:
-      // Two resources for one token: keep the one that says more recent things.
-      if let current = status, (current.expiresAt ?? .distantPast) > (record.expiresAt ?? .distantPast) {
-        break
-      }
-      status = record
-    }
-    for base in record.storedOrderBaseIds ?? [] where !orderBaseIds.contains(base) { orderBaseIds.append(base) }
-    if record.store == .play && record.kind != .status && PlayOrderId.isOrderId(record.transactionId) {
-      let base = PlayOrderId.base(record.transactionId)
-      if !orderBaseIds.contains(base) { orderBaseIds.append(base) }
-    }
-  }
+    chainSelfBase = []
+    chainKeys = []
+    chainSpaces = []
+    live = []
+    position = []
 
-  mutating func absorb(_ other: Chain) {
-    purchases.append(contentsOf: other.purchases)
-    refunds.append(contentsOf: other.refunds)
-    voids.append(contentsOf: other.voids)
-    if let s = other.status { append(s) }
-    for base in other.orderBaseIds where !orderBaseIds.contains(base) { orderBaseIds.append(base) }
+    // Derive each chain as of T; drop chains none of whose records is at or before T (in place).
+    ChainDerivation.deriveAll(storage, asOf: asOf)
+    var kept = [Int32](repeating: -1, count: chainCount)
+    var revocations: [Int32: Chain.Revocation] = [:]
+    var w = 0
+    for p in 0..<chainCount where !storage.chains[p].isEmpty {
+      kept[p] = Int32(truncatingIfNeeded: w)
+      if let revocation = storage.revocations[Int32(p)] { revocations[kept[p]] = revocation }
+      if w != p { storage.chains[w] = storage.chains[p] }
+      w += 1
+    }
+    storage.chains.removeLast(chainCount - w)
+    storage.revocations = revocations
+
+    // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
+    var index = Array(repeating: PackedIndex(), count: Store.allCases.count)
+    for (i, chain) in storage.chains.enumerated() {
+      index[LedgerStorage.slot(chain.store)].set(chain.key, UInt32(i))
+    }
+    var playOrders = PackedIndex()
+    for (c, orderBase) in named {
+      let k = kept[Int(c)]
+      guard k >= 0 else { continue }
+      if let current = playOrders[orderBase], Int32(current) <= k { continue }
+      playOrders.set(orderBase, UInt32(k))
+    }
+    named = []
+    kept = []
+    storage.index = index
+    storage.playOrders = playOrders
+
+    // A Play chain named by another chain's linkedPurchaseToken is superseded by it.
+    for i in storage.chains.indices where storage.chains[i].store == .play {
+      let chain = storage.chains[i]
+      guard chain.status >= 0, !chain.pending else { continue }
+      let s = storage.statuses[Int(chain.status)]
+      guard !s.linked.isAbsent, s.at <= asOf.ms, let t = storage.chainIndex(store: .play, key: s.linked),
+        t != i
+      else { continue }
+      storage.chains[t].supersededBy = Int32(truncatingIfNeeded: i)
+    }
+    let built = storage
+    storage = LedgerStorage()
+    return Ledger(storage: built, asOf: asOf)
   }
 }

@@ -18,6 +18,12 @@ public struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible 
 
   private init(index: Int) { self.index = UInt16(index) }
 
+  /// The currency at `tableIndex` in the ISO 4217 table (a handle stored as a number elsewhere).
+  init(tableIndex: Int) { self.index = UInt16(truncatingIfNeeded: tableIndex) }
+
+  /// The position of this currency in the ISO 4217 table.
+  var tableIndex: Int { Int(index) }
+
   private var entry: Entry { Currency.iso4217Table[Int(index)] }
 
   /// The three-letter alphabetic code, upper case (`EUR`).

@@ -5,27 +5,65 @@ struct Claim: Sendable {
   var at: Instant?
 }
 
-/// Who claims which chain, and which entitlements name which chain.
+/// Who claims which chain, and which entitlements name which chain, as one list per chain (packed:
+/// a start per chain into one array of claim sources).
 struct ClaimIndex {
-  var claims: [[Claim]]
-  var entitlementsOfChain: [[Int]]
+  /// `starts[c]..<starts[c + 1]` are chain `c`'s claims in ``sources``.
+  private(set) var starts: [Int32]
+  /// A credential row `i` as `i`, an entitlement row `j` as `-(j + 1)`: credentials first, each in row order.
+  private(set) var sources: [Int32]
 
-  init(ledger: Ledger, entitlements: [Entitlement], credentials: [Credential]) {
-    claims = Array(repeating: [], count: ledger.chains.count)
-    entitlementsOfChain = Array(repeating: [], count: ledger.chains.count)
-    for credential in credentials {
-      var target = ledger.chainIndex(store: credential.store, key: credential.storeKey)
-      if target == nil, let order = credential.orderId, !order.isEmpty {
-        target = ledger.chainIndex(store: credential.store, key: order)
+  init(ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable) {
+    let s = ledger.storage
+    let chainCount = s.chains.count
+    var target = [Int32](repeating: -1, count: credentials.rows.count)
+    var counts = [Int32](repeating: 0, count: chainCount + 1)
+    for (i, credential) in credentials.rows.enumerated() {
+      var c = s.chainIndex(store: credential.store, key: credential.key)
+      if c == nil, !credentials.order(i).isAbsent, credentials.order(i) != .empty {
+        c = s.chainIndex(store: credential.store, key: credentials.order(i))
       }
-      if let target { claims[target].append(Claim(userId: credential.userId, at: credential.claimedAt)) }
+      if let c {
+        target[i] = Int32(c)
+        counts[c + 1] += 1
+      }
     }
-    for (i, entitlement) in entitlements.enumerated() {
-      guard let store = entitlement.source.store, let key = entitlement.storeKey, !key.isEmpty,
-        let target = ledger.chainIndex(store: store, key: key)
+    var entitlementTarget = [Int32](repeating: -1, count: entitlements.rows.count)
+    for (j, e) in entitlements.rows.enumerated() {
+      guard let store = e.source.store, !e.key.isAbsent, e.key != .empty,
+        let c = s.chainIndex(store: store, key: e.key)
       else { continue }
-      claims[target].append(Claim(userId: entitlement.userId, at: entitlement.startsAt))
-      entitlementsOfChain[target].append(i)
+      entitlementTarget[j] = Int32(c)
+      counts[c + 1] += 1
     }
+    for c in 0..<chainCount { counts[c + 1] += counts[c] }
+    starts = counts
+    var fill = counts
+    sources = [Int32](repeating: 0, count: Int(counts[chainCount]))
+    for (i, c) in target.enumerated() where c >= 0 {
+      sources[Int(fill[Int(c)])] = Int32(i)
+      fill[Int(c)] += 1
+    }
+    for (j, c) in entitlementTarget.enumerated() where c >= 0 {
+      sources[Int(fill[Int(c)])] = -Int32(j) - 1
+      fill[Int(c)] += 1
+    }
+  }
+
+  /// Chain `c`'s claim sources.
+  @inline(__always)
+  func claims(_ c: Int) -> ArraySlice<Int32> { sources[Int(starts[c])..<Int(starts[c + 1])] }
+
+  /// The claim a source stands for.
+  @inline(__always)
+  static func claim(_ source: Int32, _ entitlements: EntitlementTable, _ credentials: CredentialTable)
+    -> Claim
+  {
+    if source >= 0 {
+      let r = credentials.rows[Int(source)]
+      return Claim(userId: r.userId, at: r.claimedAt == PackedRecord.none ? nil : Instant(ms: r.claimedAt))
+    }
+    let r = entitlements.rows[Int(-source - 1)]
+    return Claim(userId: r.userId, at: r.startsAt == PackedRecord.none ? nil : Instant(ms: r.startsAt))
   }
 }

@@ -18,20 +18,34 @@ public struct CountsRow: Sendable, Equatable {
 
   /// The counts table, sorted by store then product.
   public static func rows(ledger: Ledger, entitlements: [Entitlement], asOf t: Instant) -> [CountsRow] {
+    let s = ledger.storage
+    var table = EntitlementTable(pool: s.pool, products: s.products)
+    for e in entitlements { table.append(e) }
+    return rows(ledger: ledger, entitlements: table, asOf: t)
+  }
+
+  /// The counts table from packed entitlements, sorted by store then product.
+  public static func rows(ledger: Ledger, entitlements: EntitlementTable, asOf t: Instant) -> [CountsRow] {
     struct Key: Hashable {
       var store: Store
-      var product: String
+      var product: UInt32
     }
+    let s = ledger.storage
+    let entitlements = entitlements.sharing(pool: s.pool, products: s.products)
     var table: [Key: CountsRow] = [:]
-    for chain in ledger.chains
-    where chain.production && !chain.pending && chain.revocation == nil && chain.supersededBy == nil {
-      guard let end = chain.paidThrough, end > t, let product = chain.currentProduct else { continue }
-      table[Key(store: chain.store, product: product), default: CountsRow(store: chain.store, productId: product)]
+    for chain in s.chains where chain.production && !chain.pending && !chain.revoked && chain.supersededBy < 0
+    {
+      guard chain.paidThrough != PackedRecord.none, chain.paidThrough > t.ms,
+        chain.currentProduct != UInt32.max
+      else { continue }
+      let key = Key(store: chain.store, product: chain.currentProduct)
+      table[key, default: CountsRow(store: chain.store, productId: s.products.names[Int(key.product)])]
         .chainsPaidThrough += 1
     }
-    for e in entitlements where e.isActive(at: t) {
+    for e in entitlements.rows where e.isActive(at: t.ms) {
       guard let store = e.source.store else { continue }
-      table[Key(store: store, product: e.productId), default: CountsRow(store: store, productId: e.productId)]
+      let key = Key(store: store, product: e.product)
+      table[key, default: CountsRow(store: store, productId: s.products.names[Int(e.product)])]
         .entitlementsActive += 1
     }
     return table.values.sorted { ($0.store, $0.productId) < ($1.store, $1.productId) }

@@ -32,46 +32,63 @@ public enum Revenue {
   /// Sharing records move no money and are left out; an Apple prorated refund counts its share of the
   /// price, rounded half-even. Play voided records carry no amount: Play refunds come from the sales
   /// report's `Refund` rows only.
-  public static func rows(ledger: Ledger, dayOf: (Instant) -> CivilDate, rounding: RoundingRule = .halfEven) -> [RevenueRow] {
+  public static func rows(ledger: Ledger, dayOf: (Instant) -> CivilDate, rounding: RoundingRule = .halfEven)
+    -> [RevenueRow]
+  {
     struct Key: Hashable {
       var day: CivilDate
       var store: Store
-      var product: String
-      var currency: Currency
+      var product: UInt32
+      var currency: UInt16
     }
+    let s = ledger.storage
     var table: [Key: RevenueRow] = [:]
-    func add(_ record: StoreTransaction, at: Instant, update: (inout RevenueRow) -> Void) {
-      guard let currency = record.currency else { return }
-      let key = Key(day: dayOf(at), store: record.store, product: record.productId, currency: currency)
-      update(&table[key, default: RevenueRow(day: key.day, store: key.store, productId: key.product, currency: currency)])
+    func add(_ r: PackedRecord, store: Store, at: Int64, update: (inout RevenueRow) -> Void) {
+      guard let currency = r.currencyValue else { return }
+      let key = Key(
+        day: dayOf(Instant(ms: at)), store: store, product: s.products.nameID(ofVariant: r.variant),
+        currency: r.currency)
+      update(
+        &table[
+          key,
+          default: RevenueRow(
+            day: key.day, store: store, productId: s.products.names[Int(key.product)], currency: currency)
+        ])
     }
-    let t = ledger.asOf
-    for chain in ledger.chains where chain.production && !chain.pending {
-      for purchase in chain.purchases
-      where purchase.environment == .production && !purchase.familyShared && purchase.amountMinor > 0 {
-        add(purchase, at: purchase.at) { row in
+    let t = ledger.asOf.ms
+    for c in s.chains.indices {
+      let chain = s.chains[c]
+      guard chain.production && !chain.pending else { continue }
+      for k in s.purchases(c) {
+        let n = Int(s.order[k])
+        let purchase = s.records[n]
+        guard purchase.isProduction && !purchase.isFamilyShared && purchase.amount > 0 else { continue }
+        let tax = s.tax(n)
+        add(purchase, store: chain.store, at: purchase.at) { row in
           row.charges += 1
-          row.grossMinor += purchase.amountMinor
-          row.taxMinor += purchase.taxMinor ?? 0
+          row.grossMinor += purchase.amount
+          row.taxMinor += tax
         }
         // App Store refunds are revocations of the purchase itself.
-        if let at = purchase.revokedAt, at <= t, chain.store != .play {
-          let type = purchase.revocationType?.uppercased()
+        if let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t, chain.store != .play {
+          let type = rare.revocationTypeUpper
           guard type != "FAMILY_REVOKE" else { continue }
-          if purchase.isUpgraded && type == nil && purchase.revocationReason == nil { continue }
-          var refunded = purchase.amountMinor
-          if type == "REFUND_PRORATED", let milli = purchase.revocationPercentMilli {
-            refunded = rounding.scale(purchase.amountMinor, numerator: milli, denominator: 100_000)
+          if purchase.isUpgraded && type == nil && rare.revocationReason == nil { continue }
+          var refunded = purchase.amount
+          if type == "REFUND_PRORATED", let milli = rare.revocationPercentMilli {
+            refunded = rounding.scale(purchase.amount, numerator: milli, denominator: 100_000)
           }
-          add(purchase, at: at) { row in
+          add(purchase, store: chain.store, at: at.ms) { row in
             row.refundsMinor += refunded
             row.refundCount += 1
           }
         }
       }
-      for refund in chain.refunds where refund.environment == .production {
-        add(refund, at: refund.at) { row in
-          row.refundsMinor += refund.amountMinor
+      for k in s.refunds(c) {
+        let refund = s.record(at: k)
+        guard refund.isProduction else { continue }
+        add(refund, store: chain.store, at: refund.at) { row in
+          row.refundsMinor += refund.amount
           row.refundCount += 1
         }
       }

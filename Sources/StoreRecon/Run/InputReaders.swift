@@ -4,36 +4,38 @@ enum InputReaders {
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
     rows: inout AppRowSet, report: inout InputReport
   ) throws(InputError) -> InputCounts {
-    let importer: (any StoreImporter)?
+    let packed: PackedImport?
     switch input.role {
-    case "app_store.transactions": importer = AppStoreTransactionImporter()
-    case "play.sales": importer = PlaySalesReportImporter()
-    case "play.subscriptions": importer = PlaySubscriptionImporter()
-    case "play.voided": importer = PlayVoidedPurchaseImporter()
-    default: importer = nil
+    case "app_store.transactions":
+      packed = try AppStoreTransactionImporter().read(
+        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+    case "play.sales":
+      packed = try PlaySalesReportImporter().read(
+        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+    case "play.subscriptions":
+      packed = try PlaySubscriptionImporter().read(
+        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+    case "play.voided":
+      packed = try PlayVoidedPurchaseImporter().read(
+        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+    default: packed = nil
     }
-    if let importer {
-      var first: Instant?
-      var last: Instant?
-      let counts = try importer.read(path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) {
-        record in
-        if record.at != .distantPast {
-          first = min(first ?? record.at, record.at)
-          last = max(last ?? record.at, record.at)
-        }
-        ledger.add(record)
-      }
-      report.firstAt = first
-      report.lastAt = last
-      return counts
+    if let packed {
+      report.firstAt = packed.firstAt
+      report.lastAt = packed.lastAt
+      return packed.counts
     }
     switch input.role {
     case "app.entitlements":
+      if rows.entitlements.count == 0 { rows.entitlements = ledger.entitlementTable() }
       return try EntitlementCSVReader().read(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.entitlements.append($0) }
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
+        into: &rows.entitlements)
     case "app.credentials":
+      if rows.credentials.count == 0 { rows.credentials = ledger.credentialTable() }
       return try CredentialCSVReader().read(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.credentials.append($0) }
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
+        into: &rows.credentials)
     case "fx.rates":
       guard let reporting = input.reporting else {
         throw InputError.malformed(

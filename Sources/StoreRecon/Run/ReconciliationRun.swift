@@ -175,6 +175,7 @@ public enum ReconciliationRun {
     progress.note("reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)")
     let experimentStart = clock.now
     let readouts = readExperiments(config, ledger: ledger, rows: rows, calendar: calendar)
+    ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
     for readout in readouts {
       progress.note(ExperimentSummary.progressLine(readout) + " (\(experimentMs) ms)")
@@ -217,6 +218,8 @@ public enum ReconciliationRun {
 
     let writeStart = clock.now
     let grants = GrantRow.rows(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)
+    let fx = summaryFX(config, rates: rows.fxRates, date: date)
+    rows = AppRowSet()  // likewise the app's rows
     var files: [(String, [UInt8])] = [
       ("findings.csv", ReportTables.findingsCSV(findings)),
       ("revenue.csv", ReportTables.revenueCSV(revenue)),
@@ -236,7 +239,7 @@ public enum ReconciliationRun {
       incomplete: Completeness.reasons(date: date, calendar: calendar, inputs: reports, missing: missing),
       history: changes.map { SummaryHistory(changes: $0, previousRunDate: delta?.previousDate) },
       experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict),
-      fx: summaryFX(config, rates: rows.fxRates, date: date))
+      fx: fx)
     let summary = ReportSummary.build(facts)
     files.append(("summary.txt", Array(summary.text.utf8)))
     files.append(("summary.html", Array(summary.html.utf8)))
@@ -384,8 +387,8 @@ public enum ReconciliationRun {
 
 /// The app's own rows, as read for one run.
 struct AppRowSet {
-  var entitlements: [Entitlement] = []
-  var credentials: [Credential] = []
+  var entitlements = EntitlementTable()
+  var credentials = CredentialTable()
   var assignments: [Assignment] = []
   var goodwill: [GoodwillGrant] = []
   var fxRates: [FXRate] = []

@@ -27,6 +27,12 @@ public struct GrantRow: Sendable, Equatable {
   public static func rows(goodwill: [GoodwillGrant], entitlements: [Entitlement], asOf t: Instant)
     -> [GrantRow]
   {
+    var rows = goodwillRows(goodwill, asOf: t)
+    appendEntitlements(entitlements, to: &rows, asOf: t)
+    return rows.map { ($0.csvFields, $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+  }
+
+  static func goodwillRows(_ goodwill: [GoodwillGrant], asOf t: Instant) -> [GrantRow] {
     var rows: [GrantRow] = []
     for g in goodwill {
       let active = (g.startsAt ?? .distantPast) <= t && (g.endsAt ?? .distantFuture) > t
@@ -36,6 +42,23 @@ public struct GrantRow: Sendable, Equatable {
           startsAt: g.startsAt,
           endsAt: g.endsAt, active: active, reason: g.reason))
     }
+    return rows
+  }
+
+  /// Goodwill rows and goodwill/promo/manual entitlements (packed) as of `t`, in report order.
+  public static func rows(goodwill: [GoodwillGrant], entitlements: EntitlementTable, asOf t: Instant)
+    -> [GrantRow]
+  {
+    var rows = goodwillRows(goodwill, asOf: t)
+    var grants: [Entitlement] = []
+    for (i, e) in entitlements.rows.enumerated() where e.source.store == nil {
+      grants.append(entitlements[i])
+    }
+    appendEntitlements(grants, to: &rows, asOf: t)
+    return rows.map { ($0.csvFields, $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+  }
+
+  static func appendEntitlements(_ entitlements: [Entitlement], to rows: inout [GrantRow], asOf t: Instant) {
     for e in entitlements where e.source.store == nil {
       rows.append(
         GrantRow(
@@ -43,6 +66,5 @@ public struct GrantRow: Sendable, Equatable {
           startsAt: e.startsAt, endsAt: e.expiresAt, active: e.isActive(at: t),
           reason: "\(e.source.rawValue) entitlement (\(e.status.rawValue))"))
     }
-    return rows.map { ($0.csvFields, $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
   }
 }

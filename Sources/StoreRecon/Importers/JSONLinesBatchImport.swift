@@ -1,0 +1,249 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What an import into the ledger produced: counts, and the earliest and latest record instant.
+struct PackedImport: Sendable {
+  var counts = InputCounts()
+  var firstAt: Instant?
+  var lastAt: Instant?
+}
+
+/// Packs one JSON line into a batch; each worker thread has its own packer (caches).
+protocol JSONLinePacker {
+  init()
+  /// Adds the record of `line` (trimmed, not blank) to `batch`, or says why the line is rejected.
+  mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection)
+}
+
+/// Reads a JSON Lines file straight into a ``LedgerBuilder``, in chunks of whole lines.
+///
+/// A plain UTF-8 file is cut into fixed-size chunks at line starts; the chunks of a round are parsed on
+/// all cores at once (positioned reads, one buffer per chunk) and merged in file order, so the ledger
+/// receives the same records in the same order as a sequential read, and rejects carry the same line
+/// numbers. Compressed or UTF-16 files stream through ``LineReader`` on one core. Lines are split and
+/// numbered exactly as ``LineReader`` does (`\n`, `\r\n`, a last line without terminator; blank lines
+/// numbered but not counted).
+enum JSONLinesBatchImport {
+  /// Bytes per chunk.
+  static let chunkSize = 8 << 20
+
+  /// One parsed chunk.
+  final class Chunk: @unchecked Sendable {
+    let batch = RecordBatch()
+    /// Physical lines that start in the chunk.
+    var lines = 0
+    /// Rejected lines: chunk-relative line number (1-based), reason, raw text.
+    var rejects: [(line: Int, reason: String, raw: String)] = []
+    /// The chunk-relative number of a line too long to read, where reading stopped.
+    var tooLong: Int?
+    /// A read error, where reading stopped.
+    var error: InputError?
+  }
+
+  /// Imports `path` into `builder`.
+  ///
+  /// - Parameters:
+  ///   - chunkBytes: the chunk size (tests use small chunks to cut a small file many times).
+  ///   - threads: chunks parsed at once (1: sequential).
+  static func run<P: JSONLinePacker>(
+    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
+    chunkBytes: Int = chunkSize, threads: Int = Parallel.cores
+  ) throws(InputError) -> PackedImport {
+    let file = try FileByteSource(path: path, displayName: displayName)
+    let container = try InputBytes.sniff(file, path: path, displayName: displayName)
+    var start: Int64 = 0
+    var plain = container == .plain
+    if plain {
+      var head = [UInt8](repeating: 0, count: 3)
+      let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
+        try file.read(at: 0, into: b)
+      }
+      if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
+        start = 3
+      } else if got >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)) {
+        plain = false
+      }
+    }
+    guard plain else {
+      return try streaming(packer, path: path, displayName: displayName, rejects: rejects, into: builder)
+    }
+    var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
+    let size = file.size
+    let chunkCount = size > start ? Int((size - start + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
+    var next = 0
+    let buffers = (0..<max(1, threads)).map { _ in GrowableBuffer<UInt8>() }
+    while next < chunkCount {
+      let round = min(max(1, threads), chunkCount - next)
+      let first = next
+      let chunks = Parallel.map(parts: round) { part -> Chunk in
+        parse(
+          packer, file: file, chunk: first + part, start: start, size: size, chunkBytes: chunkBytes,
+          buffer: buffers[part])
+      }
+      for chunk in chunks { try result.merge(chunk) }
+      next += round
+    }
+    return result.finish()
+  }
+
+  /// Adds parsed chunks to the builder in order, numbering their lines and reporting their rejects.
+  struct Merger {
+    var counter: RecordCounter
+    let builder: LedgerBuilder
+    let displayName: String
+    var linesBefore = 0
+    var firstAt = Int64.max
+    var lastAt = Int64.min
+
+    init(displayName: String, rejects: any RejectSink, builder: LedgerBuilder) {
+      counter = RecordCounter(displayName: displayName, rejects: rejects)
+      self.builder = builder
+      self.displayName = displayName
+    }
+
+    mutating func merge(_ chunk: Chunk) throws(InputError) {
+      counter.accept(chunk.batch.records.count + chunk.batch.statuses.count)
+      for reject in chunk.rejects {
+        counter.reject(line: linesBefore + reject.line, reason: reject.reason, raw: reject.raw)
+      }
+      builder.merge(chunk.batch)
+      firstAt = min(firstAt, chunk.batch.firstAt)
+      lastAt = max(lastAt, chunk.batch.lastAt)
+      if let line = chunk.tooLong {
+        throw .malformed(
+          path: displayName,
+          reason: "line \(linesBefore + line) is longer than \(LineReader.maximumLineLength) bytes")
+      }
+      if let error = chunk.error { throw error }
+      linesBefore += chunk.lines
+    }
+
+    func finish() -> PackedImport {
+      PackedImport(
+        counts: counter.counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
+        lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt))
+    }
+  }
+
+  /// Reads and parses chunk `k`: the lines that start in `[start + k·size, start + (k+1)·size)`.
+  static func parse<P: JSONLinePacker>(
+    _ packer: P.Type, file: FileByteSource, chunk k: Int, start: Int64, size: Int64, chunkBytes: Int,
+    buffer: GrowableBuffer<UInt8>
+  ) -> Chunk {
+    let chunk = Chunk()
+    let nominalStart = start + Int64(k) * Int64(chunkBytes)
+    let nominalEnd = min(size, nominalStart + Int64(chunkBytes))
+    // Read from the byte before the chunk (to see whether a line starts at its first byte).
+    let windowStart = nominalStart > start ? nominalStart - 1 : start
+    do throws(InputError) {
+      let window = Int(nominalEnd - windowStart)
+      buffer.reserve(window)
+      var count = try file.read(
+        at: windowStart, into: UnsafeMutableBufferPointer(start: buffer.base, count: window))
+      guard let base = buffer.base, count > 0 else { return chunk }
+      // The first line that starts in the chunk.
+      var s = 0
+      if nominalStart > start {
+        guard count > 1, let hit = memchr(base, 0x0A, count - 1) else { return chunk }
+        s = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+      }
+      // Extend past the chunk to the end of its last line.
+      var searchFrom = max(s, count - 1)
+      var ended = windowStart + Int64(count) >= size
+      var openLine = count
+      while openLine > s && base[openLine - 1] != 0x0A { openLine -= 1 }
+      while true {
+        if searchFrom < count, let b = buffer.base, let hit = memchr(b + searchFrom, 0x0A, count - searchFrom)
+        {
+          count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+          break
+        }
+        if ended || count - openLine >= LineReader.maximumLineLength { break }
+        let more = 1 << 20
+        buffer.reserve(count + more)
+        searchFrom = count
+        let got = try file.read(
+          at: windowStart + Int64(count),
+          into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + count }, count: more))
+        count += got
+        if got == 0 || windowStart + Int64(count) >= size { ended = true }
+      }
+      var packer = P()
+      parseLines(UnsafeBufferPointer(start: buffer.base, count: count), from: s, packer: &packer, into: chunk)
+    } catch {
+      chunk.error = error
+    }
+    return chunk
+  }
+
+  /// Splits `bytes[from...]` into lines and packs each.
+  static func parseLines<P: JSONLinePacker>(
+    _ bytes: UnsafeBufferPointer<UInt8>, from: Int, packer: inout P, into chunk: Chunk
+  ) {
+    guard let base = bytes.baseAddress else { return }
+    var lineStart = from
+    let end = bytes.count
+    while lineStart < end {
+      var stop = end
+      var next = end
+      if let hit = memchr(base + lineStart, 0x0A, end - lineStart) {
+        stop = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        next = stop + 1
+      }
+      chunk.lines += 1
+      if stop - lineStart >= LineReader.maximumLineLength {
+        chunk.tooLong = chunk.lines
+        return
+      }
+      var last = stop
+      if last > lineStart && bytes[last - 1] == 0x0D { last -= 1 }
+      packLine(
+        UnsafeBufferPointer(rebasing: bytes[lineStart..<last]), number: chunk.lines, packer: &packer, chunk)
+      lineStart = next
+    }
+  }
+
+  @inline(__always)
+  static func packLine<P: JSONLinePacker>(
+    _ line: UnsafeBufferPointer<UInt8>, number: Int, packer: inout P, _ chunk: Chunk
+  ) {
+    let text = JSONLinesImport.trimmed(line)
+    if text.isEmpty { return }
+    do {
+      try packer.pack(text, into: chunk.batch)
+    } catch {
+      chunk.rejects.append((number, error.reason, RawText.truncated(text)))
+    }
+  }
+
+  /// A compressed or UTF-16 file: one core, through ``LineReader``.
+  static func streaming<P: JSONLinePacker>(
+    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder
+  ) throws(InputError) -> PackedImport {
+    let lines = try LineReader(path: path, displayName: displayName)
+    var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
+    var packer = P()
+    var chunk = Chunk()
+    var pending: InputError?
+    while true {
+      let line: UnsafeBufferPointer<UInt8>?
+      do {
+        line = try lines.next()
+      } catch {
+        pending = error
+        break
+      }
+      guard let line else { break }
+      chunk.lines += 1
+      packLine(line, number: chunk.lines, packer: &packer, chunk)
+      if chunk.batch.records.count + chunk.batch.statuses.count >= 65_536 {
+        try result.merge(chunk)
+        chunk = Chunk()
+      }
+    }
+    chunk.error = pending
+    try result.merge(chunk)
+    return result.finish()
+  }
+}

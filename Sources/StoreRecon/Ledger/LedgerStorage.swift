@@ -1,0 +1,217 @@
+/// Everything a ``Ledger`` holds, packed: records in one array, chains as small structs with ranges
+/// into a record order, the texts in pools, look-ups in open-addressing indexes.
+///
+/// Built once by ``LedgerBuilder`` and read-only afterwards (shared by copies of the ledger).
+final class LedgerStorage: @unchecked Sendable {
+  /// Records in arrival order.
+  let records = GrowableBuffer<PackedRecord>()
+  /// Record numbers grouped by chain: each chain's purchases (purchase order), refunds, voids.
+  var order: [UInt32] = []
+  /// Chains sorted by store, then key.
+  var chains: [ChainState] = []
+  /// Play subscription resources, by ``ChainState/status``.
+  var statuses: [StatusRecord] = []
+  /// Side fields by record number.
+  var rare: [Int: RareFields] = [:]
+  /// Revocations by chain index.
+  var revocations: [Int32: Chain.Revocation] = [:]
+  /// Chain keys, transaction ids and order ids that do not pack into numbers.
+  var pool = TextPool()
+  /// Account tokens.
+  var tokens = TextPool()
+  /// Product names, types and variants.
+  var products = ProductTable()
+  /// Chain index by key, per store.
+  var index: [PackedIndex] = Array(repeating: PackedIndex(), count: Store.allCases.count)
+  /// Play chain index by first order id (lowest chain index first).
+  var playOrders = PackedIndex()
+
+  init() {}
+
+  /// Drops everything but the key pool and the product names (which lineage rows and findings name).
+  func release() {
+    records.removeAll()
+    order = []
+    chains = []
+    statuses = []
+    rare = [:]
+    revocations = [:]
+    tokens = TextPool()
+    index = Array(repeating: PackedIndex(), count: Store.allCases.count)
+    playOrders = PackedIndex()
+  }
+
+  /// The index of `store` in ``index``.
+  @inline(__always)
+  static func slot(_ store: Store) -> Int {
+    switch store {
+    case .appStore: return 0
+    case .play: return 1
+    case .stripe: return 2
+    }
+  }
+
+  /// The chain `key` names in `store`: a chain key or, for Play, any order id of the chain.
+  func chainIndex(store: Store, key: PackedID) -> Int? {
+    if let i = index[LedgerStorage.slot(store)][key] { return Int(i) }
+    guard store == .play else { return nil }
+    switch key.kind {
+    case .playOrder:
+      return playOrders[key.playBase].map(Int.init)
+    case .pooled:
+      let text = pool.string(key.poolID)
+      guard PlayOrderId.isOrderId(text) else { return nil }
+      return PackedID.find(PlayOrderId.base(text), in: pool).flatMap { playOrders[$0] }.map(Int.init)
+    case .decimal, .empty:
+      return nil
+    }
+  }
+
+  /// The chain `key` names in `store` (text as the app stores it).
+  func chainIndex(store: Store, key: String) -> Int? {
+    if let packed = PackedID.find(key, in: pool), let i = chainIndex(store: store, key: packed) { return i }
+    guard store == .play, PlayOrderId.isOrderId(key) else { return nil }
+    return PackedID.find(PlayOrderId.base(key), in: pool).flatMap { playOrders[$0] }.map(Int.init)
+  }
+
+  /// The record numbers of chain `c`'s purchases, oldest first.
+  @inline(__always)
+  func purchases(_ c: Int) -> Range<Int> {
+    let chain = chains[c]
+    return chain.start..<chain.start + Int(chain.purchaseCount)
+  }
+
+  /// The record numbers of chain `c`'s Play refund rows.
+  @inline(__always)
+  func refunds(_ c: Int) -> Range<Int> {
+    let chain = chains[c]
+    let from = chain.start + Int(chain.purchaseCount)
+    return from..<from + Int(chain.refundCount)
+  }
+
+  /// The record numbers of chain `c`'s Play voided purchases.
+  @inline(__always)
+  func voids(_ c: Int) -> Range<Int> {
+    let chain = chains[c]
+    let from = chain.start + Int(chain.purchaseCount) + Int(chain.refundCount)
+    return from..<from + Int(chain.voidCount)
+  }
+
+  /// The record at position `k` of ``order``.
+  @inline(__always) func record(at k: Int) -> PackedRecord { records[Int(order[k])] }
+
+  /// Side fields of record `n`, if any.
+  @inline(__always)
+  func rareFields(_ n: Int) -> RareFields? { records[n].flags.contains(.rare) ? rare[n] : nil }
+
+  /// When record `n` was revoked (Apple), if it was.
+  @inline(__always)
+  func revokedAt(_ n: Int) -> Int64? {
+    guard records[n].flags.contains(.rare), let at = rare[n]?.revokedAt else { return nil }
+    return at.ms
+  }
+
+  /// The tax of record `n` (0 when it states none).
+  @inline(__always)
+  func tax(_ n: Int) -> Int64 {
+    let r = records[n]
+    if r.flags.contains(.taxInExtra) { return r.extra }
+    if r.flags.contains(.rare), let tax = rare[n]?.tax { return tax }
+    return 0
+  }
+
+  /// Record `n` as a ``StoreTransaction`` of chain `c` (for views and tests). Not kept per record: the
+  /// origin, offer and reason; the account token and original purchase date (see ``Chain``).
+  func transaction(_ n: Int, chain c: Int) -> StoreTransaction {
+    let r = records[n]
+    let chain = chains[c]
+    var t = StoreTransaction(
+      store: chain.store, kind: r.kind, chainKey: chain.key.string(pool: pool),
+      transactionId: r.transactionId.string(pool: pool), productId: products.name(ofVariant: r.variant),
+      at: Instant(ms: r.at), origin: Origin(file: -1, line: 0))
+    t.productTypeRaw = products.typeRaw(ofVariant: r.variant)
+    t.expiresAt = r.expires == PackedRecord.none ? nil : Instant(ms: r.expires)
+    t.amountMinor = r.amount
+    if r.flags.contains(.taxInExtra) { t.taxMinor = r.extra }
+    t.currency = r.currencyValue
+    t.isTrial = r.isTrial
+    t.environment = r.environment
+    t.familyShared = r.isFamilyShared
+    t.isUpgraded = r.isUpgraded
+    t.pending = r.flags.contains(.pending)
+    if let rare = rareFields(n) {
+      t.revokedAt = rare.revokedAt
+      t.revocationType = rare.revocationType
+      t.revocationReason = rare.revocationReason
+      t.revocationPercentMilli = rare.revocationPercentMilli
+      if let tax = rare.tax { t.taxMinor = tax }
+    }
+    return t
+  }
+
+  /// Status `s` of chain `c` as a ``StoreTransaction``.
+  func statusTransaction(_ s: Int, chain c: Int) -> StoreTransaction {
+    let r = statuses[s]
+    let key = chains[c].key.string(pool: pool)
+    var t = StoreTransaction(
+      store: .play, kind: .status, chainKey: key, transactionId: key,
+      productId: products.name(ofVariant: r.variant), at: Instant(ms: r.at), origin: Origin(file: -1, line: 0)
+    )
+    t.productTypeRaw = products.typeRaw(ofVariant: r.variant)
+    t.expiresAt = r.expires == PackedRecord.none ? nil : Instant(ms: r.expires)
+    t.amountMinor = r.amount
+    t.currency = r.currencyValue
+    t.isTrial = r.isTrial
+    t.environment = r.environment
+    t.pending = r.pending
+    t.purchaseToken = key
+    t.latestOrderId = r.latestOrder.optionalString(pool: pool)
+    t.linkedChainKey = r.linked.optionalString(pool: pool)
+    if r.token != 0 { t.accountToken = tokens.string(r.token - 1) }
+    return t
+  }
+}
+
+/// One chain in the ledger: its key, where its records are, and what follows from them as of T.
+struct ChainState: Sendable {
+  var key: PackedID
+  /// First position of the chain's records in ``LedgerStorage/order``.
+  var start: Int
+  var purchaseCount: UInt32
+  var refundCount: UInt32
+  var voidCount: UInt32
+  /// Index into ``LedgerStorage/statuses``, or -1.
+  var status: Int32
+  var store: Store
+  var flags: Flags
+  /// Product name number of the current product, or `UInt32.max`.
+  var currentProduct: UInt32
+  /// Paid-through instant (ms), or ``PackedRecord/none``.
+  var paidThrough: Int64
+  /// Original purchase instant (ms), or ``PackedRecord/none``.
+  var originalPurchaseAt: Int64
+  /// Index of the chain that supersedes this one, or -1.
+  var supersededBy: Int32
+  /// Account token number + 1, or 0.
+  var accountToken: UInt32
+  /// Position (within the chain's purchases) of the latest paid charge, or -1.
+  var latestPaid: Int32
+
+  /// Derived flags.
+  struct Flags: OptionSet, Sendable {
+    var rawValue: UInt8
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+    static let production = Flags(rawValue: 1)
+    static let pending = Flags(rawValue: 2)
+    static let familyShared = Flags(rawValue: 4)
+    static let revoked = Flags(rawValue: 8)
+  }
+
+  @inline(__always) var production: Bool { flags.contains(.production) }
+  @inline(__always) var pending: Bool { flags.contains(.pending) }
+  @inline(__always) var familyShared: Bool { flags.contains(.familyShared) }
+  @inline(__always) var revoked: Bool { flags.contains(.revoked) }
+  @inline(__always) var isEmpty: Bool {
+    purchaseCount == 0 && refundCount == 0 && voidCount == 0 && status < 0
+  }
+}

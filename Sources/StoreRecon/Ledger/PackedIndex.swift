@@ -1,0 +1,106 @@
+/// An open-addressing hash map from ``PackedID`` to a 32-bit number (a chain's index), 16 bytes a slot:
+/// the look-up structure behind chain keys and Play order ids, without `String` keys.
+struct PackedIndex: Sendable {
+  private struct Slot {
+    var value: UInt64
+    var meta: UInt32
+    /// 0 empty, else the number + 1.
+    var payload: UInt32
+  }
+
+  private var slots: [Slot] = []
+  private var mask = 0
+  /// Entries held.
+  private(set) var count = 0
+
+  /// Creates an empty map with room for about `capacity` entries before it grows.
+  init(capacity: Int = 0) {
+    if capacity > 0 { resize(to: PackedIndex.slotCount(for: capacity)) }
+  }
+
+  private static func slotCount(for entries: Int) -> Int {
+    var n = 16
+    while n < entries * 2 { n *= 2 }
+    return n
+  }
+
+  @inline(__always)
+  private static func hash(_ key: PackedID) -> Int {
+    Int(truncatingIfNeeded: TextPool.mix(key.value ^ (UInt64(key.meta) << 32 | UInt64(key.meta))))
+  }
+
+  /// The number stored for `key`.
+  @inline(__always)
+  subscript(key: PackedID) -> UInt32? {
+    guard count > 0 else { return nil }
+    return slots.withUnsafeBufferPointer { s -> UInt32? in
+      var i = PackedIndex.hash(key) & mask
+      while true {
+        let slot = s[i]
+        if slot.payload == 0 { return nil }
+        if slot.value == key.value && slot.meta == key.meta { return slot.payload - 1 }
+        i = (i + 1) & mask
+      }
+    }
+  }
+
+  /// Stores `number` for `key` unless the key is present; returns the number the map holds for it.
+  @discardableResult
+  @inline(__always)
+  mutating func insertIfAbsent(_ key: PackedID, _ number: UInt32) -> UInt32 {
+    if (count + 1) * 2 > slots.count { resize(to: max(16, slots.count * 2)) }
+    let m = mask
+    return slots.withUnsafeMutableBufferPointer { s -> UInt32 in
+      var i = PackedIndex.hash(key) & m
+      while true {
+        let slot = s[i]
+        if slot.payload == 0 {
+          s[i] = Slot(value: key.value, meta: key.meta, payload: number + 1)
+          count += 1
+          return number
+        }
+        if slot.value == key.value && slot.meta == key.meta { return slot.payload - 1 }
+        i = (i + 1) & m
+      }
+    }
+  }
+
+  /// Stores `number` for `key`, replacing any number it had.
+  mutating func set(_ key: PackedID, _ number: UInt32) {
+    if (count + 1) * 2 > slots.count { resize(to: max(16, slots.count * 2)) }
+    let m = mask
+    slots.withUnsafeMutableBufferPointer { s in
+      var i = PackedIndex.hash(key) & m
+      while true {
+        let slot = s[i]
+        if slot.payload == 0 {
+          s[i] = Slot(value: key.value, meta: key.meta, payload: number + 1)
+          count += 1
+          return
+        }
+        if slot.value == key.value && slot.meta == key.meta {
+          s[i].payload = number + 1
+          return
+        }
+        i = (i + 1) & m
+      }
+    }
+  }
+
+  /// Every entry, in slot order (unspecified but deterministic for the same insertions).
+  func forEach(_ body: (PackedID, UInt32) -> Void) {
+    for slot in slots where slot.payload != 0 {
+      body(PackedID(value: slot.value, meta: slot.meta), slot.payload - 1)
+    }
+  }
+
+  private mutating func resize(to capacity: Int) {
+    let old = slots
+    slots = Array(repeating: Slot(value: 0, meta: 0, payload: 0), count: capacity)
+    mask = capacity - 1
+    count = 0
+    for slot in old where slot.payload != 0 {
+      insertIfAbsent(PackedID(value: slot.value, meta: slot.meta), slot.payload - 1)
+    }
+  }
+}

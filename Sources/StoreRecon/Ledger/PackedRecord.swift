@@ -1,0 +1,148 @@
+/// One purchase, refund or void in 48 bytes: what the ledger keeps of a ``StoreTransaction``.
+///
+/// Strings become numbers (product variant, packed transaction id); optional instants use `Int64.min`
+/// for "none". Fields most records lack (revocation details, a tax beside an expiry) live in the
+/// ledger's side table, flagged by ``Flags/rare``. The account token and the original purchase date
+/// matter only for a chain's first purchase: the ledger keeps them per chain, not per record.
+struct PackedRecord: Sendable {
+  /// Purchase, refund or void instant (ms).
+  var at: Int64
+  /// Amount in minor units (refunds: positive).
+  var amount: Int64
+  /// End of the period (Apple `expiresDate`), or `none`; or, with ``Flags/taxInExtra``, the tax.
+  var extra: Int64
+  /// The transaction id, packed (pooled ids number texts of the owner's ``TextPool``).
+  var txValue: UInt64
+  var txMeta: UInt32
+  /// Product variant (store, name, raw type) in the owner's ``ProductTable``.
+  var variant: UInt32
+  /// Currency handle index + 1; 0 none.
+  var currency: UInt16
+  var flags: Flags
+
+  /// "No instant".
+  static let none = Int64.min
+
+  /// Kind, environment and Boolean fields.
+  struct Flags: OptionSet, Sendable {
+    var rawValue: UInt16
+    init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    // Bits 0–1: kind (purchase 0, refund 1, void 2); bits 2–3: environment.
+    static let trial = Flags(rawValue: 1 << 4)
+    static let familyShared = Flags(rawValue: 1 << 5)
+    static let upgraded = Flags(rawValue: 1 << 6)
+    static let pending = Flags(rawValue: 1 << 7)
+    /// ``PackedRecord/extra`` holds the tax, not an expiry.
+    static let taxInExtra = Flags(rawValue: 1 << 8)
+    /// The ledger's side table has more for this record.
+    static let rare = Flags(rawValue: 1 << 10)
+    /// Derived: a paid charge of its chain as of T (production, amount > 0, not returned…).
+    static let paid = Flags(rawValue: 1 << 11)
+  }
+
+  @inline(__always)
+  var kind: StoreTransaction.Kind {
+    switch flags.rawValue & 3 {
+    case 0: return .purchase
+    case 1: return .refund
+    default: return .void
+    }
+  }
+
+  @inline(__always)
+  var environment: Environment {
+    switch (flags.rawValue >> 2) & 3 {
+    case 0: return .production
+    case 1: return .sandbox
+    default: return .test
+    }
+  }
+
+  @inline(__always)
+  static func kindBits(_ kind: StoreTransaction.Kind) -> UInt16 {
+    switch kind {
+    case .purchase: return 0
+    case .refund: return 1
+    case .void, .status: return 2
+    }
+  }
+
+  @inline(__always)
+  static func environmentBits(_ environment: Environment) -> UInt16 {
+    switch environment {
+    case .production: return 0
+    case .sandbox: return 1 << 2
+    case .test: return 2 << 2
+    }
+  }
+
+  @inline(__always) var transactionId: PackedID {
+    get { PackedID(value: txValue, meta: txMeta) }
+    set {
+      txValue = newValue.value
+      txMeta = newValue.meta
+    }
+  }
+
+  @inline(__always) var isProduction: Bool { flags.rawValue & 0b1100 == 0 }
+  @inline(__always) var isFamilyShared: Bool { flags.contains(.familyShared) }
+  @inline(__always) var isUpgraded: Bool { flags.contains(.upgraded) }
+  @inline(__always) var isTrial: Bool { flags.contains(.trial) }
+  @inline(__always) var isPaid: Bool { flags.contains(.paid) }
+
+  /// The currency, if the record carries money.
+  @inline(__always)
+  var currencyValue: Currency? { currency == 0 ? nil : Currency(tableIndex: Int(currency) - 1) }
+
+  /// The tax stated in the record (0 when none or kept in the side table).
+  @inline(__always) var inlineTax: Int64 { flags.contains(.taxInExtra) ? extra : 0 }
+
+  /// End of the period, or `none`.
+  @inline(__always) var expires: Int64 { flags.contains(.taxInExtra) ? PackedRecord.none : extra }
+}
+
+/// What a few records carry beyond ``PackedRecord``: Apple revocations, and a tax beside an original date.
+struct RareFields: Sendable {
+  var revokedAt: Instant?
+  var revocationType: String?
+  var revocationReason: Int?
+  var revocationPercentMilli: Int64?
+  /// A tax stated beside an expiry.
+  var tax: Int64?
+  /// Upper-cased revocation type, worked out once.
+  var revocationTypeUpper: String?
+}
+
+/// A Play subscription resource (a `status` record) as the ledger keeps it: at most one per chain.
+struct StatusRecord: Sendable {
+  /// Subscription start, or ``PackedRecord/none`` when the resource states none (pending).
+  var at: Int64
+  var expires: Int64
+  var amount: Int64
+  /// The latest successful order id as written, or ``PackedID/absent``.
+  var latestOrder: PackedID
+  /// `linkedPurchaseToken`, or ``PackedID/absent``.
+  var linked: PackedID
+  /// Product variant; the product name may be empty.
+  var variant: UInt32
+  /// Account token number + 1; 0 none.
+  var token: UInt32
+  /// Currency handle index + 1; 0 none.
+  var currency: UInt16
+  /// Bit 0 pending, bit 1 trial, bits 2–3 environment.
+  var flags: UInt16
+
+  @inline(__always) var pending: Bool { flags & 1 != 0 }
+  @inline(__always) var isTrial: Bool { flags & 2 != 0 }
+  @inline(__always)
+  var environment: Environment {
+    switch (flags >> 2) & 3 {
+    case 0: return .production
+    case 1: return .sandbox
+    default: return .test
+    }
+  }
+  @inline(__always)
+  var currencyValue: Currency? { currency == 0 ? nil : Currency(tableIndex: Int(currency) - 1) }
+}
