@@ -125,6 +125,7 @@ enum AppRowCSV {
         counter.reject(line: line, reason: error.reason, raw: record.rawText)
       }
     }
+    MemDebug.note("after \(csv.displayName)")
     return counter.counts
   }
 }

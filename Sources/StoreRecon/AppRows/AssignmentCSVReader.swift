@@ -10,9 +10,12 @@ public struct AssignmentCSVReader: AppRowReader {
   public func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Assignment) -> Void
   ) throws(InputError) -> InputCounts {
-    try AppRowCSV.run(
+    // Experiment and arm ids repeat on every row: one shared string each, not one allocation a row.
+    let shared = StringInterner()
+    return try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: AssignmentCSVReader.columns, emit: emit, map: AssignmentCSVReader.row)
+      names: AssignmentCSVReader.columns, emit: emit
+    ) { (cells, origin) throws(RowRejection) -> Assignment in try AssignmentCSVReader.row(cells, origin, shared) }
   }
 
   /// Reads assignments rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
@@ -20,15 +23,21 @@ public struct AssignmentCSVReader: AppRowReader {
     source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     emit: (Assignment) -> Void
   ) throws(InputError) -> InputCounts {
-    try AppRowCSV.run(
+    let shared = StringInterner()
+    return try AppRowCSV.run(
       source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: AssignmentCSVReader.columns, emit: emit, map: AssignmentCSVReader.row)
+      names: AssignmentCSVReader.columns, emit: emit
+    ) { (cells, origin) throws(RowRejection) -> Assignment in try AssignmentCSVReader.row(cells, origin, shared) }
   }
 
-  /// One row's cells as `Assignment`, or why the row is rejected.
-  static func row(_ cells: AppRowCSV.Cells, _ origin: Origin) throws(RowRejection) -> Assignment {
+  /// One row's cells as `Assignment`, or why the row is rejected. Experiment and arm ids repeat on
+  /// every row: `shared` hands out one string each instead of one allocation a row.
+  static func row(_ cells: AppRowCSV.Cells, _ origin: Origin, _ shared: StringInterner) throws(RowRejection)
+    -> Assignment
+  {
     Assignment(
-      userId: try cells.required(0), experimentId: try cells.required(1), armId: try cells.required(2),
-      assignedAt: try cells.requiredTimestamp(3), origin: origin)
+      userId: try cells.required(0), experimentId: shared.intern(try cells.requiredBytes(1)),
+      armId: shared.intern(try cells.requiredBytes(2)), assignedAt: try cells.requiredTimestamp(3),
+      origin: origin)
   }
 }

@@ -6,10 +6,19 @@
 struct AssignedUsers {
   /// A user's arm (index into the experiment's arms) and assignment instant.
   struct Entry {
-    var arm: Int
     var at: Instant
     /// The user's number: its index in ``users``.
     var number: Int32
+    private var armNumber: UInt16
+
+    init(arm: Int, at: Instant, number: Int32) {
+      self.at = at
+      self.number = number
+      armNumber = UInt16(truncatingIfNeeded: arm)
+    }
+
+    /// The arm (index into the experiment's arms).
+    var arm: Int { Int(armNumber) }
   }
 
   /// Users by id.
@@ -31,8 +40,8 @@ struct AssignedUsers {
   ) {
     var armIndex: [String: Int] = [:]
     for (i, arm) in experiment.arms.enumerated() where armIndex[arm.id] == nil { armIndex[arm.id] = i }
-    var rows: [Assignment] = []
-    for row in assignments where row.experimentId == experiment.id {
+    var valid: [Int32] = []
+    for (i, row) in assignments.enumerated() where row.experimentId == experiment.id {
       let day = dayOf(row.assignedAt)
       guard row.assignedAt <= t, day >= experiment.enrollStart, day <= experiment.enrollEnd else {
         outsideWindow += 1
@@ -42,11 +51,17 @@ struct AssignedUsers {
         unknownArm += 1
         continue
       }
-      rows.append(row)
+      valid.append(Int32(i))
     }
-    rows.sort { ($0.userId, $0.assignedAt, $0.armId) < ($1.userId, $1.assignedAt, $1.armId) }
+    valid.sort {
+      let a = assignments[Int($0)]
+      let b = assignments[Int($1)]
+      return (a.userId, a.assignedAt, a.armId) < (b.userId, b.assignedAt, b.armId)
+    }
+    users.reserveCapacity(valid.count)
     var reassigned: Set<String> = []
-    for row in rows {
+    for i in valid {
+      let row = assignments[Int(i)]
       guard let arm = armIndex[row.armId] else { continue }
       if let first = entries[row.userId] {
         repeated += 1

@@ -25,8 +25,7 @@ public enum Bootstrap {
   static func means(
     users: Int, flat: [Int64], columns: Int, iterations: Int, generator: inout SeededGenerator
   ) -> [[Double]] {
-    guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
-    // Rows padded to whole 8-lane vectors, one after another: a draw adds one or two vectors.
+    guard columns > 0 else { return [] }
     let lanes = (columns + 7) / 8
     let payerCount = flat.count / columns
     var rows: [SIMD8<Int64>] = []
@@ -38,13 +37,17 @@ public enum Bootstrap {
         rows.append(v)
       }
     }
-    // A draw lands on a payer exactly when its 64 random bits are below ⌈payers · 2⁶⁴ / users⌉.
-    let everyone = payerCount >= users
-    var threshold: UInt64 = 0
-    if !everyone {
-      let (q, r) = UInt64(users).dividingFullWidth((UInt64(payerCount), 0))
-      threshold = r > 0 ? q + 1 : q
-    }
+    return means(users: users, rows: rows, columns: columns, iterations: iterations, generator: &generator)
+  }
+
+  /// The bootstrap over payers' rows already padded to whole 8-lane vectors (`(columns + 7) / 8` vectors
+  /// a payer, one payer after another).
+  static func means(
+    users: Int, rows: [SIMD8<Int64>], columns: Int, iterations: Int, generator: inout SeededGenerator
+  ) -> [[Double]] {
+    guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
+    let lanes = (columns + 7) / 8
+    let payerCount = rows.count / lanes
     let start = generator.currentState
     let n = Double(users)
     // Iterations are independent and the generator is counter-based: cut them into parts by count,
@@ -56,28 +59,37 @@ public enum Bootstrap {
       var state = start &+ UInt64(range.lowerBound) &* UInt64(users) &* SeededGenerator.gamma
       rows.withUnsafeBufferPointer { rows in
         var sums = [SIMD8<Int64>](repeating: SIMD8(), count: lanes)
-        for (k, _) in range.enumerated() {
-          if lanes == 1 {
-            var acc = SIMD8<Int64>()
-            for _ in 0..<users {
-              state = state &+ SeededGenerator.gamma
-              let z = SeededGenerator.mix(state)
-              guard everyone || z < threshold else { continue }
-              let index = Int(truncatingIfNeeded: z.multipliedFullWidth(by: UInt64(users)).high)
-              acc &+= rows[index]
-            }
-            sums[0] = acc
-          } else {
+        // Draws go in blocks: first the random numbers, keeping (without branching) the indexes that
+        // land on a payer, then the payers' rows are added. Same draws, same order of additions.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 512) { picked in
+          for (k, _) in range.enumerated() {
             for l in 0..<lanes { sums[l] = SIMD8() }
-            for _ in 0..<users {
-              state = state &+ SeededGenerator.gamma
-              let z = SeededGenerator.mix(state)
-              guard everyone || z < threshold else { continue }
-              let base = Int(truncatingIfNeeded: z.multipliedFullWidth(by: UInt64(users)).high) * lanes
-              for l in 0..<lanes { sums[l] &+= rows[base + l] }
+            var acc = SIMD8<Int64>()
+            var remaining = users
+            while remaining > 0 {
+              let block = min(512, remaining)
+              remaining -= block
+              var kept = 0
+              for _ in 0..<block {
+                state = state &+ SeededGenerator.gamma
+                let z = SeededGenerator.mix(state)
+                let index = Int(truncatingIfNeeded: z.multipliedFullWidth(by: UInt64(users)).high)
+                picked[kept] = Int32(truncatingIfNeeded: index)
+                // index < payerCount, as arithmetic: a branch here would be mispredicted constantly.
+                kept &+= Int(bitPattern: UInt(bitPattern: index &- payerCount) >> 63)
+              }
+              if lanes == 1 {
+                for j in 0..<kept { acc &+= rows[Int(picked[j])] }
+              } else {
+                for j in 0..<kept {
+                  let base = Int(picked[j]) * lanes
+                  for l in 0..<lanes { sums[l] &+= rows[base + l] }
+                }
+              }
             }
+            if lanes == 1 { sums[0] = acc }
+            for c in 0..<columns { out[c][k] = Double(sums[c / 8][c % 8]) / n }
           }
-          for c in 0..<columns { out[c][k] = Double(sums[c / 8][c % 8]) / n }
         }
       }
       return out

@@ -15,8 +15,6 @@
 struct ChainUsers {
   /// The credential row of each chain's first claimer (by ledger index), or -1.
   let claimer: [Int32]
-  /// The lineage root of each chain.
-  let root: [Int32]
   /// Lineage `k` is `members[starts[k]..<starts[k + 1]]`: root first, then the linked chains by
   /// original purchase, then key. Lineages are in root order.
   let starts: [Int32]
@@ -79,7 +77,6 @@ struct ChainUsers {
       }
       root[i] = current
     }
-    self.root = root
 
     // Group by root (lineages in root order), root first, the others by original purchase then key.
     var sizes = [Int32](repeating: 0, count: count)

@@ -241,6 +241,7 @@ extension Readout {
       people[number] = person
     }
 
+    MemDebug.note("lineage loop done")
     let counts = assigned.counts(arms: arms.count)
     let srm = ChiSquare.goodnessOfFit(observed: counts, weights: arms.map(\.weight))
     var columnSet = Set<Currency>()
@@ -251,35 +252,37 @@ extension Readout {
       if p.netCurrency != 0 && Int(p.netCurrency) - 1 == c.tableIndex { return p.net }
       return otherNet[number]?[c] ?? 0
     }
-    // Per arm: the payers' values (reporting, then each currency), users in id order, one row after another.
+    // Per arm: the payers' values (reporting, then each currency), users in id order, as 8-lane vectors.
     let width = columns.count + 1
-    let payersByArm: [[Int64]] = tallies.map { tally in
-      var flat: [Int64] = []
-      var row = [Int64](repeating: 0, count: width)
-      for number in tally.users.sorted(by: { assigned.users[Int($0)] < assigned.users[Int($1)] }) {
+    let lanes = (width + 7) / 8
+    var samples: [SampleSummary] = []
+    let meansByArm: [[[Double]]] = arms.indices.map { a in
+      var rows: [SIMD8<Int64>] = []
+      var reportingValues: [Int64] = []
+      var row = [Int64](repeating: 0, count: lanes * 8)
+      for number in tallies[a].users.sorted(by: { assigned.users[Int($0)] < assigned.users[Int($1)] }) {
         row[0] = people[Int(number)].reportingNet
         for (c, currency) in columns.enumerated() { row[c + 1] = net(number, currency) }
-        if row.contains(where: { $0 != 0 }) { flat.append(contentsOf: row) }
+        guard row.contains(where: { $0 != 0 }) else { continue }
+        for l in 0..<lanes { rows.append(SIMD8<Int64>(row[(l * 8)..<(l * 8 + 8)])) }
+        reportingValues.append(row[0])
       }
-      return flat
-    }
-    let meansByArm: [[[Double]]] = arms.indices.map { a in
+      samples.append(SampleSummary(users: counts[a], nonZero: reportingValues))
       var generator = SeededGenerator(
         seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(arms[a].id)")
       return Bootstrap.means(
-        users: counts[a], flat: payersByArm[a], columns: width, iterations: experiment.bootstrap.iterations,
+        users: counts[a], rows: rows, columns: width, iterations: experiment.bootstrap.iterations,
         generator: &generator)
     }
+    MemDebug.note("bootstrap done")
     var armReadouts: [ArmReadout] = []
     var controlMeans: [Double] = []
     var controlSample = SampleSummary(count: 0, mean: 0, variance: 0)
     for (a, arm) in arms.enumerated() {
       let tally = tallies[a]
       let n = counts[a]
-      let payers = payersByArm[a]
       let means = meansByArm[a]
-      let sample = SampleSummary(
-        users: n, nonZero: stride(from: 0, to: payers.count, by: width).map { payers[$0] })
+      let sample = samples[a]
       let credited = tally.users.map { people[Int($0)] }
 
       var reporting = row(

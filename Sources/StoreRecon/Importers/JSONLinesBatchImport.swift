@@ -120,7 +120,8 @@ enum JSONLinesBatchImport {
     }
 
     func finish() -> PackedImport {
-      PackedImport(
+      MemDebug.note("after \(displayName)")
+      return PackedImport(
         counts: counter.counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
         lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt))
     }

@@ -103,6 +103,7 @@ public struct PlaySalesReportImporter: StoreImporter {
       }
     }
     flush()
+    MemDebug.note("after \(displayName)")
     return PackedImport(
       counts: counter.counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
       lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt))

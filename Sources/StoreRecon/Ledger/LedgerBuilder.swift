@@ -27,7 +27,7 @@ public final class LedgerBuilder {
   private var pending = RecordBatch()
 
   /// Creates an empty builder.
-  public init() {}
+  public init() { AllocatorTuning.apply() }
 
   /// An empty entitlement table sharing this builder's key pool and product names (no text look-ups later).
   func entitlementTable() -> EntitlementTable {
@@ -91,7 +91,7 @@ public final class LedgerBuilder {
       guard token != 0 else { return 0 }
       let local = Int(token - 1)
       if tokenMap[local] == 0 {
-        tokenMap[local] = batch.tokens.withBytes(token - 1) { storage.tokens.intern($0) } + 1
+        tokenMap[local] = batch.tokens.withBytes(token - 1) { storage.tokens.add($0) } + 1
       }
       return tokenMap[local]
     }
@@ -210,6 +210,8 @@ public final class LedgerBuilder {
   /// Merges Play chains, derives every chain's state as of `asOf`, and returns the ledger.
   public func build(asOf: Instant, catalog: Catalog) -> Ledger {
     flushPending()
+    MemDebug.note("build start")
+    maps = []  // every record is in: chains are found by number from here on
     let pool = storage.pool
     storage.products.resolve(catalog: catalog)
     let n = chainKeys.count
@@ -312,19 +314,17 @@ public final class LedgerBuilder {
         tokenFirst != UInt32.max && storage.records[Int(tokenFirst)].at <= t ? firstToken[Int(c)] : 0
       chains.append(
         ChainState(
-          key: chainKeys[Int(c)], start: Int(starts[p * 3]),
+          key: chainKeys[Int(c)], startOffset: starts[p * 3],
           purchaseCount: starts[p * 3 + 1] - starts[p * 3],
           refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
-          voidCount: starts[p * 3 + 3] - starts[p * 3 + 2], status: chainStatus[Int(c)],
-          store: chainSpaces[Int(c)].store, flags: [.production], currentProduct: UInt32.max,
-          paidThrough: PackedRecord.none, originalPurchaseAt: original, supersededBy: -1,
-          accountToken: token,
-          latestPaid: -1))
+          voidCount: starts[p * 3 + 3] - starts[p * 3 + 2],
+          status: chainStatus[Int(c)], currentProduct: UInt32.max, supersededBy: -1, accountToken: token,
+          latestPaid: -1, paidThrough: PackedRecord.none, originalPurchaseAt: original,
+          store: chainSpaces[Int(c)].store, flags: [.production]))
     }
     starts = []
     storage.chains = chains
     chains = []
-    maps = []
     chainStatus = []
     firstPurchase = []
     firstOriginal = []
@@ -345,6 +345,7 @@ public final class LedgerBuilder {
     live = []
     position = []
 
+    MemDebug.note("before derive")
     // Derive each chain as of T; drop chains none of whose records is at or before T (in place).
     ChainDerivation.deriveAll(storage, asOf: asOf)
     var kept = [Int32](repeating: -1, count: chainCount)
@@ -360,10 +361,8 @@ public final class LedgerBuilder {
     storage.revocations = revocations
 
     // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
-    var index = Array(repeating: PackedIndex(), count: Store.allCases.count)
-    for (i, chain) in storage.chains.enumerated() {
-      index[LedgerStorage.slot(chain.store)].set(chain.key, UInt32(i))
-    }
+    let chainList = storage.chains
+    storage.index = Store.allCases.map { store in ChainKeyIndex(chainList, include: { $0.store == store }) }
     var playOrders = PackedIndex()
     for (c, orderBase) in named {
       let k = kept[Int(c)]
@@ -373,7 +372,6 @@ public final class LedgerBuilder {
     }
     named = []
     kept = []
-    storage.index = index
     storage.playOrders = playOrders
 
     // A Play chain named by another chain's linkedPurchaseToken is superseded by it.
@@ -387,6 +385,8 @@ public final class LedgerBuilder {
       storage.chains[t].supersededBy = Int32(truncatingIfNeeded: i)
     }
     let built = storage
+    MemDebug.note("build end")
+    MemDebug.ledger(built)
     storage = LedgerStorage()
     return Ledger(storage: built, asOf: asOf)
   }

@@ -18,11 +18,11 @@ final class LedgerStorage: @unchecked Sendable {
   /// Chain keys, transaction ids and order ids that do not pack into numbers.
   var pool = TextPool()
   /// Account tokens.
-  var tokens = TextPool()
+  var tokens = TokenStore()
   /// Product names, types and variants.
   var products = ProductTable()
   /// Chain index by key, per store.
-  var index: [PackedIndex] = Array(repeating: PackedIndex(), count: Store.allCases.count)
+  var index: [ChainKeyIndex] = Array(repeating: ChainKeyIndex(), count: Store.allCases.count)
   /// Play chain index by first order id (lowest chain index first).
   var playOrders = PackedIndex()
 
@@ -36,8 +36,8 @@ final class LedgerStorage: @unchecked Sendable {
     statuses = []
     rare = [:]
     revocations = [:]
-    tokens = TextPool()
-    index = Array(repeating: PackedIndex(), count: Store.allCases.count)
+    tokens = TokenStore()
+    index = Array(repeating: ChainKeyIndex(), count: Store.allCases.count)
     playOrders = PackedIndex()
   }
 
@@ -53,7 +53,7 @@ final class LedgerStorage: @unchecked Sendable {
 
   /// The chain `key` names in `store`: a chain key or, for Play, any order id of the chain.
   func chainIndex(store: Store, key: PackedID) -> Int? {
-    if let i = index[LedgerStorage.slot(store)][key] { return Int(i) }
+    if let i = index[LedgerStorage.slot(store)].find(key, in: chains) { return i }
     guard store == .play else { return nil }
     switch key.kind {
     case .playOrder:
@@ -172,30 +172,38 @@ final class LedgerStorage: @unchecked Sendable {
   }
 }
 
-/// One chain in the ledger: its key, where its records are, and what follows from them as of T.
+/// One chain in the ledger: its key, where its records are, and what follows from them as of T
+/// (72 bytes; fields ordered so that none needs padding).
 struct ChainState: Sendable {
   var key: PackedID
   /// First position of the chain's records in ``LedgerStorage/order``.
-  var start: Int
+  var startOffset: UInt32
   var purchaseCount: UInt32
   var refundCount: UInt32
   var voidCount: UInt32
   /// Index into ``LedgerStorage/statuses``, or -1.
   var status: Int32
-  var store: Store
-  var flags: Flags
   /// Product name number of the current product, or `UInt32.max`.
   var currentProduct: UInt32
-  /// Paid-through instant (ms), or ``PackedRecord/none``.
-  var paidThrough: Int64
-  /// Original purchase instant (ms), or ``PackedRecord/none``.
-  var originalPurchaseAt: Int64
   /// Index of the chain that supersedes this one, or -1.
   var supersededBy: Int32
   /// Account token number + 1, or 0.
   var accountToken: UInt32
   /// Position (within the chain's purchases) of the latest paid charge, or -1.
   var latestPaid: Int32
+  /// Paid-through instant (ms), or ``PackedRecord/none``.
+  var paidThrough: Int64
+  /// Original purchase instant (ms), or ``PackedRecord/none``.
+  var originalPurchaseAt: Int64
+  var store: Store
+  var flags: Flags
+
+  /// First position of the chain's records in ``LedgerStorage/order``.
+  @inline(__always)
+  var start: Int {
+    get { Int(startOffset) }
+    set { startOffset = UInt32(truncatingIfNeeded: newValue) }
+  }
 
   /// Derived flags.
   struct Flags: OptionSet, Sendable {

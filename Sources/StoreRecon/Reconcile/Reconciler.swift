@@ -63,6 +63,7 @@ public enum Reconciler {
       }
     }
     findings.sort(by: Finding.reportOrder)
+    MemDebug.note("findings done")
     return findings
   }
 
