@@ -22,9 +22,13 @@ public struct PlaySalesReportImporter: StoreImporter {
     var taxes: Int
 
     init(_ csv: CSVReader) throws(InputError) {
+      try self.init(displayName: csv.displayName) { csv.columnIndex(anyOf: $0) }
+    }
+
+    init(displayName: String, lookup: ([String]) -> Int?) throws(InputError) {
       var missing: [String] = []
       func find(_ names: [String], required: Bool) -> Int {
-        if let index = csv.columnIndex(anyOf: names) { return index }
+        if let index = lookup(names) { return index }
         if required { missing.append(names[0]) }
         return -1
       }
@@ -40,7 +44,7 @@ public struct PlaySalesReportImporter: StoreImporter {
       offer = find(["Offer ID"], required: false)
       productType = find(["Product Type"], required: false)
       taxes = find(["Taxes Collected"], required: false)
-      guard missing.isEmpty else { throw .missingColumns(file: csv.displayName, missing) }
+      guard missing.isEmpty else { throw .missingColumns(file: displayName, missing) }
     }
   }
 
@@ -70,43 +74,126 @@ public struct PlaySalesReportImporter: StoreImporter {
     return counter.counts
   }
 
-  /// Reads one sales report straight into `builder`.
-  func read(path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder)
-    throws(InputError) -> PackedImport
-  {
-    let csv = try CSVReader(path: path, displayName: displayName)
-    let columns = try Columns(csv)
-    var counter = RecordCounter(displayName: displayName, rejects: rejects)
-    let expected = csv.header.count
-    var batch = RecordBatch()
+  /// Reads one sales report straight into `builder` (in chunks on all cores when the file is plain).
+  func read(
+    path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
+    chunkBytes: Int = CSVChunkImport.chunkSize, threads: Int = Parallel.cores
+  ) throws(InputError) -> PackedImport {
     var firstAt = Int64.max
     var lastAt = Int64.min
-    func flush() {
+    let counts = try CSVChunkImport.run(
+      Packer.self, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes,
+      threads: threads
+    ) { batch in
       builder.merge(batch)
       firstAt = min(firstAt, batch.firstAt)
       lastAt = max(lastAt, batch.lastAt)
-      batch = RecordBatch()
     }
-    while let record = try csv.next() {
-      do throws(RowRejection) {
-        if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
-        guard record.count == expected else {
-          throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
-        }
-        let transaction = try PlaySalesReportImporter.transaction(
-          record, columns, origin: Origin(file: -1, line: 0))
-        counter.accept()
-        batch.add(transaction)
-        if batch.records.count >= 65_536 { flush() }
-      } catch {
-        counter.reject(line: record.line, reason: error.reason, raw: record.rawText)
-      }
-    }
-    flush()
     MemDebug.note("after \(displayName)")
     return PackedImport(
-      counts: counter.counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
+      counts: counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
       lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt))
+  }
+
+  /// Packs sales rows: the plain row straight from its bytes, anything else through ``transaction(_:_:origin:)``.
+  struct Packer: CSVRecordPacker {
+    let columns: Columns
+    /// The last product (SKU, base plan, product type) and its variant: rows mostly repeat a few products.
+    private var lastProduct: [UInt8] = []
+    private var lastVariant: UInt32 = 0
+    private var lastProducts: ProductTable?
+    private var scratch: [UInt8] = []
+
+    static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> Columns {
+      try Columns(displayName: header.displayName) { header.columnIndex(anyOf: $0) }
+    }
+
+    init(columns: Columns) { self.columns = columns }
+
+    func makeOutput() -> RecordBatch { RecordBatch() }
+
+    mutating func pack(_ record: CSVRecord, into batch: inout RecordBatch) throws(RowRejection) {
+      if packPlain(record, into: batch) { return }
+      batch.add(try PlaySalesReportImporter.transaction(record, columns, origin: Origin(file: -1, line: 0)))
+    }
+
+    /// The plain row (a `GPA.` order id, a Unix timestamp, amounts its currency allows): packed as
+    /// ``transaction(_:_:origin:)`` and ``RecordBatch/add(_:)`` would; `false` for anything else.
+    mutating func packPlain(_ record: CSVRecord, into batch: RecordBatch) -> Bool {
+      let status = ByteText.trimmed(record.field(columns.status))
+      let kind: StoreTransaction.Kind
+      if ByteText.equalsIgnoringCase(status, "charged") {
+        kind = .purchase
+      } else if ByteText.equalsIgnoringCase(status, "refund") {
+        kind = .refund
+      } else {
+        return false
+      }
+      let order = ByteText.trimmed(record.field(columns.orderNumber))
+      guard let id = PackedID.packed(order), id.kind == .playOrder else { return false }
+      let seconds = ByteText.trimmed(record.field(columns.timestamp))
+      guard !seconds.isEmpty, let value = ByteText.int64(seconds), value > -100_000_000_000,
+        value < 100_000_000_000
+      else { return false }
+      let sku = ByteText.trimmed(record.field(columns.sku))
+      guard !sku.isEmpty else { return false }
+      let basePlan = ByteText.trimmed(record.field(columns.basePlan))
+      let currencyBytes = ByteText.trimmed(record.field(columns.currency))
+      guard !currencyBytes.isEmpty, let currency = Currency.named(bytes: currencyBytes) else { return false }
+      let charged = ByteText.trimmed(record.field(columns.charged))
+      guard !charged.isEmpty, let amount = try? currency.minor(decimalBytes: charged) else { return false }
+      let taxes = ByteText.trimmed(record.field(columns.taxes))
+      var tax: Int64?
+      if !taxes.isEmpty {
+        guard let value = try? currency.minor(decimalBytes: taxes) else { return false }
+        tax = value.magnitude <= UInt64(Int64.max) ? Int64(value.magnitude) : Int64.max
+      }
+      let type = ByteText.trimmed(record.field(columns.productType))
+
+      // Product `sku` or `sku:basePlan`, with the raw type: one variant, remembered between rows.
+      scratch.removeAll(keepingCapacity: true)
+      scratch.append(contentsOf: sku)
+      if !basePlan.isEmpty {
+        scratch.append(0x3A)
+        scratch.append(contentsOf: basePlan)
+      }
+      let nameLength = scratch.count
+      scratch.append(0)
+      scratch.append(contentsOf: type)
+      if lastProducts !== batch.products || scratch != lastProduct {
+        let products = batch.products
+        let variant = scratch.withUnsafeBufferPointer { all in
+          products.variant(
+            store: .play, name: products.name(UnsafeBufferPointer(rebasing: all[0..<nameLength])),
+            type: products.type(UnsafeBufferPointer(rebasing: all[(nameLength + 1)...])))
+        }
+        lastProducts = products
+        lastProduct = scratch
+        lastVariant = variant
+      }
+
+      let at = value * 1000
+      batch.noteInstant(at)
+      var flags = PackedRecord.Flags(rawValue: PackedRecord.kindBits(kind))
+      var extra = PackedRecord.none
+      if let tax {
+        extra = tax
+        flags.insert(.taxInExtra)
+      }
+      var packed = PackedRecord(
+        at: at, amount: amount.magnitude <= UInt64(Int64.max) ? Int64(amount.magnitude) : Int64.max,
+        extra: extra,
+        txValue: 0, txMeta: 0, variant: lastVariant,
+        currency: UInt16(truncatingIfNeeded: currency.tableIndex + 1),
+        flags: flags)
+      packed.transactionId = id
+      batch.records.append(packed)
+      batch.keys.append(id.playBase)
+      batch.spaces.append(.playOrder)
+      batch.tokenNumbers.append(0)
+      batch.originals.append(PackedRecord.none)
+      return true
+    }
   }
 
   /// Maps one sales-report row.

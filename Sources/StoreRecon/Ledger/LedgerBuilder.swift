@@ -255,26 +255,39 @@ public final class LedgerBuilder {
     }
     tokenOfOrder = PackedIndex()
 
-    // Sort the live chains by store, then key.
-    var live: [UInt32] = []
-    live.reserveCapacity(n)
-    for c in 0..<n where target[c] == UInt32(c) { live.append(UInt32(c)) }
-    live.sort { [chainKeys, chainSpaces] a, b in
-      let keys = chainKeys
-      let spaces = chainSpaces
-      let sa = spaces[Int(a)].store
-      let sb = spaces[Int(b)].store
-      if sa != sb { return sa < sb }
-      let order = PackedID.compare(keys[Int(a)], keys[Int(b)], pool: pool)
-      if order != 0 { return order < 0 }
-      if spaces[Int(a)] != spaces[Int(b)] { return spaces[Int(a)].rawValue < spaces[Int(b)].rawValue }
-      return a < b
+    MemDebug.note("linked")
+    // Sort the live chains by store, then key (as Swift orders the keys' texts), then namespace and
+    // arrival. Each entry carries its key's first 16 bytes, big-endian, so most comparisons are two
+    // integer comparisons; longer or non-ASCII keys fall back to comparing the texts.
+    var entries: [ChainSortEntry] = []
+    entries.reserveCapacity(n)
+    for c in 0..<n where target[c] == UInt32(c) {
+      entries.append(ChainSortEntry(key: chainKeys[c], space: chainSpaces[c], chain: UInt32(c), pool: pool))
     }
+    entries.sort { a, b in
+      if a.rank != b.rank { return a.rank < b.rank }
+      if (a.flags | b.flags) & ChainSortEntry.nonASCII == 0 {
+        if a.high != b.high { return a.high < b.high }
+        if a.low != b.low { return a.low < b.low }
+        if (a.flags | b.flags) & ChainSortEntry.long != 0 {
+          let order = PackedID.compare(a.key, b.key, pool: pool)
+          if order != 0 { return order < 0 }
+        }
+      } else {
+        let order = PackedID.compare(a.key, b.key, pool: pool)
+        if order != 0 { return order < 0 }
+      }
+      if a.space != b.space { return a.space < b.space }
+      return a.chain < b.chain
+    }
+    var live = entries.map(\.chain)
+    entries = []
     var position = [UInt32](repeating: 0, count: n)
     for (p, c) in live.enumerated() { position[Int(c)] = UInt32(p) }
     for c in 0..<n where target[c] != UInt32(c) { position[c] = position[Int(target[c])] }
     target = []
 
+    MemDebug.note("sorted")
     // Group record numbers by chain, then kind (purchases, refunds, voids), in arrival order.
     let chainCount = live.count
     var starts = [UInt32](repeating: 0, count: chainCount * 3 + 1)
@@ -360,6 +373,7 @@ public final class LedgerBuilder {
     storage.chains.removeLast(chainCount - w)
     storage.revocations = revocations
 
+    MemDebug.note("derived")
     // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
     let chainList = storage.chains
     storage.index = Store.allCases.map { store in ChainKeyIndex(chainList, include: { $0.store == store }) }
@@ -389,5 +403,48 @@ public final class LedgerBuilder {
     MemDebug.ledger(built)
     storage = LedgerStorage()
     return Ledger(storage: built, asOf: asOf)
+  }
+}
+
+/// A live chain while the builder sorts them: store rank, the key's first 16 bytes as two big-endian
+/// words (zero-padded, so a shorter text orders first on a common prefix), and flags for keys the words
+/// do not decide.
+struct ChainSortEntry {
+  var high: UInt64
+  var low: UInt64
+  var key: PackedID
+  var chain: UInt32
+  var rank: UInt8
+  var space: UInt8
+  var flags: UInt8
+
+  /// The key is longer than 16 bytes or holds a NUL byte (equal words do not mean equal keys).
+  static let long: UInt8 = 1
+  /// The key has non-ASCII bytes (Swift orders it by Unicode rules, not bytes).
+  static let nonASCII: UInt8 = 2
+
+  init(key: PackedID, space: RecordBatch.Space, chain: UInt32, pool: TextPool) {
+    self.key = key
+    self.chain = chain
+    self.space = space.rawValue
+    let store = space.store
+    rank = store == .appStore ? 0 : (store == .play ? 1 : 2)
+    var h: UInt64 = 0
+    var l: UInt64 = 0
+    var f: UInt8 = 0
+    key.withBytes(pool: pool) { bytes in
+      for (i, b) in bytes.prefix(16).enumerated() {
+        if i < 8 {
+          h |= UInt64(b) << (56 - 8 * UInt64(i))
+        } else {
+          l |= UInt64(b) << (56 - 8 * UInt64(i - 8))
+        }
+      }
+      if bytes.count > 16 || bytes.contains(0) { f |= ChainSortEntry.long }
+      if !TextPool.allASCII(bytes) { f |= ChainSortEntry.nonASCII }
+    }
+    high = h
+    low = l
+    flags = f
   }
 }

@@ -17,7 +17,10 @@ enum MemDebug {
   }
   static func note(_ what: String) {
     guard on else { return }
-    StandardError.write("MEM \(what): \(rss())\n")
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    let ms = Int(t.tv_sec) * 1000 + Int(t.tv_nsec) / 1_000_000
+    StandardError.write("MEM \(ms % 1_000_000) \(what): \(rss())\n")
     guard getenv("STORERECON_MEMMAPS") != nil, let f = fopen("/proc/self/smaps", "r") else { return }
     defer { fclose(f) }
     var line = [CChar](repeating: 0, count: 512)

@@ -16,26 +16,38 @@ struct ClaimIndex {
   init(ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable) {
     let s = ledger.storage
     let chainCount = s.chains.count
-    var target = [Int32](repeating: -1, count: credentials.rows.count)
+    // Which chain each credential and store-sourced entitlement names: look-ups on all cores.
+    let credentialParts = Parallel.parts(for: credentials.rows.count, minimum: 100_000)
+    let target: [Int32] = Parallel.map(parts: credentialParts) { part -> [Int32] in
+      var found: [Int32] = []
+      for i in Parallel.range(part, of: credentialParts, count: credentials.rows.count) {
+        let credential = credentials.rows[i]
+        var c = s.chainIndex(store: credential.store, key: credential.key)
+        if c == nil, case let order = credentials.order(i), !order.isAbsent, order != .empty {
+          c = s.chainIndex(store: credential.store, key: order)
+        }
+        found.append(c.map { Int32($0) } ?? -1)
+      }
+      return found
+    }.flatMap { $0 }
+    let entitlementParts = Parallel.parts(for: entitlements.rows.count, minimum: 100_000)
+    let entitlementTarget: [Int32] = Parallel.map(parts: entitlementParts) { part -> [Int32] in
+      var found: [Int32] = []
+      for j in Parallel.range(part, of: entitlementParts, count: entitlements.rows.count) {
+        let e = entitlements.rows[j]
+        guard let store = e.source.store, !e.key.isAbsent, e.key != .empty,
+          let c = s.chainIndex(store: store, key: e.key)
+        else {
+          found.append(-1)
+          continue
+        }
+        found.append(Int32(c))
+      }
+      return found
+    }.flatMap { $0 }
     var counts = [Int32](repeating: 0, count: chainCount + 1)
-    for (i, credential) in credentials.rows.enumerated() {
-      var c = s.chainIndex(store: credential.store, key: credential.key)
-      if c == nil, !credentials.order(i).isAbsent, credentials.order(i) != .empty {
-        c = s.chainIndex(store: credential.store, key: credentials.order(i))
-      }
-      if let c {
-        target[i] = Int32(c)
-        counts[c + 1] += 1
-      }
-    }
-    var entitlementTarget = [Int32](repeating: -1, count: entitlements.rows.count)
-    for (j, e) in entitlements.rows.enumerated() {
-      guard let store = e.source.store, !e.key.isAbsent, e.key != .empty,
-        let c = s.chainIndex(store: store, key: e.key)
-      else { continue }
-      entitlementTarget[j] = Int32(c)
-      counts[c + 1] += 1
-    }
+    for c in target where c >= 0 { counts[Int(c) + 1] += 1 }
+    for c in entitlementTarget where c >= 0 { counts[Int(c) + 1] += 1 }
     for c in 0..<chainCount { counts[c + 1] += counts[c] }
     starts = counts
     var fill = counts

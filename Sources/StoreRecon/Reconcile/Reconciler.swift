@@ -34,33 +34,53 @@ public enum Reconciler {
       goodwillUsers.insert(grant.userId)
     }
 
-    for i in entitlements.rows.indices {
-      let e = entitlements.rows[i]
-      guard let store = e.source.store, e.isActive(at: t.ms), options.storesWithData.contains(store) else {
-        continue
-      }
-      let excused =
-        goodwillUsers.contains(e.userId)
-        && goodwillNow.contains("\(e.userId)\u{1F}\(s.products.names[Int(e.product)])")
-      if let finding = freeEntitlement(
-        e, table: entitlements, store: store, ledger: ledger, options: options, excused: excused)
-      {
-        findings.append(finding)
-      }
+    // Entitlement findings, then chain findings, each computed on all cores and kept in row order.
+    let rowParts = Parallel.parts(for: entitlements.rows.count, minimum: 50_000)
+    for part in Parallel.map(
+      parts: rowParts,
+      { part -> [Finding] in
+        var found: [Finding] = []
+        for i in Parallel.range(part, of: rowParts, count: entitlements.rows.count) {
+          let e = entitlements.rows[i]
+          guard let store = e.source.store, e.isActive(at: t.ms), options.storesWithData.contains(store)
+          else { continue }
+          let excused =
+            goodwillUsers.contains(e.userId)
+            && goodwillNow.contains("\(e.userId)\u{1F}\(s.products.names[Int(e.product)])")
+          if let finding = freeEntitlement(
+            e, table: entitlements, store: store, ledger: ledger, options: options, excused: excused)
+          {
+            found.append(finding)
+          }
+        }
+        return found
+      })
+    {
+      findings.append(contentsOf: part)
     }
 
-    for c in s.chains.indices {
-      let sources = claims.claims(c)
-      if let finding = orphanedCharge(
-        c, ledger: ledger, claims: sources, entitlements: entitlements, credentials: credentials,
-        options: options)
-      {
-        findings.append(finding)
-      }
-      if sources.count > 1 {
-        let list = sources.map { ClaimIndex.claim($0, entitlements, credentials) }
-        findings.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
-      }
+    let chainParts = Parallel.parts(for: s.chains.count, minimum: 50_000)
+    for part in Parallel.map(
+      parts: chainParts,
+      { part -> [Finding] in
+        var found: [Finding] = []
+        for c in Parallel.range(part, of: chainParts, count: s.chains.count) {
+          let sources = claims.claims(c)
+          if let finding = orphanedCharge(
+            c, ledger: ledger, claims: sources, entitlements: entitlements, credentials: credentials,
+            options: options)
+          {
+            found.append(finding)
+          }
+          if sources.count > 1 {
+            let list = sources.map { ClaimIndex.claim($0, entitlements, credentials) }
+            found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
+          }
+        }
+        return found
+      })
+    {
+      findings.append(contentsOf: part)
     }
     findings.sort(by: Finding.reportOrder)
     MemDebug.note("findings done")

@@ -42,6 +42,10 @@ import Testing
         result = try PlaySubscriptionImporter().read(
           path: path, displayName: role, rejects: sink, into: builder, chunkBytes: chunkBytes,
           threads: threads)
+      case "sales":
+        result = try PlaySalesReportImporter().read(
+          path: path, displayName: role, rejects: sink, into: builder, chunkBytes: chunkBytes,
+          threads: threads)
       default:
         result = try PlayVoidedPurchaseImporter().read(
           path: path, displayName: role, rejects: sink, into: builder, chunkBytes: chunkBytes,
@@ -64,6 +68,7 @@ import Testing
       switch role {
       case "apple": importer = AppStoreTransactionImporter()
       case "subscriptions": importer = PlaySubscriptionImporter()
+      case "sales": importer = PlaySalesReportImporter()
       default: importer = PlayVoidedPurchaseImporter()
       }
       outcome.counts.append(
@@ -83,6 +88,8 @@ import Testing
       ("apple", dir.path("exports/apple/transactions.jsonl")),
       ("subscriptions", dir.path("exports/play/subscriptions.jsonl")),
       ("voided", dir.path("exports/play/voided.jsonl")),
+      ("sales", dir.path("exports/play/salesreport_202610.csv")),
+      ("sales", dir.path("exports/play/salesreport_202611.csv")),
     ]
     let expected = try Self.sequential(files)
     #expect(!expected.chains.isEmpty && !expected.rejects.isEmpty)
@@ -115,6 +122,37 @@ import Testing
         #expect(
           try Self.packed([("apple", path)], chunkBytes: chunkBytes, threads: threads) == expected,
           "text \(n)")
+      }
+    }
+  }
+
+  @Test func csvRecordsAreReadAsTheCSVReaderDoes() throws {
+    let dir = try TempDir()
+    let header =
+      "Order Number,Order Charged Date,Order Charged Timestamp,Financial Status,Product Type,SKU ID,Currency of Sale,"
+      + "Charged Amount,Taxes Collected,Base Plan ID,Note"
+    func row(_ n: Int, _ note: String = "x", status: String = "Charged", amount: String = "4.99") -> String {
+      "GPA.1234-5678-9012-\(10_000 + n)..\(n % 3),2026-10-01,\(1_790_000_000 + n),\(status),subscription,pro,EUR,"
+        + "\(amount),0.80,monthly,\(note)"
+    }
+    let texts = [
+      "\u{FEFF}" + header + "\r\n" + (0..<40).map { row($0) }.joined(separator: "\r\n") + "\r\n",
+      header + "\n\n" + row(1, "\"two\nlines\"") + "\n   \n" + row(2, "\"a, b\"\"c\"") + "\n"
+        + row(3, status: "Lost")
+        + "\n" + row(4, amount: "4.999") + "\n" + "short,row\n" + row(5, "\"bad\"x") + "\n"
+        + row(6, "\"open\n\n\nstill\"")
+        + "\n" + row(7),
+      "\n" + header + "\n" + row(1) + "\n" + row(2, "\"never closed") + "\n" + row(3) + "\n",
+      "\"Order Number\",\"SKU ID\"\nGPA.1,pro\n",
+      header + "\n",
+      "",
+    ]
+    for (n, text) in texts.enumerated() {
+      let path = try dir.write("sales\(n).csv", text)
+      let expected = try? Self.sequential([("sales", path)])
+      for (chunkBytes, threads) in [(5, 2), (64, 3), (300, 2), (1 << 20, 1)] {
+        let got = try? Self.packed([("sales", path)], chunkBytes: chunkBytes, threads: threads)
+        #expect(got == expected, "text \(n), chunks of \(chunkBytes) on \(threads)")
       }
     }
   }

@@ -1,0 +1,457 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Packs the records of one chunk of a CSV file; each worker thread has its own packer.
+protocol CSVRecordPacker {
+  /// What one chunk of records becomes (a batch of ledger records, a list of app rows).
+  associatedtype Output
+  /// The columns the packer reads, found once in the header row.
+  associatedtype Columns
+  /// Finds the columns in the header row (throws ``InputError/missingColumns(file:_:)``).
+  static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> Columns
+  /// A packer for one chunk.
+  init(columns: Columns)
+  /// An empty output for one chunk.
+  func makeOutput() -> Output
+  /// Packs one record (split, not malformed, with as many fields as the header), or says why it is rejected.
+  mutating func pack(_ record: CSVRecord, into output: inout Output) throws(RowRejection)
+}
+
+/// Reads a CSV file in chunks of whole lines on all cores, with exactly the records, rejects and line
+/// numbers that ``CSVReader`` gives on one core.
+///
+/// The header row is read first; the rest of a plain UTF-8 file is cut into chunks at line starts and the
+/// chunks of a round are split and packed at once. A record whose quoted field runs past its chunk's end
+/// is read to its end by that chunk, and the chunks after it in the round are read again from there (a
+/// line break inside quotes is rare; for the stores' exports it never happens). Compressed and UTF-16
+/// files are read through ``CSVReader`` on one core.
+enum CSVChunkImport {
+  /// Bytes per chunk.
+  static let chunkSize = 4 << 20
+
+  /// The header row: its names and how to find a column by name (as ``CSVReader`` does).
+  struct Header {
+    let names: [String]
+    let displayName: String
+    private let lookup: [String: Int]
+
+    init(names: [String], displayName: String) {
+      self.names = names
+      self.displayName = displayName
+      var map: [String: Int] = [:]
+      for (index, name) in names.enumerated() {
+        let key = CSVReader.key(name)
+        if map[key] == nil { map[key] = index }
+      }
+      lookup = map
+    }
+
+    /// The index of the column named `name` (ignoring case and surrounding spaces), or `nil`.
+    func columnIndex(_ name: String) -> Int? { lookup[CSVReader.key(name)] }
+
+    /// The index of the first of `names` the header has, or `nil`.
+    func columnIndex(anyOf names: [String]) -> Int? {
+      for name in names {
+        if let index = columnIndex(name) { return index }
+      }
+      return nil
+    }
+
+    /// The indexes of `names`; throws ``InputError/missingColumns(file:_:)`` listing every one missing.
+    func requireColumns(_ names: [String]) throws(InputError) -> [Int] {
+      var indexes: [Int] = []
+      var missing: [String] = []
+      for name in names {
+        if let index = columnIndex(name) { indexes.append(index) } else { missing.append(name) }
+      }
+      guard missing.isEmpty else { throw .missingColumns(file: displayName, missing) }
+      return indexes
+    }
+  }
+
+  /// What one chunk produced.
+  final class Chunk<Output>: @unchecked Sendable {
+    var output: Output
+    /// Physical lines the chunk read, and where its last one ends (a byte offset in the file).
+    var lines = 0
+    var end: Int64 = 0
+    var accepted = 0
+    var rejects: [(line: Int, reason: String, raw: String)] = []
+    var tooLong: Int?
+    var error: InputError?
+    /// The chunk read lines past its own to finish a record with a line break inside quotes.
+    var extended = false
+
+    init(output: Output) { self.output = output }
+  }
+
+  /// Imports `path` with `P`, handing each chunk's output to `merge` in file order.
+  ///
+  /// - Returns: the counts.
+  static func run<P: CSVRecordPacker>(
+    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
+    chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output) -> Void
+  ) throws(InputError) -> InputCounts {
+    let file = try FileByteSource(path: path, displayName: displayName)
+    let container = try InputBytes.sniff(file, path: path, displayName: displayName)
+    var start: Int64 = 0
+    var plain = container == .plain
+    if plain {
+      var head = [UInt8](repeating: 0, count: 3)
+      let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
+        try file.read(at: 0, into: b)
+      }
+      if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
+        start = 3
+      } else if got >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)) {
+        plain = false
+      }
+    }
+    guard plain else {
+      return try streaming(packer, path: path, displayName: displayName, rejects: rejects, merge: merge)
+    }
+    let size = file.size
+    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+
+    // The header row: the first record (blank lines skipped), read like any other.
+    let buffer = GrowableBuffer<UInt8>()
+    let splitter = CSVSplitter()
+    var header: [String] = []
+    var position = start
+    var lineBase = 0
+    let first = try readRegion(
+      file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, buffer: buffer)
+    try scanHeader(first, buffer: buffer, splitter: splitter, displayName: displayName) {
+      names, lines, offset in
+      header = names
+      lineBase = lines
+      position = start + Int64(offset)
+    }
+    if let tooLong = first.tooLongLine, header.isEmpty {
+      throw .malformed(
+        path: displayName, reason: "line \(tooLong) is longer than \(LineReader.maximumLineLength) bytes")
+    }
+    let columns = try P.columns(Header(names: header, displayName: displayName))
+    let expected = header.count
+
+    let workers = max(1, threads)
+    let buffers = (0..<workers).map { _ in GrowableBuffer<UInt8>() }
+    while position < size {
+      let round = min(workers, Int((size - position + Int64(chunkBytes) - 1) / Int64(chunkBytes)))
+      let from = position
+      let chunks = Parallel.map(parts: round) { part -> Chunk<P.Output> in
+        parseChunk(
+          P(columns: columns), expected: expected, file: file, origin: from, part: part, size: size,
+          chunkBytes: chunkBytes, buffer: buffers[part])
+      }
+      for chunk in chunks {
+        counter.accept(chunk.accepted)
+        for reject in chunk.rejects {
+          counter.reject(line: lineBase + reject.line, reason: reject.reason, raw: reject.raw)
+        }
+        merge(chunk.output)
+        if let line = chunk.tooLong {
+          throw .malformed(
+            path: displayName,
+            reason: "line \(lineBase + line) is longer than \(LineReader.maximumLineLength) bytes")
+        }
+        if let error = chunk.error { throw error }
+        lineBase += chunk.lines
+        position = max(position, chunk.end)
+        // The chunks after one that read on past its lines started inside its last record: read again.
+        if chunk.extended { break }
+      }
+    }
+    return counter.counts
+  }
+
+  static func chunkStart(origin: Int64, part: Int, chunkBytes: Int) -> Int64 {
+    origin + Int64(part) * Int64(chunkBytes)
+  }
+
+  static func nominalEnd(origin: Int64, part: Int, chunkBytes: Int, size: Int64) -> Int64 {
+    min(size, origin + Int64(part + 1) * Int64(chunkBytes))
+  }
+
+  /// Bytes read from a file: whole lines from the first line start at or after the nominal start to
+  /// the end of the line holding the byte before the nominal end.
+  struct Region {
+    /// File offset of `buffer[0]`.
+    var base: Int64
+    /// Offsets (in the buffer) of the first line start and of the end of the last whole line.
+    var start: Int
+    var end: Int
+    /// Whether the region reaches the end of the file.
+    var atEnd: Bool
+    /// A line longer than the line reader allows (1-based within the region), where reading stopped.
+    var tooLongLine: Int?
+  }
+
+  /// Reads the lines starting in `[from, nominalEnd)` (from must be a line start when it is the origin).
+  static func readRegion(
+    file: FileByteSource, from: Int64, nominalEnd: Int64, size: Int64, buffer: GrowableBuffer<UInt8>,
+    lineStartKnown: Bool = true
+  ) throws(InputError) -> Region {
+    let windowStart = lineStartKnown ? from : from - 1
+    let window = Int(nominalEnd - windowStart)
+    buffer.reserve(window)
+    var count = try file.read(
+      at: windowStart, into: UnsafeMutableBufferPointer(start: buffer.base, count: window))
+    var region = Region(base: windowStart, start: 0, end: 0, atEnd: false)
+    guard let base = buffer.base, count > 0 else {
+      region.atEnd = true
+      return region
+    }
+    if !lineStartKnown {
+      guard count > 1, let hit = memchr(base, 0x0A, count - 1) else { return region }
+      region.start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+    }
+    var searchFrom = max(region.start, count - 1)
+    var ended = windowStart + Int64(count) >= size
+    var openLine = count
+    while openLine > region.start && base[openLine - 1] != 0x0A { openLine -= 1 }
+    while true {
+      if searchFrom < count, let b = buffer.base, let hit = memchr(b + searchFrom, 0x0A, count - searchFrom) {
+        count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+        break
+      }
+      if ended || count - openLine >= LineReader.maximumLineLength { break }
+      let more = 1 << 20
+      buffer.reserve(count + more)
+      searchFrom = count
+      let got = try file.read(
+        at: windowStart + Int64(count),
+        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + count }, count: more))
+      count += got
+      if got == 0 || windowStart + Int64(count) >= size { ended = true }
+    }
+    region.end = count
+    region.atEnd = windowStart + Int64(count) >= size
+    return region
+  }
+
+  /// Reads the header record from the start of the file.
+  static func scanHeader(
+    _ region: Region, buffer: GrowableBuffer<UInt8>, splitter: CSVSplitter, displayName: String,
+    found: ([String], Int, Int) -> Void
+  ) throws(InputError) {
+    guard let base = buffer.base else { return }
+    var lines = Lines(base: base, start: region.start, end: region.end)
+    while let line = lines.next() {
+      if line.count >= LineReader.maximumLineLength { return }
+      if CSVReader.isBlank(line) { continue }
+      var result = splitter.split(line)
+      var text = line
+      if result == .unterminated {
+        text = splitter.startPending(line)
+        while true {
+          guard let more = lines.next() else {
+            result = .malformed("a quoted field is not closed before the end of the file")
+            break
+          }
+          text = splitter.appendPending(more)
+          result = splitter.split(text)
+          if result != .unterminated { break }
+          if text.count > CSVReader.maximumRecordLength {
+            result = .malformed("a quoted field is not closed within \(CSVReader.maximumRecordLength) bytes")
+            break
+          }
+        }
+      }
+      guard result == .complete else {
+        throw .malformed(path: displayName, reason: "the header row (line \(lines.number)) is not valid CSV")
+      }
+      found(splitter.strings(for: text), lines.number, lines.offset)
+      return
+    }
+    found([], lines.number, lines.offset)
+  }
+
+  /// Lines of a buffer, numbered from 1, without their terminators.
+  struct Lines {
+    let base: UnsafeMutablePointer<UInt8>
+    var offset: Int
+    let end: Int
+    var number = 0
+
+    init(base: UnsafeMutablePointer<UInt8>, start: Int, end: Int) {
+      self.base = base
+      offset = start
+      self.end = end
+    }
+
+    @inline(__always)
+    mutating func next() -> UnsafeBufferPointer<UInt8>? {
+      guard offset < end else { return nil }
+      var stop = end
+      var next = end
+      if let hit = memchr(base + offset, 0x0A, end - offset) {
+        stop = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        next = stop + 1
+      }
+      number += 1
+      let from = offset
+      offset = next
+      var last = stop
+      if last > from && base[last - 1] == 0x0D { last -= 1 }
+      return UnsafeBufferPointer(start: base + from, count: last - from)
+    }
+  }
+
+  /// Reads and packs chunk `part` of a round starting at `origin`.
+  static func parseChunk<P: CSVRecordPacker>(
+    _ packer: P, expected: Int, file: FileByteSource, origin: Int64, part: Int, size: Int64, chunkBytes: Int,
+    buffer: GrowableBuffer<UInt8>
+  ) -> Chunk<P.Output> {
+    var packer = packer
+    let chunk = Chunk(output: packer.makeOutput())
+    let from = chunkStart(origin: origin, part: part, chunkBytes: chunkBytes)
+    chunk.end = from
+    do throws(InputError) {
+      let region = try readRegion(
+        file: file, from: from,
+        nominalEnd: nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size),
+        size: size, buffer: buffer, lineStartKnown: part == 0)
+      guard let base = buffer.base, region.end > region.start else {
+        // No line starts here: the lines over these bytes belong to an earlier chunk.
+        chunk.end = nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size)
+        return chunk
+      }
+      let splitter = CSVSplitter()
+      var regionEnd = region.end
+      var atEnd = region.atEnd
+      var lines = Lines(base: base, start: region.start, end: regionEnd)
+      while let line = lines.next() {
+        if line.count >= LineReader.maximumLineLength {
+          chunk.tooLong = lines.number
+          chunk.lines = lines.number
+          return chunk
+        }
+        if CSVReader.isBlank(line) { continue }
+        let recordLine = lines.number
+        var result = splitter.split(line)
+        var text = line
+        if result == .unterminated {
+          text = splitter.startPending(line)
+          while true {
+            var more = lines.next()
+            if more == nil && !atEnd {
+              // The quoted field runs past the chunk's lines: read on (the pending text is a copy).
+              let used = lines.offset
+              let extra = try extend(file: file, region: region, used: used, size: size, buffer: buffer)
+              regionEnd = extra.end
+              atEnd = extra.atEnd
+              chunk.extended = true
+              let number = lines.number
+              lines = Lines(base: buffer.base.unsafelyUnwrapped, start: used, end: regionEnd)
+              lines.number = number
+              more = lines.next()
+            }
+            guard let more else {
+              result = .malformed("a quoted field is not closed before the end of the file")
+              break
+            }
+            if more.count >= LineReader.maximumLineLength {
+              chunk.tooLong = lines.number
+              chunk.lines = lines.number
+              return chunk
+            }
+            text = splitter.appendPending(more)
+            result = splitter.split(text)
+            if result != .unterminated { break }
+            if text.count > CSVReader.maximumRecordLength {
+              result = .malformed(
+                "a quoted field is not closed within \(CSVReader.maximumRecordLength) bytes")
+              break
+            }
+          }
+        }
+        var malformed: String?
+        switch result {
+        case .complete: malformed = nil
+        case .malformed(let reason): malformed = reason
+        case .unterminated: malformed = "a quoted field is not closed"
+        }
+        if malformed != nil { splitter.clearFields() }
+        let record = CSVRecord(
+          line: recordLine, malformed: malformed, storage: splitter.storage(for: text),
+          bounds: splitter.fieldBounds,
+          raw: text)
+        do throws(RowRejection) {
+          if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
+          guard record.count == expected else {
+            throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
+          }
+          try packer.pack(record, into: &chunk.output)
+          chunk.accepted += 1
+        } catch {
+          chunk.rejects.append((recordLine, error.reason, record.rawText))
+        }
+      }
+      chunk.lines = lines.number
+      chunk.end = region.base + Int64(regionEnd)
+    } catch {
+      chunk.error = error
+    }
+    return chunk
+  }
+
+  /// Reads whole lines after `used` (the buffer's lines up to there are consumed) into the buffer,
+  /// keeping the bytes before `used`: at least one more line.
+  static func extend(
+    file: FileByteSource, region: Region, used: Int, size: Int64, buffer: GrowableBuffer<UInt8>
+  ) throws(InputError) -> (end: Int, atEnd: Bool) {
+    var count = used
+    var ended = region.base + Int64(count) >= size
+    while !ended {
+      let more = 1 << 20
+      buffer.reserve(count + more)
+      let got = try file.read(
+        at: region.base + Int64(count),
+        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + count }, count: more))
+      let old = count
+      count += got
+      if got == 0 || region.base + Int64(count) >= size { ended = true }
+      if let b = buffer.base, let hit = memchr(b + old, 0x0A, count - old) {
+        count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+        return (count, region.base + Int64(count) >= size)
+      }
+      if count - used >= LineReader.maximumLineLength { break }
+    }
+    return (count, ended)
+  }
+
+  /// A compressed or UTF-16 file: one core, through ``CSVReader``.
+  static func streaming<P: CSVRecordPacker>(
+    _ packerType: P.Type, path: String, displayName: String, rejects: any RejectSink,
+    merge: (P.Output) -> Void
+  ) throws(InputError) -> InputCounts {
+    let csv = try CSVReader(path: path, displayName: displayName)
+    var packer = P(columns: try P.columns(Header(names: csv.header, displayName: displayName)))
+    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    let expected = csv.header.count
+    var output = packer.makeOutput()
+    var pending = 0
+    while let record = try csv.next() {
+      do throws(RowRejection) {
+        if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
+        guard record.count == expected else {
+          throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
+        }
+        try packer.pack(record, into: &output)
+        counter.accept()
+        pending += 1
+        if pending >= 65_536 {
+          merge(output)
+          output = packer.makeOutput()
+          pending = 0
+        }
+      } catch {
+        counter.reject(line: record.line, reason: error.reason, raw: record.rawText)
+      }
+    }
+    merge(output)
+    return counter.counts
+  }
+}
