@@ -15,7 +15,9 @@ public struct AssignmentCSVReader: AppRowReader {
     return try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
       names: AssignmentCSVReader.columns, emit: emit
-    ) { (cells, origin) throws(RowRejection) -> Assignment in try AssignmentCSVReader.row(cells, origin, shared) }
+    ) { (cells, origin) throws(RowRejection) -> Assignment in
+      try AssignmentCSVReader.row(cells, origin, shared)
+    }
   }
 
   /// Reads assignments rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
@@ -27,7 +29,9 @@ public struct AssignmentCSVReader: AppRowReader {
     return try AppRowCSV.run(
       source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
       names: AssignmentCSVReader.columns, emit: emit
-    ) { (cells, origin) throws(RowRejection) -> Assignment in try AssignmentCSVReader.row(cells, origin, shared) }
+    ) { (cells, origin) throws(RowRejection) -> Assignment in
+      try AssignmentCSVReader.row(cells, origin, shared)
+    }
   }
 
   /// One row's cells as `Assignment`, or why the row is rejected. Experiment and arm ids repeat on

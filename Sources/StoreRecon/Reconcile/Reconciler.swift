@@ -94,7 +94,8 @@ public enum Reconciler {
   {
     var unchecked: [Store: Int] = [:]
     for e in entitlements.rows {
-      guard let store = e.source.store, !options.storesWithData.contains(store), e.isActive(at: options.asOf.ms)
+      guard let store = e.source.store, !options.storesWithData.contains(store),
+        e.isActive(at: options.asOf.ms)
       else { continue }
       unchecked[store, default: 0] += 1
     }
@@ -102,10 +103,13 @@ public enum Reconciler {
   }
 
   /// Active store-sourced entitlements per store whose exports the run did not read (not checked).
-  public static func uncheckedEntitlements(_ entitlements: [Entitlement], options: ReconcileOptions) -> [Store: Int] {
+  public static func uncheckedEntitlements(_ entitlements: [Entitlement], options: ReconcileOptions)
+    -> [Store: Int]
+  {
     var unchecked: [Store: Int] = [:]
     for e in entitlements {
-      guard let store = e.source.store, !options.storesWithData.contains(store), e.isActive(at: options.asOf) else {
+      guard let store = e.source.store, !options.storesWithData.contains(store), e.isActive(at: options.asOf)
+      else {
         continue
       }
       unchecked[store, default: 0] += 1

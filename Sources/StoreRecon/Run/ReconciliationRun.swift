@@ -75,9 +75,11 @@ public enum ReconciliationRun {
         .config, "config \(request.configPath): app.entitlements is required (or app.database / --database)")
     }
     var (plan, missing) = try planInputs(
-      config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing)
+      config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing
+    )
     for m in missing {
-      progress.note("warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
+      progress.note(
+        "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
     }
 
     // The database first: an unreachable server, a wrong password, a locked date or a query that does
@@ -170,9 +172,13 @@ public enum ReconciliationRun {
     let reconcileMs = milliseconds(clock.now - reconcileStart)
     let unchecked = Reconciler.uncheckedEntitlements(rows.entitlements, options: options)
     for (store, n) in unchecked.sorted(by: { $0.key < $1.key }) {
-      progress.note("warning: \(n) active \(store.rawValue) entitlements not checked: the config names no \(store.rawValue) export")
+      progress.note(
+        "warning: \(n) active \(store.rawValue) entitlements not checked: the config names no \(store.rawValue) export"
+      )
     }
-    progress.note("reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)")
+    progress.note(
+      "reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)"
+    )
     let experimentStart = clock.now
     let readouts = readExperiments(config, ledger: ledger, rows: rows, calendar: calendar)
     ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
@@ -281,7 +287,8 @@ public enum ReconciliationRun {
     let workbookMs = milliseconds(clock.now - workbookStart)
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
-      date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
+      date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue,
+      counts: counts,
       files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: delta, summary: summary)
     result.uncheckedEntitlements = unchecked
     let manifest = Manifest.render(
@@ -333,7 +340,8 @@ public enum ReconciliationRun {
             missing.append(Completeness.Missing(role: role, pattern: pattern))
             continue
           }
-          throw RunError(.missingInput, "no file matches \(role) '\(pattern)' (relative to \(config.baseDirectory))")
+          throw RunError(
+            .missingInput, "no file matches \(role) '\(pattern)' (relative to \(config.baseDirectory))")
         }
         for m in matches { plan.append(PlannedInput(role: role, path: m.path, display: m.display)) }
       }
@@ -363,7 +371,9 @@ public enum ReconciliationRun {
   /// FX table's rate on the report date (or the latest earlier one), rounded by the config's rule;
   /// `nil` without an FX table.
   static func summaryFX(_ config: RunConfig, rates: [FXRate], date: CivilDate) -> SummaryFX? {
-    guard let reporting = config.reportingCurrency, let file = config.fxRates, !rates.isEmpty else { return nil }
+    guard let reporting = config.reportingCurrency, let file = config.fxRates, !rates.isEmpty else {
+      return nil
+    }
     let table = FXTable(reporting: reporting, rows: rates)
     let rounding = config.rounding
     return SummaryFX(reportingCurrency: reporting, label: "\(file) on \(date)") { money in
