@@ -89,40 +89,40 @@ final class CSVSplitter {
       scratch.deallocate()
       scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size)
     }
+    guard let out = scratch.baseAddress else { return .complete }
+    // Runs between quotes and commas are copied whole; `""` inside quotes becomes one quote.
     var i = 0
     var w = 0
     var field = 1
     while true {
       let fieldStart = w
-      if i < n && text[i] == 0x22 {
+      if i < n && base[i] == 0x22 {
         i += 1
         while true {
-          guard i < n else { return .unterminated }
-          let c = text[i]
-          if c == 0x22 {
-            if i + 1 < n && text[i + 1] == 0x22 {
-              scratch[w] = 0x22
-              w += 1
-              i += 2
-            } else {
-              i += 1
-              break
-            }
-          } else {
-            scratch[w] = c
+          guard i < n, let hit = memchr(base + i, 0x22, n - i) else { return .unterminated }
+          let quote = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+          (out + w).update(from: base + i, count: quote - i)
+          w += quote - i
+          if quote + 1 < n && base[quote + 1] == 0x22 {
+            out[w] = 0x22
             w += 1
-            i += 1
+            i = quote + 2
+          } else {
+            i = quote + 1
+            break
           }
         }
-        if i < n && text[i] != 0x2C {
+        if i < n && base[i] != 0x2C {
           return .malformed("field \(field) has text after its closing quote")
         }
       } else {
-        while i < n && text[i] != 0x2C {
-          scratch[w] = text[i]
-          w += 1
-          i += 1
+        var end = n
+        if let hit = memchr(base + i, 0x2C, n - i) {
+          end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
+        (out + w).update(from: base + i, count: end - i)
+        w += end - i
+        i = end
       }
       addBound(fieldStart, w)
       guard i < n else { return .complete }

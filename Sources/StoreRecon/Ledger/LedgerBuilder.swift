@@ -8,18 +8,8 @@ public final class LedgerBuilder {
   private var storage = LedgerStorage()
   /// Per record: its chain (builder numbering).
   private var recordChain = GrowableBuffer<UInt32>()
-  /// Per chain (builder numbering): key, namespace, kept status (-1 none), and whether the chain's own
-  /// key is one of its first order ids.
-  private var chainKeys: [PackedID] = []
-  private var chainSpaces: [RecordBatch.Space] = []
-  private var chainStatus: [Int32] = []
-  private var chainSelfBase: [Bool] = []
-  /// Per chain: its first purchase in purchase order (record number, or `UInt32.max`) with that
-  /// record's original purchase instant, and its first purchase carrying an account token with the token.
-  private var firstPurchase: [UInt32] = []
-  private var firstOriginal: [Int64] = []
-  private var firstTokenPurchase: [UInt32] = []
-  private var firstToken: [UInt32] = []
+  /// Per chain (builder numbering): everything the builder tracks, in one place (one cache line).
+  private var chains: [BuilderChain] = []
   private var maps: [PackedIndex] = Array(repeating: PackedIndex(), count: 4)
   /// First order ids each chain names (besides its own key).
   private var bases: [(chain: UInt32, base: PackedID)] = []
@@ -50,8 +40,12 @@ public final class LedgerBuilder {
     mergeBatch(batch)
   }
 
+  /// Set by the importer benchmark: batches are dropped instead of merged (to time importers alone).
+  var discardsBatches = false
+
   /// Adds a batch's records, after every record added before.
   func merge(_ batch: RecordBatch) {
+    if discardsBatches { return }
     flushPending()
     mergeBatch(batch)
   }
@@ -59,18 +53,9 @@ public final class LedgerBuilder {
   @inline(__always)
   private func chain(_ key: PackedID, _ space: RecordBatch.Space) -> UInt32 {
     let s = Int(space.rawValue)
-    let next = UInt32(truncatingIfNeeded: chainKeys.count)
+    let next = UInt32(truncatingIfNeeded: chains.count)
     let found = maps[s].insertIfAbsent(key, next)
-    if found == next {
-      chainKeys.append(key)
-      chainSpaces.append(space)
-      chainStatus.append(-1)
-      chainSelfBase.append(false)
-      firstPurchase.append(UInt32.max)
-      firstOriginal.append(PackedRecord.none)
-      firstTokenPurchase.append(UInt32.max)
-      firstToken.append(0)
-    }
+    if found == next { chains.append(BuilderChain(key: key, space: space)) }
     return found
   }
 
@@ -131,15 +116,23 @@ public final class LedgerBuilder {
         if r.flags.rawValue & 3 == 0 {
           let n = UInt32(truncatingIfNeeded: base + i)
           let chain = Int(c)
-          if firstPurchase[chain] == UInt32.max || precedes(n, firstPurchase[chain]) {
-            firstPurchase[chain] = n
-            firstOriginal[chain] = batch.originals[i]
-          }
           let token = batch.tokenNumbers[i]
-          if token != 0 && (firstTokenPurchase[chain] == UInt32.max || precedes(n, firstTokenPurchase[chain]))
-          {
-            firstTokenPurchase[chain] = n
-            firstToken[chain] = globalToken(token)
+          chains.withUnsafeMutableBufferPointer { all in
+            if all[chain].firstPurchase == UInt32.max
+              || precedes(n, r.at, all[chain].firstPurchase, all[chain].firstAt)
+            {
+              all[chain].firstPurchase = n
+              all[chain].firstAt = r.at
+              all[chain].firstOriginal = batch.originals[i]
+            }
+            if token != 0
+              && (all[chain].firstTokenPurchase == UInt32.max
+                || precedes(n, r.at, all[chain].firstTokenPurchase, all[chain].firstTokenAt))
+            {
+              all[chain].firstTokenPurchase = n
+              all[chain].firstTokenAt = r.at
+              all[chain].firstToken = globalToken(token)
+            }
           }
         }
       }
@@ -162,12 +155,10 @@ public final class LedgerBuilder {
     }
   }
 
-  /// Whether record `a` comes before record `b` in purchase order.
+  /// Whether record `a` (at `atA`) comes before record `b` (at `atB`) in purchase order.
   @inline(__always)
-  private func precedes(_ a: UInt32, _ b: UInt32) -> Bool {
-    let x = storage.records[Int(a)]
-    let y = storage.records[Int(b)]
-    if x.at != y.at { return x.at < y.at }
+  private func precedes(_ a: UInt32, _ atA: Int64, _ b: UInt32, _ atB: Int64) -> Bool {
+    if atA != atB { return atA < atB }
     return ChainDerivation.purchaseLess(a, b, storage.records.buffer, storage.pool)
   }
 
@@ -185,8 +176,8 @@ public final class LedgerBuilder {
     case .decimal, .empty:
       return
     }
-    if chainSpaces[Int(c)] == .playOrder && chainKeys[Int(c)] == orderBase {
-      chainSelfBase[Int(c)] = true
+    if chains[Int(c)].space == .playOrder && chains[Int(c)].key == orderBase {
+      chains[Int(c)].selfBase = true
     } else {
       bases.append((c, orderBase))
     }
@@ -194,7 +185,7 @@ public final class LedgerBuilder {
 
   /// Two resources for one token: keep the one that says more recent things (ties: the later one).
   private func keepStatus(_ s: StatusRecord, chain c: Int) {
-    let current = chainStatus[c]
+    let current = chains[c].status
     if current >= 0 {
       let kept = storage.statuses[Int(current)]
       let keptEnd = kept.expires == PackedRecord.none ? Instant.distantPast.ms : kept.expires
@@ -202,7 +193,7 @@ public final class LedgerBuilder {
       if keptEnd > newEnd { return }
       storage.statuses[Int(current)] = s
     } else {
-      chainStatus[c] = Int32(truncatingIfNeeded: storage.statuses.count)
+      chains[c].status = Int32(truncatingIfNeeded: storage.statuses.count)
       storage.statuses.append(s)
     }
   }
@@ -214,13 +205,13 @@ public final class LedgerBuilder {
     maps = []  // every record is in: chains are found by number from here on
     let pool = storage.pool
     storage.products.resolve(catalog: catalog)
-    let n = chainKeys.count
+    let n = chains.count
 
     // Link order-keyed Play chains to the token chain that names their first order (the least token).
     var tokenOfOrder = PackedIndex()
-    for (c, orderBase) in bases where chainSpaces[Int(c)] == .playToken {
+    for (c, orderBase) in bases where chains[Int(c)].space == .playToken {
       if let current = tokenOfOrder[orderBase] {
-        if PackedID.less(chainKeys[Int(c)], chainKeys[Int(current)], pool: pool) {
+        if PackedID.less(chains[Int(c)].key, chains[Int(current)].key, pool: pool) {
           tokenOfOrder.set(orderBase, c)
         }
       } else {
@@ -230,27 +221,34 @@ public final class LedgerBuilder {
     var target = [UInt32](repeating: 0, count: n)
     for c in 0..<n {
       target[c] = UInt32(c)
-      guard chainSpaces[c] == .playOrder, let t = tokenOfOrder[chainKeys[c]] else { continue }
+      guard chains[c].space == .playOrder, let t = tokenOfOrder[chains[c].key] else { continue }
       target[c] = t
-      if chainSelfBase[c] { bases.append((t, chainKeys[c])) }
-      let target = Int(t)
-      if firstPurchase[c] != UInt32.max
-        && (firstPurchase[target] == UInt32.max || precedes(firstPurchase[c], firstPurchase[target]))
+      let absorbed = chains[c]
+      let into = Int(t)
+      if absorbed.selfBase { bases.append((t, absorbed.key)) }
+      if absorbed.firstPurchase != UInt32.max
+        && (chains[into].firstPurchase == UInt32.max
+          || precedes(
+            absorbed.firstPurchase, absorbed.firstAt, chains[into].firstPurchase, chains[into].firstAt))
       {
-        firstPurchase[target] = firstPurchase[c]
-        firstOriginal[target] = firstOriginal[c]
+        chains[into].firstPurchase = absorbed.firstPurchase
+        chains[into].firstAt = absorbed.firstAt
+        chains[into].firstOriginal = absorbed.firstOriginal
       }
-      if firstTokenPurchase[c] != UInt32.max
-        && (firstTokenPurchase[target] == UInt32.max
-          || precedes(firstTokenPurchase[c], firstTokenPurchase[target]))
+      if absorbed.firstTokenPurchase != UInt32.max
+        && (chains[into].firstTokenPurchase == UInt32.max
+          || precedes(
+            absorbed.firstTokenPurchase, absorbed.firstTokenAt, chains[into].firstTokenPurchase,
+            chains[into].firstTokenAt))
       {
-        firstTokenPurchase[target] = firstTokenPurchase[c]
-        firstToken[target] = firstToken[c]
+        chains[into].firstTokenPurchase = absorbed.firstTokenPurchase
+        chains[into].firstTokenAt = absorbed.firstTokenAt
+        chains[into].firstToken = absorbed.firstToken
       }
-      if chainStatus[c] >= 0 {
-        let s = storage.statuses[Int(chainStatus[c])]
-        chainStatus[c] = -1
-        keepStatus(s, chain: Int(t))
+      if absorbed.status >= 0 {
+        let s = storage.statuses[Int(absorbed.status)]
+        chains[c].status = -1
+        keepStatus(s, chain: into)
       }
     }
     tokenOfOrder = PackedIndex()
@@ -262,7 +260,7 @@ public final class LedgerBuilder {
     var entries: [ChainSortEntry] = []
     entries.reserveCapacity(n)
     for c in 0..<n where target[c] == UInt32(c) {
-      entries.append(ChainSortEntry(key: chainKeys[c], space: chainSpaces[c], chain: UInt32(c), pool: pool))
+      entries.append(ChainSortEntry(key: chains[c].key, space: chains[c].space, chain: UInt32(c), pool: pool))
     }
     entries.sort { a, b in
       if a.rank != b.rank { return a.rank < b.rank }
@@ -312,49 +310,39 @@ public final class LedgerBuilder {
       storage.order = order
     }
 
-    var chains: [ChainState] = []
-    chains.reserveCapacity(chainCount)
+    var states: [ChainState] = []
+    states.reserveCapacity(chainCount)
     let t = asOf.ms
     for (p, c) in live.enumerated() {
+      let chain = chains[Int(c)]
       // The first purchase as of T: the first of all purchases, unless even that one is after T.
       var original = PackedRecord.none
-      let first = firstPurchase[Int(c)]
-      if first != UInt32.max, case let at = storage.records[Int(first)].at, at <= t {
-        original = firstOriginal[Int(c)] == PackedRecord.none ? at : firstOriginal[Int(c)]
+      if chain.firstPurchase != UInt32.max, chain.firstAt <= t {
+        original = chain.firstOriginal == PackedRecord.none ? chain.firstAt : chain.firstOriginal
       }
-      let tokenFirst = firstTokenPurchase[Int(c)]
-      let token =
-        tokenFirst != UInt32.max && storage.records[Int(tokenFirst)].at <= t ? firstToken[Int(c)] : 0
-      chains.append(
+      let token = chain.firstTokenPurchase != UInt32.max && chain.firstTokenAt <= t ? chain.firstToken : 0
+      states.append(
         ChainState(
-          key: chainKeys[Int(c)], startOffset: starts[p * 3],
-          purchaseCount: starts[p * 3 + 1] - starts[p * 3],
+          key: chain.key, startOffset: starts[p * 3], purchaseCount: starts[p * 3 + 1] - starts[p * 3],
           refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
           voidCount: starts[p * 3 + 3] - starts[p * 3 + 2],
-          status: chainStatus[Int(c)], currentProduct: UInt32.max, supersededBy: -1, accountToken: token,
+          status: chain.status, currentProduct: UInt32.max, supersededBy: -1, accountToken: token,
           latestPaid: -1, paidThrough: PackedRecord.none, originalPurchaseAt: original,
-          store: chainSpaces[Int(c)].store, flags: [.production]))
+          store: chain.space.store, flags: [.production]))
     }
     starts = []
-    storage.chains = chains
-    chains = []
-    chainStatus = []
-    firstPurchase = []
-    firstOriginal = []
-    firstTokenPurchase = []
-    firstToken = []
+    storage.chains = states
+    states = []
 
     // First order ids each chain names: its own key where its records name it, and the ids it names.
     var named: [(chain: UInt32, base: PackedID)] = []
     named.reserveCapacity(bases.count)
     for (c, orderBase) in bases { named.append((position[Int(c)], orderBase)) }
     bases = []
-    for (p, c) in live.enumerated() where chainSelfBase[Int(c)] {
-      named.append((UInt32(p), chainKeys[Int(c)]))
+    for (p, c) in live.enumerated() where chains[Int(c)].selfBase {
+      named.append((UInt32(p), chains[Int(c)].key))
     }
-    chainSelfBase = []
-    chainKeys = []
-    chainSpaces = []
+    chains = []
     live = []
     position = []
 
@@ -446,5 +434,28 @@ struct ChainSortEntry {
     high = h
     low = l
     flags = f
+  }
+}
+
+/// What the builder tracks of one chain while records arrive (56 bytes, one cache line).
+struct BuilderChain {
+  var key: PackedID
+  /// The kept status (index into the statuses), or -1.
+  var status: Int32 = -1
+  /// The first purchase in purchase order (record number, or `UInt32.max`), its instant and original
+  /// purchase instant; the first purchase carrying an account token, its instant and the token.
+  var firstPurchase = UInt32.max
+  var firstTokenPurchase = UInt32.max
+  var firstAt = PackedRecord.none
+  var firstOriginal = PackedRecord.none
+  var firstTokenAt = PackedRecord.none
+  var firstToken: UInt32 = 0
+  var space: RecordBatch.Space
+  /// The chain's own key is one of its first order ids (an order-keyed chain whose records name it).
+  var selfBase = false
+
+  init(key: PackedID, space: RecordBatch.Space) {
+    self.key = key
+    self.space = space
   }
 }
