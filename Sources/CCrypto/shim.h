@@ -1,4 +1,4 @@
 #ifndef STORERECON_CCRYPTO_SHIM_H
 #define STORERECON_CCRYPTO_SHIM_H
-#include <openssl/sha.h>
+#include <openssl/evp.h>
 #endif

@@ -84,21 +84,45 @@ enum AppRowCSV {
     emit: (Row) -> Void, map: (Cells, Origin) throws(RowRejection) -> Row
   ) throws(InputError) -> InputCounts {
     let csv = try CSVReader(path: path, displayName: displayName)
+    return try run(
+      csv: csv, numberRows: false, fileIndex: fileIndex, rejects: rejects, names: names, emit: emit, map: map)
+  }
+
+  /// Reads CSV rows streamed from `source` (a query's `COPY … TO STDOUT WITH (FORMAT csv, HEADER true)`)
+  /// as the contract with columns `names`; a row's line is its number in the result (1 = first row).
+  static func run<Row>(
+    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink, names: [String],
+    emit: (Row) -> Void, map: (Cells, Origin) throws(RowRejection) -> Row
+  ) throws(InputError) -> InputCounts {
+    let lines = LineReader(source: source, displayName: displayName)
+    let csv = try CSVReader(lines: lines, displayName: displayName)
+    return try run(
+      csv: csv, numberRows: true, fileIndex: fileIndex, rejects: rejects, names: names, emit: emit, map: map)
+  }
+
+  /// The loop: every record accepted or rejected; `numberRows` numbers records 1, 2, … instead of by line.
+  private static func run<Row>(
+    csv: CSVReader, numberRows: Bool, fileIndex: Int32, rejects: any RejectSink, names: [String],
+    emit: (Row) -> Void, map: (Cells, Origin) throws(RowRejection) -> Row
+  ) throws(InputError) -> InputCounts {
     let columns = try csv.requireColumns(names)
-    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    var counter = RecordCounter(displayName: csv.displayName, rejects: rejects)
     let expected = csv.header.count
+    var ordinal = 0
     while let record = try csv.next() {
+      ordinal += 1
+      let line = numberRows ? ordinal : record.line
       do throws(RowRejection) {
         if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
         guard record.count == expected else {
           throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
         }
-        let origin = Origin(file: fileIndex, line: Int32(clamping: record.line))
+        let origin = Origin(file: fileIndex, line: Int32(clamping: line))
         let row = try map(Cells(record: record, columns: columns, names: names), origin)
         counter.accept()
         emit(row)
       } catch {
-        counter.reject(line: record.line, reason: error.reason, raw: record.rawText)
+        counter.reject(line: line, reason: error.reason, raw: record.rawText)
       }
     }
     return counter.counts

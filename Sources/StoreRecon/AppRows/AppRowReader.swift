@@ -10,4 +10,12 @@ public protocol AppRowReader {
   func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink, emit: (Row) -> Void
   ) throws(InputError) -> InputCounts
+
+  /// Reads the same contract from CSV bytes streamed from `source` — a header row, then rows, as
+  /// PostgreSQL's `COPY (query) TO STDOUT WITH (FORMAT csv, HEADER true)` writes them — with the same
+  /// rules and rejects as a file; a reject's line is the row's number in the result (1 = first row).
+  func read(
+    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (Row) -> Void
+  ) throws(InputError) -> InputCounts
 }

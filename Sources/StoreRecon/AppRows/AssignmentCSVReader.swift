@@ -16,10 +16,7 @@ public struct AssignmentCSVReader: AppRowReader {
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
       names: AssignmentCSVReader.columns, emit: emit
     ) { (cells, origin) throws(RowRejection) -> Assignment in
-      Assignment(
-        userId: try cells.required(0), experimentId: shared.intern(try cells.requiredBytes(1)),
-        armId: shared.intern(try cells.requiredBytes(2)), assignedAt: try cells.requiredTimestamp(3),
-        origin: origin)
+      try AssignmentCSVReader.row(cells, origin, shared)
     }
   }
 
@@ -44,5 +41,30 @@ public struct AssignmentCSVReader: AppRowReader {
           armId: shared.intern(try cells.requiredBytes(2)), assignedAt: try cells.requiredTimestamp(3),
           origin: Origin(file: -1, line: Int32(clamping: record.line))))
     }
+  }
+
+  /// Reads assignments rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
+  public func read(
+    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (Assignment) -> Void
+  ) throws(InputError) -> InputCounts {
+    let shared = StringInterner()
+    return try AppRowCSV.run(
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: AssignmentCSVReader.columns, emit: emit
+    ) { (cells, origin) throws(RowRejection) -> Assignment in
+      try AssignmentCSVReader.row(cells, origin, shared)
+    }
+  }
+
+  /// One row's cells as `Assignment`, or why the row is rejected. Experiment and arm ids repeat on
+  /// every row: `shared` hands out one string each instead of one allocation a row.
+  static func row(_ cells: AppRowCSV.Cells, _ origin: Origin, _ shared: StringInterner) throws(RowRejection)
+    -> Assignment
+  {
+    Assignment(
+      userId: try cells.required(0), experimentId: shared.intern(try cells.requiredBytes(1)),
+      armId: shared.intern(try cells.requiredBytes(2)), assignedAt: try cells.requiredTimestamp(3),
+      origin: origin)
   }
 }

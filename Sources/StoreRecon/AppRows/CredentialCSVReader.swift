@@ -14,14 +14,26 @@ public struct CredentialCSVReader: AppRowReader {
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: CredentialCSVReader.columns, emit: emit
-    ) { (cells, origin) throws(RowRejection) -> Credential in
-      Credential(
-        store: try cells.choice(0, as: Store.self), storeKey: try cells.required(1),
-        userId: try cells.required(2),
-        linkedStoreKey: cells.optional(3), orderId: cells.optional(4), claimedAt: try cells.timestamp(5),
-        origin: origin)
-    }
+      names: CredentialCSVReader.columns, emit: emit, map: CredentialCSVReader.row)
+  }
+
+  /// Reads credentials rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
+  public func read(
+    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (Credential) -> Void
+  ) throws(InputError) -> InputCounts {
+    try AppRowCSV.run(
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: CredentialCSVReader.columns, emit: emit, map: CredentialCSVReader.row)
+  }
+
+  /// One row's cells as `Credential`, or why the row is rejected.
+  static func row(_ cells: AppRowCSV.Cells, _ origin: Origin) throws(RowRejection) -> Credential {
+    Credential(
+      store: try cells.choice(0, as: Store.self), storeKey: try cells.required(1),
+      userId: try cells.required(2),
+      linkedStoreKey: cells.optional(3), orderId: cells.optional(4), claimedAt: try cells.timestamp(5),
+      origin: origin)
   }
 
   /// Reads one credentials CSV file into `table` (packed, as the run keeps them): in chunks on all

@@ -19,14 +19,26 @@ public struct EntitlementCSVReader: AppRowReader {
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: EntitlementCSVReader.columns, emit: emit
-    ) { (cells, origin) throws(RowRejection) -> Entitlement in
-      Entitlement(
-        entitlementId: try cells.required(0), userId: try cells.required(1), productId: try cells.required(2),
-        source: try cells.choice(3, as: EntitlementSource.self), storeKey: cells.optional(4),
-        status: try cells.choice(5, as: EntitlementStatus.self), startsAt: try cells.timestamp(6),
-        expiresAt: try cells.timestamp(7), updatedAt: try cells.timestamp(8), origin: origin)
-    }
+      names: EntitlementCSVReader.columns, emit: emit, map: EntitlementCSVReader.row)
+  }
+
+  /// Reads entitlements rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
+  public func read(
+    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (Entitlement) -> Void
+  ) throws(InputError) -> InputCounts {
+    try AppRowCSV.run(
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: EntitlementCSVReader.columns, emit: emit, map: EntitlementCSVReader.row)
+  }
+
+  /// One row's cells as `Entitlement`, or why the row is rejected.
+  static func row(_ cells: AppRowCSV.Cells, _ origin: Origin) throws(RowRejection) -> Entitlement {
+    Entitlement(
+      entitlementId: try cells.required(0), userId: try cells.required(1), productId: try cells.required(2),
+      source: try cells.choice(3, as: EntitlementSource.self), storeKey: cells.optional(4),
+      status: try cells.choice(5, as: EntitlementStatus.self), startsAt: try cells.timestamp(6),
+      expiresAt: try cells.timestamp(7), updatedAt: try cells.timestamp(8), origin: origin)
   }
 
   /// Reads one entitlements CSV file into `table` (packed, as the run keeps them): in chunks on all

@@ -24,31 +24,53 @@ public struct FXRateCSVReader: AppRowReader {
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
       names: FXRateCSVReader.columns, emit: emit
     ) { (cells, origin) throws(RowRejection) -> FXRate in
-      let dateText = try cells.required(0)
-      guard let date = CivilDate.parse(dateText) else {
-        throw RowRejection("date '\(RawText.truncated(dateText))' is not a date (YYYY-MM-DD)")
-      }
-      let code = try cells.required(1)
-      guard let currency = Currency.named(code) else {
-        throw RowRejection("unknown currency '\(RawText.truncated(code))'")
-      }
-      guard currency.minorUnits != nil else {
-        throw RowRejection("currency \(currency.code) has no minor unit and cannot hold money")
-      }
-      let rateText = try cells.required(2)
-      let rate: DecimalRate
-      do throws(DecimalRate.ParseError) {
-        rate = try DecimalRate.parse(rateText)
-      } catch {
-        throw RowRejection(error.description)
-      }
-      if currency == reporting && rate != .one {
-        throw RowRejection("rate of the reporting currency \(currency.code) must be 1, found \(rate)")
-      }
-      guard seen.insert("\(date) \(currency.code)").inserted else {
-        throw RowRejection("a second rate for \(currency.code) on \(date)")
-      }
-      return FXRate(date: date, currency: currency, rate: rate, origin: origin)
+      try FXRateCSVReader.row(cells, origin, reporting: reporting, seen: &seen)
     }
+  }
+
+  /// Reads an FX table streamed from `source` (CSV with a header row), with the same rules.
+  public func read(
+    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (FXRate) -> Void
+  ) throws(InputError) -> InputCounts {
+    var seen = Set<String>()
+    let reporting = self.reporting
+    return try AppRowCSV.run(
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: FXRateCSVReader.columns, emit: emit
+    ) { (cells, origin) throws(RowRejection) -> FXRate in
+      try FXRateCSVReader.row(cells, origin, reporting: reporting, seen: &seen)
+    }
+  }
+
+  /// One row's cells as an `FXRate`, or why the row is rejected.
+  static func row(
+    _ cells: AppRowCSV.Cells, _ origin: Origin, reporting: Currency, seen: inout Set<String>
+  ) throws(RowRejection) -> FXRate {
+    let dateText = try cells.required(0)
+    guard let date = CivilDate.parse(dateText) else {
+      throw RowRejection("date '\(RawText.truncated(dateText))' is not a date (YYYY-MM-DD)")
+    }
+    let code = try cells.required(1)
+    guard let currency = Currency.named(code) else {
+      throw RowRejection("unknown currency '\(RawText.truncated(code))'")
+    }
+    guard currency.minorUnits != nil else {
+      throw RowRejection("currency \(currency.code) has no minor unit and cannot hold money")
+    }
+    let rateText = try cells.required(2)
+    let rate: DecimalRate
+    do throws(DecimalRate.ParseError) {
+      rate = try DecimalRate.parse(rateText)
+    } catch {
+      throw RowRejection(error.description)
+    }
+    if currency == reporting && rate != .one {
+      throw RowRejection("rate of the reporting currency \(currency.code) must be 1, found \(rate)")
+    }
+    guard seen.insert("\(date) \(currency.code)").inserted else {
+      throw RowRejection("a second rate for \(currency.code) on \(date)")
+    }
+    return FXRate(date: date, currency: currency, rate: rate, origin: origin)
   }
 }

@@ -15,12 +15,24 @@ public struct GoodwillCSVReader: AppRowReader {
   ) throws(InputError) -> InputCounts {
     try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: GoodwillCSVReader.columns, emit: emit
-    ) { (cells, origin) throws(RowRejection) -> GoodwillGrant in
-      GoodwillGrant(
-        grantId: try cells.required(0), userId: try cells.required(1), productId: try cells.required(2),
-        startsAt: try cells.timestamp(3), endsAt: try cells.timestamp(4), reason: cells.optional(5) ?? "",
-        origin: origin)
-    }
+      names: GoodwillCSVReader.columns, emit: emit, map: GoodwillCSVReader.row)
+  }
+
+  /// Reads goodwill rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
+  public func read(
+    source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (GoodwillGrant) -> Void
+  ) throws(InputError) -> InputCounts {
+    try AppRowCSV.run(
+      source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
+      names: GoodwillCSVReader.columns, emit: emit, map: GoodwillCSVReader.row)
+  }
+
+  /// One row's cells as `GoodwillGrant`, or why the row is rejected.
+  static func row(_ cells: AppRowCSV.Cells, _ origin: Origin) throws(RowRejection) -> GoodwillGrant {
+    GoodwillGrant(
+      grantId: try cells.required(0), userId: try cells.required(1), productId: try cells.required(2),
+      startsAt: try cells.timestamp(3), endsAt: try cells.timestamp(4), reason: cells.optional(5) ?? "",
+      origin: origin)
   }
 }

@@ -56,7 +56,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
   public static func parse(_ text: String) -> CivilDate? {
     let bytes = Array(text.utf8)
     guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { return nil }
-    guard let y = digits(bytes, 0, 4), let m = digits(bytes, 5, 2), let d = digits(bytes, 8, 2) else { return nil }
+    guard let y = digits(bytes, 0, 4), let m = digits(bytes, 5, 2), let d = digits(bytes, 8, 2) else {
+      return nil
+    }
     guard m >= 1 && m <= 12 && d >= 1 && d <= daysIn(year: y, month: m) else { return nil }
     return CivilDate(year: y, month: m, day: d)
   }

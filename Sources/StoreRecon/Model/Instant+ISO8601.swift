@@ -22,9 +22,10 @@ extension Instant {
     let sep = bytes[10]
     guard sep == 0x54 || sep == 0x74 || sep == 0x20 else { return nil }
     guard let hour = two(11), bytes[13] == 0x3A, let minute = two(14) else { return nil }
-    guard month >= 1 && month <= 12 && day >= 1
-      && day <= Int64(CivilDate.daysIn(year: Int(year), month: Int(month)))
-      && hour <= 23 && minute <= 59
+    guard
+      month >= 1 && month <= 12 && day >= 1
+        && day <= Int64(CivilDate.daysIn(year: Int(year), month: Int(month)))
+        && hour <= 23 && minute <= 59
     else { return nil }
     var i = 16
     var second: Int64 = 0

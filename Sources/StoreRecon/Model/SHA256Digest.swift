@@ -1,22 +1,29 @@
 internal import CCrypto
 
-/// SHA-256 through the system's libcrypto: whole buffers, or incrementally for streamed files.
+/// SHA-256 through the system's libcrypto (EVP interface): whole buffers, or incrementally for
+/// streamed files. Owns its digest context and frees it exactly once.
 public struct SHA256Digest: ~Copyable {
-  private var context = SHA256_CTX()
+  private let context: OpaquePointer?
 
   /// Starts a new digest.
-  public init() { SHA256_Init(&context) }
+  public init() {
+    context = EVP_MD_CTX_new()
+    if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+  }
+
+  deinit { EVP_MD_CTX_free(context) }
 
   /// Feeds bytes.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-    SHA256_Update(&context, base, bytes.count)
+    guard let context, let base = bytes.baseAddress, bytes.count > 0 else { return }
+    EVP_DigestUpdate(context, base, bytes.count)
   }
 
   /// Finishes and returns the digest as 64 lower-case hex digits.
   public consuming func finalizeHex() -> String {
     var out = [UInt8](repeating: 0, count: 32)
-    SHA256_Final(&out, &context)
+    var length: UInt32 = 0
+    if let context { EVP_DigestFinal_ex(context, &out, &length) }
     return SHA256Digest.hexString(out)
   }
 

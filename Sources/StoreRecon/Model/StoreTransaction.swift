@@ -121,10 +121,7 @@ public struct StoreTransaction: Sendable {
       guard kind != .status, PlayOrderId.isOrderId(transactionId) else { return [] }
       return [PlayOrderId.base(transactionId)]
     }
-    set {
-      if newValue == nil && details == nil { return }
-      editDetails { $0.storedOrderBaseIds = newValue }
-    }
+    set { editDetails { $0.storedOrderBaseIds = newValue } }
   }
 
   /// Play status: the latest successful order id as written (`GPA.…..N`), when the resource names one.

@@ -33,7 +33,9 @@ public enum RoundingRule: String, Sendable, Codable {
   /// for amounts and ratios of money size (128-bit intermediate).
   public func scale(_ amount: Int64, numerator: Int64, denominator: Int64) -> Int64 {
     let product = amount.multipliedFullWidth(by: numerator)
-    if (product.high == 0 && product.low <= UInt64(Int64.max)) || (product.high == -1 && product.low > UInt64(Int64.max)) {
+    if (product.high == 0 && product.low <= UInt64(Int64.max))
+      || (product.high == -1 && product.low > UInt64(Int64.max))
+    {
       return divide(Int64(bitPattern: product.low), by: denominator)
     }
     // Very large products: fall back to long division on magnitudes.

@@ -6,6 +6,10 @@ public struct ReconcileOptions: Sendable {
   public var graceDays: [Store: Int64] = [.appStore: 16, .play: 30, .stripe: 0]
   /// Tolerance on instants, in milliseconds (24 hours by default).
   public var toleranceMs: Int64 = 24 * 3_600_000
+  /// Stores whose exports the run read. An entitlement sourced from a store without any export (no
+  /// Stripe importer yet, or a team that sells on one store only) cannot be checked against it: it is
+  /// counted as unchecked, never reported as `no_store_record`.
+  public var storesWithData: Set<Store> = Set(Store.allCases)
 
   /// Options for as-of instant `asOf` with the default allowances.
   public init(asOf: Instant) { self.asOf = asOf }

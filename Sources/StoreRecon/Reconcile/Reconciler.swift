@@ -42,7 +42,8 @@ public enum Reconciler {
         var found: [Finding] = []
         for i in Parallel.range(part, of: rowParts, count: entitlements.rows.count) {
           let e = entitlements.rows[i]
-          guard let store = e.source.store, e.isActive(at: t.ms) else { continue }
+          guard let store = e.source.store, e.isActive(at: t.ms), options.storesWithData.contains(store)
+          else { continue }
           let excused =
             goodwillUsers.contains(e.userId)
             && goodwillNow.contains("\(e.userId)\u{1F}\(s.products.names[Int(e.product)])")
@@ -93,6 +94,36 @@ public enum Reconciler {
     }
     let sorted = order.map { findings[$0] }
     return sorted
+  }
+
+  /// Active store-sourced entitlements per store whose exports the run did not read (not checked), from
+  /// packed rows.
+  public static func uncheckedEntitlements(_ entitlements: EntitlementTable, options: ReconcileOptions)
+    -> [Store: Int]
+  {
+    var unchecked: [Store: Int] = [:]
+    for e in entitlements.rows {
+      guard let store = e.source.store, !options.storesWithData.contains(store),
+        e.isActive(at: options.asOf.ms)
+      else { continue }
+      unchecked[store, default: 0] += 1
+    }
+    return unchecked
+  }
+
+  /// Active store-sourced entitlements per store whose exports the run did not read (not checked).
+  public static func uncheckedEntitlements(_ entitlements: [Entitlement], options: ReconcileOptions)
+    -> [Store: Int]
+  {
+    var unchecked: [Store: Int] = [:]
+    for e in entitlements {
+      guard let store = e.source.store, !options.storesWithData.contains(store), e.isActive(at: options.asOf)
+      else {
+        continue
+      }
+      unchecked[store, default: 0] += 1
+    }
+    return unchecked
   }
 
   /// The amount a finding about chain `c` quotes: its latest paid charge, else its latest purchase with

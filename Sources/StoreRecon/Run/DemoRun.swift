@@ -18,7 +18,8 @@ public enum DemoRun {
   }
 
   /// Generates the world into `directory` and runs the job on it.
-  public static func execute(options: DemoOptions, directory: String, progress: any ProgressSink) throws(RunError)
+  public static func execute(options: DemoOptions, directory: String, progress: any ProgressSink)
+    throws(RunError)
     -> Outcome
   {
     let clock = ContinuousClock()
@@ -36,29 +37,42 @@ public enum DemoRun {
       throw RunError(.ioError, "cannot write the demo world to \(directory): \(error)")
     }
     progress.note(
-      "wrote a demo world of \(options.users) users (seed \(options.seed)) to \(directory) in \(ReconciliationRun.milliseconds(clock.now - started)) ms")
+      "wrote a demo world of \(options.users) users (seed \(options.seed)) to \(directory) in \(ReconciliationRun.milliseconds(clock.now - started)) ms"
+    )
     let result = try ReconciliationRun.execute(
       ReconciliationRun.Request(
-        configPath: directory + "/storerecon.json", date: options.asOf, outDirectory: directory + "/reports/\(options.asOf)"),
+        configPath: directory + "/storerecon.json", date: options.asOf,
+        outDirectory: directory + "/reports/\(options.asOf)"),
       progress: progress)
     let found = Set(
       result.findings.map {
-        PlantedFinding(kind: $0.kind.rawValue, reason: $0.reason.rawValue, store: $0.store, chainKey: $0.chainKey, userId: $0.userId)
+        PlantedFinding(
+          kind: $0.kind.rawValue, reason: $0.reason.rawValue, store: $0.store, chainKey: $0.chainKey,
+          userId: $0.userId)
       })
     let planted = Set(truth.planted)
     let missed = planted.subtracting(found).sorted()
     let unexpected = found.subtracting(planted).sorted()
 
     var text = Summary.text(result)
-    text += "demo world: \(directory) (\(options.users) users, seed \(options.seed)); planted problems: \(directory)/truth/planted_findings.csv\n"
+    text +=
+      "demo world: \(directory) (\(options.users) users, seed \(options.seed)); planted problems: \(directory)/truth/planted_findings.csv\n"
     if missed.isEmpty && unexpected.isEmpty {
-      text += "check: all \(planted.count) planted findings reported, nothing else (precision 1.0, recall 1.0)\n"
+      text +=
+        "check: all \(planted.count) planted findings reported, nothing else (precision 1.0, recall 1.0)\n"
     } else {
       text += "check: MISMATCH — \(missed.count) planted finding(s) missed, \(unexpected.count) unexpected\n"
-      for m in missed.prefix(20) { text += "  missed     \(m.kind)/\(m.reason) \(m.store.rawValue) \(m.chainKey) \(m.userId)\n" }
-      for u in unexpected.prefix(20) { text += "  unexpected \(u.kind)/\(u.reason) \(u.store.rawValue) \(u.chainKey) \(u.userId)\n" }
+      for m in missed.prefix(20) {
+        text += "  missed     \(m.kind)/\(m.reason) \(m.store.rawValue) \(m.chainKey) \(m.userId)\n"
+      }
+      for u in unexpected.prefix(20) {
+        text += "  unexpected \(u.kind)/\(u.reason) \(u.store.rawValue) \(u.chainKey) \(u.userId)\n"
+      }
     }
-    let exitCode: Int32 = !result.failedInputs.isEmpty ? RunError.Code.dataError.rawValue : (missed.isEmpty && unexpected.isEmpty ? 0 : 1)
-    return Outcome(result: result, truth: truth, missed: missed, unexpected: unexpected, text: text, exitCode: exitCode)
+    let exitCode: Int32 =
+      !result.failedInputs.isEmpty
+      ? RunError.Code.dataError.rawValue : (missed.isEmpty && unexpected.isEmpty ? 0 : 1)
+    return Outcome(
+      result: result, truth: truth, missed: missed, unexpected: unexpected, text: text, exitCode: exitCode)
   }
 }

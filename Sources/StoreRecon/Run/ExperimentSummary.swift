@@ -16,6 +16,43 @@ enum ExperimentSummary {
       + "reporting-currency revenue is incomplete and no winner is named"
   }
 
+  /// The verdict the e-mail summary prints for one readout: the non-control arms' verdicts in words,
+  /// the sample-ratio and FX lines as notes, and per arm its headline figures.
+  static func verdict(_ r: Readout) -> ExperimentVerdict {
+    let currency = r.reportingCurrency
+    let challengers = r.arms.dropFirst().map { "\($0.arm.id) \($0.verdict.rawValue)" }
+    var notes: [String] = []
+    if let srm = r.srm {
+      notes.append(
+        "sample ratio p = \(ExperimentTables.pValue(srm.pValue))"
+          + (r.hasSampleRatioMismatch
+            ? " — MISMATCH: assignment is broken, no winner is named" : " (no mismatch)"))
+    }
+    if !r.fxGaps.isEmpty { notes.append(gapLine(r)) }
+    let arms = r.arms.map { arm -> ExperimentVerdict.Arm in
+      let row = arm.reporting
+      var figures: [(String, String)] = [("assigned", "\(row.assigned)"), ("paid", "\(row.paidConversions)")]
+      if let rate = row.conversionRate { figures.append(("conversion", ExperimentTables.share(rate))) }
+      if let rpa = row.revenuePerAssignedMinor {
+        figures.append(("per assigned user", "\(currency.format(rpa)) \(currency.code)"))
+      }
+      if let d = arm.difference, let i = d.bootstrap {
+        figures.append(
+          (
+            "vs control",
+            "\(format(d.estimate, currency, signed: true)) [\(format(i.low, currency, signed: true)), "
+              + "\(format(i.high, currency, signed: true))]"
+          ))
+      }
+      figures.append(("verdict", arm.verdict.rawValue))
+      return ExperimentVerdict.Arm(id: arm.arm.id, figures: figures)
+    }
+    return ExperimentVerdict(
+      experimentId: r.experiment.id,
+      verdict: challengers.isEmpty ? "no challenger arm" : challengers.joined(separator: ", "),
+      notes: notes, arms: arms)
+  }
+
   /// The summary lines of every readout.
   static func lines(_ readouts: [Readout]) -> [String] {
     var lines: [String] = []

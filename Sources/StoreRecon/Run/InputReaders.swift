@@ -46,10 +46,12 @@ enum InputReaders {
       ) { rows.fxRates.append($0) }
     case "app.assignments":
       return try AssignmentCSVReader().read(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.assignments.append($0) }
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { rows.assignments.append($0) }
     default:
       return try GoodwillCSVReader().read(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects) { rows.goodwill.append($0) }
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { rows.goodwill.append($0) }
     }
   }
 }

@@ -10,12 +10,33 @@ public enum ReconciliationRun {
     public var date: CivilDate?
     /// Output folder; `nil` means `reports/<date>`.
     public var outDirectory: String?
+    /// PostgreSQL connection string for the app's rows; overrides the config's `app.database`.
+    public var database: String?
+    /// Folder of the contract queries; overrides the config's `app.queries`.
+    public var queriesDirectory: String?
+    /// Keep run history in the database (`since`, changes.csv); only with a database.
+    public var history = true
+    /// Seconds to wait for another run of the same report date to finish (advisory lock).
+    public var lockTimeoutSeconds = 600
+    /// `--allow-missing`: a configured store export or optional app file that matches no file is reported
+    /// as INCOMPLETE in the summary instead of stopping the run with exit 66 (`app.entitlements` is
+    /// always required).
+    public var allowMissing = false
 
     /// Creates a request.
-    public init(configPath: String, date: CivilDate? = nil, outDirectory: String? = nil) {
+    public init(
+      configPath: String, date: CivilDate? = nil, outDirectory: String? = nil, database: String? = nil,
+      queriesDirectory: String? = nil, history: Bool = true, lockTimeoutSeconds: Int = 600,
+      allowMissing: Bool = false
+    ) {
       self.configPath = configPath
       self.date = date
       self.outDirectory = outDirectory
+      self.database = database
+      self.queriesDirectory = queriesDirectory
+      self.history = history
+      self.lockTimeoutSeconds = lockTimeoutSeconds
+      self.allowMissing = allowMissing
     }
   }
 
@@ -25,6 +46,8 @@ public enum ReconciliationRun {
     var display: String
     /// The reporting currency, for the FX table.
     var reporting: Currency?
+    /// Set for an app-row input read from the database.
+    var query: ContractQuery?
   }
 
   /// Runs the job. Throws only for what stops a run (bad config, missing input, unwritable output);
@@ -34,6 +57,8 @@ public enum ReconciliationRun {
   ) throws(RunError) -> RunResult {
     let clock = ContinuousClock()
     let started = clock.now
+    // The machine clock, for the run history's metadata only.
+    let startedAt = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000)).description
     let config = try RunConfig.load(path: request.configPath)
     for key in config.unknownKeys {
       progress.note("warning: config key '\(key)' is not used by this version and was ignored")
@@ -44,8 +69,50 @@ public enum ReconciliationRun {
     let date = request.date ?? calendar.yesterday()
     let asOf = calendar.asOf(date)
     let out = request.outDirectory ?? "reports/\(date)"
-    let plan = try planInputs(config, configPath: request.configPath)
-    let digests = FileDigest.Prefetch(plan.map(\.path))  // checksums on another thread while files are read
+    let databaseURI = request.database ?? config.database
+    guard databaseURI != nil || config.entitlements != nil else {
+      throw RunError(
+        .config, "config \(request.configPath): app.entitlements is required (or app.database / --database)")
+    }
+    var (plan, missing) = try planInputs(
+      config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing
+    )
+    for m in missing {
+      progress.note(
+        "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
+    }
+
+    // The database first: an unreachable server, a wrong password, a locked date or a query that does
+    // not return its contract stops the run before any file is read.
+    var database: PostgresConnection?
+    var historyStore: RunHistoryStore?
+    if let databaseURI {
+      let queries = try QueryFolder.contractQueries(directory: request.queriesDirectory ?? config.queries)
+      let appFiles = [config.entitlements, config.credentials, config.assignments, config.goodwill]
+      if appFiles.contains(where: { $0 != nil }) {
+        progress.note("app rows come from the database; the config's app CSV files are not read")
+      }
+      let connection = try PostgresConnection.open(databaseURI)
+      progress.note("connected to \(connection.description) (server version \(connection.serverVersion))")
+      if request.history {
+        let store = RunHistoryStore(connection: connection)
+        do {
+          try store.ensureTables()
+        } catch {
+          throw error.runError("creating the run history tables", queryCode: .software)
+        }
+        try store.lock(date: date, timeoutSeconds: request.lockTimeoutSeconds) { progress.note($0) }
+        historyStore = store
+      }
+      try DatabaseAppRows.checkContracts(queries, connection: connection)
+      for query in queries {
+        let name = query.displayName
+        plan.append(PlannedInput(role: query.contract.role, path: name, display: name, query: query))
+      }
+      database = connection
+    }
+    // checksums of the files on another thread while they are read
+    let digests = FileDigest.Prefetch(plan.filter { $0.query == nil }.map(\.path))
 
     let builder = LedgerBuilder()
     var rows = AppRowSet()
@@ -60,23 +127,36 @@ public enum ReconciliationRun {
       usedRejectNames.insert(name)
       var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
       let rejects = RejectList()
-      do {
-        report.counts = try InputReaders.read(
-          input, fileIndex: Int32(index), rejects: rejects, ledger: builder, rows: &rows, report: &report)
-      } catch {
-        report.error = error.description
-        progress.note("ERROR \(error.description) — the run goes on without this file")
-      }
-      if let digest = digests.of(path: input.path) {
-        report.bytes = digest.bytes
-        report.sha256 = digest.sha256
+      if let query = input.query, let database {
+        report.database = database.description
+        report.builtInQuery = query.builtIn
+        report.bytes = Int64(query.text.utf8.count)
+        report.sha256 = query.sha256
+        report.counts = try DatabaseAppRows.read(
+          query, connection: database, fileIndex: Int32(index), rejects: rejects, rows: &rows
+        ).counts
+      } else {
+        do {
+          report.counts = try InputReaders.read(
+            input, fileIndex: Int32(index), rejects: rejects, ledger: builder, rows: &rows, report: &report)
+        } catch {
+          report.error = error.description
+          progress.note("ERROR \(error.description) — the run goes on without this file")
+        }
+        if let digest = digests.of(path: input.path) {
+          report.bytes = digest.bytes
+          report.sha256 = digest.sha256
+        }
       }
       report.elapsedMs = milliseconds(clock.now - readStart)
       rejectFiles.append((name, rejects.rejects))
       reports.append(report)
       let c = report.counts
+      let from = input.query == nil ? "" : " from PostgreSQL"
+      let rate = input.query == nil ? "" : ", \(c.read * 1000 / Int(max(report.elapsedMs, 1))) rows/s"
       progress.note(
-        "read \(input.role) \(input.display): \(c.read) rows, \(c.accepted) accepted, \(c.rejected) rejected (\(report.elapsedMs) ms)")
+        "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
+          + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
     }
     let readMs = milliseconds(clock.now - started)
 
@@ -85,13 +165,22 @@ public enum ReconciliationRun {
     var options = ReconcileOptions(asOf: asOf)
     options.graceDays = config.graceDays
     options.toleranceMs = config.toleranceHours * 3_600_000
-    let findings = Reconciler.findings(
+    options.storesWithData = config.storesWithExports
+    var findings = Reconciler.findings(
       ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials, goodwill: rows.goodwill,
       options: options)
     let revenue = Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding)
     let counts = CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: asOf)
     let reconcileMs = milliseconds(clock.now - reconcileStart)
-    progress.note("reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)")
+    let unchecked = Reconciler.uncheckedEntitlements(rows.entitlements, options: options)
+    for (store, n) in unchecked.sorted(by: { $0.key < $1.key }) {
+      progress.note(
+        "warning: \(n) active \(store.rawValue) entitlements not checked: the config names no \(store.rawValue) export"
+      )
+    }
+    progress.note(
+      "reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)"
+    )
     let experimentStart = clock.now
     let readouts = readExperiments(config, ledger: ledger, rows: rows, calendar: calendar)
     ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
@@ -101,8 +190,43 @@ public enum ReconciliationRun {
       if !readout.fxGaps.isEmpty { progress.note("warning: " + ExperimentSummary.gapLine(readout)) }
     }
 
+    // Run history: compare with the previous run, then replace this date's history in one transaction.
+    var changes: [FindingChange]?
+    var delta: HistoryDelta?
+    if let historyStore {
+      let historyStart = clock.now
+      let past: (previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate])
+      do {
+        past = try historyStore.history(before: date, keys: Array(Set(findings.map(\.key))))
+      } catch {
+        throw error.runError("reading the run history", queryCode: .software)
+      }
+      let outcome = FindingHistory.compare(
+        current: findings, date: date, previous: past.previous, firstSeen: past.firstSeen)
+      findings = outcome.findings
+      changes = outcome.changes
+      delta = outcome.delta
+      let record = RunHistoryStore.RunRecord(
+        date: date, asOf: asOf,
+        optionsJSON: Manifest.options(config: config, database: database?.description).rendered(),
+        inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(), findings: outcome.recorded,
+        findingCount: findings.count, delta: outcome.delta,
+        status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
+      do {
+        try historyStore.record(record)
+      } catch {
+        throw error.runError("recording the run history", queryCode: .software)
+      }
+      let since = outcome.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
+      progress.note(
+        "history (\(since)): \(outcome.delta.newCount) new, \(outcome.delta.openCount) still open, "
+          + "\(outcome.delta.resolvedCount) resolved; "
+          + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
+    }
+
     let writeStart = clock.now
     let grants = GrantRow.rows(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)
+    let fx = summaryFX(config, rates: rows.fxRates, date: date)
     rows = AppRowSet()  // likewise the app's rows
     var files: [(String, [UInt8])] = [
       ("findings.csv", ReportTables.findingsCSV(findings)),
@@ -114,7 +238,19 @@ public enum ReconciliationRun {
       files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
       files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
     }
+    if let changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
     for (name, rejects) in rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
+    // Run history and price-test verdicts plug in as plain values when configured.
+    let facts = SummaryFacts(
+      version: StoreReconVersion.version, date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports,
+      findings: findings, revenue: revenue, alerts: config.alerts,
+      incomplete: Completeness.reasons(date: date, calendar: calendar, inputs: reports, missing: missing),
+      history: changes.map { SummaryHistory(changes: $0, previousRunDate: delta?.previousDate) },
+      experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict),
+      fx: fx)
+    let summary = ReportSummary.build(facts)
+    files.append(("summary.txt", Array(summary.text.utf8)))
+    files.append(("summary.html", Array(summary.html.utf8)))
     for (name, bytes) in files {
       do {
         try AtomicFile.write(bytes, to: out + "/" + name)
@@ -125,7 +261,8 @@ public enum ReconciliationRun {
     let workbookStart = clock.now
     let workbook = ReconciliationWorkbook.Content(
       date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports, findings: findings,
-      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1))
+      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1),
+      history: changes.map { WorkbookHistory(previousDate: delta?.previousDate, changes: $0) })
     let workbookPath = out + "/" + ReconciliationWorkbook.fileName
     do {
       try ReconciliationWorkbook.write(workbook, to: workbookPath, options: workbookOptions)
@@ -133,15 +270,32 @@ public enum ReconciliationRun {
       throw RunError(.ioError, error.description)
     }
     files.append((ReconciliationWorkbook.fileName, try readBytes(workbookPath)))
-    let workbookMs = milliseconds(clock.now - workbookStart)
     let workbookBytes = files.last?.1.count ?? 0
-    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(workbookMs) ms)")
+    let reconciliationMs = milliseconds(clock.now - workbookStart)
+    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(reconciliationMs) ms)")
+    if !readouts.isEmpty {
+      let priceStart = clock.now
+      let pricePath = out + "/" + PriceTestsWorkbook.fileName
+      do {
+        try PriceTestsWorkbook.write(readouts, date: date, to: pricePath)
+      } catch {
+        throw RunError(.ioError, error.description)
+      }
+      files.append((PriceTestsWorkbook.fileName, try readBytes(pricePath)))
+      let priceBytes = files.last?.1.count ?? 0
+      let priceMs = milliseconds(clock.now - priceStart)
+      progress.note("wrote \(PriceTestsWorkbook.fileName): \(priceBytes) bytes (\(priceMs) ms)")
+    }
+    let workbookMs = milliseconds(clock.now - workbookStart)
     let writeMs = milliseconds(clock.now - writeStart)
     var result = RunResult(
-      date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue, counts: counts,
-      files: files.map(\.0) + ["manifest.json"], experiments: readouts)
+      date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue,
+      counts: counts,
+      files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: delta, summary: summary)
+    result.uncheckedEntitlements = unchecked
     let manifest = Manifest.render(
-      result: result, config: config, configPath: request.configPath, outputs: files,
+      result: result, config: config, configPath: request.configPath, database: database?.description,
+      outputs: files,
       timings: [
         ("read", readMs), ("reconcile", reconcileMs), ("experiments", experimentMs), ("write", writeMs),
         ("workbook", workbookMs),
@@ -154,6 +308,7 @@ public enum ReconciliationRun {
     }
     result.files.sort()
     progress.note("wrote \(files.count + 1) files to \(out) (\(writeMs) ms)")
+    historyStore?.unlock(date: date)
     return result
   }
 
@@ -170,8 +325,11 @@ public enum ReconciliationRun {
     d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
   }
 
-  static func planInputs(_ config: RunConfig, configPath: String) throws(RunError) -> [PlannedInput] {
+  static func planInputs(
+    _ config: RunConfig, configPath: String, appFiles: Bool = true, allowMissing: Bool = false
+  ) throws(RunError) -> ([PlannedInput], [Completeness.Missing]) {
     var plan: [PlannedInput] = []
+    var missing: [Completeness.Missing] = []
     let groups: [(String, [String])] = [
       ("app_store.transactions", config.appStoreTransactions), ("play.sales", config.playSales),
       ("play.subscriptions", config.playSubscriptions), ("play.voided", config.playVoided),
@@ -180,7 +338,12 @@ public enum ReconciliationRun {
       for pattern in patterns {
         let matches = Glob.expand(pattern, base: config.baseDirectory)
         guard !matches.isEmpty else {
-          throw RunError(.missingInput, "no file matches \(role) '\(pattern)' (relative to \(config.baseDirectory))")
+          if allowMissing {
+            missing.append(Completeness.Missing(role: role, pattern: pattern))
+            continue
+          }
+          throw RunError(
+            .missingInput, "no file matches \(role) '\(pattern)' (relative to \(config.baseDirectory))")
         }
         for m in matches { plan.append(PlannedInput(role: role, path: m.path, display: m.display)) }
       }
@@ -190,16 +353,34 @@ public enum ReconciliationRun {
       ("app.assignments", config.assignments), ("app.goodwill", config.goodwill),
       ("fx.rates", config.fxRates),
     ]
-    for (role, path) in app {
+    for (role, path) in app where appFiles || role == "fx.rates" {
       guard let path else { continue }
       let resolved = config.resolve(path)
       guard FileManager.default.fileExists(atPath: resolved) else {
+        if allowMissing && role != "app.entitlements" {
+          missing.append(Completeness.Missing(role: role, pattern: path))
+          continue
+        }
         throw RunError(.missingInput, "\(role) file \(resolved) does not exist")
       }
       plan.append(
         PlannedInput(role: role, path: resolved, display: path, reporting: config.reportingCurrency))
     }
-    return plan
+    return (plan, missing)
+  }
+
+  /// The summary's conversion into the reporting currency (ranking, `maxAmountMinor` thresholds): the
+  /// FX table's rate on the report date (or the latest earlier one), rounded by the config's rule;
+  /// `nil` without an FX table.
+  static func summaryFX(_ config: RunConfig, rates: [FXRate], date: CivilDate) -> SummaryFX? {
+    guard let reporting = config.reportingCurrency, let file = config.fxRates, !rates.isEmpty else {
+      return nil
+    }
+    let table = FXTable(reporting: reporting, rows: rates)
+    let rounding = config.rounding
+    return SummaryFX(reportingCurrency: reporting, label: "\(file) on \(date)") { money in
+      table.convert(money.minor, from: money.currency, on: date, rounding: rounding)
+    }
   }
 
   /// The price-experiment readouts of the config's experiments (none without experiments).

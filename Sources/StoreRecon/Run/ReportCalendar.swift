@@ -25,12 +25,16 @@ public struct ReportCalendar: Sendable {
 
   /// The report day an instant falls on.
   public func day(of instant: Instant) -> CivilDate {
-    CivilDate(daysSinceEpoch: (instant.ms + offsetMs(at: instant)).floorDivided(by: Instant.msPerDay).quotient)
+    CivilDate(
+      daysSinceEpoch: (instant.ms + offsetMs(at: instant)).floorDivided(by: Instant.msPerDay).quotient)
   }
 
   /// The instant local midnight starts `date`.
-  public func start(of date: CivilDate) -> Instant {
-    let local = date.daysSinceEpoch * Instant.msPerDay
+  public func start(of date: CivilDate) -> Instant { instant(date, hour: 0) }
+
+  /// The instant of a whole local hour of `date` (`hour: 12` is local noon).
+  public func instant(_ date: CivilDate, hour: Int64) -> Instant {
+    let local = date.daysSinceEpoch * Instant.msPerDay + hour * 3_600_000
     var guess = Instant(ms: local - offsetMs(at: Instant(ms: local)))
     guess = Instant(ms: local - offsetMs(at: guess))
     return guess

@@ -19,6 +19,11 @@ public struct RunConfig: Sendable {
   public var credentials: String?
   public var assignments: String?
   public var goodwill: String?
+  /// The app's PostgreSQL database (`app.database`: a libpq URI or keyword string, never with a
+  /// password); when set, the app rows come from it and the CSV paths above are not read.
+  public var database: String?
+  /// The folder of the contract queries (`app.queries`, relative to the config's folder).
+  public var queries: String?
   /// Grace allowance in days per store.
   public var graceDays: [Store: Int64] = [.appStore: 16, .play: 30, .stripe: 0]
   /// Tolerance on instants, in hours.
@@ -35,6 +40,10 @@ public struct RunConfig: Sendable {
   public var fxRates: String?
   /// Store fee schedule of the readout's proceeds estimates.
   public var fees = FeeSchedule()
+  /// The morning e-mail (`"mail"`); `nil` when the config has none.
+  public var mail: MailSettings?
+  /// Thresholds on findings (`"alerts"`); empty when none.
+  public var alerts: [AlertRule] = []
   /// Keys the config has that this version does not know (reported as a warning).
   public var unknownKeys: [String] = []
 
@@ -67,7 +76,8 @@ public struct RunConfig: Sendable {
   }
 
   /// Validates a decoded config object.
-  static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError) -> RunConfig {
+  static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError) -> RunConfig
+  {
     var config = RunConfig(baseDirectory: baseDirectory)
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): \(what)") }
     func strings(_ value: Any?, _ key: String) throws(RunError) -> [String] {
@@ -118,7 +128,14 @@ public struct RunConfig: Sendable {
     config.credentials = try strings(app["credentials"], "app.credentials").first
     config.assignments = try strings(app["assignments"], "app.assignments").first
     config.goodwill = try strings(app["goodwill"], "app.goodwill").first
-    guard config.entitlements != nil else { throw fail("app.entitlements is required") }
+    if let database = app["database"] {
+      guard let text = database as? String else { throw fail("app.database must be a connection string") }
+      config.database = text
+    }
+    if let queries = app["queries"] {
+      guard let text = queries as? String else { throw fail("app.queries must be a folder path") }
+      config.queries = config.resolve(text)
+    }
     let grace = try object(root["graceDays"], "graceDays")
     for (key, value) in grace {
       guard let store = Store(rawValue: key) else { throw fail("graceDays has unknown store '\(key)'") }
@@ -140,7 +157,8 @@ public struct RunConfig: Sendable {
         case "non_renewing": product.type = .nonRenewing
         case "non_consumable": product.type = .nonConsumable
         case "consumable": product.type = .consumable
-        default: throw fail("catalog.\(name).type must be subscription, non_renewing, non_consumable or consumable")
+        default:
+          throw fail("catalog.\(name).type must be subscription, non_renewing, non_consumable or consumable")
         }
       }
       if let period = entry["period"] {
@@ -152,7 +170,18 @@ public struct RunConfig: Sendable {
       config.catalog.set(name, product)
     }
     try parseExperimentKeys(root, into: &config, name: name)
+    config.mail = try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)
+    config.alerts = try parseAlerts(
+      root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
     return config
+  }
+
+  /// Stores for which the config names at least one export.
+  public var storesWithExports: Set<Store> {
+    var stores = Set<Store>()
+    if !appStoreTransactions.isEmpty { stores.insert(.appStore) }
+    if !(playSales.isEmpty && playSubscriptions.isEmpty && playVoided.isEmpty) { stores.insert(.play) }
+    return stores
   }
 
   /// `path` resolved against the config's folder (absolute paths stay as they are).

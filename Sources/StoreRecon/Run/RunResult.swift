@@ -17,6 +17,16 @@ public struct RunResult: Sendable {
   /// Price-experiment readouts, in config order (empty without experiments).
   public var experiments: [Readout] = []
 
+  /// Active store-sourced entitlements per store whose exports the config does not name (not checked).
+  public var uncheckedEntitlements: [Store: Int] = [:]
+
+  /// New / still open / resolved findings since the previous run; `nil` without run history
+  /// (no database, or `--no-history`).
+  public var history: HistoryDelta?
+
+  /// What summary.txt and summary.html say: status (alerts, completeness) and the sections.
+  public var summary: ReportSummary?
+
   /// Findings per reason, in the order of DESIGN.md's table.
   public var findingsPerReason: [(Finding.Reason, Int)] {
     Finding.Reason.allCases.compactMap { reason in

@@ -24,17 +24,25 @@ public enum ExperimentTables {
     var csv = CSVWriter(header: armsHeader)
     for readout in readouts {
       let srm = readout.srm.map { pValue($0.pValue) } ?? ""
-      for arm in readout.arms {
-        csv.row(fields(readout, arm, arm.reporting, srm: srm, verdict: arm.verdict.rawValue))
+      for (arm, row) in armRows(readout) {
+        let verdict = row.scope == .reporting ? arm.verdict.rawValue : ""
+        csv.row(fields(readout, arm, row, srm: srm, verdict: verdict))
       }
-      var rows: [(Currency, Int, ArmReadout, ArmRow)] = []
-      for (i, arm) in readout.arms.enumerated() {
-        for row in arm.currencies { rows.append((row.currency, i, arm, row)) }
-      }
-      rows.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-      for (_, _, arm, row) in rows { csv.row(fields(readout, arm, row, srm: srm, verdict: "")) }
     }
     return csv.bytes
+  }
+
+  /// The rows of one experiment in table order: the reporting row of every arm (arm order), then the
+  /// currency rows by currency code and arm order. `experiment_arms.csv` and `price-tests.xlsx` share it.
+  public static func armRows(_ readout: Readout) -> [(arm: ArmReadout, row: ArmRow)] {
+    var rows = readout.arms.map { (arm: $0, row: $0.reporting) }
+    var currencyRows: [(currency: Currency, index: Int, arm: ArmReadout, row: ArmRow)] = []
+    for (i, arm) in readout.arms.enumerated() {
+      for row in arm.currencies { currencyRows.append((row.currency, i, arm, row)) }
+    }
+    currencyRows.sort { ($0.currency, $0.index) < ($1.currency, $1.index) }
+    rows += currencyRows.map { (arm: $0.arm, row: $0.row) }
+    return rows
   }
 
   static func fields(_ readout: Readout, _ arm: ArmReadout, _ r: ArmRow, srm: String, verdict: String)

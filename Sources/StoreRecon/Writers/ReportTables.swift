@@ -3,7 +3,8 @@ public enum ReportTables {
   /// `findings.csv`.
   public static func findingsCSV(_ findings: [Finding]) -> [UInt8] {
     var csv = CSVWriter(header: [
-      "finding_key", "kind", "reason", "store", "chain_key", "user_id", "product_id", "currency", "amount_minor",
+      "finding_key", "kind", "reason", "store", "chain_key", "user_id", "product_id", "currency",
+      "amount_minor",
       "since", "detail",
     ])
     for f in findings {
@@ -18,11 +19,13 @@ public enum ReportTables {
   /// `revenue.csv`.
   public static func revenueCSV(_ rows: [RevenueRow]) -> [UInt8] {
     var csv = CSVWriter(header: [
-      "day", "store", "product_id", "currency", "charges", "gross_minor", "tax_minor", "refunds_minor", "refund_count",
+      "day", "store", "product_id", "currency", "charges", "gross_minor", "tax_minor", "refunds_minor",
+      "refund_count",
     ])
     for r in rows {
       csv.row([
-        r.day.description, r.store.rawValue, r.productId, r.currency.code, String(r.charges), String(r.grossMinor),
+        r.day.description, r.store.rawValue, r.productId, r.currency.code, String(r.charges),
+        String(r.grossMinor),
         String(r.taxMinor), String(r.refundsMinor), String(r.refundCount),
       ])
     }
@@ -31,17 +34,22 @@ public enum ReportTables {
 
   /// `counts.csv`.
   public static func countsCSV(_ rows: [CountsRow]) -> [UInt8] {
-    var csv = CSVWriter(header: ["store", "product_id", "chains_paid_through", "entitlements_active", "difference"])
+    var csv = CSVWriter(header: [
+      "store", "product_id", "chains_paid_through", "entitlements_active", "difference",
+    ])
     for r in rows {
       csv.row([
-        r.store.rawValue, r.productId, String(r.chainsPaidThrough), String(r.entitlementsActive), String(r.difference),
+        r.store.rawValue, r.productId, String(r.chainsPaidThrough), String(r.entitlementsActive),
+        String(r.difference),
       ])
     }
     return csv.bytes
   }
 
   /// `grants.csv`: goodwill rows and goodwill/promo/manual entitlements, which are never findings.
-  public static func grantsCSV(goodwill: [GoodwillGrant], entitlements: [Entitlement], asOf t: Instant) -> [UInt8] {
+  public static func grantsCSV(goodwill: [GoodwillGrant], entitlements: [Entitlement], asOf t: Instant)
+    -> [UInt8]
+  {
     grantsCSV(GrantRow.rows(goodwill: goodwill, entitlements: entitlements, asOf: t))
   }
 

@@ -18,9 +18,10 @@ import Testing
   }
 
   @Test func usageErrorsExit64WithTheStandardMessage() throws {
-    for args in [["frobnicate"], ["run"], ["run", "--config"], ["run", "--config", "x.json", "--date", "2026-02-30"],
-      ["run", "--config=x.json", "--bogus"], ["demo", "--users", "ten"]]
-    {
+    for args in [
+      ["frobnicate"], ["run"], ["run", "--config"], ["run", "--config", "x.json", "--date", "2026-02-30"],
+      ["run", "--config=x.json", "--bogus"], ["demo", "--users", "ten"],
+    ] {
       let out = try Binary.run(args)
       #expect(out.status == 64, "\(args)")
       #expect(out.stderr.hasPrefix("Error: "), "\(args)")
@@ -44,13 +45,16 @@ import Testing
     #expect(badOut.stderr.split(separator: "\n").count == 1)
 
     let wrongType = dir.appendingPathComponent("wrong.json")
-    try Data("{\"app\": {\"entitlements\": \"e.csv\"}, \"graceDays\": {\"app_store\": \"sixteen\"}}".utf8).write(to: wrongType)
+    try Data("{\"app\": {\"entitlements\": \"e.csv\"}, \"graceDays\": {\"app_store\": \"sixteen\"}}".utf8)
+      .write(to: wrongType)
     let wrongOut = try Binary.run(["run", "--config", wrongType.path])
     #expect(wrongOut.status == 78)
     #expect(wrongOut.stderr.contains("graceDays.app_store"))
 
     let noFile = dir.appendingPathComponent("nofile.json")
-    try Data("{\"appStore\": {\"transactions\": [\"exports/*.jsonl\"]}, \"app\": {\"entitlements\": \"e.csv\"}}".utf8).write(to: noFile)
+    try Data(
+      "{\"appStore\": {\"transactions\": [\"exports/*.jsonl\"]}, \"app\": {\"entitlements\": \"e.csv\"}}".utf8
+    ).write(to: noFile)
     let noFileOut = try Binary.run(["run", "--config", noFile.path, "--date", "2026-11-29"])
     #expect(noFileOut.status == 66)
     #expect(noFileOut.stderr.contains("exports/*.jsonl"))

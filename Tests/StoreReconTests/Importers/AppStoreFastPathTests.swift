@@ -8,7 +8,9 @@ import Testing
     var line = line
     return line.withUTF8 { bytes in
       do {
-        return String(describing: try AppStoreTransactionImporter.transaction(line: bytes, origin: Origin(file: 0, line: 1)))
+        return String(
+          describing: try AppStoreTransactionImporter.transaction(
+            line: bytes, origin: Origin(file: 0, line: 1)))
       } catch {
         return "rejected"
       }
@@ -37,7 +39,10 @@ import Testing
     (#""isUpgraded":false"#, #""isUpgraded":1"#),
     (#""storefront":"USA""#, #""commitmentInfo":{"billingPeriodNumber":1,"x":[1,2,{"y":null}]}"#),
     (#""storefront":"USA""#, #""commitmentInfo":{"billingPeriodNumber":1,,}"#),
-    (#""environment":"Production""#, #""environment":"Sandbox","revocationDate":1764100000000,"revocationType":"REFUND_PRORATED","revocationPercentage":50000,"revocationReason":1"#),
+    (
+      #""environment":"Production""#,
+      #""environment":"Sandbox","revocationDate":1764100000000,"revocationType":"REFUND_PRORATED","revocationPercentage":50000,"revocationReason":1"#
+    ),
     (#""originalTransactionId":"2000000000000100","#, ""),
     (#""originalTransactionId":"2000000000000100""#, #""originalTransactionId":"""#),
     (#""type":"Auto-Renewable Subscription""#, #""type":true"#),
@@ -53,7 +58,8 @@ import Testing
     #"{"originalTransactionId":"1","transactionId":"1","productId":"p","purchaseDate":1,"price":0,"currency":"USD","productId":"q"}"#,
   ]
 
-  static let variations: [String] = edits.map { $0.0.isEmpty ? base : base.replacingOccurrences(of: $0.0, with: $0.1) } + extraLines
+  static let variations: [String] =
+    edits.map { $0.0.isEmpty ? base : base.replacingOccurrences(of: $0.0, with: $0.1) } + extraLines
 
   @Test(arguments: variations)
   func fastPathAgreesWithFullPath(line: String) {
@@ -65,7 +71,8 @@ import Testing
 
   @Test func fastPathTakesThePlainLine() {
     #expect(Self.fastPath(Self.base) != nil)
-    #expect(Self.fastPath(Self.base.replacingOccurrences(of: #""price":4990"#, with: #""price":4995"#)) == nil)
+    #expect(
+      Self.fastPath(Self.base.replacingOccurrences(of: #""price":4990"#, with: #""price":4995"#)) == nil)
   }
 
   @Test func fastPathAgreesOnAWholeDemoWorld() throws {
@@ -75,7 +82,8 @@ import Testing
     options.users = 400
     options.seed = 11
     _ = try DemoWorld.generate(options, into: dir.path)
-    let text = try String(contentsOf: dir.appendingPathComponent("exports/apple/transactions.jsonl"), encoding: .utf8)
+    let text = try String(
+      contentsOf: dir.appendingPathComponent("exports/apple/transactions.jsonl"), encoding: .utf8)
     var fastCount = 0
     var lines = 0
     for line in text.split(separator: "\n") {

@@ -6,8 +6,12 @@ import Testing
     #expect(Instant.parseISO8601("1970-01-01T00:00:00Z")?.ms == 0)
     #expect(Instant.parseISO8601("2026-11-29T10:00:00Z") == Instant.parseISO8601("2026-11-29T12:00:00+02:00"))
     #expect(Instant.parseISO8601("2026-11-29 10:00:00+00") == Instant.parseISO8601("2026-11-29T10:00:00Z"))
-    #expect(Instant.parseISO8601("2026-11-29T10:00:00.123456789Z")?.ms == Instant.parseISO8601("2026-11-29T10:00:00Z")!.ms + 123)
-    #expect(Instant.parseISO8601("2026-11-29T10:00:00.5-0130")?.ms == Instant.parseISO8601("2026-11-29T11:30:00Z")!.ms + 500)
+    #expect(
+      Instant.parseISO8601("2026-11-29T10:00:00.123456789Z")?.ms == Instant.parseISO8601(
+        "2026-11-29T10:00:00Z")!.ms + 123)
+    #expect(
+      Instant.parseISO8601("2026-11-29T10:00:00.5-0130")?.ms == Instant.parseISO8601("2026-11-29T11:30:00Z")!
+        .ms + 500)
     #expect(Instant.parseISO8601("2024-02-29T00:00:00Z") != nil)
   }
 

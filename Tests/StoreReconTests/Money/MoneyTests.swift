@@ -22,7 +22,8 @@ import Testing
 
   @Test(arguments: [
     ("4.99", "EUR", Int64(499)), (".70", "EUR", 70), ("-85.43", "RUB", -8543), ("2990.00", "KZT", 299_000),
-    ("179", "JPY", 179), ("2990.00", "JPY", 2990), ("1.500", "KWD", 1500), ("1.5", "KWD", 1500), ("19.99", "USD", 1999),
+    ("179", "JPY", 179), ("2990.00", "JPY", 2990), ("1.500", "KWD", 1500), ("1.5", "KWD", 1500),
+    ("19.99", "USD", 1999),
     ("0.29", "USD", 29), ("4.35", "USD", 435), ("+3", "USD", 300), ("0.0001", "CLF", 1),
   ])
   func decimalStrings(text: String, code: String, minor: Int64) throws {
@@ -30,7 +31,9 @@ import Testing
   }
 
   @Test func extraDigitsFailLoudly() {
-    #expect(throws: MoneyError.tooPrecise("4.999", currency: "EUR", digits: 2)) { try eur.minor(decimal: "4.999") }
+    #expect(throws: MoneyError.tooPrecise("4.999", currency: "EUR", digits: 2)) {
+      try eur.minor(decimal: "4.999")
+    }
     #expect(throws: MoneyError.self) { try jpy.minor(decimal: "179.5") }
     #expect(throws: MoneyError.self) { try eur.minor(decimal: "4,99") }
     #expect(throws: MoneyError.self) { try eur.minor(decimal: "") }
@@ -67,7 +70,9 @@ import Testing
 
   /// Property: for every currency with a minor unit, parse(format(x)) == x for a spread of amounts.
   @Test func formatParseRoundTripsForEveryCurrency() throws {
-    let samples: [Int64] = [0, 1, -1, 7, 10, 99, 100, 101, 499, 1999, -8543, 123_456_789, 9_000_000_000_000, -9_000_000_000_001]
+    let samples: [Int64] = [
+      0, 1, -1, 7, 10, 99, 100, 101, 499, 1999, -8543, 123_456_789, 9_000_000_000_000, -9_000_000_000_001,
+    ]
     var checked = 0
     for currency in Currency.all where currency.minorUnits != nil {
       for x in samples {

@@ -35,15 +35,18 @@ import Testing
   }
 
   @Test func playTestPurchaseIsSandbox() {
-    let s = Fx.playStatus(token: "tok", latestOrder: "GPA.1", start: Fx.t.adding(ms: -Fx.days(3)), expiry: later, test: true)
-    let f = Fx.findings([s], [Fx.ent("e1", user: "u1", product: "pro:monthly", source: .play, key: "tok", expires: later)])
+    let s = Fx.playStatus(
+      token: "tok", latestOrder: "GPA.1", start: Fx.t.adding(ms: -Fx.days(3)), expiry: later, test: true)
+    let f = Fx.findings(
+      [s], [Fx.ent("e1", user: "u1", product: "pro:monthly", source: .play, key: "tok", expires: later)])
     #expect(f.map(\.reason) == [.sandbox])
   }
 
   @Test func refundOfLatestPeriodIsRefunded() {
     let start = Fx.t.adding(ms: -Fx.days(10))
     let c = Fx.apple(
-      "1", original: "1", at: start, expires: later, revokedAt: Fx.t.adding(ms: -Fx.days(2)), revocationType: "REFUND_FULL")
+      "1", original: "1", at: start, expires: later, revokedAt: Fx.t.adding(ms: -Fx.days(2)),
+      revocationType: "REFUND_FULL")
     let f = Fx.findings([c], [Fx.ent("e1", user: "u1", key: "1", expires: later)])
     #expect(f.map(\.reason) == [.refunded])
     #expect(f.first?.amountMinor == 499)
@@ -78,7 +81,8 @@ import Testing
     let c = Fx.apple(
       "1", original: "1", at: Fx.t.adding(ms: -Fx.days(90)), expires: Fx.t.adding(ms: -Fx.days(60)),
       revokedAt: Fx.t.adding(ms: -Fx.days(80)), revocationType: "REFUND_FULL")
-    #expect(Fx.findings([c], [Fx.ent("e1", user: "u1", key: "1", expires: later)]).map(\.reason) == [.refunded])
+    #expect(
+      Fx.findings([c], [Fx.ent("e1", user: "u1", key: "1", expires: later)]).map(\.reason) == [.refunded])
   }
 
   @Test func playRefundRowOrVoidOfLatestOrderIsRefunded() {
@@ -97,9 +101,11 @@ import Testing
   }
 
   @Test func supersededPlayChainStillGranting() {
-    let old = Fx.playStatus(token: "old", latestOrder: "GPA.1", start: Fx.t.adding(ms: -Fx.days(40)), expiry: later)
+    let old = Fx.playStatus(
+      token: "old", latestOrder: "GPA.1", start: Fx.t.adding(ms: -Fx.days(40)), expiry: later)
     let new = Fx.playStatus(
-      token: "new", latestOrder: "GPA.2", start: Fx.t.adding(ms: -Fx.days(5)), expiry: later, product: "pro:yearly",
+      token: "new", latestOrder: "GPA.2", start: Fx.t.adding(ms: -Fx.days(5)), expiry: later,
+      product: "pro:yearly",
       linked: "old")
     let eOld = Fx.ent("e1", user: "u1", product: "pro:monthly", source: .play, key: "old", expires: later)
     let eNew = Fx.ent("e2", user: "u1", product: "pro:yearly", source: .play, key: "new", expires: later)
@@ -115,7 +121,8 @@ import Testing
     let f = Fx.findings([lapsed], [Fx.ent("e1", user: "u1", key: "1", expires: later)])
     #expect(f.map(\.reason) == [.storeExpired])
     let inGrace = Fx.appleMonthly("2", until: Fx.t.adding(ms: -Fx.days(15)))
-    let e = Fx.ent("e2", user: "u2", key: "2", status: .grace, expires: inGrace.expiresAt!.adding(ms: Fx.days(16)))
+    let e = Fx.ent(
+      "e2", user: "u2", key: "2", status: .grace, expires: inGrace.expiresAt!.adding(ms: Fx.days(16)))
     #expect(Fx.findings([inGrace], [e]).isEmpty)
   }
 
@@ -132,30 +139,38 @@ import Testing
 
   @Test func lifetimeUnlockIsNeverOverextended() {
     let unlock = Fx.apple(
-      "9", original: "9", product: "com.acme.lifetime", at: Fx.t.adding(ms: -Fx.days(100)), expires: nil, price: 2999,
+      "9", original: "9", product: "com.acme.lifetime", at: Fx.t.adding(ms: -Fx.days(100)), expires: nil,
+      price: 2999,
       type: "Non-Consumable")
-    #expect(Fx.findings([unlock], [Fx.ent("e1", user: "u1", product: "com.acme.lifetime", key: "9", expires: nil)]).isEmpty)
+    #expect(
+      Fx.findings([unlock], [Fx.ent("e1", user: "u1", product: "com.acme.lifetime", key: "9", expires: nil)])
+        .isEmpty)
   }
 
   @Test func productMismatch() {
     let chain = Fx.appleMonthly("1", until: later)
-    let f = Fx.findings([chain], [Fx.ent("e1", user: "u1", product: "com.acme.pro.yearly", key: "1", expires: later)])
+    let f = Fx.findings(
+      [chain], [Fx.ent("e1", user: "u1", product: "com.acme.pro.yearly", key: "1", expires: later)])
     #expect(f.map(\.reason) == [.productMismatch])
     #expect(Fx.findings([chain], [Fx.ent("e1", user: "u1", key: "1", expires: later)]).isEmpty)
   }
 
   @Test func appleUpgradeInsideChainBacksTheNewProduct() {
     let old = Fx.apple(
-      "1", original: "1", at: Fx.t.adding(ms: -Fx.days(20)), expires: Fx.t.adding(ms: Fx.days(10)), upgraded: true)
+      "1", original: "1", at: Fx.t.adding(ms: -Fx.days(20)), expires: Fx.t.adding(ms: Fx.days(10)),
+      upgraded: true)
     let new = Fx.apple(
-      "2", original: "1", product: "com.acme.pro.yearly", at: Fx.t.adding(ms: -Fx.days(5)), expires: Fx.t.adding(ms: Fx.days(360)),
+      "2", original: "1", product: "com.acme.pro.yearly", at: Fx.t.adding(ms: -Fx.days(5)),
+      expires: Fx.t.adding(ms: Fx.days(360)),
       price: 3999)
     let ledger = Fx.ledger([old, new])
     #expect(ledger.chain(store: .appStore, key: "1")?.currentProduct == "com.acme.pro.yearly")
     let e = Fx.ent("e1", user: "u1", product: "com.acme.pro.yearly", key: "1", expires: new.expiresAt)
     #expect(Fx.findings([old, new], [e]).isEmpty)
     // An upgraded transaction alone stops at the next one's start, so it no longer backs the old product's extension.
-    let upgradedOnly = Fx.ledger([old, Fx.apple("2", original: "1", at: Fx.t.adding(ms: -Fx.days(5)), expires: nil, price: 0)])
+    let upgradedOnly = Fx.ledger([
+      old, Fx.apple("2", original: "1", at: Fx.t.adding(ms: -Fx.days(5)), expires: nil, price: 0),
+    ])
     #expect(upgradedOnly.chains.first?.paidThrough != old.expiresAt)
   }
 
@@ -172,9 +187,12 @@ import Testing
   @Test func playKeyMayBeAnyOrderIdOfTheChain() {
     let first = Fx.playCharge("GPA.7", at: Fx.t.adding(ms: -Fx.days(40)))
     let renewal = Fx.playCharge("GPA.7..0", at: Fx.t.adding(ms: -Fx.days(10)))
-    let status = Fx.playStatus(token: "tok7", latestOrder: "GPA.7..0", start: first.at, expiry: Fx.t.adding(ms: Fx.days(20)))
+    let status = Fx.playStatus(
+      token: "tok7", latestOrder: "GPA.7..0", start: first.at, expiry: Fx.t.adding(ms: Fx.days(20)))
     for key in ["tok7", "GPA.7", "GPA.7..0"] {
-      let e = Fx.ent("e1", user: "u1", product: "pro:monthly", source: .play, key: key, expires: Fx.t.adding(ms: Fx.days(20)))
+      let e = Fx.ent(
+        "e1", user: "u1", product: "pro:monthly", source: .play, key: key,
+        expires: Fx.t.adding(ms: Fx.days(20)))
       #expect(Fx.findings([first, renewal, status], [e]).isEmpty, "key \(key)")
     }
   }
@@ -187,5 +205,19 @@ import Testing
     #expect(ledger.chain(store: .play, key: "GPA.5")?.paidThrough == Fx.at("2027-03-15T10:00:00Z"))
     let monthly = Fx.ledger([Fx.playCharge("GPA.6", at: Fx.at("2026-01-31T10:00:00Z"))])
     #expect(monthly.chain(store: .play, key: "GPA.6")?.paidThrough == Fx.at("2026-02-28T10:00:00Z"))
+  }
+}
+
+@Suite struct UncheckedStoreTests {
+  @Test func entitlementsOfAStoreWithoutExportsAreNotCheckedButCounted() {
+    let later = Fx.t.adding(ms: Fx.days(20))
+    let stripe = Fx.ent("e1", user: "u1", product: "pro", source: .stripe, key: "sub_1", expires: later)
+    let apple = Fx.ent("e2", user: "u2", key: "404", expires: later)
+    var options = ReconcileOptions(asOf: Fx.t)
+    options.storesWithData = [.appStore]
+    let f = Reconciler.findings(
+      ledger: Fx.ledger([]), entitlements: [stripe, apple], credentials: [], goodwill: [], options: options)
+    #expect(f.map(\.userId) == ["u2"])
+    #expect(Reconciler.uncheckedEntitlements([stripe, apple], options: options) == [.stripe: 1])
   }
 }

@@ -22,7 +22,9 @@ import Testing
       let planted = Set(outcome.truth.planted.filter { $0.reason == reason.rawValue })
       let found = Set(
         reported.filter { $0.reason == reason }.map {
-          PlantedFinding(kind: $0.kind.rawValue, reason: $0.reason.rawValue, store: $0.store, chainKey: $0.chainKey, userId: $0.userId)
+          PlantedFinding(
+            kind: $0.kind.rawValue, reason: $0.reason.rawValue, store: $0.store, chainKey: $0.chainKey,
+            userId: $0.userId)
         })
       #expect(planted.count >= 2, "\(reason.rawValue) planted \(planted.count)")
       #expect(found == planted, "\(reason.rawValue)")
@@ -48,7 +50,9 @@ import Testing
     }
     let header = try String(contentsOfFile: dir.path + "/reports/2026-11-29/findings.csv", encoding: .utf8)
       .split(separator: "\n").first
-    #expect(header == "finding_key,kind,reason,store,chain_key,user_id,product_id,currency,amount_minor,since,detail")
+    #expect(
+      header
+        == "finding_key,kind,reason,store,chain_key,user_id,product_id,currency,amount_minor,since,detail")
     // Progress goes to stderr, one line per phase.
     #expect(out.stderr.contains("storerecon: reconciled"))
   }

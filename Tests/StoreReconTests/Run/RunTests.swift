@@ -55,11 +55,16 @@ import Testing
   @Test func malformedFileIsReportedAndTheRunGoesOn() throws {
     let dir = try Self.world()
     let out = dir.appendingPathComponent("out")
-    let first = try Binary.run(["run", "--config", dir.appendingPathComponent("storerecon.json").path, "--date", "2025-11-30", "--out", out.path, "--quiet"])
+    let first = try Binary.run([
+      "run", "--config", dir.appendingPathComponent("storerecon.json").path, "--date", "2025-11-30", "--out",
+      out.path, "--quiet",
+    ])
     #expect(first.status == 65, "\(first.stderr)")
     #expect(first.stderr.contains("voided.jsonl.gz"))
 
-    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any]
+    let manifest =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+      as? [String: Any]
     let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
     #expect(inputs.count == 4)
     for input in inputs {
@@ -75,23 +80,35 @@ import Testing
     #expect(byPath["app/entitlements.csv"]?["rejected"] as? Int == 1)
     #expect(byPath["exports/play/voided.jsonl.gz"]?["error"] != nil)
 
-    let rejects = try String(contentsOf: out.appendingPathComponent("rejects/exports_apple_transactions.jsonl.csv"), encoding: .utf8)
+    let rejects = try String(
+      contentsOf: out.appendingPathComponent("rejects/exports_apple_transactions.jsonl.csv"), encoding: .utf8)
     #expect(rejects.contains("exports/apple/transactions.jsonl,2,"))
     #expect(rejects.contains("unknown currency 'XYZ'"))
     #expect(rejects.contains("exports/apple/transactions.jsonl,4,"))
-    let salesRejects = try String(contentsOf: out.appendingPathComponent("rejects/exports_play_salesreport_202511.csv.csv"), encoding: .utf8)
+    let salesRejects = try String(
+      contentsOf: out.appendingPathComponent("rejects/exports_play_salesreport_202511.csv.csv"),
+      encoding: .utf8)
     #expect(salesRejects.contains("has more digits than EUR allows"))
 
     let findings = try String(contentsOf: out.appendingPathComponent("findings.csv"), encoding: .utf8)
     #expect(findings.contains(",free_entitlement,no_store_record,play,GPA.9999-0000-0000-00000,u2,"))
-    #expect(findings.contains(",orphaned_charge,unclaimed,play,GPA.1111-2222-3333-44444,,pro:monthly,EUR,499,"))
+    #expect(
+      findings.contains(",orphaned_charge,unclaimed,play,GPA.1111-2222-3333-44444,,pro:monthly,EUR,499,"))
     #expect(!findings.contains(",u1,"))
 
     // Same inputs, same options: byte-identical CSV reports.
     let out2 = dir.appendingPathComponent("out2")
-    _ = try Binary.run(["run", "--config", dir.appendingPathComponent("storerecon.json").path, "--date", "2025-11-30", "--out", out2.path, "--quiet"])
-    for name in ["findings.csv", "revenue.csv", "counts.csv", "grants.csv", "rejects/exports_apple_transactions.jsonl.csv"] {
-      #expect(try Data(contentsOf: out.appendingPathComponent(name)) == Data(contentsOf: out2.appendingPathComponent(name)), "\(name)")
+    _ = try Binary.run([
+      "run", "--config", dir.appendingPathComponent("storerecon.json").path, "--date", "2025-11-30", "--out",
+      out2.path, "--quiet",
+    ])
+    for name in [
+      "findings.csv", "revenue.csv", "counts.csv", "grants.csv",
+      "rejects/exports_apple_transactions.jsonl.csv",
+    ] {
+      #expect(
+        try Data(contentsOf: out.appendingPathComponent(name))
+          == Data(contentsOf: out2.appendingPathComponent(name)), "\(name)")
     }
     // No temporary file is left behind.
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".") }

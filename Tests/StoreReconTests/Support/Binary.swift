@@ -9,7 +9,8 @@ enum Binary {
   }
 
   /// The package root (two levels above this file's folder).
-  static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
   /// The built executable, next to the test bundle.
@@ -24,12 +25,40 @@ enum Binary {
     return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
-  static func run(_ arguments: [String], in directory: URL? = nil) throws -> Output {
+  /// Runs the binary with `arguments`; `environment` adds to (or, with a `nil` value, removes from)
+  /// the test process's environment.
+  static func run(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]
+  ) throws
+    -> Output
+  {
+    try finish(start(arguments, in: directory, environment: environment))
+  }
+
+  /// A started binary whose output goes to files; ``finish(_:)`` waits for it.
+  struct Running {
+    var process: Process
+    var directory: URL
+    var out: FileHandle
+    var err: FileHandle
+  }
+
+  /// Starts the binary without waiting for it.
+  static func start(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]
+  ) throws
+    -> Running
+  {
     guard let path else { throw CocoaError(.fileNoSuchFile) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if !environment.isEmpty {
+      var env = ProcessInfo.processInfo.environment
+      for (key, value) in environment { env[key] = value }
+      process.environment = env
+    }
     // Capture into files: no pipe can fill up and block the child.
     let dir = try temporaryDirectory()
     let outURL = dir.appendingPathComponent("stdout")
@@ -41,18 +70,26 @@ enum Binary {
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
+    return Running(process: process, directory: dir, out: out, err: err)
+  }
+
+  /// Waits for a started binary and collects its output.
+  static func finish(_ running: Running) throws -> Output {
+    running.process.waitUntilExit()
+    try running.out.close()
+    try running.err.close()
+    let dir = running.directory
     defer { try? FileManager.default.removeItem(at: dir) }
     return Output(
-      status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+      status: running.process.terminationStatus,
+      stdout: String(decoding: try Data(contentsOf: dir.appendingPathComponent("stdout")), as: UTF8.self),
+      stderr: String(decoding: try Data(contentsOf: dir.appendingPathComponent("stderr")), as: UTF8.self))
   }
 
   /// A fresh temporary folder.
   static func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("storerecon-test-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "storerecon-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }

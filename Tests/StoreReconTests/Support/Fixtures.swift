@@ -14,10 +14,12 @@ enum Fx {
   static func apple(
     _ id: String, original: String, product: String = "com.acme.pro.monthly", at: Instant, expires: Instant?,
     price: Int64 = 499, sandbox: Bool = false, family: Bool = false, revokedAt: Instant? = nil,
-    revocationType: String? = nil, percent: Int64? = nil, upgraded: Bool = false, type: String = "Auto-Renewable Subscription"
+    revocationType: String? = nil, percent: Int64? = nil, upgraded: Bool = false,
+    type: String = "Auto-Renewable Subscription"
   ) -> StoreTransaction {
     var r = StoreTransaction(
-      store: .appStore, kind: .purchase, chainKey: original, transactionId: id, productId: product, at: at, origin: origin)
+      store: .appStore, kind: .purchase, chainKey: original, transactionId: id, productId: product, at: at,
+      origin: origin)
     r.expiresAt = expires
     r.amountMinor = price
     r.currency = usd
@@ -32,11 +34,14 @@ enum Fx {
     return r
   }
 
-  static func playCharge(_ order: String, at: Instant, product: String = "pro:monthly", amount: Int64 = 499, tax: Int64 = 80)
+  static func playCharge(
+    _ order: String, at: Instant, product: String = "pro:monthly", amount: Int64 = 499, tax: Int64 = 80
+  )
     -> StoreTransaction
   {
     var r = StoreTransaction(
-      store: .play, kind: .purchase, chainKey: PlayOrderId.base(order), transactionId: order, productId: product, at: at,
+      store: .play, kind: .purchase, chainKey: PlayOrderId.base(order), transactionId: order,
+      productId: product, at: at,
       origin: origin)
     r.orderBaseIds = [PlayOrderId.base(order)]
     r.amountMinor = amount
@@ -57,7 +62,8 @@ enum Fx {
     linked: String? = nil, test: Bool = false, pending: Bool = false
   ) -> StoreTransaction {
     var r = StoreTransaction(
-      store: .play, kind: .status, chainKey: token, transactionId: token, productId: product, at: start, origin: origin)
+      store: .play, kind: .status, chainKey: token, transactionId: token, productId: product, at: start,
+      origin: origin)
     r.purchaseToken = token
     r.orderBaseIds = [PlayOrderId.base(latestOrder)]
     r.latestOrderId = latestOrder
@@ -72,7 +78,8 @@ enum Fx {
 
   static func playVoid(token: String?, order: String, at: Instant) -> StoreTransaction {
     var r = StoreTransaction(
-      store: .play, kind: .void, chainKey: token ?? PlayOrderId.base(order), transactionId: order, productId: "", at: at,
+      store: .play, kind: .void, chainKey: token ?? PlayOrderId.base(order), transactionId: order,
+      productId: "", at: at,
       origin: origin)
     r.purchaseToken = token
     r.orderBaseIds = [PlayOrderId.base(order)]
@@ -80,7 +87,8 @@ enum Fx {
   }
 
   static func ent(
-    _ id: String, user: String, product: String = "com.acme.pro.monthly", source: EntitlementSource = .appStore,
+    _ id: String, user: String, product: String = "com.acme.pro.monthly",
+    source: EntitlementSource = .appStore,
     key: String?, status: EntitlementStatus = .active, starts: Instant? = nil, expires: Instant?
   ) -> Entitlement {
     Entitlement(
@@ -88,13 +96,18 @@ enum Fx {
       startsAt: starts, expiresAt: expires, updatedAt: nil, origin: origin)
   }
 
-  static func cred(_ store: Store = .appStore, key: String, user: String, order: String? = nil, at: Instant? = nil)
+  static func cred(
+    _ store: Store = .appStore, key: String, user: String, order: String? = nil, at: Instant? = nil
+  )
     -> Credential
   {
-    Credential(store: store, storeKey: key, userId: user, linkedStoreKey: nil, orderId: order, claimedAt: at, origin: origin)
+    Credential(
+      store: store, storeKey: key, userId: user, linkedStoreKey: nil, orderId: order, claimedAt: at,
+      origin: origin)
   }
 
-  static func ledger(_ records: [StoreTransaction], asOf: Instant = t, catalog: Catalog = Catalog()) -> Ledger {
+  static func ledger(_ records: [StoreTransaction], asOf: Instant = t, catalog: Catalog = Catalog()) -> Ledger
+  {
     let builder = LedgerBuilder()
     for r in records { builder.add(r) }
     return builder.build(asOf: asOf, catalog: catalog)
@@ -110,7 +123,9 @@ enum Fx {
   }
 
   /// A clean monthly App Store chain paid through `until`, bought a month earlier.
-  static func appleMonthly(_ original: String, until: Instant, product: String = "com.acme.pro.monthly") -> StoreTransaction {
+  static func appleMonthly(_ original: String, until: Instant, product: String = "com.acme.pro.monthly")
+    -> StoreTransaction
+  {
     apple(original, original: original, product: product, at: until.adding(ms: -days(30)), expires: until)
   }
 }

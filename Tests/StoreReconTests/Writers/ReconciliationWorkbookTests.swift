@@ -155,7 +155,7 @@ import Testing
   @Test func summaryShowsRunHistoryWhenGiven() throws {
     let dir = try TempDir()
     var content = try Self.content()
-    content.history = FindingHistory(
+    content.history = WorkbookHistory(
       previousDate: CivilDate(year: 2026, month: 11, day: 28),
       rows: [.init(reason: .refunded, new: 1, stillOpen: 2, resolved: 3)])
     try ReconciliationWorkbook.write(content, to: dir.path("h.xlsx"))

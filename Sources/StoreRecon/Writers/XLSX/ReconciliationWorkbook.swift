@@ -26,13 +26,13 @@ public enum ReconciliationWorkbook {
     /// Every input's rejected rows, input by input.
     public var rejects: [Reject]
     /// New / still-open / resolved counts; `nil` when there is no run history.
-    public var history: FindingHistory?
+    public var history: WorkbookHistory?
 
     /// Creates the content.
     public init(
       date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport], findings: [Finding],
       revenue: [RevenueRow], counts: [CountsRow], grants: [GrantRow], rejects: [Reject],
-      history: FindingHistory? = nil
+      history: WorkbookHistory? = nil
     ) {
       self.date = date
       self.asOf = asOf

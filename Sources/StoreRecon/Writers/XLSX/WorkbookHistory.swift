@@ -1,7 +1,7 @@
 /// New, still-open and resolved findings against the previous run, from run history (kept in PostgreSQL
 /// when a database is configured). The workbook's Summary shows it; without it the Summary says there is
 /// no run history.
-public struct FindingHistory: Sendable, Equatable {
+public struct WorkbookHistory: Sendable, Equatable {
   /// Counts for one reason.
   public struct Row: Sendable, Equatable {
     public var reason: Finding.Reason
@@ -30,5 +30,20 @@ public struct FindingHistory: Sendable, Equatable {
   public init(previousDate: CivilDate?, rows: [Row]) {
     self.previousDate = previousDate
     self.rows = rows
+  }
+
+  /// Counts per reason from the run history's changes (new / still open / resolved findings).
+  public init(previousDate: CivilDate?, changes: [FindingChange]) {
+    var rows: [Row] = []
+    for reason in Finding.Reason.allCases {
+      let mine = changes.filter { $0.finding.reason == reason.rawValue }
+      guard !mine.isEmpty else { continue }
+      rows.append(
+        Row(
+          reason: reason, new: mine.filter { $0.state == .new }.count,
+          stillOpen: mine.filter { $0.state == .open }.count,
+          resolved: mine.filter { $0.state == .resolved }.count))
+    }
+    self.init(previousDate: previousDate, rows: rows)
   }
 }

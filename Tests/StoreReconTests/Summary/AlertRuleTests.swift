@@ -1,0 +1,84 @@
+import Testing
+@testable import StoreRecon
+
+/// Thresholds: exclusive limits, per kind or kind/reason, per currency or in a reporting currency.
+struct AlertRuleTests {
+  static let usd = Currency.named("USD")!
+  static let eur = Currency.named("EUR")!
+
+  static func finding(
+    _ reason: Finding.Reason, _ user: String, _ currency: Currency? = nil, _ amount: Int64? = nil
+  ) -> Finding {
+    Finding(
+      reason: reason, store: .play, chainKey: "c-\(user)", userId: user, productId: "pro:monthly",
+      currency: currency,
+      amountMinor: amount, detail: "")
+  }
+
+  @Test func countLimitIsExclusive() {
+    let findings = (1...3).map { Self.finding(.refunded, "u\($0)") }
+    #expect(AlertRule(kind: .freeEntitlement, maxCount: 3).breaches(findings, fx: nil).isEmpty)
+    let breaches = AlertRule(kind: .freeEntitlement, maxCount: 2).breaches(findings, fx: nil)
+    #expect(
+      breaches == [AlertBreach(rule: "free_entitlement", text: "free_entitlement: 3 findings > maxCount 2")])
+  }
+
+  @Test func reasonRuleWatchesOnlyItsReason() {
+    let findings = [Self.finding(.refunded, "a"), Self.finding(.sandbox, "b"), Self.finding(.unclaimed, "c")]
+    let rule = AlertRule(kind: .freeEntitlement, reason: .sandbox, maxCount: 0)
+    #expect(rule.name == "free_entitlement/sandbox")
+    #expect(
+      rule.breaches(findings, fx: nil).map(\.text) == ["free_entitlement/sandbox: 1 findings > maxCount 0"])
+  }
+
+  @Test func moneyLimitsPerCurrency() {
+    let findings = [
+      Self.finding(.unclaimed, "a", Self.usd, 300), Self.finding(.unclaimed, "b", Self.usd, 201),
+      Self.finding(.unclaimed, "c", Self.eur, 400), Self.finding(.unclaimed, "d"),
+    ]
+    let rule = AlertRule(kind: .orphanedCharge, maxAmount: [Self.usd: 500, Self.eur: 400])
+    #expect(
+      rule.breaches(findings, fx: nil).map(\.text) == [
+        "orphaned_charge: 5.01 USD at stake > maxAmount 5.00 USD"
+      ])
+    // A currency without a limit has none.
+    #expect(
+      AlertRule(kind: .orphanedCharge, maxAmount: [Self.eur: 0]).breaches([findings[0]], fx: nil).isEmpty)
+  }
+
+  @Test func reportingCurrencyLimitWithFX() {
+    let findings = [
+      Self.finding(.unclaimed, "a", Self.usd, 1000), Self.finding(.unclaimed, "b", Self.eur, 1000),
+    ]
+    let fx = SummaryFX(reportingCurrency: Self.eur, label: "rates") { m in
+      m.currency == Self.usd ? m.minor * 9 / 10 : m.minor
+    }
+    let rule = AlertRule(kind: .orphanedCharge, maxAmountReporting: 1899)
+    #expect(
+      rule.breaches(findings, fx: fx).map(\.text) == [
+        "orphaned_charge: 19.00 EUR at stake (rates) > maxAmountMinor 18.99 EUR"
+      ])
+    #expect(AlertRule(kind: .orphanedCharge, maxAmountReporting: 1900).breaches(findings, fx: fx).isEmpty)
+  }
+
+  @Test func configShapes() throws {
+    let rules = try RunConfig.parseAlerts(
+      [
+        "orphaned_charge/unclaimed": ["maxCount": 5],
+        "free_entitlement": ["maxCount": 100, "maxAmount": ["USD": 50000, "JPY": 7000]],
+      ],
+      name: "c.json", hasFX: false)
+    #expect(rules.map(\.name) == ["free_entitlement", "orphaned_charge/unclaimed"])
+    #expect(rules[0].maxAmount == [Self.usd: 50000, Currency.named("JPY")!: 7000])
+    #expect(
+      try RunConfig.parseAlerts(["free_entitlement": ["maxAmountMinor": 5]], name: "c", hasFX: true)[0]
+        .maxAmountReporting == 5)
+    for bad: [String: Any] in [
+      ["free_entitlement": ["maxCount": -1]], ["free_entitlement": ["maxCount": true]],
+      ["free_entitlement": ["max": 1]],
+      ["orphaned_charge/refunded": ["maxCount": 1]], ["a/b/c": ["maxCount": 1]], ["free_entitlement": 5],
+    ] {
+      #expect(throws: RunError.self, "\(bad)") { try RunConfig.parseAlerts(bad, name: "c", hasFX: false) }
+    }
+  }
+}

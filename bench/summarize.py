@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Turns the timing files bench/run collected into the benchmark table (Markdown).
+
+Usage: summarize.py RUN_DIR OUT_MD
+
+RUN_DIR holds, per size N and run i:
+  N.storerecon.i.time / N.duckdb.i.time   `/usr/bin/time -v` output
+  N.storerecon.i.manifest.json            storerecon's manifest (phase timings)
+  N.duckdb.i.stderr                       the rival's step timings (--explain)
+  N.world.json                            facts about the world (users, bytes, rows)
+  N.agree                                 "yes" or "no" (the agreement check)
+  meta.json                               date, machine, versions, command line
+"""
+
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+TOOLS = [("storerecon", "storerecon"), ("duckdb", "DuckDB")]
+
+
+def wall_seconds(text):
+    m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", text)
+    if not m:
+        raise SystemExit("summarize: no wall time in a /usr/bin/time -v file")
+    hours = int(m.group(1) or 0)
+    return hours * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+
+
+def peak_mb(text):
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+    if not m:
+        raise SystemExit("summarize: no peak RSS in a /usr/bin/time -v file")
+    return int(m.group(1)) / 1024
+
+
+def exit_status(text):
+    m = re.search(r"Exit status: (\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def fmt(value, digits=2):
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def main():
+    run_dir, out_md = sys.argv[1], sys.argv[2]
+    meta = json.load(open(os.path.join(run_dir, "meta.json")))
+    sizes = sorted({int(os.path.basename(p).split(".")[0]) for p in glob.glob(os.path.join(run_dir, "*.time"))})
+    results = {}
+    phases = {}
+    steps = {}
+    for n in sizes:
+        for tool, _ in TOOLS:
+            files = sorted(glob.glob(os.path.join(run_dir, f"{n}.{tool}.*.time")))
+            texts = [open(f).read() for f in files]
+            bad = [f for f, t in zip(files, texts) if exit_status(t) not in (0,)]
+            if bad:
+                raise SystemExit(f"summarize: a run failed: {bad[0]}")
+            walls = [wall_seconds(t) for t in texts]
+            rss = [peak_mb(t) for t in texts]
+            results[(n, tool)] = (len(files), statistics.median(walls), statistics.median(rss), walls)
+        manifests = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(run_dir, f"{n}.storerecon.*.manifest.json")))]
+        if manifests:
+            phases[n] = {k: statistics.median(m["timingsMs"][k] for m in manifests) for k in manifests[0]["timingsMs"]}
+            # Per input role: median over runs of the summed per-file read time (digest included).
+            for prefix in ("app_store", "play.sales", "play.subscriptions", "play.voided", "app."):
+                phases[n][prefix] = statistics.median(
+                    sum(i.get("elapsedMs", 0) for i in m["inputs"] if i["role"].startswith(prefix)) for m in manifests)
+        stderr_files = sorted(glob.glob(os.path.join(run_dir, f"{n}.duckdb.*.stderr")))
+        collected = {}
+        for f in stderr_files:
+            for line in open(f):
+                m = re.match(r"\s+(.+?)\s+(\d+) ms\b", line.rstrip())
+                if m:
+                    collected.setdefault(m.group(1), []).append(int(m.group(2)))
+        steps[n] = {k: statistics.median(v) for k, v in collected.items()}
+
+    agree = {n: open(os.path.join(run_dir, f"{n}.agree")).read().strip() for n in sizes
+             if os.path.exists(os.path.join(run_dir, f"{n}.agree"))}
+    worlds = {n: json.load(open(os.path.join(run_dir, f"{n}.world.json"))) for n in sizes
+              if os.path.exists(os.path.join(run_dir, f"{n}.world.json"))}
+    big = max(sizes)
+    small = min(sizes) if len(sizes) > 1 else None
+
+    lines = []
+    w = lines.append
+    void = any(v != "yes" for v in agree.values()) or len(agree) < len(sizes)
+    w(f"## Benchmark: storerecon vs DuckDB ({meta['date']}, {meta['machine']})")
+    w("")
+    if void:
+        w("**VOID: the DuckDB rival and storerecon disagree on at least one size (see the agreement column); "
+          "the timings below compare different answers.**")
+        w("")
+    w(f"`bench/run --users {big} --runs {meta['runs']}` — seed {meta['seed']}, as of {meta['date_arg']}; "
+      f"{meta['storerecon']}, DuckDB {meta['duckdb']} (`SET threads=2`), Python {meta['python']}. "
+      "Runs alternate storerecon / DuckDB; wall time and peak RSS from `/usr/bin/time -v`, medians.")
+    w("")
+    w("| users | tool | runs | median wall (s) | median peak RSS (MB) | wall ÷ DuckDB | RSS ÷ DuckDB "
+      "| wall at N ÷ wall at N/10 | agree |")
+    w("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for n in sizes:
+        d_runs, d_wall, d_rss, _ = results[(n, "duckdb")]
+        for tool, label in TOOLS:
+            runs, wall, rss, _ = results[(n, tool)]
+            scale = None
+            if small is not None and n == big:
+                scale = wall / results[(small, tool)][1]
+            w(f"| {n:,} | {label} | {runs} | {wall:.2f} | {rss:.0f} | {wall / d_wall:.2f} | {rss / d_rss:.2f} "
+              f"| {fmt(scale)} | {agree.get(n, '?')} |")
+    w("")
+    w("World sizes (the demo generator's files):")
+    w("")
+    w("| users | input bytes | App Store lines | Play sales rows | subscription lines | entitlements | findings |")
+    w("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n in sizes:
+        info = worlds.get(n, {})
+        w(f"| {n:,} | {info.get('bytes', 0):,} | {info.get('apple_lines', 0):,} | {info.get('sales_rows', 0):,} "
+          f"| {info.get('subscription_lines', 0):,} | {info.get('entitlements', 0):,} | {info.get('findings', 0):,} |")
+    w("")
+    if phases:
+        w("storerecon phases (manifest `timingsMs`, medians; `read` includes the SHA-256 of every input):")
+        w("")
+        w("| users | read ms | reconcile ms | write ms | total ms | of which App Store file ms | Play sales files ms "
+          "| subscriptions ms | app rows ms |")
+        w("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for n in sizes:
+            p = phases.get(n)
+            if not p:
+                continue
+            w(f"| {n:,} | {p['read']:.0f} | {p['reconcile']:.0f} | {p['write']:.0f} | {p['total']:.0f} "
+              f"| {p['app_store']:.0f} | {p['play.sales']:.0f} | {p['play.subscriptions']:.0f} | {p['app.']:.0f} |")
+        w("")
+    if any(steps.values()):
+        w("DuckDB rival steps (medians, ms; `read …` steps parse and type the files):")
+        w("")
+        labels = list(next(s for s in steps.values() if s).keys())
+        w("| step | " + " | ".join(f"{n:,} users" for n in sizes) + " |")
+        w("| --- | " + " | ".join("---:" for _ in sizes) + " |")
+        for label in labels:
+            w(f"| {label} | " + " | ".join(f"{steps[n].get(label, 0):.0f}" for n in sizes) + " |")
+        w("")
+    w("All runs (wall s): " + "; ".join(
+        f"{n:,} {label} " + ", ".join(f"{x:.2f}" for x in results[(n, tool)][3])
+        for n in sizes for tool, label in TOOLS))
+    text = "\n".join(lines) + "\n"
+    os.makedirs(os.path.dirname(os.path.abspath(out_md)), exist_ok=True)
+    with open(out_md, "w") as f:
+        f.write(text)
+    print(text)
+    sys.exit(1 if void else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+-- storerecon's reference schema: one table per contract of DESIGN.md, holding exactly its columns.
+-- `storerecon db init` runs this file; it is idempotent. Identifiers are text, instants timestamptz,
+-- no floating types. A team with its own schema skips this file and edits the four query files instead.
+
+CREATE TABLE IF NOT EXISTS entitlements (
+  entitlement_id text PRIMARY KEY,
+  user_id        text NOT NULL,
+  product_id     text NOT NULL,
+  source         text NOT NULL,  -- app_store, play, stripe, goodwill, promo, manual
+  store_key      text,           -- the store purchase it names (chain key or a Play order id)
+  status         text NOT NULL,  -- active, grace, billing_retry, on_hold, paused, expired, revoked
+  starts_at      timestamptz,
+  expires_at     timestamptz,    -- NULL: no end (lifetime unlock)
+  updated_at     timestamptz
+);
+CREATE INDEX IF NOT EXISTS entitlements_user_id ON entitlements (user_id);
+
+CREATE TABLE IF NOT EXISTS credentials (
+  store            text NOT NULL,  -- app_store, play, stripe
+  store_key        text NOT NULL,
+  user_id          text NOT NULL,
+  linked_store_key text,
+  order_id         text,
+  claimed_at       timestamptz,
+  PRIMARY KEY (store, store_key, user_id)
+);
+CREATE INDEX IF NOT EXISTS credentials_user_id ON credentials (user_id);
+
+CREATE TABLE IF NOT EXISTS assignments (
+  user_id       text NOT NULL,
+  experiment_id text NOT NULL,
+  arm_id        text NOT NULL,
+  assigned_at   timestamptz NOT NULL,
+  PRIMARY KEY (user_id, experiment_id, assigned_at)
+);
+
+CREATE TABLE IF NOT EXISTS goodwill (
+  grant_id   text PRIMARY KEY,
+  user_id    text NOT NULL,
+  product_id text NOT NULL,
+  starts_at  timestamptz,
+  ends_at    timestamptz,
+  reason     text
+);
+CREATE INDEX IF NOT EXISTS goodwill_user_id ON goodwill (user_id);
