@@ -228,6 +228,16 @@ public enum ReconciliationRun {
     let grants = GrantRow.rows(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)
     let fx = summaryFX(config, rates: rows.fxRates, date: date)
     rows = AppRowSet()  // likewise the app's rows
+    let workbookStart = clock.now
+    let workbook = ReconciliationWorkbook.Content(
+      date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports, findings: findings,
+      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1),
+      history: changes.map { WorkbookHistory(previousDate: delta?.previousDate, changes: $0) })
+    let workbookPath = out + "/" + ReconciliationWorkbook.fileName
+    // The workbook, the larger part of the writing, is written on another core meanwhile.
+    let workbookWork = BackgroundWork { () throws(XLSXError) in
+      try ReconciliationWorkbook.write(workbook, to: workbookPath, options: workbookOptions)
+    }
     var files: [(String, [UInt8])] = [
       ("findings.csv", ReportTables.findingsCSV(findings)),
       ("revenue.csv", ReportTables.revenueCSV(revenue)),
@@ -258,14 +268,8 @@ public enum ReconciliationRun {
         throw RunError(.ioError, error.description)
       }
     }
-    let workbookStart = clock.now
-    let workbook = ReconciliationWorkbook.Content(
-      date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports, findings: findings,
-      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1),
-      history: changes.map { WorkbookHistory(previousDate: delta?.previousDate, changes: $0) })
-    let workbookPath = out + "/" + ReconciliationWorkbook.fileName
     do {
-      try ReconciliationWorkbook.write(workbook, to: workbookPath, options: workbookOptions)
+      try workbookWork.wait()
     } catch {
       throw RunError(.ioError, error.description)
     }
