@@ -29,6 +29,13 @@ struct ChainKeyIndex: Sendable {
     Int(truncatingIfNeeded: TextPool.mix(key.value ^ (UInt64(key.meta) << 32 | UInt64(key.meta))))
   }
 
+  /// Calls `body` with the slots (0 empty, else chain index + 1) and the mask of a slot position; an
+  /// empty index has no slots.
+  @inline(__always)
+  func withSlots<R>(_ body: (UnsafeBufferPointer<UInt32>, Int) -> R) -> R {
+    slots.withUnsafeBufferPointer { body($0, mask) }
+  }
+
   /// The index of the chain whose key is `key`.
   @inline(__always)
   func find(_ key: PackedID, in chains: [ChainState]) -> Int? {

@@ -13,38 +13,34 @@ struct ClaimIndex {
   /// A credential row `i` as `i`, an entitlement row `j` as `-(j + 1)`: credentials first, each in row order.
   private(set) var sources: [Int32]
 
+  /// The chain each entitlement row names (-1: none, or not store-sourced), by row.
+  private(set) var entitlementChains: [Int32]
+
   init(ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable) {
     let s = ledger.storage
     let chainCount = s.chains.count
     // Which chain each credential and store-sourced entitlement names: look-ups on all cores.
-    let credentialParts = Parallel.parts(for: credentials.rows.count, minimum: 100_000)
-    let target: [Int32] = Parallel.map(parts: credentialParts) { part -> [Int32] in
-      var found: [Int32] = []
-      for i in Parallel.range(part, of: credentialParts, count: credentials.rows.count) {
-        let credential = credentials.rows[i]
-        var c = s.chainIndex(store: credential.store, key: credential.key)
-        if c == nil, case let order = credentials.order(i), !order.isAbsent, order != .empty {
-          c = s.chainIndex(store: credential.store, key: order)
+    let target = ClaimIndex.lookUp(count: credentials.rows.count) { range, out in
+      credentials.rows.withUnsafeBufferPointer { rows in
+        s.chainIndexes(range, into: out) { (rows[$0].store, rows[$0].key) }
+        // A credential whose store key names no chain may name it by its order id.
+        for i in range where out[i] < 0 {
+          let order = credentials.order(i)
+          guard !order.isAbsent, order != .empty else { continue }
+          out[i] = s.chainIndex(store: rows[i].store, key: order).map { Int32($0) } ?? -1
         }
-        found.append(c.map { Int32($0) } ?? -1)
       }
-      return found
-    }.flatMap { $0 }
-    let entitlementParts = Parallel.parts(for: entitlements.rows.count, minimum: 100_000)
-    let entitlementTarget: [Int32] = Parallel.map(parts: entitlementParts) { part -> [Int32] in
-      var found: [Int32] = []
-      for j in Parallel.range(part, of: entitlementParts, count: entitlements.rows.count) {
-        let e = entitlements.rows[j]
-        guard let store = e.source.store, !e.key.isAbsent, e.key != .empty,
-          let c = s.chainIndex(store: store, key: e.key)
-        else {
-          found.append(-1)
-          continue
+    }
+    let entitlementTarget = ClaimIndex.lookUp(count: entitlements.rows.count) { range, out in
+      entitlements.rows.withUnsafeBufferPointer { rows in
+        s.chainIndexes(range, into: out) { j in
+          let key = rows[j].key
+          guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
+          return (store, key)
         }
-        found.append(Int32(c))
       }
-      return found
-    }.flatMap { $0 }
+    }
+    entitlementChains = entitlementTarget
     var counts = [Int32](repeating: 0, count: chainCount + 1)
     for c in target where c >= 0 { counts[Int(c) + 1] += 1 }
     for c in entitlementTarget where c >= 0 { counts[Int(c) + 1] += 1 }
@@ -59,6 +55,39 @@ struct ClaimIndex {
     for (j, c) in entitlementTarget.enumerated() where c >= 0 {
       sources[Int(fill[Int(c)])] = -Int32(j) - 1
       fill[Int(c)] += 1
+    }
+  }
+
+  /// Fills an array of `count` chain indexes on all cores: `body` fills the rows of one part.
+  private static func lookUp(
+    count: Int, _ body: (Range<Int>, UnsafeMutableBufferPointer<Int32>) -> Void
+  ) -> [Int32] {
+    [Int32](unsafeUninitializedCapacity: count) { buffer, initialized in
+      let parts = Parallel.parts(for: count, minimum: 100_000)
+      _ = Parallel.map(parts: parts) { part in body(Parallel.range(part, of: parts, count: count), buffer) }
+      initialized = count
+    }
+  }
+
+  /// Calls `body` with ``starts`` and ``sources``.
+  @inline(__always)
+  func withSources<R>(_ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>) -> R) -> R {
+    starts.withUnsafeBufferPointer { starts in sources.withUnsafeBufferPointer { body(starts, $0) } }
+  }
+
+  /// Whether every source names the same user.
+  static func sameUser(
+    _ sources: UnsafeBufferPointer<Int32>, _ entitlements: EntitlementTable, _ credentials: CredentialTable
+  ) -> Bool {
+    entitlements.rows.withUnsafeBufferPointer { e in
+      credentials.rows.withUnsafeBufferPointer { c in
+        func user(_ source: Int32) -> String {
+          source >= 0 ? c[Int(source)].userId : e[Int(-source - 1)].userId
+        }
+        guard let first = sources.first else { return true }
+        let id = user(first)
+        return sources.dropFirst().allSatisfy { user($0) == id }
+      }
     }
   }
 

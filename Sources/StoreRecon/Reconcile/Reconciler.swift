@@ -23,6 +23,7 @@ public enum Reconciler {
     let credentials = credentials.sharing(pool: s.pool)
     let t = options.asOf
     let claims = ClaimIndex(ledger: ledger, entitlements: entitlements, credentials: credentials)
+    let rules = Rules(options)
     var findings: [Finding] = []
 
     // Goodwill covering T excuses a store entitlement that merely runs past the store (support's choice).
@@ -35,22 +36,28 @@ public enum Reconciler {
     }
 
     // Entitlement findings, then chain findings, each computed on all cores and kept in row order.
-    let rowParts = Parallel.parts(for: entitlements.rows.count, minimum: 50_000)
+    let rowCount = entitlements.rows.count
+    let rowParts = Parallel.parts(for: rowCount, minimum: 50_000)
+    let entitlementChains = claims.entitlementChains
     for part in Parallel.map(
       parts: rowParts,
       { part -> [Finding] in
         var found: [Finding] = []
-        for i in Parallel.range(part, of: rowParts, count: entitlements.rows.count) {
-          let e = entitlements.rows[i]
-          guard let store = e.source.store, e.isActive(at: t.ms), options.storesWithData.contains(store)
-          else { continue }
-          let excused =
-            goodwillUsers.contains(e.userId)
-            && goodwillNow.contains("\(e.userId)\u{1F}\(s.products.names[Int(e.product)])")
-          if let finding = freeEntitlement(
-            e, table: entitlements, store: store, ledger: ledger, options: options, excused: excused)
-          {
-            found.append(finding)
+        entitlements.rows.withUnsafeBufferPointer { rows in
+          for i in Parallel.range(part, of: rowParts, count: rowCount) {
+            guard let store = rows[i].source.store, rows[i].isActive(at: t.ms), rules.checks(store) else {
+              continue
+            }
+            let chain = entitlementChains[i]
+            if let finding = freeEntitlement(
+              rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
+              excused: {
+                goodwillUsers.contains(rows[i].userId)
+                  && goodwillNow.contains("\(rows[i].userId)\u{1F}\(s.products.names[Int(rows[i].product)])")
+              })
+            {
+              found.append(finding)
+            }
           }
         }
         return found
@@ -59,22 +66,25 @@ public enum Reconciler {
       findings.append(contentsOf: part)
     }
 
-    let chainParts = Parallel.parts(for: s.chains.count, minimum: 50_000)
+    let chainCount = s.chains.count
+    let chainParts = Parallel.parts(for: chainCount, minimum: 50_000)
     for part in Parallel.map(
       parts: chainParts,
       { part -> [Finding] in
         var found: [Finding] = []
-        for c in Parallel.range(part, of: chainParts, count: s.chains.count) {
-          let sources = claims.claims(c)
-          if let finding = orphanedCharge(
-            c, ledger: ledger, claims: sources, entitlements: entitlements, credentials: credentials,
-            options: options)
-          {
-            found.append(finding)
-          }
-          if sources.count > 1 {
-            let list = sources.map { ClaimIndex.claim($0, entitlements, credentials) }
-            found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
+        claims.withSources { starts, sources in
+          for c in Parallel.range(part, of: chainParts, count: chainCount) {
+            let claimed = UnsafeBufferPointer(rebasing: sources[Int(starts[c])..<Int(starts[c + 1])])
+            if let finding = orphanedCharge(
+              c, storage: s, claims: claimed, entitlements: entitlements, credentials: credentials,
+              rules: rules)
+            {
+              found.append(finding)
+            }
+            if claimed.count > 1 && !ClaimIndex.sameUser(claimed, entitlements, credentials) {
+              let list = claimed.map { ClaimIndex.claim($0, entitlements, credentials) }
+              found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
+            }
           }
         }
         return found
@@ -82,18 +92,37 @@ public enum Reconciler {
     {
       findings.append(contentsOf: part)
     }
-    // Report order; ties keep the order found (the sort is stable). Indexes are sorted, not findings,
-    // so the findings themselves are moved once.
-    var order = Array(findings.indices)
-    findings.withUnsafeBufferPointer { all in
-      order.sort { a, b in
-        if Finding.reportOrder(all[a], all[b]) { return true }
-        if Finding.reportOrder(all[b], all[a]) { return false }
-        return a < b
+    return Finding.sortedInReportOrder(findings)
+  }
+
+  /// The options as the rules read them per entitlement or chain: arrays by store, no hashing.
+  struct Rules: Sendable {
+    let asOf: Int64
+    let toleranceMs: Int64
+    /// By ``LedgerStorage/slot(_:)``.
+    let checked: [Bool]
+    let graceMs: [Int64]
+    let graceDays: [Int64]
+
+    init(_ options: ReconcileOptions) {
+      asOf = options.asOf.ms
+      toleranceMs = options.toleranceMs
+      var checked = [Bool](repeating: false, count: Store.allCases.count)
+      var graceMs = [Int64](repeating: 0, count: Store.allCases.count)
+      var graceDays = [Int64](repeating: 0, count: Store.allCases.count)
+      for store in Store.allCases {
+        let slot = LedgerStorage.slot(store)
+        checked[slot] = options.storesWithData.contains(store)
+        graceMs[slot] = options.graceMs(store)
+        graceDays[slot] = options.graceDays[store] ?? 0
       }
+      self.checked = checked
+      self.graceMs = graceMs
+      self.graceDays = graceDays
     }
-    let sorted = order.map { findings[$0] }
-    return sorted
+
+    /// Whether the run read exports of `store`.
+    @inline(__always) func checks(_ store: Store) -> Bool { checked[LedgerStorage.slot(store)] }
   }
 
   /// Active store-sourced entitlements per store whose exports the run did not read (not checked), from
@@ -137,15 +166,17 @@ public enum Reconciler {
 
   // MARK: free_entitlement
 
+  /// The finding about entitlement row `i` (active at T, of `store`, naming `chain` if any), if any.
+  /// `excused`: whether goodwill covering T excuses it (asked only where it matters).
   static func freeEntitlement(
-    _ e: EntitlementTable.Row, table: EntitlementTable, store: Store, ledger: Ledger,
-    options: ReconcileOptions,
-    excused: Bool
+    _ rows: UnsafeBufferPointer<EntitlementTable.Row>, _ i: Int, chain c: Int?, store: Store,
+    storage s: LedgerStorage, rules: Rules, excused: () -> Bool
   ) -> Finding? {
-    let s = ledger.storage
-    let t = options.asOf
-    let productId = s.products.names[Int(e.product)]
+    let t = Instant(ms: rules.asOf)
+    let key = rows[i].key
     func finding(_ reason: Finding.Reason, _ c: Int?, _ detail: String) -> Finding {
+      let e = rows[i]
+      let productId = s.products.names[Int(e.product)]
       let charge = c.flatMap { quotedCharge($0, s) }
       let until = e.expiresAt == PackedRecord.none ? "no end" : Instant(ms: e.expiresAt).description
       return Finding(
@@ -153,9 +184,9 @@ public enum Reconciler {
         userId: e.userId, productId: productId, currency: charge?.currencyValue, amountMinor: charge?.amount,
         detail: "entitlement \(e.entitlementId) (\(e.status.rawValue), until \(until)): " + detail)
     }
-    var keyText: String { e.key.isAbsent ? "" : e.key.string(pool: s.pool) }
-    guard !e.key.isAbsent, e.key != .empty, let c = s.chainIndex(store: store, key: e.key) else {
-      let named = !e.key.isAbsent && e.key != .empty
+    var keyText: String { key.isAbsent ? "" : key.string(pool: s.pool) }
+    guard !key.isAbsent, key != .empty, let c else {
+      let named = !key.isAbsent && key != .empty
       return finding(
         .noStoreRecord, nil,
         named ? "the \(store.rawValue) data has no purchase '\(keyText)'" : "names no store purchase")
@@ -178,30 +209,35 @@ public enum Reconciler {
       let newer = s.chains[Int(chain.supersededBy)].key.string(pool: s.pool)
       return finding(.superseded, c, "replaced by linked purchase \(newer)")
     }
-    let grace = options.graceMs(store)
+    let slot = LedgerStorage.slot(store)
+    let grace = rules.graceMs[slot]
     guard chain.paidThrough != PackedRecord.none else {
       let why = chain.pending ? "the purchase is pending" : "the store granted no period"
-      return excused ? nil : finding(.storeExpired, c, why)
+      return excused() ? nil : finding(.storeExpired, c, why)
     }
-    let paidThrough = Instant(ms: chain.paidThrough)
-    let graceEnd = paidThrough.adding(ms: grace)
-    if graceEnd < t {
-      return excused
+    let graceEnd = chain.paidThrough &+ grace
+    if graceEnd < rules.asOf {
+      let paidThrough = Instant(ms: chain.paidThrough)
+      return excused()
         ? nil
         : finding(
           .storeExpired, c,
-          "store paid through \(paidThrough), + \(options.graceDays[store] ?? 0)d grace is before T \(t)")
+          "store paid through \(paidThrough), + \(rules.graceDays[slot])d grace is before T \(t)")
     }
-    let limit = graceEnd.adding(ms: options.toleranceMs)
-    let expires = e.expiresAt == PackedRecord.none ? Instant.distantFuture : Instant(ms: e.expiresAt)
-    if expires > limit && paidThrough < .distantFuture && !excused {
+    let limit = graceEnd &+ rules.toleranceMs
+    let expires = rows[i].expiresAt == PackedRecord.none ? Instant.distantFuture.ms : rows[i].expiresAt
+    if expires > limit && chain.paidThrough < Instant.distantFuture.ms && !excused() {
+      let paidThrough = Instant(ms: chain.paidThrough)
       return finding(
         .overextended, c,
-        "runs past store paid-through \(paidThrough) + \(options.graceDays[store] ?? 0)d grace + tolerance")
+        "runs past store paid-through \(paidThrough) + \(rules.graceDays[slot])d grace + tolerance")
     }
-    if chain.currentProduct != UInt32.max, chain.currentProduct != e.product {
+    let product = rows[i].product
+    if chain.currentProduct != UInt32.max, chain.currentProduct != product {
       let current = s.products.names[Int(chain.currentProduct)]
-      return finding(.productMismatch, c, "grants \(productId) but the chain's current product is \(current)")
+      return finding(
+        .productMismatch, c,
+        "grants \(s.products.names[Int(product)]) but the chain's current product is \(current)")
     }
     return nil
   }
@@ -209,23 +245,29 @@ public enum Reconciler {
   // MARK: orphaned_charge
 
   static func orphanedCharge(
-    _ c: Int, ledger: Ledger, claims sources: ArraySlice<Int32>, entitlements: EntitlementTable,
-    credentials: CredentialTable, options: ReconcileOptions
+    _ c: Int, storage s: LedgerStorage, claims sources: UnsafeBufferPointer<Int32>,
+    entitlements: EntitlementTable, credentials: CredentialTable, rules: Rules
   ) -> Finding? {
-    let s = ledger.storage
-    let t = options.asOf
     let chain = s.chains[c]
-    guard chain.production, !chain.pending, !chain.familyShared, let latestAt = s.latestPaid(c) else {
-      return nil
+    guard chain.production, !chain.pending, !chain.familyShared else { return nil }
+    // A claimed chain first: the chain state decides most cases without reading its records.
+    if !sources.isEmpty {
+      guard !chain.revoked, chain.supersededBy < 0, chain.paidThrough != PackedRecord.none,
+        chain.paidThrough > rules.asOf &+ rules.toleranceMs
+      else { return nil }
+      let active = entitlements.rows.withUnsafeBufferPointer { rows in
+        sources.contains { $0 < 0 && rows[Int(-$0 - 1)].isActive(at: rules.asOf) }
+      }
+      if active { return nil }
     }
+    guard let latestAt = s.latestPaid(c) else { return nil }
     let range = s.purchases(c)
     let latest = s.record(at: latestAt)
     // Texts only for a finding (most chains raise none).
-    var product: String {
+    let product =
       chain.currentProduct != UInt32.max
-        ? s.products.names[Int(chain.currentProduct)] : s.products.name(ofVariant: latest.variant)
-    }
-    var key: String { chain.key.string(pool: s.pool) }
+      ? s.products.names[Int(chain.currentProduct)] : s.products.name(ofVariant: latest.variant)
+    let key = chain.key.string(pool: s.pool)
     if sources.isEmpty {
       let currency = latest.currencyValue
       var count = 0
@@ -246,11 +288,7 @@ public enum Reconciler {
           "\(count) paid charge(s) since \(since?.description ?? "?"); no credential or entitlement names this purchase"
           + (token.map { "; the store's account token is \($0)" } ?? ""))
     }
-    guard !chain.revoked, chain.supersededBy < 0, chain.paidThrough != PackedRecord.none,
-      chain.paidThrough > t.adding(ms: options.toleranceMs).ms
-    else { return nil }
     let named = sources.filter { $0 < 0 }.map { entitlements.rows[Int(-$0 - 1)] }
-    if named.contains(where: { $0.isActive(at: t.ms) }) { return nil }
     let claims = sources.map { ClaimIndex.claim($0, entitlements, credentials) }
     let user = firstClaimer(claims)?.userId ?? ""
     let state =
