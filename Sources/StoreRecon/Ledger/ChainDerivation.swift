@@ -126,6 +126,8 @@ enum ChainDerivation {
             order[w] = v
             w += 1
             kept += 1
+          } else if records[Int(v)].flags.revenueSlot >= 0 {
+            records[Int(v)].flags.setRevenueSlot(-1)
           }
         }
         return kept
@@ -162,6 +164,17 @@ enum ChainDerivation {
         revocation = deriveAppStore(&chain, p0, p1)
       }
       if revocation != nil { chain.flags.insert(.revoked) }
+      // What counts in revenue: production charges and Play refund rows of production, non-pending chains.
+      let counts = chain.production && !chain.pending
+      let slot = LedgerStorage.slot(chain.store)
+      for q in p0..<v1 {
+        let n = Int(order[q])
+        let r = records[n]
+        let kind = r.flags.rawValue & 3
+        let revenue =
+          counts && r.isProduction && (kind == 1 || (kind == 0 && !r.isFamilyShared && r.amount > 0))
+        records[n].flags.setRevenueSlot(revenue ? slot : -1)
+      }
       chains[c] = chain
       return revocation
     }
