@@ -16,10 +16,14 @@ struct ClaimIndex {
   /// The chain each entitlement row names (-1: none, or not store-sourced), by row.
   private(set) var entitlementChains: [Int32]
 
-  init(ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable) {
+  /// The index of who claims which chain; `entitlementChains` is the chain each entitlement row names
+  /// (-1: none), as ``LedgerStorage/chainIndexes(_:into:_:)`` finds them.
+  init(
+    ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable, entitlementChains: [Int32]
+  ) {
     let s = ledger.storage
     let chainCount = s.chains.count
-    // Which chain each credential and store-sourced entitlement names: look-ups on all cores.
+    // Which chain each credential names: look-ups on all cores.
     let target = ClaimIndex.lookUp(count: credentials.rows.count) { range, out in
       credentials.rows.withUnsafeBufferPointer { rows in
         s.chainIndexes(range, into: out) { (rows[$0].store, rows[$0].key) }
@@ -31,16 +35,8 @@ struct ClaimIndex {
         }
       }
     }
-    let entitlementTarget = ClaimIndex.lookUp(count: entitlements.rows.count) { range, out in
-      entitlements.rows.withUnsafeBufferPointer { rows in
-        s.chainIndexes(range, into: out) { j in
-          let key = rows[j].key
-          guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
-          return (store, key)
-        }
-      }
-    }
-    entitlementChains = entitlementTarget
+    let entitlementTarget = entitlementChains
+    self.entitlementChains = entitlementChains
     var counts = [Int32](repeating: 0, count: chainCount + 1)
     for c in target where c >= 0 { counts[Int(c) + 1] += 1 }
     for c in entitlementTarget where c >= 0 { counts[Int(c) + 1] += 1 }
@@ -75,20 +71,39 @@ struct ClaimIndex {
     starts.withUnsafeBufferPointer { starts in sources.withUnsafeBufferPointer { body(starts, $0) } }
   }
 
-  /// Whether every source names the same user.
-  static func sameUser(
-    _ sources: UnsafeBufferPointer<Int32>, _ entitlements: EntitlementTable, _ credentials: CredentialTable
-  ) -> Bool {
-    entitlements.rows.withUnsafeBufferPointer { e in
-      credentials.rows.withUnsafeBufferPointer { c in
-        func user(_ source: Int32) -> String {
-          source >= 0 ? c[Int(source)].userId : e[Int(-source - 1)].userId
-        }
-        guard let first = sources.first else { return true }
-        let id = user(first)
-        return sources.dropFirst().allSatisfy { user($0) == id }
+  /// ``facts(_:_:_:asOf:)``: an entitlement among the sources is active at T.
+  static let anyActive: UInt8 = 1
+  /// ``facts(_:_:_:asOf:)``: the sources name more than one user.
+  static let severalUsers: UInt8 = 2
+
+  /// What a chain's claim sources say: ``anyActive`` and ``severalUsers`` flags.
+  @inline(__always)
+  static func facts(
+    _ sources: Slice<UnsafeBufferPointer<Int32>>, _ entitlements: UnsafeBufferPointer<EntitlementTable.Row>,
+    _ credentials: UnsafeBufferPointer<CredentialTable.Row>, asOf t: Int64
+  ) -> UInt8 {
+    guard let first = sources.first else { return 0 }
+    var facts: UInt8 = 0
+    var several = false
+    if first >= 0 {
+      let user = credentials[Int(first)].userId
+      for source in sources.dropFirst() where !several {
+        several =
+          (source >= 0 ? credentials[Int(source)].userId : entitlements[Int(-source - 1)].userId) != user
+      }
+    } else {
+      let user = entitlements[Int(-first - 1)].userId
+      for source in sources.dropFirst() where !several {
+        several =
+          (source >= 0 ? credentials[Int(source)].userId : entitlements[Int(-source - 1)].userId) != user
       }
     }
+    if several { facts |= severalUsers }
+    for source in sources where source < 0 && entitlements[Int(-source - 1)].isActive(at: t) {
+      facts |= anyActive
+      break
+    }
+    return facts
   }
 
   /// Chain `c`'s claim sources.

@@ -22,7 +22,6 @@ public enum Reconciler {
     let entitlements = entitlements.sharing(pool: s.pool, products: s.products)
     let credentials = credentials.sharing(pool: s.pool)
     let t = options.asOf
-    let claims = ClaimIndex(ledger: ledger, entitlements: entitlements, credentials: credentials)
     let rules = Rules(options)
     var findings: [Finding] = []
 
@@ -36,54 +35,89 @@ public enum Reconciler {
     }
 
     // Entitlement findings, then chain findings, each computed on all cores and kept in row order.
+    // Each entitlement's chain is looked up in blocks of rows, and the block's findings are raised
+    // while those chains are still in the cache.
     let rowCount = entitlements.rows.count
     let rowParts = Parallel.parts(for: rowCount, minimum: 50_000)
-    let entitlementChains = claims.entitlementChains
-    for part in Parallel.map(
-      parts: rowParts,
-      { part -> [Finding] in
+    var entitlementChains = [Int32](repeating: -1, count: rowCount)
+    let entitlementFindings = entitlementChains.withUnsafeMutableBufferPointer { out in
+      Parallel.map(parts: rowParts) { part -> [Finding] in
         var found: [Finding] = []
         entitlements.rows.withUnsafeBufferPointer { rows in
-          for i in Parallel.range(part, of: rowParts, count: rowCount) {
-            guard let store = rows[i].source.store, rows[i].isActive(at: t.ms), rules.checks(store) else {
-              continue
+          let range = Parallel.range(part, of: rowParts, count: rowCount)
+          var start = range.lowerBound
+          while start < range.upperBound {
+            let block = start..<min(start + 64, range.upperBound)
+            s.chainIndexes(block, into: out) { j in
+              let key = rows[j].key
+              guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
+              return (store, key)
             }
-            let chain = entitlementChains[i]
-            if let finding = freeEntitlement(
-              rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
-              excused: {
-                goodwillUsers.contains(rows[i].userId)
-                  && goodwillNow.contains("\(rows[i].userId)\u{1F}\(s.products.names[Int(rows[i].product)])")
-              })
-            {
-              found.append(finding)
+            for i in block {
+              guard let store = rows[i].source.store, rows[i].isActive(at: t.ms), rules.checks(store) else {
+                continue
+              }
+              let chain = out[i]
+              if let finding = freeEntitlement(
+                rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
+                excused: {
+                  goodwillUsers.contains(rows[i].userId)
+                    && goodwillNow.contains(
+                      "\(rows[i].userId)\u{1F}\(s.products.names[Int(rows[i].product)])")
+                })
+              {
+                found.append(finding)
+              }
             }
+            start = block.upperBound
           }
         }
         return found
-      })
-    {
-      findings.append(contentsOf: part)
+      }
     }
+    for part in entitlementFindings { findings.append(contentsOf: part) }
+    let claims = ClaimIndex(
+      ledger: ledger, entitlements: entitlements, credentials: credentials,
+      entitlementChains: entitlementChains)
 
+    // Per chain: in blocks, first what its claims say (any active entitlement naming it, one user or
+    // several) in a tight loop whose row reads overlap, then its findings.
     let chainCount = s.chains.count
     let chainParts = Parallel.parts(for: chainCount, minimum: 50_000)
     for part in Parallel.map(
       parts: chainParts,
       { part -> [Finding] in
         var found: [Finding] = []
-        claims.withSources { starts, sources in
-          for c in Parallel.range(part, of: chainParts, count: chainCount) {
-            let claimed = UnsafeBufferPointer(rebasing: sources[Int(starts[c])..<Int(starts[c + 1])])
-            if let finding = orphanedCharge(
-              c, storage: s, claims: claimed, entitlements: entitlements, credentials: credentials,
-              rules: rules)
-            {
-              found.append(finding)
-            }
-            if claimed.count > 1 && !ClaimIndex.sameUser(claimed, entitlements, credentials) {
-              let list = claimed.map { ClaimIndex.claim($0, entitlements, credentials) }
-              found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
+        let block = 32
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block) { facts in
+          claims.withSources { starts, sources in
+            entitlements.rows.withUnsafeBufferPointer { erows in
+              credentials.rows.withUnsafeBufferPointer { crows in
+                let range = Parallel.range(part, of: chainParts, count: chainCount)
+                var c0 = range.lowerBound
+                while c0 < range.upperBound {
+                  let c1 = min(c0 + block, range.upperBound)
+                  for c in c0..<c1 {
+                    facts[c - c0] = ClaimIndex.facts(
+                      sources[Int(starts[c])..<Int(starts[c + 1])], erows, crows, asOf: rules.asOf)
+                  }
+                  for c in c0..<c1 {
+                    let claimed = UnsafeBufferPointer(rebasing: sources[Int(starts[c])..<Int(starts[c + 1])])
+                    let fact = facts[c - c0]
+                    if let finding = orphanedCharge(
+                      c, storage: s, claims: claimed, anyActive: fact & ClaimIndex.anyActive != 0,
+                      entitlements: entitlements, credentials: credentials, rules: rules)
+                    {
+                      found.append(finding)
+                    }
+                    if fact & ClaimIndex.severalUsers != 0 {
+                      let list = claimed.map { ClaimIndex.claim($0, entitlements, credentials) }
+                      found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
+                    }
+                  }
+                  c0 = c1
+                }
+              }
             }
           }
         }
@@ -244,8 +278,9 @@ public enum Reconciler {
 
   // MARK: orphaned_charge
 
+  /// The orphaned charge chain `c` raises, if any (`anyActive`: an entitlement naming it is active at T).
   static func orphanedCharge(
-    _ c: Int, storage s: LedgerStorage, claims sources: UnsafeBufferPointer<Int32>,
+    _ c: Int, storage s: LedgerStorage, claims sources: UnsafeBufferPointer<Int32>, anyActive: Bool,
     entitlements: EntitlementTable, credentials: CredentialTable, rules: Rules
   ) -> Finding? {
     let chain = s.chains[c]
@@ -255,10 +290,7 @@ public enum Reconciler {
       guard !chain.revoked, chain.supersededBy < 0, chain.paidThrough != PackedRecord.none,
         chain.paidThrough > rules.asOf &+ rules.toleranceMs
       else { return nil }
-      let active = entitlements.rows.withUnsafeBufferPointer { rows in
-        sources.contains { $0 < 0 && rows[Int(-$0 - 1)].isActive(at: rules.asOf) }
-      }
-      if active { return nil }
+      if anyActive { return nil }
     }
     guard let latestAt = s.latestPaid(c) else { return nil }
     let range = s.purchases(c)
