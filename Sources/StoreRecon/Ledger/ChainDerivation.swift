@@ -11,7 +11,7 @@ enum ChainDerivation {
     let pool = storage.pool
     let statuses = storage.statuses
     let rare = storage.rare
-    var revocations: [[Int32: Chain.Revocation]] = []
+    var revocations: [([Int32: Chain.Revocation], Int64)] = []
     do {
       let records = storage.records.buffer
       storage.order.withUnsafeMutableBufferPointer { order in
@@ -20,19 +20,32 @@ enum ChainDerivation {
             records: records, order: order, chains: chains, statuses: statuses, rare: rare, pool: pool,
             types: products.productType, periods: products.period, variants: products.variants, t: t.ms,
             emptyName: products.findName("") ?? UInt32.max)
-          revocations = Parallel.map(parts: Parallel.parts(for: count, minimum: 50_000)) { part in
+          let parts = Parallel.parts(for: count, minimum: 50_000)
+          revocations = Parallel.map(parts: parts) { part in
             var found: [Int32: Chain.Revocation] = [:]
-            let range = Parallel.range(part, of: Parallel.parts(for: count, minimum: 50_000), count: count)
-            for c in range {
-              if let revocation = context.derive(c) { found[Int32(c)] = revocation }
+            let range = Parallel.range(part, of: parts, count: count)
+            // In blocks: first every chain's records are read in a tight loop (their cache misses
+            // overlap), then the chains are derived from the cache.
+            var touched: Int64 = 0
+            var from = range.lowerBound
+            while from < range.upperBound {
+              let to = min(from + 16, range.upperBound)
+              for c in from..<to { touched &+= context.touch(c) }
+              for c in from..<to {
+                if let revocation = context.derive(c) { found[Int32(c)] = revocation }
+              }
+              from = to
             }
-            return found
+            return (found, touched)
           }
         }
       }
     }
     var all: [Int32: Chain.Revocation] = [:]
-    for part in revocations { all.merge(part) { a, _ in a } }
+    for (part, touched) in revocations {
+      all.merge(part) { a, _ in a }
+      storage.touched &+= touched
+    }
     storage.revocations = all
   }
 
@@ -109,6 +122,18 @@ enum ChainDerivation {
         slice.sort(by: less)
         for (i, v) in slice.enumerated() { order[from + i] = v }
       }
+    }
+
+    /// Reads chain `c`'s records and resource (so that deriving it soon after finds them in the cache);
+    /// returns a number that depends on what was read.
+    @inline(__always)
+    func touch(_ c: Int) -> Int64 {
+      let chain = chains[c]
+      let end = chain.start + Int(chain.purchaseCount) + Int(chain.refundCount) + Int(chain.voidCount)
+      var sum: Int64 = 0
+      for k in chain.start..<end { sum &+= records[Int(order[k])].at }
+      if chain.status >= 0 { sum &+= statuses[Int(chain.status)].at }
+      return sum
     }
 
     /// Derives chain `c`; returns its revocation, if any.

@@ -356,7 +356,7 @@ public final class LedgerBuilder {
 
     let t = asOf.ms
     let stateParts = Parallel.parts(for: chainCount, minimum: 200_000)
-    storage.chains = [ChainState](unsafeUninitializedCapacity: chainCount) { states, initialized in
+    storage.chains = ChainTable(count: chainCount) { states in
       chains.withUnsafeBufferPointer { chains in
         _ = Parallel.map(parts: stateParts) { part in
           for p in Parallel.range(part, of: stateParts, count: chainCount) {
@@ -379,7 +379,6 @@ public final class LedgerBuilder {
           }
         }
       }
-      initialized = chainCount
     }
     starts = []
 
@@ -410,10 +409,11 @@ public final class LedgerBuilder {
     storage.revocations = revocations
 
     // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
-    let chainList = storage.chains
-    storage.index = Parallel.map(parts: Store.allCases.count) { slot in
-      let store = Store.allCases[slot]
-      return ChainKeyIndex(chainList, include: { $0.store == store })
+    storage.index = storage.chains.withUnsafeBufferPointer { chains in
+      Parallel.map(parts: Store.allCases.count) { slot in
+        let store = Store.allCases[slot]
+        return ChainKeyIndex(chains, include: { $0.store == store })
+      }
     }
     var playOrders = PackedIndex(capacity: named.count)
     var touched: UInt32 = 0

@@ -7,8 +7,8 @@ final class LedgerStorage: @unchecked Sendable {
   let records = GrowableBuffer<PackedRecord>()
   /// Record numbers grouped by chain: each chain's purchases (purchase order), refunds, voids.
   var order: [UInt32] = []
-  /// Chains sorted by store, then key.
-  var chains: [ChainState] = []
+  /// Chains sorted by store, then key (one cache line each).
+  var chains = ChainTable()
   /// Play subscription resources, by ``ChainState/status``.
   var statuses: [StatusRecord] = []
   /// Side fields by record number.
@@ -26,13 +26,16 @@ final class LedgerStorage: @unchecked Sendable {
   /// Play chain index by first order id (lowest chain index first).
   var playOrders = PackedIndex()
 
+  /// A sum over what prefetching loops read ahead (kept so that the compiler keeps those reads).
+  var touched: Int64 = 0
+
   init() {}
 
   /// Drops everything but the key pool and the product names (which lineage rows and findings name).
   func release() {
     records.removeAll()
     order = []
-    chains = []
+    chains = ChainTable()
     statuses = []
     rare = [:]
     revocations = [:]
