@@ -4,14 +4,16 @@
 /// in place, and the derived fields are written into its ``ChainState``. Chains are independent, so
 /// they are derived on as many threads as the machine offers, with the same result.
 enum ChainDerivation {
-  /// Derives every chain of `storage`.
-  static func deriveAll(_ storage: LedgerStorage, asOf t: Instant) {
+  /// Derives every chain of `storage`; returns the number of chains left empty (none of whose records
+  /// is at or before T).
+  @discardableResult
+  static func deriveAll(_ storage: LedgerStorage, asOf t: Instant) -> Int {
     let count = storage.chains.count
     let products = storage.products
     let pool = storage.pool
     let statuses = storage.statuses
     let rare = storage.rare
-    var revocations: [([Int32: Chain.Revocation], Int64)] = []
+    var revocations: [([Int32: Chain.Revocation], Int64, Int)] = []
     do {
       let records = storage.records.buffer
       storage.order.withUnsafeMutableBufferPointer { order in
@@ -27,26 +29,31 @@ enum ChainDerivation {
             // In blocks: first every chain's records are read in a tight loop (their cache misses
             // overlap), then the chains are derived from the cache.
             var touched: Int64 = 0
+            var empty = 0
             var from = range.lowerBound
             while from < range.upperBound {
               let to = min(from + 16, range.upperBound)
               for c in from..<to { touched &+= context.touch(c) }
               for c in from..<to {
                 if let revocation = context.derive(c) { found[Int32(c)] = revocation }
+                if chains[c].isEmpty { empty += 1 }
               }
               from = to
             }
-            return (found, touched)
+            return (found, touched, empty)
           }
         }
       }
     }
     var all: [Int32: Chain.Revocation] = [:]
-    for (part, touched) in revocations {
+    var empty = 0
+    for (part, touched, emptyInPart) in revocations {
       all.merge(part) { a, _ in a }
       storage.touched &+= touched
+      empty += emptyInPart
     }
     storage.revocations = all
+    return empty
   }
 
   /// What deriving one chain reads and writes (each chain writes only its own slots).
@@ -132,7 +139,11 @@ enum ChainDerivation {
       let end = chain.start + Int(chain.purchaseCount) + Int(chain.refundCount) + Int(chain.voidCount)
       var sum: Int64 = 0
       for k in chain.start..<end { sum &+= records[Int(order[k])].at }
-      if chain.status >= 0 { sum &+= statuses[Int(chain.status)].at }
+      if chain.status >= 0 {
+        // A resource spans two cache lines: read both ends.
+        let status = Int(chain.status)
+        sum &+= statuses[status].at &+ Int64(statuses[status].token)
+      }
       return sum
     }
 

@@ -356,11 +356,15 @@ public final class LedgerBuilder {
 
     let t = asOf.ms
     let stateParts = Parallel.parts(for: chainCount, minimum: 200_000)
+    // Each part also lists its chains whose own key is one of their first order ids.
+    var selfNamed: [[(chain: UInt32, base: PackedID)]] = []
     storage.chains = ChainTable(count: chainCount) { states in
       chains.withUnsafeBufferPointer { chains in
-        _ = Parallel.map(parts: stateParts) { part in
+        selfNamed = Parallel.map(parts: stateParts) { part -> [(chain: UInt32, base: PackedID)] in
+          var selfBases: [(chain: UInt32, base: PackedID)] = []
           for p in Parallel.range(part, of: stateParts, count: chainCount) {
             let chain = chains[Int(live[p])]
+            if chain.selfBase { selfBases.append((UInt32(p), chain.key)) }
             // The first purchase as of T: the first of all purchases, unless even that one is after T.
             var original = PackedRecord.none
             if chain.firstPurchase != UInt32.max, chain.firstAt <= t {
@@ -377,62 +381,89 @@ public final class LedgerBuilder {
                 store: chain.space.store, flags: [.production], paidThrough: PackedRecord.none,
                 originalPurchaseAt: original))
           }
+          return selfBases
         }
       }
     }
     starts = []
 
     // First order ids each chain names: its own key where its records name it, and the ids it names.
-    var named: [(chain: UInt32, base: PackedID)] = []
-    named.reserveCapacity(bases.count)
-    for (c, orderBase) in bases { named.append((position[Int(c)], orderBase)) }
-    bases = []
-    for (p, c) in live.enumerated() where chains[Int(c)].selfBase {
-      named.append((UInt32(p), chains[Int(c)].key))
+    // (Which chain wins an id does not depend on this order: see the first order ids below.)
+    let baseCount = bases.count
+    let selfCount = selfNamed.reduce(0) { $0 + $1.count }
+    let nameParts = Parallel.parts(for: baseCount, minimum: 200_000)
+    var named = [(chain: UInt32, base: PackedID)](unsafeUninitializedCapacity: baseCount + selfCount) {
+      named, initialized in
+      bases.withUnsafeBufferPointer { bases in
+        position.withUnsafeBufferPointer { position in
+          _ = Parallel.map(parts: nameParts) { part in
+            for i in Parallel.range(part, of: nameParts, count: baseCount) {
+              (named.baseAddress.unsafelyUnwrapped + i).initialize(
+                to: (position[Int(bases[i].chain)], bases[i].base))
+            }
+          }
+        }
+      }
+      var i = baseCount
+      for part in selfNamed {
+        for entry in part {
+          (named.baseAddress.unsafelyUnwrapped + i).initialize(to: entry)
+          i += 1
+        }
+      }
+      initialized = baseCount + selfCount
     }
+    bases = []
+    selfNamed = []
     chains = []
     live = []
     position = []
 
     // Derive each chain as of T; drop chains none of whose records is at or before T (in place).
-    ChainDerivation.deriveAll(storage, asOf: asOf)
-    var kept = [Int32](repeating: -1, count: chainCount)
-    var revocations: [Int32: Chain.Revocation] = [:]
-    var w = 0
-    for p in 0..<chainCount where !storage.chains[p].isEmpty {
-      kept[p] = Int32(truncatingIfNeeded: w)
-      if let revocation = storage.revocations[Int32(p)] { revocations[kept[p]] = revocation }
-      if w != p { storage.chains[w] = storage.chains[p] }
-      w += 1
+    let empty = ChainDerivation.deriveAll(storage, asOf: asOf)
+    // Chain positions after the drop (-1: dropped); empty when no chain is dropped (nothing moves).
+    var kept: [Int32] = []
+    var w = chainCount
+    if empty > 0 {
+      kept = [Int32](repeating: -1, count: chainCount)
+      w = 0
+      for p in 0..<chainCount where !storage.chains[p].isEmpty {
+        kept[p] = Int32(truncatingIfNeeded: w)
+        if w != p { storage.chains[w] = storage.chains[p] }
+        w += 1
+      }
+      storage.chains.removeLast(chainCount - w)
+      var revocations: [Int32: Chain.Revocation] = [:]
+      for (p, revocation) in storage.revocations where kept[Int(p)] >= 0 {
+        revocations[kept[Int(p)]] = revocation
+      }
+      storage.revocations = revocations
     }
-    storage.chains.removeLast(chainCount - w)
-    storage.revocations = revocations
 
     // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
-    storage.index = storage.chains.withUnsafeBufferPointer { chains in
-      Parallel.map(parts: Store.allCases.count) { slot in
-        let store = Store.allCases[slot]
-        return ChainKeyIndex(chains, include: { $0.store == store })
+    // The App Store index on one core; the Play and Stripe indexes and the first order ids on the other.
+    let keyed = storage.chains.withUnsafeBufferPointer { chains in
+      Parallel.map(parts: 2) { part -> ([ChainKeyIndex], PackedIndex) in
+        guard part == 1 else {
+          return ([ChainKeyIndex(chains, include: { $0.store == .appStore })], PackedIndex())
+        }
+        let indexes = [
+          ChainKeyIndex(chains, include: { $0.store == .play }),
+          ChainKeyIndex(chains, include: { $0.store == .stripe }),
+        ]
+        var playOrders = PackedIndex(capacity: named.count)
+        for (chain, base) in named {
+          let k = kept.isEmpty ? Int32(bitPattern: chain) : kept[Int(chain)]
+          guard k >= 0 else { continue }
+          playOrders.set(base, UInt32(k)) { Int32($0) > k }
+        }
+        return (indexes, playOrders)
       }
     }
-    var playOrders = PackedIndex(capacity: named.count)
-    var touched: UInt32 = 0
-    for from in stride(from: 0, to: named.count, by: 16) {
-      let to = min(from + 16, named.count)
-      for i in from..<to {
-        touched &+= playOrders.touch(named[i].base) &+ UInt32(bitPattern: kept[Int(named[i].chain)])
-      }
-      for i in from..<to {
-        let k = kept[Int(named[i].chain)]
-        guard k >= 0 else { continue }
-        playOrders.set(named[i].base, UInt32(k)) { Int32($0) > k }
-      }
-    }
-    prefetchSink &+= touched
+    storage.index = keyed[0].0 + keyed[1].0
+    storage.playOrders = keyed[1].1
     named = []
     kept = []
-    storage.playOrders = playOrders
-
     // A Play chain named by another chain's linkedPurchaseToken is superseded by it.
     for i in storage.chains.indices where storage.chains[i].store == .play {
       let chain = storage.chains[i]
