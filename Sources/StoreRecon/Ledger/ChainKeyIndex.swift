@@ -6,7 +6,7 @@ struct ChainKeyIndex: Sendable {
   private var mask = 0
 
   /// An index of every chain of `chains` that `include` accepts; where two have the same key, the later.
-  init(_ chains: [ChainState], include: (ChainState) -> Bool) {
+  init(_ chains: UnsafeBufferPointer<ChainState>, include: (ChainState) -> Bool) {
     var count = 0
     for chain in chains where include(chain) { count += 1 }
     guard count > 0 else { return }
@@ -29,9 +29,16 @@ struct ChainKeyIndex: Sendable {
     Int(truncatingIfNeeded: TextPool.mix(key.value ^ (UInt64(key.meta) << 32 | UInt64(key.meta))))
   }
 
+  /// Calls `body` with the slots (0 empty, else chain index + 1) and the mask of a slot position; an
+  /// empty index has no slots.
+  @inline(__always)
+  func withSlots<R>(_ body: (UnsafeBufferPointer<UInt32>, Int) -> R) -> R {
+    slots.withUnsafeBufferPointer { body($0, mask) }
+  }
+
   /// The index of the chain whose key is `key`.
   @inline(__always)
-  func find(_ key: PackedID, in chains: [ChainState]) -> Int? {
+  func find(_ key: PackedID, in chains: ChainTable) -> Int? {
     guard !slots.isEmpty else { return nil }
     var s = ChainKeyIndex.hash(key) & mask
     while true {

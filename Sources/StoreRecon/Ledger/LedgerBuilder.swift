@@ -6,13 +6,18 @@
 /// resource (or voided record) names that order, so each Play purchase is one chain.
 public final class LedgerBuilder {
   private var storage = LedgerStorage()
-  /// Per record: its chain (builder numbering).
+  /// Per record: its chain (builder numbering); while the build groups the records, its slot (chain
+  /// position × 3 + kind).
   private var recordChain = GrowableBuffer<UInt32>()
+  /// Per record: its kind bits (purchase 0, refund 1, void 2), so that grouping reads no records.
+  private var recordKind = GrowableBuffer<UInt8>()
   /// Per chain (builder numbering): everything the builder tracks, in one place (one cache line).
   private var chains: [BuilderChain] = []
   private var maps: [PackedIndex] = Array(repeating: PackedIndex(), count: 4)
   /// First order ids each chain names (besides its own key).
   private var bases: [(chain: UInt32, base: PackedID)] = []
+  /// Keeps what the build's prefetching reads (so that the reads are not optimized away).
+  private var prefetchSink: UInt32 = 0
   /// Records added one by one, merged before the next batch or the build.
   private var pending = RecordBatch()
 
@@ -84,6 +89,7 @@ public final class LedgerBuilder {
     let base = storage.records.count
     storage.records.reserve(base + batch.records.count)
     recordChain.reserve(base + batch.records.count)
+    recordKind.reserve(base + batch.records.count)
     var lastKey = PackedID.absent
     var lastSpace = RecordBatch.Space.appStore
     var lastChain: UInt32 = 0
@@ -113,6 +119,7 @@ public final class LedgerBuilder {
         if space == .playToken || space == .playOrder { noteImplicitBase(r.transactionId, chain: c) }
         storage.records.append(r)
         recordChain.append(c)
+        recordKind.append(UInt8(truncatingIfNeeded: r.flags.rawValue & 3))
         if r.flags.rawValue & 3 == 0 {
           let n = UInt32(truncatingIfNeeded: base + i)
           let chain = Int(c)
@@ -152,6 +159,39 @@ public final class LedgerBuilder {
         bases.append((c, global(orderBase)))
         nextBase = statusBases.next()
       }
+    }
+  }
+
+  /// Merges order-keyed chain `c` into token chain `t` (its first purchases, token and resource).
+  private func link(_ c: Int, into t: UInt32, target: inout [UInt32]) {
+    target[c] = t
+    let absorbed = chains[c]
+
+    let into = Int(t)
+    if absorbed.selfBase { bases.append((t, absorbed.key)) }
+    if absorbed.firstPurchase != UInt32.max
+      && (chains[into].firstPurchase == UInt32.max
+        || precedes(
+          absorbed.firstPurchase, absorbed.firstAt, chains[into].firstPurchase, chains[into].firstAt))
+    {
+      chains[into].firstPurchase = absorbed.firstPurchase
+      chains[into].firstAt = absorbed.firstAt
+      chains[into].firstOriginal = absorbed.firstOriginal
+    }
+    if absorbed.firstTokenPurchase != UInt32.max
+      && (chains[into].firstTokenPurchase == UInt32.max
+        || precedes(
+          absorbed.firstTokenPurchase, absorbed.firstTokenAt, chains[into].firstTokenPurchase,
+          chains[into].firstTokenAt))
+    {
+      chains[into].firstTokenPurchase = absorbed.firstTokenPurchase
+      chains[into].firstTokenAt = absorbed.firstTokenAt
+      chains[into].firstToken = absorbed.firstToken
+    }
+    if absorbed.status >= 0 {
+      let s = storage.statuses[Int(absorbed.status)]
+      chains[c].status = -1
+      keepStatus(s, chain: into)
     }
   }
 
@@ -207,77 +247,57 @@ public final class LedgerBuilder {
     let n = chains.count
 
     // Link order-keyed Play chains to the token chain that names their first order (the least token).
-    var tokenOfOrder = PackedIndex()
-    for (c, orderBase) in bases where chains[Int(c)].space == .playToken {
-      if let current = tokenOfOrder[orderBase] {
-        if PackedID.less(chains[Int(c)].key, chains[Int(current)].key, pool: pool) {
-          tokenOfOrder.set(orderBase, c)
-        }
-      } else {
-        tokenOfOrder.set(orderBase, c)
+    // (In blocks: each block's map slots, then its chains, are read in one go, so the misses overlap.)
+    var tokenOfOrder = PackedIndex(capacity: bases.count)
+    var sink: UInt32 = 0
+    let block = 16
+    for from in stride(from: 0, to: bases.count, by: block) {
+      let to = min(from + block, bases.count)
+      for k in from..<to { sink &+= tokenOfOrder.touch(bases[k].base) }
+      for k in from..<to where chains[Int(bases[k].chain)].space == .playToken {
+        let (c, orderBase) = bases[k]
+        tokenOfOrder.set(orderBase, c) { PackedID.less(chains[Int(c)].key, chains[Int($0)].key, pool: pool) }
       }
     }
     var target = [UInt32](repeating: 0, count: n)
-    for c in 0..<n {
-      target[c] = UInt32(c)
-      guard chains[c].space == .playOrder, let t = tokenOfOrder[chains[c].key] else { continue }
-      target[c] = t
-      let absorbed = chains[c]
-      let into = Int(t)
-      if absorbed.selfBase { bases.append((t, absorbed.key)) }
-      if absorbed.firstPurchase != UInt32.max
-        && (chains[into].firstPurchase == UInt32.max
-          || precedes(
-            absorbed.firstPurchase, absorbed.firstAt, chains[into].firstPurchase, chains[into].firstAt))
-      {
-        chains[into].firstPurchase = absorbed.firstPurchase
-        chains[into].firstAt = absorbed.firstAt
-        chains[into].firstOriginal = absorbed.firstOriginal
+    var found = [UInt32](repeating: UInt32.max, count: block)
+    for from in stride(from: 0, to: n, by: block) {
+      let to = min(from + block, n)
+      for c in from..<to where chains[c].space == .playOrder { sink &+= tokenOfOrder.touch(chains[c].key) }
+      for c in from..<to {
+        found[c - from] =
+          chains[c].space == .playOrder ? tokenOfOrder[chains[c].key] ?? UInt32.max : UInt32.max
+        if found[c - from] != UInt32.max { sink &+= chains[Int(found[c - from])].firstPurchase }
       }
-      if absorbed.firstTokenPurchase != UInt32.max
-        && (chains[into].firstTokenPurchase == UInt32.max
-          || precedes(
-            absorbed.firstTokenPurchase, absorbed.firstTokenAt, chains[into].firstTokenPurchase,
-            chains[into].firstTokenAt))
-      {
-        chains[into].firstTokenPurchase = absorbed.firstTokenPurchase
-        chains[into].firstTokenAt = absorbed.firstTokenAt
-        chains[into].firstToken = absorbed.firstToken
-      }
-      if absorbed.status >= 0 {
-        let s = storage.statuses[Int(absorbed.status)]
-        chains[c].status = -1
-        keepStatus(s, chain: into)
+      for c in from..<to { target[c] = UInt32(c) }
+      for c in from..<to where found[c - from] != UInt32.max {
+        link(c, into: found[c - from], target: &target)
       }
     }
+    prefetchSink = sink
     tokenOfOrder = PackedIndex()
 
     // Sort the live chains by store, then key (as Swift orders the keys' texts), then namespace and
     // arrival. Each entry carries its key's first 16 bytes, big-endian, so most comparisons are two
     // integer comparisons; longer or non-ASCII keys fall back to comparing the texts.
-    var entries: [ChainSortEntry] = []
-    entries.reserveCapacity(n)
-    for c in 0..<n where target[c] == UInt32(c) {
-      entries.append(ChainSortEntry(key: chains[c].key, space: chains[c].space, chain: UInt32(c), pool: pool))
-    }
-    entries.sort { a, b in
-      if a.rank != b.rank { return a.rank < b.rank }
-      if (a.flags | b.flags) & ChainSortEntry.nonASCII == 0 {
-        if a.high != b.high { return a.high < b.high }
-        if a.low != b.low { return a.low < b.low }
-        if (a.flags | b.flags) & ChainSortEntry.long != 0 {
-          let order = PackedID.compare(a.key, b.key, pool: pool)
-          if order != 0 { return order < 0 }
+    // Each core sorts the live chains of its part of the builder numbering; the sorted parts are merged.
+    let sortParts = Parallel.parts(for: n, minimum: 200_000)
+    let sortedParts = Parallel.map(parts: sortParts) { part -> [ChainSortEntry] in
+      var entries: [ChainSortEntry] = []
+      let range = Parallel.range(part, of: sortParts, count: n)
+      entries.reserveCapacity(range.count)
+      target.withUnsafeBufferPointer { target in
+        chains.withUnsafeBufferPointer { chains in
+          for c in range where target[c] == UInt32(c) {
+            entries.append(
+              ChainSortEntry(key: chains[c].key, space: chains[c].space, chain: UInt32(c), pool: pool))
+          }
         }
-      } else {
-        let order = PackedID.compare(a.key, b.key, pool: pool)
-        if order != 0 { return order < 0 }
       }
-      if a.space != b.space { return a.space < b.space }
-      return a.chain < b.chain
+      entries.sort { ChainSortEntry.less($0, $1, pool: pool) }
+      return entries
     }
-    var live = entries.map(\.chain)
-    entries = []
+    var live = ChainSortEntry.merge(sortedParts, pool: pool)
     var position = [UInt32](repeating: 0, count: n)
     for (p, c) in live.enumerated() { position[Int(c)] = UInt32(p) }
     for c in 0..<n where target[c] != UInt32(c) { position[c] = position[Int(target[c])] }
@@ -285,92 +305,165 @@ public final class LedgerBuilder {
 
     // Group record numbers by chain, then kind (purchases, refunds, voids), in arrival order.
     let chainCount = live.count
-    var starts = [UInt32](repeating: 0, count: chainCount * 3 + 1)
-    do {
-      let records = storage.records.buffer
-      for i in 0..<records.count {
-        let slot = Int(position[Int(recordChain[i])]) * 3 + Int(records[i].flags.rawValue & 3)
-        starts[slot + 1] += 1
+    let slotCount = chainCount * 3
+    let recordCount = storage.records.count
+    // Counted and placed on all cores: each part counts its records per slot (chain × kind); a part's
+    // records of a slot follow the earlier parts' there, so each slot keeps arrival order.
+    let groupParts = Parallel.parts(for: recordCount, minimum: 500_000)
+    var fills = Parallel.map(parts: groupParts) { part -> [UInt32] in
+      var counts = [UInt32](repeating: 0, count: slotCount)
+      position.withUnsafeBufferPointer { position in
+        counts.withUnsafeMutableBufferPointer { counts in
+          for i in Parallel.range(part, of: groupParts, count: recordCount) {
+            let slot = position[Int(recordChain[i])] &* 3 &+ UInt32(recordKind[i])
+            recordChain[i] = slot
+            counts[Int(slot)] += 1
+          }
+        }
       }
+      return counts
     }
-    for s in 0..<chainCount * 3 { starts[s + 1] += starts[s] }
+    var starts = [UInt32](repeating: 0, count: slotCount + 1)
     do {
-      var fill = starts
-      var order = [UInt32](repeating: 0, count: storage.records.count)
-      let records = storage.records.buffer
-      for i in 0..<records.count {
-        let slot = Int(position[Int(recordChain[i])]) * 3 + Int(records[i].flags.rawValue & 3)
-        order[Int(fill[slot])] = UInt32(truncatingIfNeeded: i)
-        fill[slot] += 1
+      var total: UInt32 = 0
+      for slot in 0..<slotCount {
+        starts[slot] = total
+        for k in 0..<groupParts {
+          let count = fills[k][slot]
+          fills[k][slot] = total
+          total += count
+        }
       }
-      recordChain.removeAll()
-      storage.order = order
+      starts[slotCount] = total
     }
+    storage.order = [UInt32](unsafeUninitializedCapacity: recordCount) { order, initialized in
+      fills.withUnsafeMutableBufferPointer { fills in
+        _ = Parallel.map(parts: groupParts) { part in
+          fills[part].withUnsafeMutableBufferPointer { fill in
+            for i in Parallel.range(part, of: groupParts, count: recordCount) {
+              let slot = Int(recordChain[i])
+              order[Int(fill[slot])] = UInt32(truncatingIfNeeded: i)
+              fill[slot] += 1
+            }
+          }
+        }
+      }
+      initialized = recordCount
+    }
+    fills = []
+    recordChain.removeAll()
+    recordKind.removeAll()
 
-    var states: [ChainState] = []
-    states.reserveCapacity(chainCount)
     let t = asOf.ms
-    for (p, c) in live.enumerated() {
-      let chain = chains[Int(c)]
-      // The first purchase as of T: the first of all purchases, unless even that one is after T.
-      var original = PackedRecord.none
-      if chain.firstPurchase != UInt32.max, chain.firstAt <= t {
-        original = chain.firstOriginal == PackedRecord.none ? chain.firstAt : chain.firstOriginal
+    let stateParts = Parallel.parts(for: chainCount, minimum: 200_000)
+    // Each part also lists its chains whose own key is one of their first order ids.
+    var selfNamed: [[(chain: UInt32, base: PackedID)]] = []
+    storage.chains = ChainTable(count: chainCount) { states in
+      chains.withUnsafeBufferPointer { chains in
+        selfNamed = Parallel.map(parts: stateParts) { part -> [(chain: UInt32, base: PackedID)] in
+          var selfBases: [(chain: UInt32, base: PackedID)] = []
+          for p in Parallel.range(part, of: stateParts, count: chainCount) {
+            let chain = chains[Int(live[p])]
+            if chain.selfBase { selfBases.append((UInt32(p), chain.key)) }
+            // The first purchase as of T: the first of all purchases, unless even that one is after T.
+            var original = PackedRecord.none
+            if chain.firstPurchase != UInt32.max, chain.firstAt <= t {
+              original = chain.firstOriginal == PackedRecord.none ? chain.firstAt : chain.firstOriginal
+            }
+            let token =
+              chain.firstTokenPurchase != UInt32.max && chain.firstTokenAt <= t ? chain.firstToken : 0
+            (states.baseAddress.unsafelyUnwrapped + p).initialize(
+              to: ChainState(
+                key: chain.key, startOffset: starts[p * 3], purchaseCount: starts[p * 3 + 1] - starts[p * 3],
+                refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
+                voidCount: starts[p * 3 + 3] - starts[p * 3 + 2],
+                status: chain.status, currentProduct: UInt32.max, supersededBy: -1, accountToken: token,
+                store: chain.space.store, flags: [.production], paidThrough: PackedRecord.none,
+                originalPurchaseAt: original))
+          }
+          return selfBases
+        }
       }
-      let token = chain.firstTokenPurchase != UInt32.max && chain.firstTokenAt <= t ? chain.firstToken : 0
-      states.append(
-        ChainState(
-          key: chain.key, startOffset: starts[p * 3], purchaseCount: starts[p * 3 + 1] - starts[p * 3],
-          refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
-          voidCount: starts[p * 3 + 3] - starts[p * 3 + 2],
-          status: chain.status, currentProduct: UInt32.max, supersededBy: -1, accountToken: token,
-          store: chain.space.store, flags: [.production], paidThrough: PackedRecord.none,
-          originalPurchaseAt: original))
     }
     starts = []
-    storage.chains = states
-    states = []
 
     // First order ids each chain names: its own key where its records name it, and the ids it names.
-    var named: [(chain: UInt32, base: PackedID)] = []
-    named.reserveCapacity(bases.count)
-    for (c, orderBase) in bases { named.append((position[Int(c)], orderBase)) }
-    bases = []
-    for (p, c) in live.enumerated() where chains[Int(c)].selfBase {
-      named.append((UInt32(p), chains[Int(c)].key))
+    // (Which chain wins an id does not depend on this order: see the first order ids below.)
+    let baseCount = bases.count
+    let selfCount = selfNamed.reduce(0) { $0 + $1.count }
+    let nameParts = Parallel.parts(for: baseCount, minimum: 200_000)
+    var named = [(chain: UInt32, base: PackedID)](unsafeUninitializedCapacity: baseCount + selfCount) {
+      named, initialized in
+      bases.withUnsafeBufferPointer { bases in
+        position.withUnsafeBufferPointer { position in
+          _ = Parallel.map(parts: nameParts) { part in
+            for i in Parallel.range(part, of: nameParts, count: baseCount) {
+              (named.baseAddress.unsafelyUnwrapped + i).initialize(
+                to: (position[Int(bases[i].chain)], bases[i].base))
+            }
+          }
+        }
+      }
+      var i = baseCount
+      for part in selfNamed {
+        for entry in part {
+          (named.baseAddress.unsafelyUnwrapped + i).initialize(to: entry)
+          i += 1
+        }
+      }
+      initialized = baseCount + selfCount
     }
+    bases = []
+    selfNamed = []
     chains = []
     live = []
     position = []
 
     // Derive each chain as of T; drop chains none of whose records is at or before T (in place).
-    ChainDerivation.deriveAll(storage, asOf: asOf)
-    var kept = [Int32](repeating: -1, count: chainCount)
-    var revocations: [Int32: Chain.Revocation] = [:]
-    var w = 0
-    for p in 0..<chainCount where !storage.chains[p].isEmpty {
-      kept[p] = Int32(truncatingIfNeeded: w)
-      if let revocation = storage.revocations[Int32(p)] { revocations[kept[p]] = revocation }
-      if w != p { storage.chains[w] = storage.chains[p] }
-      w += 1
+    let empty = ChainDerivation.deriveAll(storage, asOf: asOf)
+    // Chain positions after the drop (-1: dropped); empty when no chain is dropped (nothing moves).
+    var kept: [Int32] = []
+    var w = chainCount
+    if empty > 0 {
+      kept = [Int32](repeating: -1, count: chainCount)
+      w = 0
+      for p in 0..<chainCount where !storage.chains[p].isEmpty {
+        kept[p] = Int32(truncatingIfNeeded: w)
+        if w != p { storage.chains[w] = storage.chains[p] }
+        w += 1
+      }
+      storage.chains.removeLast(chainCount - w)
+      var revocations: [Int32: Chain.Revocation] = [:]
+      for (p, revocation) in storage.revocations where kept[Int(p)] >= 0 {
+        revocations[kept[Int(p)]] = revocation
+      }
+      storage.revocations = revocations
     }
-    storage.chains.removeLast(chainCount - w)
-    storage.revocations = revocations
 
     // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
-    let chainList = storage.chains
-    storage.index = Store.allCases.map { store in ChainKeyIndex(chainList, include: { $0.store == store }) }
-    var playOrders = PackedIndex()
-    for (c, orderBase) in named {
-      let k = kept[Int(c)]
-      guard k >= 0 else { continue }
-      if let current = playOrders[orderBase], Int32(current) <= k { continue }
-      playOrders.set(orderBase, UInt32(k))
+    // The App Store index on one core; the Play and Stripe indexes and the first order ids on the other.
+    let keyed = storage.chains.withUnsafeBufferPointer { chains in
+      Parallel.map(parts: 2) { part -> ([ChainKeyIndex], PackedIndex) in
+        guard part == 1 else {
+          return ([ChainKeyIndex(chains, include: { $0.store == .appStore })], PackedIndex())
+        }
+        let indexes = [
+          ChainKeyIndex(chains, include: { $0.store == .play }),
+          ChainKeyIndex(chains, include: { $0.store == .stripe }),
+        ]
+        var playOrders = PackedIndex(capacity: named.count)
+        for (chain, base) in named {
+          let k = kept.isEmpty ? Int32(bitPattern: chain) : kept[Int(chain)]
+          guard k >= 0 else { continue }
+          playOrders.set(base, UInt32(k)) { Int32($0) > k }
+        }
+        return (indexes, playOrders)
+      }
     }
+    storage.index = keyed[0].0 + keyed[1].0
+    storage.playOrders = keyed[1].1
     named = []
     kept = []
-    storage.playOrders = playOrders
-
     // A Play chain named by another chain's linkedPurchaseToken is superseded by it.
     for i in storage.chains.indices where storage.chains[i].store == .play {
       let chain = storage.chains[i]
@@ -403,6 +496,49 @@ struct ChainSortEntry {
   static let long: UInt8 = 1
   /// The key has non-ASCII bytes (Swift orders it by Unicode rules, not bytes).
   static let nonASCII: UInt8 = 2
+
+  /// Store rank, then key (as Swift orders the texts), then namespace, then builder number.
+  @inline(__always)
+  static func less(_ a: ChainSortEntry, _ b: ChainSortEntry, pool: TextPool) -> Bool {
+    if a.rank != b.rank { return a.rank < b.rank }
+    if (a.flags | b.flags) & ChainSortEntry.nonASCII == 0 {
+      if a.high != b.high { return a.high < b.high }
+      if a.low != b.low { return a.low < b.low }
+      if (a.flags | b.flags) & ChainSortEntry.long != 0 {
+        let order = PackedID.compare(a.key, b.key, pool: pool)
+        if order != 0 { return order < 0 }
+      }
+    } else {
+      let order = PackedID.compare(a.key, b.key, pool: pool)
+      if order != 0 { return order < 0 }
+    }
+    if a.space != b.space { return a.space < b.space }
+    return a.chain < b.chain
+  }
+
+  /// The chains of sorted `parts`, merged in order (the order is total: no two entries are equal).
+  static func merge(_ parts: [[ChainSortEntry]], pool: TextPool) -> [UInt32] {
+    var merged = parts.first ?? []
+    for part in parts.dropFirst() {
+      var out: [ChainSortEntry] = []
+      out.reserveCapacity(merged.count + part.count)
+      var i = 0
+      var j = 0
+      while i < merged.count && j < part.count {
+        if less(part[j], merged[i], pool: pool) {
+          out.append(part[j])
+          j += 1
+        } else {
+          out.append(merged[i])
+          i += 1
+        }
+      }
+      out.append(contentsOf: merged[i...])
+      out.append(contentsOf: part[j...])
+      merged = out
+    }
+    return merged.map(\.chain)
+  }
 
   init(key: PackedID, space: RecordBatch.Space, chain: UInt32, pool: TextPool) {
     self.key = key

@@ -44,6 +44,37 @@ struct PackedIndex: Sendable {
     }
   }
 
+  /// What the home slot of `key` holds (a number + 1, or 0): read so that a look-up of `key` soon after
+  /// finds the slot in the cache. Callers of several in a row let the reads overlap.
+  @inline(__always)
+  func touch(_ key: PackedID) -> UInt32 {
+    guard count > 0 else { return 0 }
+    return slots.withUnsafeBufferPointer { $0[PackedIndex.hash(key) & mask].payload }
+  }
+
+  /// Stores `number` for `key` when the key is absent or `replaces` says so of the number it holds.
+  @inline(__always)
+  mutating func set(_ key: PackedID, _ number: UInt32, replacing replaces: (UInt32) -> Bool) {
+    if (count + 1) * 2 > slots.count { resize(to: max(16, slots.count * 2)) }
+    let m = mask
+    slots.withUnsafeMutableBufferPointer { s in
+      var i = PackedIndex.hash(key) & m
+      while true {
+        let slot = s[i]
+        if slot.payload == 0 {
+          s[i] = Slot(value: key.value, meta: key.meta, payload: number + 1)
+          count += 1
+          return
+        }
+        if slot.value == key.value && slot.meta == key.meta {
+          if replaces(slot.payload - 1) { s[i].payload = number + 1 }
+          return
+        }
+        i = (i + 1) & m
+      }
+    }
+  }
+
   /// Stores `number` for `key` unless the key is present; returns the number the map holds for it.
   @discardableResult
   @inline(__always)

@@ -38,6 +38,18 @@ struct PackedRecord: Sendable {
     static let rare = Flags(rawValue: 1 << 10)
     /// Derived: a paid charge of its chain as of T (production, amount > 0, not returned…).
     static let paid = Flags(rawValue: 1 << 11)
+    /// Derived, bits 12–13: the record's chain's store slot + 1 when the record counts in the revenue
+    /// table (a production charge or Play refund row of a production, non-pending chain, as of T).
+    static let revenueBits = Flags(rawValue: 3 << 12)
+
+    /// The store slot (``LedgerStorage/slot(_:)``) the record counts under in revenue, or -1.
+    @inline(__always) var revenueSlot: Int { Int(rawValue >> 12 & 3) - 1 }
+
+    /// Sets the store slot the record counts under in revenue (-1: it does not count).
+    @inline(__always)
+    mutating func setRevenueSlot(_ slot: Int) {
+      rawValue = rawValue & ~(3 << 12) | UInt16(truncatingIfNeeded: slot + 1) << 12
+    }
   }
 
   @inline(__always)

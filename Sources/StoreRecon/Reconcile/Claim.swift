@@ -13,38 +13,30 @@ struct ClaimIndex {
   /// A credential row `i` as `i`, an entitlement row `j` as `-(j + 1)`: credentials first, each in row order.
   private(set) var sources: [Int32]
 
-  init(ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable) {
+  /// The chain each entitlement row names (-1: none, or not store-sourced), by row.
+  private(set) var entitlementChains: [Int32]
+
+  /// The index of who claims which chain; `entitlementChains` is the chain each entitlement row names
+  /// (-1: none), as ``LedgerStorage/chainIndexes(_:into:_:)`` finds them.
+  init(
+    ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable, entitlementChains: [Int32]
+  ) {
     let s = ledger.storage
     let chainCount = s.chains.count
-    // Which chain each credential and store-sourced entitlement names: look-ups on all cores.
-    let credentialParts = Parallel.parts(for: credentials.rows.count, minimum: 100_000)
-    let target: [Int32] = Parallel.map(parts: credentialParts) { part -> [Int32] in
-      var found: [Int32] = []
-      for i in Parallel.range(part, of: credentialParts, count: credentials.rows.count) {
-        let credential = credentials.rows[i]
-        var c = s.chainIndex(store: credential.store, key: credential.key)
-        if c == nil, case let order = credentials.order(i), !order.isAbsent, order != .empty {
-          c = s.chainIndex(store: credential.store, key: order)
+    // Which chain each credential names: look-ups on all cores.
+    let target = ClaimIndex.lookUp(count: credentials.rows.count) { range, out in
+      credentials.rows.withUnsafeBufferPointer { rows in
+        s.chainIndexes(range, into: out) { (rows[$0].store, rows[$0].key) }
+        // A credential whose store key names no chain may name it by its order id.
+        for i in range where out[i] < 0 {
+          let order = credentials.order(i)
+          guard !order.isAbsent, order != .empty else { continue }
+          out[i] = s.chainIndex(store: rows[i].store, key: order).map { Int32($0) } ?? -1
         }
-        found.append(c.map { Int32($0) } ?? -1)
       }
-      return found
-    }.flatMap { $0 }
-    let entitlementParts = Parallel.parts(for: entitlements.rows.count, minimum: 100_000)
-    let entitlementTarget: [Int32] = Parallel.map(parts: entitlementParts) { part -> [Int32] in
-      var found: [Int32] = []
-      for j in Parallel.range(part, of: entitlementParts, count: entitlements.rows.count) {
-        let e = entitlements.rows[j]
-        guard let store = e.source.store, !e.key.isAbsent, e.key != .empty,
-          let c = s.chainIndex(store: store, key: e.key)
-        else {
-          found.append(-1)
-          continue
-        }
-        found.append(Int32(c))
-      }
-      return found
-    }.flatMap { $0 }
+    }
+    let entitlementTarget = entitlementChains
+    self.entitlementChains = entitlementChains
     var counts = [Int32](repeating: 0, count: chainCount + 1)
     for c in target where c >= 0 { counts[Int(c) + 1] += 1 }
     for c in entitlementTarget where c >= 0 { counts[Int(c) + 1] += 1 }
@@ -60,6 +52,58 @@ struct ClaimIndex {
       sources[Int(fill[Int(c)])] = -Int32(j) - 1
       fill[Int(c)] += 1
     }
+  }
+
+  /// Fills an array of `count` chain indexes on all cores: `body` fills the rows of one part.
+  private static func lookUp(
+    count: Int, _ body: (Range<Int>, UnsafeMutableBufferPointer<Int32>) -> Void
+  ) -> [Int32] {
+    [Int32](unsafeUninitializedCapacity: count) { buffer, initialized in
+      let parts = Parallel.parts(for: count, minimum: 100_000)
+      _ = Parallel.map(parts: parts) { part in body(Parallel.range(part, of: parts, count: count), buffer) }
+      initialized = count
+    }
+  }
+
+  /// Calls `body` with ``starts`` and ``sources``.
+  @inline(__always)
+  func withSources<R>(_ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>) -> R) -> R {
+    starts.withUnsafeBufferPointer { starts in sources.withUnsafeBufferPointer { body(starts, $0) } }
+  }
+
+  /// ``facts(_:_:_:asOf:)``: an entitlement among the sources is active at T.
+  static let anyActive: UInt8 = 1
+  /// ``facts(_:_:_:asOf:)``: the sources name more than one user.
+  static let severalUsers: UInt8 = 2
+
+  /// What a chain's claim sources say: ``anyActive`` and ``severalUsers`` flags.
+  @inline(__always)
+  static func facts(
+    _ sources: Slice<UnsafeBufferPointer<Int32>>, _ entitlements: UnsafeBufferPointer<EntitlementTable.Row>,
+    _ credentials: UnsafeBufferPointer<CredentialTable.Row>, asOf t: Int64
+  ) -> UInt8 {
+    guard let first = sources.first else { return 0 }
+    var facts: UInt8 = 0
+    var several = false
+    if first >= 0 {
+      let user = credentials[Int(first)].userId
+      for source in sources.dropFirst() where !several {
+        several =
+          (source >= 0 ? credentials[Int(source)].userId : entitlements[Int(-source - 1)].userId) != user
+      }
+    } else {
+      let user = entitlements[Int(-first - 1)].userId
+      for source in sources.dropFirst() where !several {
+        several =
+          (source >= 0 ? credentials[Int(source)].userId : entitlements[Int(-source - 1)].userId) != user
+      }
+    }
+    if several { facts |= severalUsers }
+    for source in sources where source < 0 && entitlements[Int(-source - 1)].isActive(at: t) {
+      facts |= anyActive
+      break
+    }
+    return facts
   }
 
   /// Chain `c`'s claim sources.

@@ -26,28 +26,58 @@ public struct CountsRow: Sendable, Equatable {
 
   /// The counts table from packed entitlements, sorted by store then product.
   public static func rows(ledger: Ledger, entitlements: EntitlementTable, asOf t: Instant) -> [CountsRow] {
-    struct Key: Hashable {
-      var store: Store
-      var product: UInt32
-    }
     let s = ledger.storage
     let entitlements = entitlements.sharing(pool: s.pool, products: s.products)
-    var table: [Key: CountsRow] = [:]
-    for chain in s.chains where chain.production && !chain.pending && !chain.revoked && chain.supersededBy < 0
-    {
-      guard chain.paidThrough != PackedRecord.none, chain.paidThrough > t.ms,
-        chain.currentProduct != UInt32.max
-      else { continue }
-      let key = Key(store: chain.store, product: chain.currentProduct)
-      table[key, default: CountsRow(store: chain.store, productId: s.products.names[Int(key.product)])]
-        .chainsPaidThrough += 1
+    let stores = Store.allCases.count
+    let products = s.products.names.count
+    // Counts by store slot × product name number, on all cores, added up in part order.
+    let chainCount = s.chains.count
+    let chainParts = Parallel.parts(for: chainCount, minimum: 200_000)
+    let rowCount = entitlements.rows.count
+    let rowParts = Parallel.parts(for: rowCount, minimum: 200_000)
+    let (paid, active) = Parallel.pair(
+      {
+        Parallel.map(parts: chainParts) { part -> [Int] in
+          var counts = [Int](repeating: 0, count: stores * products)
+          s.chains.withUnsafeBufferPointer { chains in
+            for c in Parallel.range(part, of: chainParts, count: chainCount) {
+              let chain = chains[c]
+              guard chain.production && !chain.pending && !chain.revoked && chain.supersededBy < 0,
+                chain.paidThrough != PackedRecord.none, chain.paidThrough > t.ms,
+                chain.currentProduct != UInt32.max
+              else { continue }
+              counts[LedgerStorage.slot(chain.store) * products + Int(chain.currentProduct)] += 1
+            }
+          }
+          return counts
+        }
+      },
+      {
+        Parallel.map(parts: rowParts) { part -> [Int] in
+          var counts = [Int](repeating: 0, count: stores * products)
+          entitlements.rows.withUnsafeBufferPointer { rows in
+            for i in Parallel.range(part, of: rowParts, count: rowCount) where rows[i].isActive(at: t.ms) {
+              guard let store = rows[i].source.store else { continue }
+              counts[LedgerStorage.slot(store) * products + Int(rows[i].product)] += 1
+            }
+          }
+          return counts
+        }
+      })
+    var table: [CountsRow] = []
+    for store in Store.allCases {
+      let slot = LedgerStorage.slot(store)
+      for product in 0..<products {
+        let k = slot * products + product
+        let chains = paid.reduce(0) { $0 + $1[k] }
+        let entitled = active.reduce(0) { $0 + $1[k] }
+        guard chains > 0 || entitled > 0 else { continue }
+        var row = CountsRow(store: store, productId: s.products.names[product])
+        row.chainsPaidThrough = chains
+        row.entitlementsActive = entitled
+        table.append(row)
+      }
     }
-    for e in entitlements.rows where e.isActive(at: t.ms) {
-      guard let store = e.source.store else { continue }
-      let key = Key(store: store, product: e.product)
-      table[key, default: CountsRow(store: store, productId: s.products.names[Int(e.product)])]
-        .entitlementsActive += 1
-    }
-    return table.values.sorted { ($0.store, $0.productId) < ($1.store, $1.productId) }
+    return table.sorted { ($0.store, $0.productId) < ($1.store, $1.productId) }
   }
 }

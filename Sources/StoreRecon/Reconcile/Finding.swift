@@ -74,4 +74,33 @@ public struct Finding: Sendable, Equatable {
       b.kind, b.reason, b.store, b.chainKey, b.userId, b.key
     )
   }
+
+  /// `findings` sorted by ``reportOrder(_:_:)``; equal findings keep their order. The findings are not
+  /// moved while sorting: their positions are, by a key that ranks kind, reason and store as one number.
+  static func sortedInReportOrder(_ findings: [Finding]) -> [Finding] {
+    let kinds = Kind.allCases.sorted()
+    let reasons = Reason.allCases.sorted()
+    let stores = Store.allCases.sorted()
+    let ranks = findings.map { f -> Int in
+      let kind = kinds.firstIndex(of: f.kind) ?? 0
+      let reason = reasons.firstIndex(of: f.reason) ?? 0
+      let store = stores.firstIndex(of: f.store) ?? 0
+      return (kind * reasons.count + reason) * stores.count + store
+    }
+    var order = Array(findings.indices)
+    findings.withUnsafeBufferPointer { all in
+      ranks.withUnsafeBufferPointer { ranks in
+        order.sort { a, b in
+          if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+          let x = all[a]
+          let y = all[b]
+          if x.chainKey != y.chainKey { return x.chainKey < y.chainKey }
+          if x.userId != y.userId { return x.userId < y.userId }
+          if x.key != y.key { return x.key < y.key }
+          return a < b
+        }
+      }
+    }
+    return order.map { findings[$0] }
+  }
 }

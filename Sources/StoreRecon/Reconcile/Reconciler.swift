@@ -22,7 +22,7 @@ public enum Reconciler {
     let entitlements = entitlements.sharing(pool: s.pool, products: s.products)
     let credentials = credentials.sharing(pool: s.pool)
     let t = options.asOf
-    let claims = ClaimIndex(ledger: ledger, entitlements: entitlements, credentials: credentials)
+    let rules = Rules(options)
     var findings: [Finding] = []
 
     // Goodwill covering T excuses a store entitlement that merely runs past the store (support's choice).
@@ -35,46 +35,90 @@ public enum Reconciler {
     }
 
     // Entitlement findings, then chain findings, each computed on all cores and kept in row order.
-    let rowParts = Parallel.parts(for: entitlements.rows.count, minimum: 50_000)
-    for part in Parallel.map(
-      parts: rowParts,
-      { part -> [Finding] in
+    // Each entitlement's chain is looked up in blocks of rows, and the block's findings are raised
+    // while those chains are still in the cache.
+    let rowCount = entitlements.rows.count
+    let rowParts = Parallel.parts(for: rowCount, minimum: 50_000)
+    var entitlementChains = [Int32](repeating: -1, count: rowCount)
+    let entitlementFindings = entitlementChains.withUnsafeMutableBufferPointer { out in
+      Parallel.map(parts: rowParts) { part -> [Finding] in
         var found: [Finding] = []
-        for i in Parallel.range(part, of: rowParts, count: entitlements.rows.count) {
-          let e = entitlements.rows[i]
-          guard let store = e.source.store, e.isActive(at: t.ms), options.storesWithData.contains(store)
-          else { continue }
-          let excused =
-            goodwillUsers.contains(e.userId)
-            && goodwillNow.contains("\(e.userId)\u{1F}\(s.products.names[Int(e.product)])")
-          if let finding = freeEntitlement(
-            e, table: entitlements, store: store, ledger: ledger, options: options, excused: excused)
-          {
-            found.append(finding)
+        entitlements.rows.withUnsafeBufferPointer { rows in
+          let range = Parallel.range(part, of: rowParts, count: rowCount)
+          var start = range.lowerBound
+          while start < range.upperBound {
+            let block = start..<min(start + 64, range.upperBound)
+            s.chainIndexes(block, into: out) { j in
+              let key = rows[j].key
+              guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
+              return (store, key)
+            }
+            for i in block {
+              guard let store = rows[i].source.store, rows[i].isActive(at: t.ms), rules.checks(store) else {
+                continue
+              }
+              let chain = out[i]
+              if let finding = freeEntitlement(
+                rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
+                excused: {
+                  goodwillUsers.contains(rows[i].userId)
+                    && goodwillNow.contains(
+                      "\(rows[i].userId)\u{1F}\(s.products.names[Int(rows[i].product)])")
+                })
+              {
+                found.append(finding)
+              }
+            }
+            start = block.upperBound
           }
         }
         return found
-      })
-    {
-      findings.append(contentsOf: part)
+      }
     }
+    for part in entitlementFindings { findings.append(contentsOf: part) }
+    let claims = ClaimIndex(
+      ledger: ledger, entitlements: entitlements, credentials: credentials,
+      entitlementChains: entitlementChains)
 
-    let chainParts = Parallel.parts(for: s.chains.count, minimum: 50_000)
+    // Per chain: in blocks, first what its claims say (any active entitlement naming it, one user or
+    // several) in a tight loop whose row reads overlap, then its findings.
+    let chainCount = s.chains.count
+    let chainParts = Parallel.parts(for: chainCount, minimum: 50_000)
     for part in Parallel.map(
       parts: chainParts,
       { part -> [Finding] in
         var found: [Finding] = []
-        for c in Parallel.range(part, of: chainParts, count: s.chains.count) {
-          let sources = claims.claims(c)
-          if let finding = orphanedCharge(
-            c, ledger: ledger, claims: sources, entitlements: entitlements, credentials: credentials,
-            options: options)
-          {
-            found.append(finding)
-          }
-          if sources.count > 1 {
-            let list = sources.map { ClaimIndex.claim($0, entitlements, credentials) }
-            found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
+        let block = 32
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block) { facts in
+          claims.withSources { starts, sources in
+            entitlements.rows.withUnsafeBufferPointer { erows in
+              credentials.rows.withUnsafeBufferPointer { crows in
+                let range = Parallel.range(part, of: chainParts, count: chainCount)
+                var c0 = range.lowerBound
+                while c0 < range.upperBound {
+                  let c1 = min(c0 + block, range.upperBound)
+                  for c in c0..<c1 {
+                    facts[c - c0] = ClaimIndex.facts(
+                      sources[Int(starts[c])..<Int(starts[c + 1])], erows, crows, asOf: rules.asOf)
+                  }
+                  for c in c0..<c1 {
+                    let claimed = UnsafeBufferPointer(rebasing: sources[Int(starts[c])..<Int(starts[c + 1])])
+                    let fact = facts[c - c0]
+                    if let finding = orphanedCharge(
+                      c, storage: s, claims: claimed, anyActive: fact & ClaimIndex.anyActive != 0,
+                      entitlements: entitlements, credentials: credentials, rules: rules)
+                    {
+                      found.append(finding)
+                    }
+                    if fact & ClaimIndex.severalUsers != 0 {
+                      let list = claimed.map { ClaimIndex.claim($0, entitlements, credentials) }
+                      found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
+                    }
+                  }
+                  c0 = c1
+                }
+              }
+            }
           }
         }
         return found
@@ -82,18 +126,37 @@ public enum Reconciler {
     {
       findings.append(contentsOf: part)
     }
-    // Report order; ties keep the order found (the sort is stable). Indexes are sorted, not findings,
-    // so the findings themselves are moved once.
-    var order = Array(findings.indices)
-    findings.withUnsafeBufferPointer { all in
-      order.sort { a, b in
-        if Finding.reportOrder(all[a], all[b]) { return true }
-        if Finding.reportOrder(all[b], all[a]) { return false }
-        return a < b
+    return Finding.sortedInReportOrder(findings)
+  }
+
+  /// The options as the rules read them per entitlement or chain: arrays by store, no hashing.
+  struct Rules: Sendable {
+    let asOf: Int64
+    let toleranceMs: Int64
+    /// By ``LedgerStorage/slot(_:)``.
+    let checked: [Bool]
+    let graceMs: [Int64]
+    let graceDays: [Int64]
+
+    init(_ options: ReconcileOptions) {
+      asOf = options.asOf.ms
+      toleranceMs = options.toleranceMs
+      var checked = [Bool](repeating: false, count: Store.allCases.count)
+      var graceMs = [Int64](repeating: 0, count: Store.allCases.count)
+      var graceDays = [Int64](repeating: 0, count: Store.allCases.count)
+      for store in Store.allCases {
+        let slot = LedgerStorage.slot(store)
+        checked[slot] = options.storesWithData.contains(store)
+        graceMs[slot] = options.graceMs(store)
+        graceDays[slot] = options.graceDays[store] ?? 0
       }
+      self.checked = checked
+      self.graceMs = graceMs
+      self.graceDays = graceDays
     }
-    let sorted = order.map { findings[$0] }
-    return sorted
+
+    /// Whether the run read exports of `store`.
+    @inline(__always) func checks(_ store: Store) -> Bool { checked[LedgerStorage.slot(store)] }
   }
 
   /// Active store-sourced entitlements per store whose exports the run did not read (not checked), from
@@ -137,15 +200,17 @@ public enum Reconciler {
 
   // MARK: free_entitlement
 
+  /// The finding about entitlement row `i` (active at T, of `store`, naming `chain` if any), if any.
+  /// `excused`: whether goodwill covering T excuses it (asked only where it matters).
   static func freeEntitlement(
-    _ e: EntitlementTable.Row, table: EntitlementTable, store: Store, ledger: Ledger,
-    options: ReconcileOptions,
-    excused: Bool
+    _ rows: UnsafeBufferPointer<EntitlementTable.Row>, _ i: Int, chain c: Int?, store: Store,
+    storage s: LedgerStorage, rules: Rules, excused: () -> Bool
   ) -> Finding? {
-    let s = ledger.storage
-    let t = options.asOf
-    let productId = s.products.names[Int(e.product)]
+    let t = Instant(ms: rules.asOf)
+    let key = rows[i].key
     func finding(_ reason: Finding.Reason, _ c: Int?, _ detail: String) -> Finding {
+      let e = rows[i]
+      let productId = s.products.names[Int(e.product)]
       let charge = c.flatMap { quotedCharge($0, s) }
       let until = e.expiresAt == PackedRecord.none ? "no end" : Instant(ms: e.expiresAt).description
       return Finding(
@@ -153,9 +218,9 @@ public enum Reconciler {
         userId: e.userId, productId: productId, currency: charge?.currencyValue, amountMinor: charge?.amount,
         detail: "entitlement \(e.entitlementId) (\(e.status.rawValue), until \(until)): " + detail)
     }
-    var keyText: String { e.key.isAbsent ? "" : e.key.string(pool: s.pool) }
-    guard !e.key.isAbsent, e.key != .empty, let c = s.chainIndex(store: store, key: e.key) else {
-      let named = !e.key.isAbsent && e.key != .empty
+    var keyText: String { key.isAbsent ? "" : key.string(pool: s.pool) }
+    guard !key.isAbsent, key != .empty, let c else {
+      let named = !key.isAbsent && key != .empty
       return finding(
         .noStoreRecord, nil,
         named ? "the \(store.rawValue) data has no purchase '\(keyText)'" : "names no store purchase")
@@ -178,54 +243,63 @@ public enum Reconciler {
       let newer = s.chains[Int(chain.supersededBy)].key.string(pool: s.pool)
       return finding(.superseded, c, "replaced by linked purchase \(newer)")
     }
-    let grace = options.graceMs(store)
+    let slot = LedgerStorage.slot(store)
+    let grace = rules.graceMs[slot]
     guard chain.paidThrough != PackedRecord.none else {
       let why = chain.pending ? "the purchase is pending" : "the store granted no period"
-      return excused ? nil : finding(.storeExpired, c, why)
+      return excused() ? nil : finding(.storeExpired, c, why)
     }
-    let paidThrough = Instant(ms: chain.paidThrough)
-    let graceEnd = paidThrough.adding(ms: grace)
-    if graceEnd < t {
-      return excused
+    let graceEnd = chain.paidThrough &+ grace
+    if graceEnd < rules.asOf {
+      let paidThrough = Instant(ms: chain.paidThrough)
+      return excused()
         ? nil
         : finding(
           .storeExpired, c,
-          "store paid through \(paidThrough), + \(options.graceDays[store] ?? 0)d grace is before T \(t)")
+          "store paid through \(paidThrough), + \(rules.graceDays[slot])d grace is before T \(t)")
     }
-    let limit = graceEnd.adding(ms: options.toleranceMs)
-    let expires = e.expiresAt == PackedRecord.none ? Instant.distantFuture : Instant(ms: e.expiresAt)
-    if expires > limit && paidThrough < .distantFuture && !excused {
+    let limit = graceEnd &+ rules.toleranceMs
+    let expires = rows[i].expiresAt == PackedRecord.none ? Instant.distantFuture.ms : rows[i].expiresAt
+    if expires > limit && chain.paidThrough < Instant.distantFuture.ms && !excused() {
+      let paidThrough = Instant(ms: chain.paidThrough)
       return finding(
         .overextended, c,
-        "runs past store paid-through \(paidThrough) + \(options.graceDays[store] ?? 0)d grace + tolerance")
+        "runs past store paid-through \(paidThrough) + \(rules.graceDays[slot])d grace + tolerance")
     }
-    if chain.currentProduct != UInt32.max, chain.currentProduct != e.product {
+    let product = rows[i].product
+    if chain.currentProduct != UInt32.max, chain.currentProduct != product {
       let current = s.products.names[Int(chain.currentProduct)]
-      return finding(.productMismatch, c, "grants \(productId) but the chain's current product is \(current)")
+      return finding(
+        .productMismatch, c,
+        "grants \(s.products.names[Int(product)]) but the chain's current product is \(current)")
     }
     return nil
   }
 
   // MARK: orphaned_charge
 
+  /// The orphaned charge chain `c` raises, if any (`anyActive`: an entitlement naming it is active at T).
   static func orphanedCharge(
-    _ c: Int, ledger: Ledger, claims sources: ArraySlice<Int32>, entitlements: EntitlementTable,
-    credentials: CredentialTable, options: ReconcileOptions
+    _ c: Int, storage s: LedgerStorage, claims sources: UnsafeBufferPointer<Int32>, anyActive: Bool,
+    entitlements: EntitlementTable, credentials: CredentialTable, rules: Rules
   ) -> Finding? {
-    let s = ledger.storage
-    let t = options.asOf
     let chain = s.chains[c]
-    guard chain.production, !chain.pending, !chain.familyShared, let latestAt = s.latestPaid(c) else {
-      return nil
+    guard chain.production, !chain.pending, !chain.familyShared else { return nil }
+    // A claimed chain first: the chain state decides most cases without reading its records.
+    if !sources.isEmpty {
+      guard !chain.revoked, chain.supersededBy < 0, chain.paidThrough != PackedRecord.none,
+        chain.paidThrough > rules.asOf &+ rules.toleranceMs
+      else { return nil }
+      if anyActive { return nil }
     }
+    guard let latestAt = s.latestPaid(c) else { return nil }
     let range = s.purchases(c)
     let latest = s.record(at: latestAt)
     // Texts only for a finding (most chains raise none).
-    var product: String {
+    let product =
       chain.currentProduct != UInt32.max
-        ? s.products.names[Int(chain.currentProduct)] : s.products.name(ofVariant: latest.variant)
-    }
-    var key: String { chain.key.string(pool: s.pool) }
+      ? s.products.names[Int(chain.currentProduct)] : s.products.name(ofVariant: latest.variant)
+    let key = chain.key.string(pool: s.pool)
     if sources.isEmpty {
       let currency = latest.currencyValue
       var count = 0
@@ -246,11 +320,7 @@ public enum Reconciler {
           "\(count) paid charge(s) since \(since?.description ?? "?"); no credential or entitlement names this purchase"
           + (token.map { "; the store's account token is \($0)" } ?? ""))
     }
-    guard !chain.revoked, chain.supersededBy < 0, chain.paidThrough != PackedRecord.none,
-      chain.paidThrough > t.adding(ms: options.toleranceMs).ms
-    else { return nil }
     let named = sources.filter { $0 < 0 }.map { entitlements.rows[Int(-$0 - 1)] }
-    if named.contains(where: { $0.isActive(at: t.ms) }) { return nil }
     let claims = sources.map { ClaimIndex.claim($0, entitlements, credentials) }
     let user = firstClaimer(claims)?.userId ?? ""
     let state =

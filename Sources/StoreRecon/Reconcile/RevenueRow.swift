@@ -32,96 +32,202 @@ public enum Revenue {
   /// Sharing records move no money and are left out; an Apple prorated refund counts its share of the
   /// price, rounded half-even. Play voided records carry no amount: Play refunds come from the sales
   /// report's `Refund` rows only.
+  ///
+  /// The records are read in storage order (the ledger marked, when it derived the chains, which ones
+  /// count and under which store), in parts on all cores; the sums do not depend on the order.
   public static func rows(ledger: Ledger, dayOf: (Instant) -> CivilDate, rounding: RoundingRule = .halfEven)
     -> [RevenueRow]
   {
-    struct Key: Hashable {
-      var day: CivilDate
-      var store: Store
-      var product: UInt32
-      var currency: UInt16
-    }
     let s = ledger.storage
-    // Chains in parts on all cores, one table each, summed in part order (sums do not depend on order).
-    let parts = Parallel.parts(for: s.chains.count, minimum: 50_000)
-    let tables = Parallel.map(parts: parts) { part -> [Key: RevenueRow] in
-      // Rows in an array, found through a key → index table (the rows are updated in place).
-      var index: [Key: Int] = [:]
-      var rows: [RevenueRow] = []
-      func add(_ r: PackedRecord, store: Store, at: Int64, update: (inout RevenueRow) -> Void) {
-        guard let currency = r.currencyValue else { return }
-        let key = Key(
-          day: dayOf(Instant(ms: at)), store: store, product: s.products.nameID(ofVariant: r.variant),
-          currency: r.currency)
-        if let i = index[key] {
-          update(&rows[i])
-        } else {
-          index[key] = rows.count
-          rows.append(
-            RevenueRow(
-              day: key.day, store: store, productId: s.products.names[Int(key.product)], currency: currency))
-          update(&rows[rows.count - 1])
-        }
-      }
-      let t = ledger.asOf.ms
-      for c in Parallel.range(part, of: parts, count: s.chains.count) {
-        let chain = s.chains[c]
-        guard chain.production && !chain.pending else { continue }
-        for k in s.purchases(c) {
-          let n = Int(s.order[k])
-          let purchase = s.records[n]
-          guard purchase.isProduction && !purchase.isFamilyShared && purchase.amount > 0 else { continue }
+    let t = ledger.asOf.ms
+    let count = s.records.count
+    let parts = Parallel.parts(for: count, minimum: 200_000)
+    let names = s.products.variants.map(\.name)
+    let tables = Parallel.map(parts: parts) { part -> RevenueTable in
+      var table = RevenueTable()
+      let records = s.records.buffer
+      names.withUnsafeBufferPointer { names in
+        for n in Parallel.range(part, of: parts, count: count) {
+          let r = records[n]
+          let slot = r.flags.revenueSlot
+          guard slot >= 0, r.currency != 0 else { continue }
+          let store: Store = slot == 0 ? .appStore : (slot == 1 ? .play : .stripe)
+          let product = names[Int(r.variant)]
+          if r.flags.rawValue & 3 == 1 {
+            table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
+              row.refundsMinor += r.amount
+              row.refundCount += 1
+            }
+            continue
+          }
           let tax = s.tax(n)
-          add(purchase, store: chain.store, at: purchase.at) { row in
+          table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
             row.charges += 1
-            row.grossMinor += purchase.amount
+            row.grossMinor += r.amount
             row.taxMinor += tax
           }
           // App Store refunds are revocations of the purchase itself.
-          if let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t, chain.store != .play {
-            let type = rare.revocationTypeUpper
-            guard type != "FAMILY_REVOKE" else { continue }
-            if purchase.isUpgraded && type == nil && rare.revocationReason == nil { continue }
-            var refunded = purchase.amount
-            if type == "REFUND_PRORATED", let milli = rare.revocationPercentMilli {
-              refunded = rounding.scale(purchase.amount, numerator: milli, denominator: 100_000)
-            }
-            add(purchase, store: chain.store, at: at.ms) { row in
-              row.refundsMinor += refunded
-              row.refundCount += 1
-            }
+          guard store != .play, let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t else {
+            continue
           }
-        }
-        for k in s.refunds(c) {
-          let refund = s.record(at: k)
-          guard refund.isProduction else { continue }
-          add(refund, store: chain.store, at: refund.at) { row in
-            row.refundsMinor += refund.amount
+          let type = rare.revocationTypeUpper
+          guard type != "FAMILY_REVOKE" else { continue }
+          if r.isUpgraded && type == nil && rare.revocationReason == nil { continue }
+          var refunded = r.amount
+          if type == "REFUND_PRORATED", let milli = rare.revocationPercentMilli {
+            refunded = rounding.scale(r.amount, numerator: milli, denominator: 100_000)
+          }
+          table.add(dayOf(at), slot, product, r.currency) { row in
+            row.refundsMinor += refunded
             row.refundCount += 1
           }
         }
       }
-      var table: [Key: RevenueRow] = [:]
-      for (key, i) in index { table[key] = rows[i] }
       return table
     }
-    var table: [Key: RevenueRow] = [:]
+    // Sum the parts (in part order), then sort by day, store, product and currency, each ranked once.
+    var total = RevenueTable()
     for part in tables {
-      for (key, row) in part {
-        guard var sum = table[key] else {
-          table[key] = row
-          continue
+      for e in part.entries {
+        total.add(e.day, Int(e.slot), e.product, e.currency) { row in
+          row.charges += e.sums.charges
+          row.grossMinor += e.sums.grossMinor
+          row.taxMinor += e.sums.taxMinor
+          row.refundsMinor += e.sums.refundsMinor
+          row.refundCount += e.sums.refundCount
         }
-        sum.charges += row.charges
-        sum.grossMinor += row.grossMinor
-        sum.taxMinor += row.taxMinor
-        sum.refundsMinor += row.refundsMinor
-        sum.refundCount += row.refundCount
-        table[key] = sum
       }
     }
-    return table.values.sorted {
-      ($0.day, $0.store, $0.productId, $0.currency) < ($1.day, $1.store, $1.productId, $1.currency)
+    let entries = total.entries
+    let productRank = rank(s.products.names)
+    let currencies = Set(entries.map(\.currency)).sorted()
+    let currencyRank = rank(currencies.map { Currency(tableIndex: Int($0) - 1) })
+    var stores = [Store](repeating: .appStore, count: Store.allCases.count)
+    for store in Store.allCases { stores[LedgerStorage.slot(store)] = store }
+    let storeRank = rank(stores)
+    func rankOf(_ currency: UInt16) -> Int {
+      var lower = 0
+      var upper = currencies.count
+      while lower < upper {
+        let middle = (lower + upper) / 2
+        if currencies[middle] < currency { lower = middle + 1 } else { upper = middle }
+      }
+      return currencyRank[lower]
+    }
+    struct SortKey {
+      var day: CivilDate
+      var rest: (Int, Int, Int, Int)
+    }
+    let keys = entries.map { e in
+      SortKey(
+        day: e.day,
+        rest: (
+          storeRank[Int(e.slot)], productRank[Int(e.product)], rankOf(e.currency), Int(e.product)
+        ))
+    }
+    var order = Array(entries.indices)
+    keys.withUnsafeBufferPointer { keys in
+      order.sort { a, b in
+        let x = keys[a]
+        let y = keys[b]
+        if x.day != y.day { return x.day < y.day }
+        if x.rest != y.rest { return x.rest < y.rest }
+        return a < b
+      }
+    }
+    return order.map { i in
+      let e = entries[i]
+      let store: Store = e.slot == 0 ? .appStore : (e.slot == 1 ? .play : .stripe)
+      var row = RevenueRow(
+        day: e.day, store: store, productId: s.products.names[Int(e.product)],
+        currency: Currency(tableIndex: Int(e.currency) - 1))
+      row.charges = e.sums.charges
+      row.grossMinor = e.sums.grossMinor
+      row.taxMinor = e.sums.taxMinor
+      row.refundsMinor = e.sums.refundsMinor
+      row.refundCount = e.sums.refundCount
+      return row
+    }
+  }
+
+  /// Each value's rank in `values` sorted by `<` (values that are `==` share a rank).
+  static func rank<T: Comparable>(_ values: [T]) -> [Int] {
+    let sorted = values.indices.sorted { values[$0] < values[$1] }
+    var ranks = [Int](repeating: 0, count: values.count)
+    var rank = 0
+    for (k, i) in sorted.enumerated() {
+      if k > 0 && values[sorted[k - 1]] != values[i] { rank = k }
+      ranks[i] = rank
+    }
+    return ranks
+  }
+}
+
+/// The sums of one revenue row while the records are read.
+struct RevenueSums {
+  var charges = 0
+  var grossMinor: Int64 = 0
+  var taxMinor: Int64 = 0
+  var refundsMinor: Int64 = 0
+  var refundCount = 0
+}
+
+/// Revenue rows by (day, store, product name number, currency handle): an open-addressing table of
+/// row numbers over an array of rows (no `Hasher`, no texts).
+struct RevenueTable {
+  struct Entry {
+    var day: CivilDate
+    var product: UInt32
+    var currency: UInt16
+    var slot: UInt8
+    var sums = RevenueSums()
+  }
+
+  private(set) var entries: [Entry] = []
+  /// 0 empty, else entry number + 1.
+  private var slots = [Int32](repeating: 0, count: 1024)
+
+  @inline(__always)
+  private static func hash(_ day: CivilDate, _ product: UInt32, _ currency: UInt16, _ slot: UInt8) -> Int {
+    var h = UInt64(truncatingIfNeeded: day.year) &* 0x9E37_79B9_7F4A_7C15
+    h = (h ^ UInt64(truncatingIfNeeded: day.month << 8 | day.day)) &* 0xBF58_476D_1CE4_E5B9
+    h = (h ^ (UInt64(product) << 24 | UInt64(currency) << 8 | UInt64(slot))) &* 0x94D0_49BB_1331_11EB
+    return Int(truncatingIfNeeded: h ^ (h >> 31))
+  }
+
+  /// Updates the row of (`day`, `slot`, `product`, `currency`), adding it when new.
+  @inline(__always)
+  mutating func add(
+    _ day: CivilDate, _ slot: Int, _ product: UInt32, _ currency: UInt16,
+    _ update: (inout RevenueSums) -> Void
+  ) {
+    let store = UInt8(truncatingIfNeeded: slot)
+    var mask = slots.count - 1
+    var i = RevenueTable.hash(day, product, currency, store) & mask
+    while true {
+      let found = slots[i]
+      if found == 0 { break }
+      let e = Int(found - 1)
+      if entries[e].product == product && entries[e].currency == currency && entries[e].slot == store
+        && entries[e].day == day
+      {
+        update(&entries[e].sums)
+        return
+      }
+      i = (i + 1) & mask
+    }
+    entries.append(Entry(day: day, product: product, currency: currency, slot: store))
+    update(&entries[entries.count - 1].sums)
+    if entries.count * 2 > slots.count {
+      slots = [Int32](repeating: 0, count: slots.count * 2)
+      mask = slots.count - 1
+      for (k, e) in entries.enumerated() {
+        var j = RevenueTable.hash(e.day, e.product, e.currency, e.slot) & mask
+        while slots[j] != 0 { j = (j + 1) & mask }
+        slots[j] = Int32(k + 1)
+      }
+    } else {
+      slots[i] = Int32(entries.count)
     }
   }
 }
