@@ -104,59 +104,125 @@ enum CSVChunkImport {
     _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
     chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output, Int) -> Void
   ) throws(InputError) -> InputCounts {
-    let file = try FileByteSource(path: path, displayName: displayName)
-    let container = try InputBytes.sniff(file, path: path, displayName: displayName)
-    var start: Int64 = 0
-    var plain = container == .plain
-    if plain {
-      var head = [UInt8](repeating: 0, count: 3)
-      let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
-        try file.read(at: 0, into: b)
-      }
-      if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
-        start = 3
-      } else if got >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)) {
-        plain = false
-      }
-    }
-    guard plain else {
-      return try streaming(packer, path: path, displayName: displayName, rejects: rejects) { merge($0, 0) }
-    }
-    let size = file.size
-    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    let schedule = ReadSchedule(workers: threads)
+    let source = Source<P>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    schedule.add(source)
+    return try source.consume(rejects: rejects, merge: merge)
+  }
 
-    // The header row: the first record (blank lines skipped), read like any other.
-    let buffer = GrowableBuffer<UInt8>()
-    let splitter = CSVSplitter()
-    var header: [String] = []
-    var position = start
-    var lineBase = 0
-    let first = try readRegion(
-      file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, buffer: buffer)
-    try scanHeader(first, buffer: buffer, splitter: splitter, displayName: displayName) {
-      names, lines, offset in
-      header = names
-      lineBase = lines
-      position = start + Int64(offset)
-    }
-    if let tooLong = first.tooLongLine, header.isEmpty {
-      throw .malformed(
-        path: displayName, reason: "line \(tooLong) is longer than \(LineReader.maximumLineLength) bytes")
-    }
-    let columns = try P.columns(Header(names: header, displayName: displayName))
-    let expected = header.count
+  /// A CSV file read through a ``ReadSchedule``: the header is read when the schedule opens it, the
+  /// rest is cut into chunks at fixed offsets that the schedule's workers split and pack (ahead, while
+  /// earlier inputs are merged); ``consume(rejects:merge:)`` hands their outputs over in file order.
+  ///
+  /// A record whose quoted field runs past its chunk's end is read to its end by that chunk; the chunks
+  /// after it (which started inside that record) are dropped and the rest of the file is read from
+  /// there on the consuming thread, one chunk at a time.
+  final class Source<P: CSVRecordPacker>: ScheduledRead, @unchecked Sendable {
+    let path: String
+    let displayName: String
+    let chunkBytes: Int
+    private var file: FileByteSource?
+    private var size: Int64 = 0
+    private var failure: InputError?
+    private var needsStreaming = false
+    private var columns: P.Columns?
+    private var expected = 0
+    /// Where the records start (after the header) and the lines before them.
+    private var origin: Int64 = 0
+    private var headerLines = 0
+    private var tickets: [ReadTicket<Chunk<P.Output>>?] = []
 
-    let workers = max(1, threads)
-    let buffers = (0..<workers).map { _ in GrowableBuffer<UInt8>() }
-    while position < size {
-      let round = min(workers, Int((size - position + Int64(chunkBytes) - 1) / Int64(chunkBytes)))
-      let from = position
-      let chunks = Parallel.map(parts: round) { part -> Chunk<P.Output> in
-        parseChunk(
-          P(columns: columns), expected: expected, file: file, origin: from, part: part, size: size,
-          chunkBytes: chunkBytes, buffer: buffers[part])
+    init(path: String, displayName: String, chunkBytes: Int = CSVChunkImport.chunkSize) {
+      self.path = path
+      self.displayName = displayName
+      self.chunkBytes = max(1, chunkBytes)
+    }
+
+    override func open() {
+      do throws(InputError) {
+        let file = try FileByteSource(path: path, displayName: displayName)
+        let container = try InputBytes.sniff(file, path: path, displayName: displayName)
+        var start: Int64 = 0
+        var plain = container == .plain
+        if plain {
+          var head = [UInt8](repeating: 0, count: 3)
+          let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
+            try file.read(at: 0, into: b)
+          }
+          if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
+            start = 3
+          } else if got >= 2
+            && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
+          {
+            plain = false
+          }
+        }
+        guard plain else {
+          needsStreaming = true
+          return
+        }
+        let size = file.size
+        // The header row: the first record (blank lines skipped), read like any other.
+        let buffer = GrowableBuffer<UInt8>()
+        let splitter = CSVSplitter()
+        var header: [String] = []
+        var position = start
+        var lineBase = 0
+        let first = try readRegion(
+          file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, buffer: buffer)
+        let displayName = self.displayName
+        try scanHeader(first, buffer: buffer, splitter: splitter, displayName: displayName) {
+          names, lines, offset in
+          header = names
+          lineBase = lines
+          position = start + Int64(offset)
+        }
+        if let tooLong = first.tooLongLine, header.isEmpty {
+          throw .malformed(
+            path: displayName, reason: "line \(tooLong) is longer than \(LineReader.maximumLineLength) bytes")
+        }
+        columns = try P.columns(Header(names: header, displayName: displayName))
+        expected = header.count
+        self.file = file
+        self.size = size
+        origin = position
+        headerLines = lineBase
+        taskCount = size > position ? Int((size - position + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
+      } catch {
+        failure = error
       }
-      for chunk in chunks {
+    }
+
+    override func submit(_ k: Int, to pool: ReadPool) {
+      guard let file, let columns else { return }
+      let expected = self.expected
+      let origin = self.origin
+      let size = self.size
+      let chunkBytes = self.chunkBytes
+      tickets.append(
+        pool.submit { [self] buffer in
+          let packer = P(columns: columns)
+          if isCancelled { return Chunk(output: packer.makeOutput()) }
+          return parseChunk(
+            packer, expected: expected, file: file, origin: origin, part: k, size: size,
+            chunkBytes: chunkBytes, buffer: buffer)
+        })
+    }
+
+    /// Hands the chunks' outputs to `merge` in file order, with the number of the lines before each
+    /// (or reads a compressed or UTF-16 file on this thread); counts rows and reports rejects.
+    func consume(rejects: any RejectSink, merge: (P.Output, Int) -> Void) throws(InputError) -> InputCounts {
+      begin()
+      defer { cancelRest() }
+      if let failure { throw failure }
+      if needsStreaming {
+        return try streaming(P.self, path: path, displayName: displayName, rejects: rejects) { merge($0, 0) }
+      }
+      guard let file, let columns else { return InputCounts() }
+      var counter = RecordCounter(displayName: displayName, rejects: rejects)
+      var lineBase = headerLines
+      var position = origin
+      @inline(__always) func take(_ chunk: Chunk<P.Output>) throws(InputError) {
         counter.accept(chunk.accepted)
         for reject in chunk.rejects {
           counter.reject(line: lineBase + reject.line, reason: reject.reason, raw: reject.raw)
@@ -170,11 +236,30 @@ enum CSVChunkImport {
         if let error = chunk.error { throw error }
         lineBase += chunk.lines
         position = max(position, chunk.end)
-        // The chunks after one that read on past its lines started inside its last record: read again.
-        if chunk.extended { break }
       }
+      var k = 0
+      while k < taskCount {
+        ensureSubmitted(k)
+        let chunk = k < tickets.count ? tickets[k]?.take() : nil
+        if k < tickets.count { tickets[k] = nil }
+        tookOne()
+        guard let chunk else { break }
+        try take(chunk)
+        // The chunks after one that read on past its lines started inside its last record.
+        if chunk.extended { break }
+        k += 1
+      }
+      cancelRest()
+      // After a record with a line break inside quotes that crossed a chunk's end: one chunk at a time.
+      let buffer = GrowableBuffer<UInt8>()
+      while position < size {
+        let chunk = parseChunk(
+          P(columns: columns), expected: expected, file: file, origin: position, part: 0, size: size,
+          chunkBytes: chunkBytes, buffer: buffer)
+        try take(chunk)
+      }
+      return counter.counts
     }
-    return counter.counts
   }
 
   static func chunkStart(origin: Int64, part: Int, chunkBytes: Int) -> Int64 {

@@ -45,46 +45,100 @@ enum JSONLinesBatchImport {
   ///
   /// - Parameters:
   ///   - chunkBytes: the chunk size (tests use small chunks to cut a small file many times).
-  ///   - threads: chunks parsed at once (1: sequential).
+  ///   - threads: chunks parsed at once (1: one worker thread, merged in turn).
   static func run<P: JSONLinePacker>(
     _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
     chunkBytes: Int = chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> PackedImport {
-    let file = try FileByteSource(path: path, displayName: displayName)
-    let container = try InputBytes.sniff(file, path: path, displayName: displayName)
-    var start: Int64 = 0
-    var plain = container == .plain
-    if plain {
-      var head = [UInt8](repeating: 0, count: 3)
-      let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
-        try file.read(at: 0, into: b)
-      }
-      if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
-        start = 3
-      } else if got >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)) {
-        plain = false
+    let schedule = ReadSchedule(workers: threads)
+    let source = Source<P>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    schedule.add(source)
+    return try source.consume(rejects: rejects, into: builder)
+  }
+
+  /// A JSON Lines file read through a ``ReadSchedule``: its chunks are parsed by the schedule's workers
+  /// (ahead, while earlier inputs are merged) and merged in file order by ``consume(rejects:into:)``.
+  final class Source<P: JSONLinePacker>: ScheduledRead, @unchecked Sendable {
+    let path: String
+    let displayName: String
+    let chunkBytes: Int
+    private var file: FileByteSource?
+    private var start: Int64 = 0
+    private var size: Int64 = 0
+    private var failure: InputError?
+    private var needsStreaming = false
+    private var tickets: [ReadTicket<Chunk>?] = []
+
+    init(path: String, displayName: String, chunkBytes: Int = JSONLinesBatchImport.chunkSize) {
+      self.path = path
+      self.displayName = displayName
+      self.chunkBytes = max(1, chunkBytes)
+    }
+
+    override func open() {
+      do throws(InputError) {
+        let file = try FileByteSource(path: path, displayName: displayName)
+        let container = try InputBytes.sniff(file, path: path, displayName: displayName)
+        var plain = container == .plain
+        if plain {
+          var head = [UInt8](repeating: 0, count: 3)
+          let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
+            try file.read(at: 0, into: b)
+          }
+          if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
+            start = 3
+          } else if got >= 2
+            && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
+          {
+            plain = false
+          }
+        }
+        guard plain else {
+          needsStreaming = true
+          return
+        }
+        self.file = file
+        size = file.size
+        taskCount = size > start ? Int((size - start + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
+      } catch {
+        failure = error
       }
     }
-    guard plain else {
-      return try streaming(packer, path: path, displayName: displayName, rejects: rejects, into: builder)
+
+    override func submit(_ k: Int, to pool: ReadPool) {
+      guard let file else { return }
+      let start = self.start
+      let size = self.size
+      let chunkBytes = self.chunkBytes
+      tickets.append(
+        pool.submit { [self] buffer in
+          if isCancelled { return Chunk() }
+          return parse(
+            P.self, file: file, chunk: k, start: start, size: size, chunkBytes: chunkBytes, buffer: buffer)
+        })
     }
-    var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
-    let size = file.size
-    let chunkCount = size > start ? Int((size - start + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
-    var next = 0
-    let buffers = (0..<max(1, threads)).map { _ in GrowableBuffer<UInt8>() }
-    while next < chunkCount {
-      let round = min(max(1, threads), chunkCount - next)
-      let first = next
-      let chunks = Parallel.map(parts: round) { part -> Chunk in
-        parse(
-          packer, file: file, chunk: first + part, start: start, size: size, chunkBytes: chunkBytes,
-          buffer: buffers[part])
+
+    /// Merges the chunks into `builder` in file order (or reads a compressed or UTF-16 file on this
+    /// thread); throws as ``JSONLinesBatchImport/run(_:path:displayName:rejects:into:chunkBytes:threads:)``.
+    func consume(rejects: any RejectSink, into builder: LedgerBuilder) throws(InputError) -> PackedImport {
+      begin()
+      defer { cancelRest() }
+      if let failure { throw failure }
+      if needsStreaming {
+        return try streaming(P.self, path: path, displayName: displayName, rejects: rejects, into: builder)
       }
-      for chunk in chunks { try result.merge(chunk) }
-      next += round
+      var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
+      var k = 0
+      while k < taskCount {
+        ensureSubmitted(k)
+        let chunk = (k < tickets.count ? tickets[k]?.take() : nil) ?? Chunk()
+        if k < tickets.count { tickets[k] = nil }
+        tookOne()
+        try result.merge(chunk)
+        k += 1
+      }
+      return result.finish()
     }
-    return result.finish()
   }
 
   /// Adds parsed chunks to the builder in order, numbering their lines and reporting their rejects.

@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Hands the C allocator's free memory back to the system (`malloc_trim`): after a phase whose worker
+/// threads allocated and freed much in their own arenas, which the allocator would otherwise keep
+/// resident (counted against the job's peak).
+enum FreeMemory {
+  /// Releases what can be released (a no-op where the C library has no `malloc_trim`).
+  static func release() {
+    #if canImport(Glibc)
+      typealias Trim = @convention(c) (Int) -> Int32
+      guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return }
+      _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    #endif
+  }
+}
