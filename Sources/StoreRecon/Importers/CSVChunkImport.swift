@@ -163,15 +163,15 @@ enum CSVChunkImport {
         }
         let size = file.size
         // The header row: the first record (blank lines skipped), read like any other.
-        let buffer = GrowableBuffer<UInt8>()
+        let head = RegionBytes(buffer: GrowableBuffer<UInt8>(), map: nil)
         let splitter = CSVSplitter()
         var header: [String] = []
         var position = start
         var lineBase = 0
         let first = try readRegion(
-          file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, buffer: buffer)
+          file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, bytes: head)
         let displayName = self.displayName
-        try scanHeader(first, buffer: buffer, splitter: splitter, displayName: displayName) {
+        try scanHeader(first, base: head.base, splitter: splitter, displayName: displayName) {
           names, lines, offset in
           header = names
           lineBase = lines
@@ -183,6 +183,7 @@ enum CSVChunkImport {
         }
         columns = try P.columns(Header(names: header, displayName: displayName))
         expected = header.count
+        file.mapWhole()
         self.file = file
         self.size = size
         origin = position
@@ -213,7 +214,10 @@ enum CSVChunkImport {
     /// (or reads a compressed or UTF-16 file on this thread); counts rows and reports rejects.
     func consume(rejects: any RejectSink, merge: (P.Output, Int) -> Void) throws(InputError) -> InputCounts {
       begin()
-      defer { cancelRest() }
+      defer {
+        cancelRest()
+        file = nil  // its mapping goes with the last task holding it
+      }
       if let failure { throw failure }
       if needsStreaming {
         return try streaming(P.self, path: path, displayName: displayName, rejects: rejects) { merge($0, 0) }
@@ -284,18 +288,53 @@ enum CSVChunkImport {
     var tooLongLine: Int?
   }
 
+  /// Where a region's bytes are held: read into a buffer, or where the mapped file has them (no copy).
+  final class RegionBytes {
+    let buffer: GrowableBuffer<UInt8>
+    let map: MappedFile?
+    /// The file offset of the region's first byte.
+    var windowStart: Int64 = 0
+    /// The mapping could not provide some bytes (the file shrank): the caller reads the region instead.
+    private(set) var unmapped = false
+
+    init(buffer: GrowableBuffer<UInt8>, map: MappedFile?) {
+      self.buffer = buffer
+      self.map = map
+    }
+
+    /// The region's first byte.
+    var base: UnsafeMutablePointer<UInt8>? {
+      if let map { return UnsafeMutablePointer(mutating: map.base + Int(windowStart)) }
+      return buffer.base
+    }
+
+    /// Makes the `count` bytes at `offset` in the region available; how many there are (fewer at the end).
+    func fill(_ file: FileByteSource, at offset: Int, count: Int) throws(InputError) -> Int {
+      if let map {
+        let got = max(0, min(count, map.size - Int(windowStart) - offset))
+        guard map.load(Int(windowStart) + offset, got) else {
+          unmapped = true
+          return 0
+        }
+        return got
+      }
+      buffer.reserve(offset + count)
+      return try file.read(
+        at: windowStart + Int64(offset), into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + offset }, count: count))
+    }
+  }
+
   /// Reads the lines starting in `[from, nominalEnd)` (from must be a line start when it is the origin).
   static func readRegion(
-    file: FileByteSource, from: Int64, nominalEnd: Int64, size: Int64, buffer: GrowableBuffer<UInt8>,
+    file: FileByteSource, from: Int64, nominalEnd: Int64, size: Int64, bytes: RegionBytes,
     lineStartKnown: Bool = true
   ) throws(InputError) -> Region {
     let windowStart = lineStartKnown ? from : from - 1
     let window = Int(nominalEnd - windowStart)
-    buffer.reserve(window)
-    var count = try file.read(
-      at: windowStart, into: UnsafeMutableBufferPointer(start: buffer.base, count: window))
+    bytes.windowStart = windowStart
+    var count = try bytes.fill(file, at: 0, count: window)
     var region = Region(base: windowStart, start: 0, end: 0, atEnd: false)
-    guard let base = buffer.base, count > 0 else {
+    guard let base = bytes.base, count > 0 else {
       region.atEnd = true
       return region
     }
@@ -308,17 +347,13 @@ enum CSVChunkImport {
     var openLine = count
     while openLine > region.start && base[openLine - 1] != 0x0A { openLine -= 1 }
     while true {
-      if searchFrom < count, let b = buffer.base, let hit = memchr(b + searchFrom, 0x0A, count - searchFrom) {
+      if searchFrom < count, let b = bytes.base, let hit = memchr(b + searchFrom, 0x0A, count - searchFrom) {
         count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
         break
       }
       if ended || count - openLine >= LineReader.maximumLineLength { break }
-      let more = 1 << 20
-      buffer.reserve(count + more)
       searchFrom = count
-      let got = try file.read(
-        at: windowStart + Int64(count),
-        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + count }, count: more))
+      let got = try bytes.fill(file, at: count, count: 1 << 20)
       count += got
       if got == 0 || windowStart + Int64(count) >= size { ended = true }
     }
@@ -329,10 +364,10 @@ enum CSVChunkImport {
 
   /// Reads the header record from the start of the file.
   static func scanHeader(
-    _ region: Region, buffer: GrowableBuffer<UInt8>, splitter: CSVSplitter, displayName: String,
+    _ region: Region, base: UnsafeMutablePointer<UInt8>?, splitter: CSVSplitter, displayName: String,
     found: ([String], Int, Int) -> Void
   ) throws(InputError) {
-    guard let base = buffer.base else { return }
+    guard let base else { return }
     var lines = Lines(base: base, start: region.start, end: region.end)
     while let line = lines.next() {
       if line.count >= LineReader.maximumLineLength { return }
@@ -395,10 +430,28 @@ enum CSVChunkImport {
     }
   }
 
-  /// Reads and packs chunk `part` of a round starting at `origin`.
+  /// Reads and packs chunk `part` of a round starting at `origin`: from the mapped file when it is
+  /// mapped, else (or when the mapping cannot provide the bytes) read into `buffer`.
   static func parseChunk<P: CSVRecordPacker>(
     _ packer: P, expected: Int, file: FileByteSource, origin: Int64, part: Int, size: Int64, chunkBytes: Int,
     buffer: GrowableBuffer<UInt8>
+  ) -> Chunk<P.Output> {
+    if let map = file.mapping {
+      let bytes = RegionBytes(buffer: buffer, map: map)
+      let chunk = parseChunk(
+        packer, expected: expected, file: file, origin: origin, part: part, size: size, chunkBytes: chunkBytes,
+        bytes: bytes)
+      map.release(Int(bytes.windowStart), Int(chunk.end - bytes.windowStart))
+      if !bytes.unmapped { return chunk }
+    }
+    return parseChunk(
+      packer, expected: expected, file: file, origin: origin, part: part, size: size, chunkBytes: chunkBytes,
+      bytes: RegionBytes(buffer: buffer, map: nil))
+  }
+
+  static func parseChunk<P: CSVRecordPacker>(
+    _ packer: P, expected: Int, file: FileByteSource, origin: Int64, part: Int, size: Int64, chunkBytes: Int,
+    bytes: RegionBytes
   ) -> Chunk<P.Output> {
     var packer = packer
     let chunk = Chunk(output: packer.makeOutput())
@@ -408,8 +461,8 @@ enum CSVChunkImport {
       let region = try readRegion(
         file: file, from: from,
         nominalEnd: nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size),
-        size: size, buffer: buffer, lineStartKnown: part == 0)
-      guard let base = buffer.base, region.end > region.start else {
+        size: size, bytes: bytes, lineStartKnown: part == 0)
+      guard let base = bytes.base, region.end > region.start else {
         // No line starts here: the lines over these bytes belong to an earlier chunk.
         chunk.end = nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size)
         return chunk
@@ -435,12 +488,12 @@ enum CSVChunkImport {
             if more == nil && !atEnd {
               // The quoted field runs past the chunk's lines: read on (the pending text is a copy).
               let used = lines.offset
-              let extra = try extend(file: file, region: region, used: used, size: size, buffer: buffer)
+              let extra = try extend(file: file, region: region, used: used, size: size, bytes: bytes)
               regionEnd = extra.end
               atEnd = extra.atEnd
               chunk.extended = true
               let number = lines.number
-              lines = Lines(base: buffer.base.unsafelyUnwrapped, start: used, end: regionEnd)
+              lines = Lines(base: bytes.base.unsafelyUnwrapped, start: used, end: regionEnd)
               lines.number = number
               more = lines.next()
             }
@@ -496,20 +549,16 @@ enum CSVChunkImport {
   /// Reads whole lines after `used` (the buffer's lines up to there are consumed) into the buffer,
   /// keeping the bytes before `used`: at least one more line.
   static func extend(
-    file: FileByteSource, region: Region, used: Int, size: Int64, buffer: GrowableBuffer<UInt8>
+    file: FileByteSource, region: Region, used: Int, size: Int64, bytes: RegionBytes
   ) throws(InputError) -> (end: Int, atEnd: Bool) {
     var count = used
     var ended = region.base + Int64(count) >= size
     while !ended {
-      let more = 1 << 20
-      buffer.reserve(count + more)
-      let got = try file.read(
-        at: region.base + Int64(count),
-        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + count }, count: more))
+      let got = try bytes.fill(file, at: count, count: 1 << 20)
       let old = count
       count += got
       if got == 0 || region.base + Int64(count) >= size { ended = true }
-      if let b = buffer.base, let hit = memchr(b + old, 0x0A, count - old) {
+      if let b = bytes.base, let hit = memchr(b + old, 0x0A, count - old) {
         count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
         return (count, region.base + Int64(count) >= size)
       }

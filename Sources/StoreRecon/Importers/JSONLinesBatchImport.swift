@@ -123,7 +123,10 @@ enum JSONLinesBatchImport {
     /// thread); throws as ``JSONLinesBatchImport/run(_:path:displayName:rejects:into:chunkBytes:threads:)``.
     func consume(rejects: any RejectSink, into builder: LedgerBuilder) throws(InputError) -> PackedImport {
       begin()
-      defer { cancelRest() }
+      defer {
+        cancelRest()
+        file = nil  // its mapping goes with the last task holding it
+      }
       if let failure { throw failure }
       if needsStreaming {
         return try streaming(P.self, path: path, displayName: displayName, rejects: rejects, into: builder)

@@ -43,6 +43,13 @@ final class ReadSchedule {
     }
   }
 
+  /// Ends the workers and lets go of the reads (their files and mappings).
+  func finish() {
+    pool.close()
+    reads = []
+    cursor = 0
+  }
+
   /// A task was taken (or dropped) by the consumer: `n` fewer out.
   func release(_ n: Int) {
     inFlight -= n

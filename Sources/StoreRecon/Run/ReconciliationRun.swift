@@ -116,7 +116,7 @@ public enum ReconciliationRun {
 
     // The chunked inputs' chunks are parsed on all cores, ahead of the merge, across file boundaries.
     let schedule = ReadSchedule()
-    let prepared = plan.map { InputReaders.prepare($0, on: schedule) }
+    var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
     let builder = LedgerBuilder()
     var rows = AppRowSet()
     var reports: [InputReport] = []
@@ -162,7 +162,8 @@ public enum ReconciliationRun {
         "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
           + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
     }
-    schedule.pool.close()
+    prepared = []
+    schedule.finish()
     FreeMemory.release()  // what the read's worker threads freed in their own arenas
     let readMs = milliseconds(clock.now - started)
 
