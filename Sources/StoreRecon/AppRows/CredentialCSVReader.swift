@@ -50,7 +50,9 @@ public struct CredentialCSVReader: AppRowReader {
   }
 
   /// Reads one credentials CSV file, chunked by a ``ReadSchedule``, into `table`.
-  func read(_ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout CredentialTable)
+  func read(
+    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout CredentialTable
+  )
     throws(InputError) -> InputCounts
   {
     let pool = table.pool

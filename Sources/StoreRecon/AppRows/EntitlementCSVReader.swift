@@ -55,7 +55,9 @@ public struct EntitlementCSVReader: AppRowReader {
   }
 
   /// Reads one entitlements CSV file, chunked by a ``ReadSchedule``, into `table`.
-  func read(_ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout EntitlementTable)
+  func read(
+    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout EntitlementTable
+  )
     throws(InputError) -> InputCounts
   {
     let pool = table.pool

@@ -320,7 +320,8 @@ enum CSVChunkImport {
       }
       buffer.reserve(offset + count)
       return try file.read(
-        at: windowStart + Int64(offset), into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + offset }, count: count))
+        at: windowStart + Int64(offset),
+        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + offset }, count: count))
     }
   }
 
@@ -439,7 +440,8 @@ enum CSVChunkImport {
     if let map = file.mapping {
       let bytes = RegionBytes(buffer: buffer, map: map)
       let chunk = parseChunk(
-        packer, expected: expected, file: file, origin: origin, part: part, size: size, chunkBytes: chunkBytes,
+        packer, expected: expected, file: file, origin: origin, part: part, size: size,
+        chunkBytes: chunkBytes,
         bytes: bytes)
       map.release(Int(bytes.windowStart), Int(chunk.end - bytes.windowStart))
       if !bytes.unmapped { return chunk }

@@ -11,7 +11,8 @@ enum InputReaders {
       read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
         path: input.path, displayName: input.display)
     case "play.sales":
-      read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(path: input.path, displayName: input.display)
+      read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
+        path: input.path, displayName: input.display)
     case "play.subscriptions":
       read = JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer>(
         path: input.path, displayName: input.display)
