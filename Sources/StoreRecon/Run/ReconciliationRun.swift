@@ -115,6 +115,9 @@ public enum ReconciliationRun {
     let digests = FileDigest.Prefetch(plan.filter { $0.query == nil }.map(\.path))
 
     // The chunked inputs' chunks are parsed on all cores, ahead of the merge, across file boundaries.
+    FreeMemory.hold()
+    var readDone = false
+    defer { if !readDone { FreeMemory.release() } }  // a run stopped while reading
     let schedule = ReadSchedule()
     var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
     let builder = LedgerBuilder()
@@ -165,6 +168,7 @@ public enum ReconciliationRun {
     prepared = []
     schedule.finish()
     FreeMemory.release()  // what the read's worker threads freed in their own arenas
+    readDone = true
     let readMs = milliseconds(clock.now - started)
 
     let reconcileStart = clock.now
