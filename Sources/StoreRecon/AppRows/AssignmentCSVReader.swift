@@ -20,6 +20,20 @@ public struct AssignmentCSVReader: AppRowReader {
     }
   }
 
+  /// Reads one assignments CSV file, chunked by a ``ReadSchedule``: the same rows, lines and rejects as
+  /// ``read(path:displayName:fileIndex:rejects:emit:)``.
+  func read(
+    _ source: CSVChunkImport.Source<Packer>, fileIndex: Int32, rejects: any RejectSink,
+    emit: (Assignment) -> Void
+  ) throws(InputError) -> InputCounts {
+    try source.consume(rejects: rejects) { rows, linesBefore in
+      for var row in rows {
+        row.origin = Origin(file: fileIndex, line: Int32(clamping: linesBefore + Int(row.origin.line)))
+        emit(row)
+      }
+    }
+  }
+
   /// Packs assignment rows of one chunk.
   struct Packer: CSVRecordPacker {
     let columns: [Int]

@@ -43,15 +43,24 @@ public struct CredentialCSVReader: AppRowReader {
     into table: inout CredentialTable, chunkBytes: Int = CSVChunkImport.chunkSize,
     threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
+    let schedule = ReadSchedule(workers: threads)
+    let source = CSVChunkImport.Source<Packer>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    schedule.add(source)
+    return try read(source, rejects: rejects, into: &table)
+  }
+
+  /// Reads one credentials CSV file, chunked by a ``ReadSchedule``, into `table`.
+  func read(
+    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout CredentialTable
+  )
+    throws(InputError) -> InputCounts
+  {
     let pool = table.pool
     var packed = CredentialTable(pool: pool)
     swap(&packed, &table)
     defer { swap(&packed, &table) }
-    packed.reserve(AppRowCSV.estimatedRows(path))
-    return try CSVChunkImport.run(
-      Packer.self, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes,
-      threads: threads
-    ) { chunk in
+    packed.reserve(AppRowCSV.estimatedRows(source.path))
+    return try source.consume(rejects: rejects) { chunk, _ in
       // Keys and order ids were numbered in the chunk's own pool: renumber them in the table's.
       var map = [UInt32](repeating: UInt32.max, count: chunk.pool.count)
       func global(_ id: PackedID) -> PackedID {

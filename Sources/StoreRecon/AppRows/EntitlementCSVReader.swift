@@ -48,16 +48,25 @@ public struct EntitlementCSVReader: AppRowReader {
     into table: inout EntitlementTable, chunkBytes: Int = CSVChunkImport.chunkSize,
     threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
+    let schedule = ReadSchedule(workers: threads)
+    let source = CSVChunkImport.Source<Packer>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    schedule.add(source)
+    return try read(source, rejects: rejects, into: &table)
+  }
+
+  /// Reads one entitlements CSV file, chunked by a ``ReadSchedule``, into `table`.
+  func read(
+    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout EntitlementTable
+  )
+    throws(InputError) -> InputCounts
+  {
     let pool = table.pool
     let products = table.products
     var rows: [EntitlementTable.Row] = []
     swap(&rows, &table.rows)
     defer { swap(&rows, &table.rows) }
-    rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(path))
-    return try CSVChunkImport.run(
-      Packer.self, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes,
-      threads: threads
-    ) { chunk in
+    rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(source.path))
+    return try source.consume(rejects: rejects) { chunk, _ in
       // Keys and product names were numbered in the chunk's own pools: renumber them in the table's.
       var keys = [UInt32](repeating: UInt32.max, count: chunk.pool.count)
       let names = chunk.products.names.map { products.name($0) }

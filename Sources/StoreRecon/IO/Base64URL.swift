@@ -33,6 +33,61 @@ public enum Base64URL {
     return output
   }
 
+  /// Decodes base64url text (as ``decode(_:)-(UnsafeBufferPointer<UInt8>)``) into `output` (grown as
+  /// needed), four letters at a time; the decoded bytes, or `nil` when it is not base64. The bytes stay
+  /// valid until `output` is next used.
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into output: GrowableBuffer<UInt8>)
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    var n = bytes.count
+    while n > 0 && bytes[n - 1] == 0x3D { n -= 1 }
+    guard n % 4 != 1 else { return nil }
+    let produced = n / 4 * 3 + max(0, n % 4 - 1)
+    output.reserve(max(produced, 1))
+    guard let out = output.base, let input = bytes.baseAddress else {
+      return n == 0 ? UnsafeBufferPointer(start: output.base, count: 0) : nil
+    }
+    return table.withUnsafeBufferPointer { t -> UnsafeBufferPointer<UInt8>? in
+      @inline(__always) func letter(_ i: Int) -> UInt32 { UInt32(t[Int(input[i])]) }
+      var i = 0
+      var o = 0
+      let whole = n & ~3
+      while i < whole {
+        let a = letter(i)
+        let b = letter(i + 1)
+        let c = letter(i + 2)
+        let d = letter(i + 3)
+        guard (a | b | c | d) & 0x80 == 0 else { return nil }
+        let v = a << 18 | b << 12 | c << 6 | d
+        out[o] = UInt8(truncatingIfNeeded: v >> 16)
+        out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+        out[o + 2] = UInt8(truncatingIfNeeded: v)
+        i += 4
+        o += 3
+      }
+      switch n - whole {
+      case 2:
+        let a = letter(i)
+        let b = letter(i + 1)
+        guard (a | b) & 0x80 == 0 else { return nil }
+        out[o] = UInt8(truncatingIfNeeded: (a << 6 | b) >> 4)
+        o += 1
+      case 3:
+        let a = letter(i)
+        let b = letter(i + 1)
+        let c = letter(i + 2)
+        guard (a | b | c) & 0x80 == 0 else { return nil }
+        let v = a << 12 | b << 6 | c
+        out[o] = UInt8(truncatingIfNeeded: v >> 10)
+        out[o + 1] = UInt8(truncatingIfNeeded: v >> 2)
+        o += 2
+      default:
+        break
+      }
+      return UnsafeBufferPointer(start: out, count: o)
+    }
+  }
+
   /// Decodes base64url `text`; see ``decode(_:)-(UnsafeBufferPointer<UInt8>)``.
   public static func decode(_ text: String) -> [UInt8]? {
     var text = text

@@ -44,6 +44,15 @@ public final class FileByteSource: ByteSource {
 
   deinit { close(fd) }
 
+  /// The whole file mapped into memory (``mapWhole()``), or `nil`.
+  private(set) var mapping: MappedFile?
+
+  /// Maps the whole file, once (a no-op when it cannot be mapped); call it before the source is shared
+  /// between threads.
+  func mapWhole() {
+    if mapping == nil { mapping = MappedFile(fd: fd, size: size) }
+  }
+
   /// Reads the next bytes of the file; `0` at the end.
   public func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputError) -> Int {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }

@@ -28,61 +28,44 @@ enum FlatJSONScanner {
   static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>, _ visit: (UnsafeBufferPointer<UInt8>, Value) -> Void
   ) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
     let n = bytes.count
-    var i = 0
-    @inline(__always) func skipSpace() {
-      while i < n {
-        let b = bytes[i]
-        guard b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return }
-        i += 1
-      }
-    }
     @inline(__always) func span(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
-      UnsafeBufferPointer(rebasing: bytes[from..<to])
+      UnsafeBufferPointer(start: base + from, count: to - from)
     }
-    skipSpace()
-    guard i < n, bytes[i] == 0x7B else { return false }
-    i += 1
-    skipSpace()
-    if i < n && bytes[i] == 0x7D {
-      i += 1
-      skipSpace()
-      return i == n
+    var i = skipSpace(base, 0, n)
+    guard i < n, base[i] == 0x7B else { return false }
+    i = skipSpace(base, i + 1, n)
+    if i < n && base[i] == 0x7D {
+      return skipSpace(base, i + 1, n) == n
     }
     while true {
-      skipSpace()
-      guard i < n, bytes[i] == 0x22 else { return false }
+      i = skipSpace(base, i, n)
+      guard i < n, base[i] == 0x22 else { return false }
       i += 1
       let keyStart = i
-      while i < n && bytes[i] != 0x22 {
-        guard bytes[i] != 0x5C, bytes[i] >= 0x20 else { return false }
-        i += 1
-      }
-      guard i < n else { return false }
+      i = stringStop(base, i, n)
+      guard i < n, base[i] == 0x22 else { return false }  // an escape or a control byte in a key
       let key = span(keyStart, i)
-      i += 1
-      skipSpace()
-      guard i < n, bytes[i] == 0x3A else { return false }
-      i += 1
-      skipSpace()
+      i = skipSpace(base, i + 1, n)
+      guard i < n, base[i] == 0x3A else { return false }
+      i = skipSpace(base, i + 1, n)
       guard i < n else { return false }
       let value: Value
-      switch bytes[i] {
+      switch base[i] {
       case 0x22:
         i += 1
         let start = i
         var escaped = false
-        while i < n && bytes[i] != 0x22 {
-          let b = bytes[i]
+        while true {
+          i = stringStop(base, i, n)
+          guard i < n else { return false }
+          let b = base[i]
+          if b == 0x22 { break }
           guard b >= 0x20 else { return false }
-          if b == 0x5C {
-            escaped = true
-            i += 2
-          } else {
-            i += 1
-          }
+          escaped = true  // a backslash: skip the escaped byte
+          i += 2
         }
-        guard i < n else { return false }
         let text = span(start, i)
         i += 1
         if escaped {
@@ -120,17 +103,54 @@ enum FlatJSONScanner {
         return false
       }
       visit(key, value)
-      skipSpace()
+      i = skipSpace(base, i, n)
       guard i < n else { return false }
-      if bytes[i] == 0x2C {
+      if base[i] == 0x2C {
         i += 1
         continue
       }
-      guard bytes[i] == 0x7D else { return false }
-      i += 1
-      skipSpace()
-      return i == n
+      guard base[i] == 0x7D else { return false }
+      return skipSpace(base, i + 1, n) == n
     }
+  }
+
+  /// The index of the first byte at or after `i` that is not JSON whitespace, or `n`.
+  @inline(__always)
+  static func skipSpace(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+    var i = i
+    while i < n {
+      let b = base[i]
+      guard b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return i }
+      i += 1
+    }
+    return i
+  }
+
+  /// The index of the first byte at or after `i` that ends a plain run of string bytes — a quote, a
+  /// backslash or a control byte (below 0x20) — or `n` (at least `i`). Eight bytes at a time.
+  @inline(__always)
+  static func stringStop(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+    var i = i
+    #if _endian(little)
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while i + 8 <= n {
+        let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+        let quote = w ^ (0x22 &* ones)
+        let backslash = w ^ (0x5C &* ones)
+        // The lowest flagged byte of each term is exact (a borrow only flags bytes above a hit).
+        let hits =
+          ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (w &- 0x20 &* ones) & ~w) & highs
+        if hits != 0 { return i + hits.trailingZeroBitCount >> 3 }
+        i += 8
+      }
+    #endif
+    while i < n {
+      let b = base[i]
+      if b == 0x22 || b == 0x5C || b < 0x20 { return i }
+      i += 1
+    }
+    return max(i, n)
   }
 
   /// The end of a JSON number starting at `start` (RFC 8259 grammar), or `nil`.

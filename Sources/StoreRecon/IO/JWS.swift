@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Compact JWS (`header.payload.signature`, base64url parts): the payload, without checking the signature.
 public enum JWS {
   /// The decoded payload bytes of a compact JWS, or `nil` when the text is not three base64url parts.
@@ -9,6 +13,21 @@ public enum JWS {
     }
     guard dots.count == 2, dots[0] > 0, dots[1] > dots[0] + 1 else { return nil }
     return Base64URL.decode(UnsafeBufferPointer(rebasing: compact[(dots[0] + 1)..<dots[1]]))
+  }
+
+  /// The decoded payload of a compact JWS (as ``payload(_:)-(UnsafeBufferPointer<UInt8>)``), decoded into
+  /// `buffer`; valid until `buffer` is next used.
+  static func payload(_ compact: UnsafeBufferPointer<UInt8>, into buffer: GrowableBuffer<UInt8>)
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    guard let base = compact.baseAddress else { return nil }
+    let n = compact.count
+    guard let first = memchr(base, 0x2E, n) else { return nil }
+    let one = base.distance(to: first.assumingMemoryBound(to: UInt8.self))
+    guard let second = memchr(base + one + 1, 0x2E, n - one - 1) else { return nil }
+    let two = base.distance(to: second.assumingMemoryBound(to: UInt8.self))
+    guard memchr(base + two + 1, 0x2E, n - two - 1) == nil, one > 0, two > one + 1 else { return nil }
+    return Base64URL.decode(UnsafeBufferPointer(rebasing: compact[(one + 1)..<two]), into: buffer)
   }
 
   /// The decoded payload of a compact JWS string; see ``payload(_:)-(UnsafeBufferPointer<UInt8>)``.

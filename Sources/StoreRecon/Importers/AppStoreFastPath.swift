@@ -261,12 +261,12 @@ struct AppStoreFastPath {
     return true
   }
 
-  /// What packing remembers between lines of one batch: the last product variant and account token
-  /// (consecutive lines mostly repeat them), and short texts already made.
+  /// What packing remembers between lines of one batch: the product variants seen (a few products
+  /// repeat on every line), the last account token (consecutive lines mostly repeat it), and short texts
+  /// already made.
   struct PackCache {
-    private var product: [UInt8] = []
-    private var type: [UInt8] = []
-    private var variant: UInt32 = 0
+    /// Product and type bytes with their variant, for the batch's product table.
+    private var variants: [(product: [UInt8], type: [UInt8], variant: UInt32)] = []
     private var products: ProductTable?
     private var lastToken: [UInt8] = []
     private var lastTokenNumber: UInt32 = 0
@@ -289,11 +289,15 @@ struct AppStoreFastPath {
     mutating func variant(
       product p: UnsafeBufferPointer<UInt8>, type t: UnsafeBufferPointer<UInt8>, in table: ProductTable
     ) -> UInt32 {
-      if products === table && PackCache.same(product, p) && PackCache.same(type, t) { return variant }
-      products = table
-      product = Array(p)
-      type = Array(t)
-      variant = table.variant(store: .appStore, name: table.name(p), type: table.type(t))
+      if products !== table {
+        products = table
+        variants.removeAll()
+      }
+      for entry in variants where PackCache.same(entry.product, p) && PackCache.same(entry.type, t) {
+        return entry.variant
+      }
+      let variant = table.variant(store: .appStore, name: table.name(p), type: table.type(t))
+      if variants.count < 32 { variants.append((Array(p), Array(t), variant)) }
       return variant
     }
 
@@ -302,7 +306,8 @@ struct AppStoreFastPath {
     mutating func token(_ t: UnsafeBufferPointer<UInt8>, in pool: TextPool) -> UInt32 {
       if lastTokens === pool && PackCache.same(lastToken, t) { return lastTokenNumber }
       lastTokens = pool
-      lastToken = Array(t)
+      lastToken.removeAll(keepingCapacity: true)
+      lastToken.append(contentsOf: t)
       lastTokenNumber = pool.intern(t) + 1
       return lastTokenNumber
     }

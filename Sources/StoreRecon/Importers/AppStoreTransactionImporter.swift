@@ -37,11 +37,21 @@ public struct AppStoreTransactionImporter: StoreImporter {
   struct Packer: JSONLinePacker {
     let fast = AppStoreFastPath()
     var cache = AppStoreFastPath.PackCache()
+    /// A compact JWS line's decoded payload.
+    let payload = GrowableBuffer<UInt8>()
 
     init() {}
 
     mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection) {
       if fast.pack(line, into: batch, cache: &cache) { return }
+      // A compact JWS whose payload is a plain transaction object: what the full path makes of it (it
+      // parses the payload as it parses a line, and unwraps nothing when the object is no wrapper).
+      let first = line.first ?? 0
+      if first != 0x7B && first != 0x5B && first != 0x22, let object = JWS.payload(line, into: payload),
+        fast.pack(object, into: batch, cache: &cache)
+      {
+        return
+      }
       batch.add(try AppStoreTransactionImporter.transaction(line: line, origin: Origin(file: -1, line: 0)))
     }
   }

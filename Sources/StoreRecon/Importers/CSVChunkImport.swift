@@ -104,59 +104,129 @@ enum CSVChunkImport {
     _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
     chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output, Int) -> Void
   ) throws(InputError) -> InputCounts {
-    let file = try FileByteSource(path: path, displayName: displayName)
-    let container = try InputBytes.sniff(file, path: path, displayName: displayName)
-    var start: Int64 = 0
-    var plain = container == .plain
-    if plain {
-      var head = [UInt8](repeating: 0, count: 3)
-      let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
-        try file.read(at: 0, into: b)
-      }
-      if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
-        start = 3
-      } else if got >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)) {
-        plain = false
-      }
-    }
-    guard plain else {
-      return try streaming(packer, path: path, displayName: displayName, rejects: rejects) { merge($0, 0) }
-    }
-    let size = file.size
-    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    let schedule = ReadSchedule(workers: threads)
+    let source = Source<P>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    schedule.add(source)
+    return try source.consume(rejects: rejects, merge: merge)
+  }
 
-    // The header row: the first record (blank lines skipped), read like any other.
-    let buffer = GrowableBuffer<UInt8>()
-    let splitter = CSVSplitter()
-    var header: [String] = []
-    var position = start
-    var lineBase = 0
-    let first = try readRegion(
-      file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, buffer: buffer)
-    try scanHeader(first, buffer: buffer, splitter: splitter, displayName: displayName) {
-      names, lines, offset in
-      header = names
-      lineBase = lines
-      position = start + Int64(offset)
-    }
-    if let tooLong = first.tooLongLine, header.isEmpty {
-      throw .malformed(
-        path: displayName, reason: "line \(tooLong) is longer than \(LineReader.maximumLineLength) bytes")
-    }
-    let columns = try P.columns(Header(names: header, displayName: displayName))
-    let expected = header.count
+  /// A CSV file read through a ``ReadSchedule``: the header is read when the schedule opens it, the
+  /// rest is cut into chunks at fixed offsets that the schedule's workers split and pack (ahead, while
+  /// earlier inputs are merged); ``consume(rejects:merge:)`` hands their outputs over in file order.
+  ///
+  /// A record whose quoted field runs past its chunk's end is read to its end by that chunk; the chunks
+  /// after it (which started inside that record) are dropped and the rest of the file is read from
+  /// there on the consuming thread, one chunk at a time.
+  final class Source<P: CSVRecordPacker>: ScheduledRead, @unchecked Sendable {
+    let path: String
+    let displayName: String
+    let chunkBytes: Int
+    private var file: FileByteSource?
+    private var size: Int64 = 0
+    private var failure: InputError?
+    private var needsStreaming = false
+    private var columns: P.Columns?
+    private var expected = 0
+    /// Where the records start (after the header) and the lines before them.
+    private var origin: Int64 = 0
+    private var headerLines = 0
+    private var tickets: [ReadTicket<Chunk<P.Output>>?] = []
 
-    let workers = max(1, threads)
-    let buffers = (0..<workers).map { _ in GrowableBuffer<UInt8>() }
-    while position < size {
-      let round = min(workers, Int((size - position + Int64(chunkBytes) - 1) / Int64(chunkBytes)))
-      let from = position
-      let chunks = Parallel.map(parts: round) { part -> Chunk<P.Output> in
-        parseChunk(
-          P(columns: columns), expected: expected, file: file, origin: from, part: part, size: size,
-          chunkBytes: chunkBytes, buffer: buffers[part])
+    init(path: String, displayName: String, chunkBytes: Int = CSVChunkImport.chunkSize) {
+      self.path = path
+      self.displayName = displayName
+      self.chunkBytes = max(1, chunkBytes)
+    }
+
+    override func open() {
+      do throws(InputError) {
+        let file = try FileByteSource(path: path, displayName: displayName)
+        let container = try InputBytes.sniff(file, path: path, displayName: displayName)
+        var start: Int64 = 0
+        var plain = container == .plain
+        if plain {
+          var head = [UInt8](repeating: 0, count: 3)
+          let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
+            try file.read(at: 0, into: b)
+          }
+          if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
+            start = 3
+          } else if got >= 2
+            && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
+          {
+            plain = false
+          }
+        }
+        guard plain else {
+          needsStreaming = true
+          return
+        }
+        let size = file.size
+        // The header row: the first record (blank lines skipped), read like any other.
+        let head = RegionBytes(buffer: GrowableBuffer<UInt8>(), map: nil)
+        let splitter = CSVSplitter()
+        var header: [String] = []
+        var position = start
+        var lineBase = 0
+        let first = try readRegion(
+          file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, bytes: head)
+        let displayName = self.displayName
+        try scanHeader(first, base: head.base, splitter: splitter, displayName: displayName) {
+          names, lines, offset in
+          header = names
+          lineBase = lines
+          position = start + Int64(offset)
+        }
+        if let tooLong = first.tooLongLine, header.isEmpty {
+          throw .malformed(
+            path: displayName, reason: "line \(tooLong) is longer than \(LineReader.maximumLineLength) bytes")
+        }
+        columns = try P.columns(Header(names: header, displayName: displayName))
+        expected = header.count
+        file.mapWhole()
+        self.file = file
+        self.size = size
+        origin = position
+        headerLines = lineBase
+        taskCount = size > position ? Int((size - position + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
+      } catch {
+        failure = error
       }
-      for chunk in chunks {
+    }
+
+    override func submit(_ k: Int, to pool: ReadPool) {
+      guard let file, let columns else { return }
+      let expected = self.expected
+      let origin = self.origin
+      let size = self.size
+      let chunkBytes = self.chunkBytes
+      tickets.append(
+        pool.submit { [self] buffer in
+          let packer = P(columns: columns)
+          if isCancelled { return Chunk(output: packer.makeOutput()) }
+          return parseChunk(
+            packer, expected: expected, file: file, origin: origin, part: k, size: size,
+            chunkBytes: chunkBytes, buffer: buffer)
+        })
+    }
+
+    /// Hands the chunks' outputs to `merge` in file order, with the number of the lines before each
+    /// (or reads a compressed or UTF-16 file on this thread); counts rows and reports rejects.
+    func consume(rejects: any RejectSink, merge: (P.Output, Int) -> Void) throws(InputError) -> InputCounts {
+      begin()
+      defer {
+        cancelRest()
+        file = nil  // its mapping goes with the last task holding it
+      }
+      if let failure { throw failure }
+      if needsStreaming {
+        return try streaming(P.self, path: path, displayName: displayName, rejects: rejects) { merge($0, 0) }
+      }
+      guard let file, let columns else { return InputCounts() }
+      var counter = RecordCounter(displayName: displayName, rejects: rejects)
+      var lineBase = headerLines
+      var position = origin
+      @inline(__always) func take(_ chunk: Chunk<P.Output>) throws(InputError) {
         counter.accept(chunk.accepted)
         for reject in chunk.rejects {
           counter.reject(line: lineBase + reject.line, reason: reject.reason, raw: reject.raw)
@@ -170,11 +240,30 @@ enum CSVChunkImport {
         if let error = chunk.error { throw error }
         lineBase += chunk.lines
         position = max(position, chunk.end)
-        // The chunks after one that read on past its lines started inside its last record: read again.
-        if chunk.extended { break }
       }
+      var k = 0
+      while k < taskCount {
+        ensureSubmitted(k)
+        let chunk = k < tickets.count ? tickets[k]?.take() : nil
+        if k < tickets.count { tickets[k] = nil }
+        tookOne()
+        guard let chunk else { break }
+        try take(chunk)
+        // The chunks after one that read on past its lines started inside its last record.
+        if chunk.extended { break }
+        k += 1
+      }
+      cancelRest()
+      // After a record with a line break inside quotes that crossed a chunk's end: one chunk at a time.
+      let buffer = GrowableBuffer<UInt8>()
+      while position < size {
+        let chunk = parseChunk(
+          P(columns: columns), expected: expected, file: file, origin: position, part: 0, size: size,
+          chunkBytes: chunkBytes, buffer: buffer)
+        try take(chunk)
+      }
+      return counter.counts
     }
-    return counter.counts
   }
 
   static func chunkStart(origin: Int64, part: Int, chunkBytes: Int) -> Int64 {
@@ -199,18 +288,54 @@ enum CSVChunkImport {
     var tooLongLine: Int?
   }
 
+  /// Where a region's bytes are held: read into a buffer, or where the mapped file has them (no copy).
+  final class RegionBytes {
+    let buffer: GrowableBuffer<UInt8>
+    let map: MappedFile?
+    /// The file offset of the region's first byte.
+    var windowStart: Int64 = 0
+    /// The mapping could not provide some bytes (the file shrank): the caller reads the region instead.
+    private(set) var unmapped = false
+
+    init(buffer: GrowableBuffer<UInt8>, map: MappedFile?) {
+      self.buffer = buffer
+      self.map = map
+    }
+
+    /// The region's first byte.
+    var base: UnsafeMutablePointer<UInt8>? {
+      if let map { return UnsafeMutablePointer(mutating: map.base + Int(windowStart)) }
+      return buffer.base
+    }
+
+    /// Makes the `count` bytes at `offset` in the region available; how many there are (fewer at the end).
+    func fill(_ file: FileByteSource, at offset: Int, count: Int) throws(InputError) -> Int {
+      if let map {
+        let got = max(0, min(count, map.size - Int(windowStart) - offset))
+        guard map.load(Int(windowStart) + offset, got) else {
+          unmapped = true
+          return 0
+        }
+        return got
+      }
+      buffer.reserve(offset + count)
+      return try file.read(
+        at: windowStart + Int64(offset),
+        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + offset }, count: count))
+    }
+  }
+
   /// Reads the lines starting in `[from, nominalEnd)` (from must be a line start when it is the origin).
   static func readRegion(
-    file: FileByteSource, from: Int64, nominalEnd: Int64, size: Int64, buffer: GrowableBuffer<UInt8>,
+    file: FileByteSource, from: Int64, nominalEnd: Int64, size: Int64, bytes: RegionBytes,
     lineStartKnown: Bool = true
   ) throws(InputError) -> Region {
     let windowStart = lineStartKnown ? from : from - 1
     let window = Int(nominalEnd - windowStart)
-    buffer.reserve(window)
-    var count = try file.read(
-      at: windowStart, into: UnsafeMutableBufferPointer(start: buffer.base, count: window))
+    bytes.windowStart = windowStart
+    var count = try bytes.fill(file, at: 0, count: window)
     var region = Region(base: windowStart, start: 0, end: 0, atEnd: false)
-    guard let base = buffer.base, count > 0 else {
+    guard let base = bytes.base, count > 0 else {
       region.atEnd = true
       return region
     }
@@ -223,17 +348,13 @@ enum CSVChunkImport {
     var openLine = count
     while openLine > region.start && base[openLine - 1] != 0x0A { openLine -= 1 }
     while true {
-      if searchFrom < count, let b = buffer.base, let hit = memchr(b + searchFrom, 0x0A, count - searchFrom) {
+      if searchFrom < count, let b = bytes.base, let hit = memchr(b + searchFrom, 0x0A, count - searchFrom) {
         count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
         break
       }
       if ended || count - openLine >= LineReader.maximumLineLength { break }
-      let more = 1 << 20
-      buffer.reserve(count + more)
       searchFrom = count
-      let got = try file.read(
-        at: windowStart + Int64(count),
-        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + count }, count: more))
+      let got = try bytes.fill(file, at: count, count: 1 << 20)
       count += got
       if got == 0 || windowStart + Int64(count) >= size { ended = true }
     }
@@ -244,10 +365,10 @@ enum CSVChunkImport {
 
   /// Reads the header record from the start of the file.
   static func scanHeader(
-    _ region: Region, buffer: GrowableBuffer<UInt8>, splitter: CSVSplitter, displayName: String,
+    _ region: Region, base: UnsafeMutablePointer<UInt8>?, splitter: CSVSplitter, displayName: String,
     found: ([String], Int, Int) -> Void
   ) throws(InputError) {
-    guard let base = buffer.base else { return }
+    guard let base else { return }
     var lines = Lines(base: base, start: region.start, end: region.end)
     while let line = lines.next() {
       if line.count >= LineReader.maximumLineLength { return }
@@ -310,10 +431,29 @@ enum CSVChunkImport {
     }
   }
 
-  /// Reads and packs chunk `part` of a round starting at `origin`.
+  /// Reads and packs chunk `part` of a round starting at `origin`: from the mapped file when it is
+  /// mapped, else (or when the mapping cannot provide the bytes) read into `buffer`.
   static func parseChunk<P: CSVRecordPacker>(
     _ packer: P, expected: Int, file: FileByteSource, origin: Int64, part: Int, size: Int64, chunkBytes: Int,
     buffer: GrowableBuffer<UInt8>
+  ) -> Chunk<P.Output> {
+    if let map = file.mapping {
+      let bytes = RegionBytes(buffer: buffer, map: map)
+      let chunk = parseChunk(
+        packer, expected: expected, file: file, origin: origin, part: part, size: size,
+        chunkBytes: chunkBytes,
+        bytes: bytes)
+      map.release(Int(bytes.windowStart), Int(chunk.end - bytes.windowStart))
+      if !bytes.unmapped { return chunk }
+    }
+    return parseChunk(
+      packer, expected: expected, file: file, origin: origin, part: part, size: size, chunkBytes: chunkBytes,
+      bytes: RegionBytes(buffer: buffer, map: nil))
+  }
+
+  static func parseChunk<P: CSVRecordPacker>(
+    _ packer: P, expected: Int, file: FileByteSource, origin: Int64, part: Int, size: Int64, chunkBytes: Int,
+    bytes: RegionBytes
   ) -> Chunk<P.Output> {
     var packer = packer
     let chunk = Chunk(output: packer.makeOutput())
@@ -323,8 +463,8 @@ enum CSVChunkImport {
       let region = try readRegion(
         file: file, from: from,
         nominalEnd: nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size),
-        size: size, buffer: buffer, lineStartKnown: part == 0)
-      guard let base = buffer.base, region.end > region.start else {
+        size: size, bytes: bytes, lineStartKnown: part == 0)
+      guard let base = bytes.base, region.end > region.start else {
         // No line starts here: the lines over these bytes belong to an earlier chunk.
         chunk.end = nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size)
         return chunk
@@ -350,12 +490,12 @@ enum CSVChunkImport {
             if more == nil && !atEnd {
               // The quoted field runs past the chunk's lines: read on (the pending text is a copy).
               let used = lines.offset
-              let extra = try extend(file: file, region: region, used: used, size: size, buffer: buffer)
+              let extra = try extend(file: file, region: region, used: used, size: size, bytes: bytes)
               regionEnd = extra.end
               atEnd = extra.atEnd
               chunk.extended = true
               let number = lines.number
-              lines = Lines(base: buffer.base.unsafelyUnwrapped, start: used, end: regionEnd)
+              lines = Lines(base: bytes.base.unsafelyUnwrapped, start: used, end: regionEnd)
               lines.number = number
               more = lines.next()
             }
@@ -411,20 +551,16 @@ enum CSVChunkImport {
   /// Reads whole lines after `used` (the buffer's lines up to there are consumed) into the buffer,
   /// keeping the bytes before `used`: at least one more line.
   static func extend(
-    file: FileByteSource, region: Region, used: Int, size: Int64, buffer: GrowableBuffer<UInt8>
+    file: FileByteSource, region: Region, used: Int, size: Int64, bytes: RegionBytes
   ) throws(InputError) -> (end: Int, atEnd: Bool) {
     var count = used
     var ended = region.base + Int64(count) >= size
     while !ended {
-      let more = 1 << 20
-      buffer.reserve(count + more)
-      let got = try file.read(
-        at: region.base + Int64(count),
-        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + count }, count: more))
+      let got = try bytes.fill(file, at: count, count: 1 << 20)
       let old = count
       count += got
       if got == 0 || region.base + Int64(count) >= size { ended = true }
-      if let b = buffer.base, let hit = memchr(b + old, 0x0A, count - old) {
+      if let b = bytes.base, let hit = memchr(b + old, 0x0A, count - old) {
         count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
         return (count, region.base + Int64(count) >= size)
       }

@@ -45,46 +45,104 @@ enum JSONLinesBatchImport {
   ///
   /// - Parameters:
   ///   - chunkBytes: the chunk size (tests use small chunks to cut a small file many times).
-  ///   - threads: chunks parsed at once (1: sequential).
+  ///   - threads: chunks parsed at once (1: one worker thread, merged in turn).
   static func run<P: JSONLinePacker>(
     _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
     chunkBytes: Int = chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> PackedImport {
-    let file = try FileByteSource(path: path, displayName: displayName)
-    let container = try InputBytes.sniff(file, path: path, displayName: displayName)
-    var start: Int64 = 0
-    var plain = container == .plain
-    if plain {
-      var head = [UInt8](repeating: 0, count: 3)
-      let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
-        try file.read(at: 0, into: b)
-      }
-      if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
-        start = 3
-      } else if got >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)) {
-        plain = false
+    let schedule = ReadSchedule(workers: threads)
+    let source = Source<P>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    schedule.add(source)
+    return try source.consume(rejects: rejects, into: builder)
+  }
+
+  /// A JSON Lines file read through a ``ReadSchedule``: its chunks are parsed by the schedule's workers
+  /// (ahead, while earlier inputs are merged) and merged in file order by ``consume(rejects:into:)``.
+  final class Source<P: JSONLinePacker>: ScheduledRead, @unchecked Sendable {
+    let path: String
+    let displayName: String
+    let chunkBytes: Int
+    private var file: FileByteSource?
+    private var start: Int64 = 0
+    private var size: Int64 = 0
+    private var failure: InputError?
+    private var needsStreaming = false
+    private var tickets: [ReadTicket<Chunk>?] = []
+
+    init(path: String, displayName: String, chunkBytes: Int = JSONLinesBatchImport.chunkSize) {
+      self.path = path
+      self.displayName = displayName
+      self.chunkBytes = max(1, chunkBytes)
+    }
+
+    override func open() {
+      do throws(InputError) {
+        let file = try FileByteSource(path: path, displayName: displayName)
+        let container = try InputBytes.sniff(file, path: path, displayName: displayName)
+        var plain = container == .plain
+        if plain {
+          var head = [UInt8](repeating: 0, count: 3)
+          let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
+            try file.read(at: 0, into: b)
+          }
+          if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
+            start = 3
+          } else if got >= 2
+            && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
+          {
+            plain = false
+          }
+        }
+        guard plain else {
+          needsStreaming = true
+          return
+        }
+        file.mapWhole()
+        self.file = file
+        size = file.size
+        taskCount = size > start ? Int((size - start + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
+      } catch {
+        failure = error
       }
     }
-    guard plain else {
-      return try streaming(packer, path: path, displayName: displayName, rejects: rejects, into: builder)
+
+    override func submit(_ k: Int, to pool: ReadPool) {
+      guard let file else { return }
+      let start = self.start
+      let size = self.size
+      let chunkBytes = self.chunkBytes
+      tickets.append(
+        pool.submit { [self] buffer in
+          if isCancelled { return Chunk() }
+          return parse(
+            P.self, file: file, chunk: k, start: start, size: size, chunkBytes: chunkBytes, buffer: buffer)
+        })
     }
-    var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
-    let size = file.size
-    let chunkCount = size > start ? Int((size - start + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
-    var next = 0
-    let buffers = (0..<max(1, threads)).map { _ in GrowableBuffer<UInt8>() }
-    while next < chunkCount {
-      let round = min(max(1, threads), chunkCount - next)
-      let first = next
-      let chunks = Parallel.map(parts: round) { part -> Chunk in
-        parse(
-          packer, file: file, chunk: first + part, start: start, size: size, chunkBytes: chunkBytes,
-          buffer: buffers[part])
+
+    /// Merges the chunks into `builder` in file order (or reads a compressed or UTF-16 file on this
+    /// thread); throws as ``JSONLinesBatchImport/run(_:path:displayName:rejects:into:chunkBytes:threads:)``.
+    func consume(rejects: any RejectSink, into builder: LedgerBuilder) throws(InputError) -> PackedImport {
+      begin()
+      defer {
+        cancelRest()
+        file = nil  // its mapping goes with the last task holding it
       }
-      for chunk in chunks { try result.merge(chunk) }
-      next += round
+      if let failure { throw failure }
+      if needsStreaming {
+        return try streaming(P.self, path: path, displayName: displayName, rejects: rejects, into: builder)
+      }
+      var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
+      var k = 0
+      while k < taskCount {
+        ensureSubmitted(k)
+        let chunk = (k < tickets.count ? tickets[k]?.take() : nil) ?? Chunk()
+        if k < tickets.count { tickets[k] = nil }
+        tookOne()
+        try result.merge(chunk)
+        k += 1
+      }
+      return result.finish()
     }
-    return result.finish()
   }
 
   /// Adds parsed chunks to the builder in order, numbering their lines and reporting their rejects.
@@ -131,11 +189,18 @@ enum JSONLinesBatchImport {
     _ packer: P.Type, file: FileByteSource, chunk k: Int, start: Int64, size: Int64, chunkBytes: Int,
     buffer: GrowableBuffer<UInt8>
   ) -> Chunk {
-    let chunk = Chunk()
     let nominalStart = start + Int64(k) * Int64(chunkBytes)
     let nominalEnd = min(size, nominalStart + Int64(chunkBytes))
     // Read from the byte before the chunk (to see whether a line starts at its first byte).
     let windowStart = nominalStart > start ? nominalStart - 1 : start
+    if let map = file.mapping, windowStart < Int64(map.size),
+      let chunk = parseMapped(
+        packer, map: map, windowStart: Int(windowStart), nominalStart: nominalStart, start: start,
+        nominalEnd: Int(nominalEnd), size: Int(size))
+    {
+      return chunk
+    }
+    let chunk = Chunk()
     do throws(InputError) {
       let window = Int(nominalEnd - windowStart)
       buffer.reserve(window)
@@ -174,6 +239,49 @@ enum JSONLinesBatchImport {
     } catch {
       chunk.error = error
     }
+    return chunk
+  }
+
+  /// ``parse(_:file:chunk:start:size:chunkBytes:buffer:)`` on the mapped file: the same bytes, found the
+  /// same way, without copying them; `nil` when the pages cannot be mapped (then the chunk is read).
+  static func parseMapped<P: JSONLinePacker>(
+    _ packer: P.Type, map: MappedFile, windowStart: Int, nominalStart: Int64, start: Int64, nominalEnd: Int,
+    size: Int
+  ) -> Chunk? {
+    let chunk = Chunk()
+    let available = min(size, map.size) - windowStart
+    var count = min(nominalEnd - windowStart, available)
+    guard count > 0 else { return chunk }
+    guard map.load(windowStart, count) else { return nil }
+    let base = map.base + windowStart
+    var s = 0
+    if nominalStart > start {
+      guard count > 1, let hit = memchr(base, 0x0A, count - 1) else {
+        map.release(windowStart, count)
+        return chunk
+      }
+      s = base.distance(to: UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))) + 1
+    }
+    // Extend past the chunk to the end of its last line (as the reading path does, 1 MiB at a time).
+    var searchFrom = max(s, count - 1)
+    var ended = windowStart + count >= size
+    var openLine = count
+    while openLine > s && base[openLine - 1] != 0x0A { openLine -= 1 }
+    while true {
+      if searchFrom < count, let hit = memchr(base + searchFrom, 0x0A, count - searchFrom) {
+        count = base.distance(to: UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))) + 1
+        break
+      }
+      if ended || count - openLine >= LineReader.maximumLineLength { break }
+      let got = min(1 << 20, available - count)
+      guard map.load(windowStart + count, got) else { return nil }
+      searchFrom = count
+      count += got
+      if got == 0 || windowStart + count >= size { ended = true }
+    }
+    var packer = P()
+    parseLines(UnsafeBufferPointer(start: base, count: count), from: s, packer: &packer, into: chunk)
+    map.release(windowStart, count)
     return chunk
   }
 

@@ -79,12 +79,19 @@ public struct PlaySalesReportImporter: StoreImporter {
     path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
     chunkBytes: Int = CSVChunkImport.chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> PackedImport {
+    let schedule = ReadSchedule(workers: threads)
+    let source = CSVChunkImport.Source<Packer>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    schedule.add(source)
+    return try read(source, rejects: rejects, into: builder)
+  }
+
+  /// Reads one sales report, chunked by a ``ReadSchedule``, straight into `builder`.
+  func read(_ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into builder: LedgerBuilder)
+    throws(InputError) -> PackedImport
+  {
     var firstAt = Int64.max
     var lastAt = Int64.min
-    let counts = try CSVChunkImport.run(
-      Packer.self, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes,
-      threads: threads
-    ) { batch in
+    let counts = try source.consume(rejects: rejects) { batch, _ in
       builder.merge(batch)
       firstAt = min(firstAt, batch.firstAt)
       lastAt = max(lastAt, batch.lastAt)

@@ -52,13 +52,31 @@ extension FileDigest {
     }
   }
 
-  /// Size and SHA-256 of a file, read with `read(2)` into `buffer`.
+  /// Size and SHA-256 of a file: hashed where the page cache holds it (mapped, a window at a time), or
+  /// read with `read(2)` into `buffer` when it cannot be mapped.
   static func of(path: String, buffer: UnsafeMutableBufferPointer<UInt8>) -> (bytes: Int64, sha256: String)? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0, let base = buffer.baseAddress else { return nil }
     defer { close(fd) }
     var digest = SHA256Digest()
     var total: Int64 = 0
+    var info = stat()
+    if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      let map = MappedFile(fd: fd, size: Int64(info.st_size))
+    {
+      let window = 8 << 20
+      var offset = 0
+      while offset < map.size {
+        let count = min(window, map.size - offset)
+        guard map.load(offset, count) else { break }  // the file shrank: read the rest
+        digest.update(UnsafeRawBufferPointer(start: map.base + offset, count: count))
+        map.release(offset, count)
+        offset += count
+      }
+      total = Int64(offset)
+      guard lseek(fd, off_t(total), SEEK_SET) == off_t(total) else { return nil }
+    }
+    // The rest (all of it when the file is not mapped), to the end of the file as it is now.
     while true {
       let n = read(fd, base, buffer.count)
       if n < 0 && errno == EINTR { continue }

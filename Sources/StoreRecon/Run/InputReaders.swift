@@ -1,23 +1,71 @@
 /// Dispatches each planned input to the importer or app-row reader of its role.
 enum InputReaders {
+  /// Adds the chunked read of `input` to `schedule` (so its chunks are parsed ahead, while the inputs
+  /// before it are merged); `nil` for an input read on the calling thread (database queries, FX rates,
+  /// goodwill).
+  static func prepare(_ input: ReconciliationRun.PlannedInput, on schedule: ReadSchedule) -> ScheduledRead? {
+    guard input.query == nil else { return nil }
+    let read: ScheduledRead
+    switch input.role {
+    case "app_store.transactions":
+      read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
+        path: input.path, displayName: input.display)
+    case "play.sales":
+      read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
+        path: input.path, displayName: input.display)
+    case "play.subscriptions":
+      read = JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer>(
+        path: input.path, displayName: input.display)
+    case "play.voided":
+      read = JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer>(
+        path: input.path, displayName: input.display)
+    case "app.entitlements":
+      read = CSVChunkImport.Source<EntitlementCSVReader.Packer>(path: input.path, displayName: input.display)
+    case "app.credentials":
+      read = CSVChunkImport.Source<CredentialCSVReader.Packer>(path: input.path, displayName: input.display)
+    case "app.assignments":
+      read = CSVChunkImport.Source<AssignmentCSVReader.Packer>(path: input.path, displayName: input.display)
+    default:
+      return nil
+    }
+    schedule.add(read)
+    return read
+  }
+
   static func read(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
-    rows: inout AppRowSet, report: inout InputReport
+    rows: inout AppRowSet, report: inout InputReport, prepared: ScheduledRead? = nil
   ) throws(InputError) -> InputCounts {
     let packed: PackedImport?
     switch input.role {
     case "app_store.transactions":
-      packed = try AppStoreTransactionImporter().read(
-        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      if let source = prepared as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
+        packed = try source.consume(rejects: rejects, into: ledger)
+      } else {
+        packed = try AppStoreTransactionImporter().read(
+          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      }
     case "play.sales":
-      packed = try PlaySalesReportImporter().read(
-        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      if let source = prepared as? CSVChunkImport.Source<PlaySalesReportImporter.Packer> {
+        packed = try PlaySalesReportImporter().read(source, rejects: rejects, into: ledger)
+      } else {
+        packed = try PlaySalesReportImporter().read(
+          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      }
     case "play.subscriptions":
-      packed = try PlaySubscriptionImporter().read(
-        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      if let source = prepared as? JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer> {
+        packed = try source.consume(rejects: rejects, into: ledger)
+      } else {
+        packed = try PlaySubscriptionImporter().read(
+          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      }
     case "play.voided":
-      packed = try PlayVoidedPurchaseImporter().read(
-        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      if let source = prepared as? JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer> {
+        packed = try source.consume(rejects: rejects, into: ledger)
+      } else {
+        packed = try PlayVoidedPurchaseImporter().read(
+          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      }
     default: packed = nil
     }
     if let packed {
@@ -28,11 +76,17 @@ enum InputReaders {
     switch input.role {
     case "app.entitlements":
       if rows.entitlements.count == 0 { rows.entitlements = ledger.entitlementTable() }
+      if let source = prepared as? CSVChunkImport.Source<EntitlementCSVReader.Packer> {
+        return try EntitlementCSVReader().read(source, rejects: rejects, into: &rows.entitlements)
+      }
       return try EntitlementCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
         into: &rows.entitlements)
     case "app.credentials":
       if rows.credentials.count == 0 { rows.credentials = ledger.credentialTable() }
+      if let source = prepared as? CSVChunkImport.Source<CredentialCSVReader.Packer> {
+        return try CredentialCSVReader().read(source, rejects: rejects, into: &rows.credentials)
+      }
       return try CredentialCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
         into: &rows.credentials)
@@ -45,6 +99,11 @@ enum InputReaders {
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.fxRates.append($0) }
     case "app.assignments":
+      if let source = prepared as? CSVChunkImport.Source<AssignmentCSVReader.Packer> {
+        return try AssignmentCSVReader().read(source, fileIndex: fileIndex, rejects: rejects) {
+          rows.assignments.append($0)
+        }
+      }
       return try AssignmentCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.assignments.append($0) }

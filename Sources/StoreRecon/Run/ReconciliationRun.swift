@@ -114,6 +114,12 @@ public enum ReconciliationRun {
     // checksums of the files on another thread while they are read
     let digests = FileDigest.Prefetch(plan.filter { $0.query == nil }.map(\.path))
 
+    // The chunked inputs' chunks are parsed on all cores, ahead of the merge, across file boundaries.
+    FreeMemory.hold()
+    var readDone = false
+    defer { if !readDone { FreeMemory.release() } }  // a run stopped while reading
+    let schedule = ReadSchedule()
+    var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
     let builder = LedgerBuilder()
     var rows = AppRowSet()
     var reports: [InputReport] = []
@@ -138,7 +144,8 @@ public enum ReconciliationRun {
       } else {
         do {
           report.counts = try InputReaders.read(
-            input, fileIndex: Int32(index), rejects: rejects, ledger: builder, rows: &rows, report: &report)
+            input, fileIndex: Int32(index), rejects: rejects, ledger: builder, rows: &rows, report: &report,
+            prepared: prepared[index])
         } catch {
           report.error = error.description
           progress.note("ERROR \(error.description) — the run goes on without this file")
@@ -158,6 +165,10 @@ public enum ReconciliationRun {
         "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
           + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
     }
+    prepared = []
+    schedule.finish()
+    FreeMemory.release()  // what the read's worker threads freed in their own arenas
+    readDone = true
     let readMs = milliseconds(clock.now - started)
 
     let reconcileStart = clock.now

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+@testable import StoreRecon
+
+/// The run's read-ahead: many inputs through one ``ReadSchedule`` (chunks of later files parsed while
+/// earlier ones are merged) must give exactly what reading them one by one gives; so must the mapped
+/// reads, the JWS fast path and the checksums.
+@Suite struct ReadScheduleTests {
+  /// The Apple, Play and app-row files of a small demo world.
+  static func world() throws -> (TempDir, [(String, String)]) {
+    let dir = try TempDir()
+    var options = DemoOptions()
+    options.users = 300
+    _ = try DemoWorld.generate(options, into: dir.url.path)
+    let files = [
+      ("apple", dir.path("exports/apple/transactions.jsonl")),
+      ("sales", dir.path("exports/play/salesreport_202610.csv")),
+      ("subscriptions", dir.path("exports/play/subscriptions.jsonl")),
+      ("voided", dir.path("exports/play/voided.jsonl")),
+      ("sales", dir.path("exports/play/salesreport_202611.csv")),
+      ("assignments", dir.path("app/assignments.csv")),
+    ]
+    return (dir, files)
+  }
+
+  struct Outcome: Equatable {
+    var counts: [InputCounts] = []
+    var rejects: [Reject] = []
+    var chains: [String] = []
+    var assignments: [String] = []
+  }
+
+  /// Every file through one schedule of `workers` threads, `limit` chunks ahead, chunks of `chunkBytes`.
+  static func scheduled(_ files: [(String, String)], chunkBytes: Int, workers: Int, limit: Int) throws
+    -> Outcome
+  {
+    let schedule = ReadSchedule(workers: workers, limit: limit)
+    var reads: [ScheduledRead] = []
+    for (role, path) in files {
+      let read: ScheduledRead
+      switch role {
+      case "apple":
+        read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
+          path: path, displayName: role, chunkBytes: chunkBytes)
+      case "subscriptions":
+        read = JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer>(
+          path: path, displayName: role, chunkBytes: chunkBytes)
+      case "voided":
+        read = JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer>(
+          path: path, displayName: role, chunkBytes: chunkBytes)
+      case "sales":
+        read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
+          path: path, displayName: role, chunkBytes: chunkBytes)
+      default:
+        read = CSVChunkImport.Source<AssignmentCSVReader.Packer>(
+          path: path, displayName: role, chunkBytes: chunkBytes)
+      }
+      schedule.add(read)
+      reads.append(read)
+    }
+    let builder = LedgerBuilder()
+    let sink = RejectList()
+    var outcome = Outcome()
+    for (index, read) in reads.enumerated() {
+      if let source = read as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
+        outcome.counts.append(try source.consume(rejects: sink, into: builder).counts)
+      } else if let source = read as? JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer> {
+        outcome.counts.append(try source.consume(rejects: sink, into: builder).counts)
+      } else if let source = read as? JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer> {
+        outcome.counts.append(try source.consume(rejects: sink, into: builder).counts)
+      } else if let source = read as? CSVChunkImport.Source<PlaySalesReportImporter.Packer> {
+        outcome.counts.append(try PlaySalesReportImporter().read(source, rejects: sink, into: builder).counts)
+      } else if let source = read as? CSVChunkImport.Source<AssignmentCSVReader.Packer> {
+        outcome.counts.append(
+          try AssignmentCSVReader().read(source, fileIndex: Int32(index), rejects: sink) {
+            outcome.assignments.append(describe($0))
+          })
+      }
+    }
+    outcome.rejects = sink.rejects
+    outcome.chains = ParallelImportTests.describe(builder.build(asOf: Fx.t, catalog: Catalog()))
+    return outcome
+  }
+
+  static func describe(_ a: Assignment) -> String {
+    "\(a.userId) \(a.experimentId) \(a.armId) \(a.assignedAt) \(a.origin.file):\(a.origin.line)"
+  }
+
+  /// The same files one by one, line by line, without a schedule.
+  static func sequential(_ files: [(String, String)]) throws -> Outcome {
+    let builder = LedgerBuilder()
+    let sink = RejectList()
+    var outcome = Outcome()
+    for (index, (role, path)) in files.enumerated() {
+      let importer: any StoreImporter
+      switch role {
+      case "apple": importer = AppStoreTransactionImporter()
+      case "subscriptions": importer = PlaySubscriptionImporter()
+      case "sales": importer = PlaySalesReportImporter()
+      case "voided": importer = PlayVoidedPurchaseImporter()
+      default:
+        outcome.counts.append(
+          try AssignmentCSVReader().read(
+            path: path, displayName: role, fileIndex: Int32(index), rejects: sink
+          ) {
+            outcome.assignments.append(describe($0))
+          })
+        continue
+      }
+      outcome.counts.append(
+        try importer.read(path: path, displayName: role, fileIndex: 0, rejects: sink) { builder.add($0) })
+    }
+    outcome.rejects = sink.rejects
+    outcome.chains = ParallelImportTests.describe(builder.build(asOf: Fx.t, catalog: Catalog()))
+    return outcome
+  }
+
+  @Test func oneScheduleOverManyFilesReadsAsOneByOne() throws {
+    let (dir, files) = try Self.world()
+    let expected = try Self.sequential(files)
+    #expect(!expected.chains.isEmpty && !expected.rejects.isEmpty && !expected.assignments.isEmpty)
+    for (chunkBytes, workers, limit) in [(1 << 24, 1, 1), (8192, 2, 5), (65_536, 3, 2), (4096, 2, 64)] {
+      let got = try Self.scheduled(files, chunkBytes: chunkBytes, workers: workers, limit: limit)
+      #expect(got == expected, "chunks of \(chunkBytes) bytes, \(workers) workers, \(limit) ahead")
+    }
+    _ = dir
+  }
+
+  @Test func aFailingFileStopsOnlyItself() throws {
+    let (dir, files) = try Self.world()
+    var withMissing = files
+    withMissing.insert(("apple", dir.path("exports/apple/none.jsonl")), at: 1)
+    let schedule = ReadSchedule(workers: 2, limit: 3)
+    let missing = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
+      path: withMissing[1].1, displayName: "none")
+    let first = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
+      path: files[0].1, displayName: "apple", chunkBytes: 4096)
+    let after = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
+      path: files[1].1, displayName: "sales", chunkBytes: 4096)
+    schedule.add(first)
+    schedule.add(missing)
+    schedule.add(after)
+    let builder = LedgerBuilder()
+    let sink = RejectList()
+    #expect(try first.consume(rejects: sink, into: builder).counts.read > 0)
+    #expect(throws: InputError.self) { try missing.consume(rejects: sink, into: builder) }
+    let sales = try PlaySalesReportImporter().read(after, rejects: sink, into: builder)
+    let alone = try PlaySalesReportImporter().read(
+      path: files[1].1, displayName: "sales", rejects: RejectList(), into: LedgerBuilder())
+    #expect(sales.counts == alone.counts && sales.counts.read > 0)
+  }
+
+  @Test func jwsLinesPackAsTheFullPathReadsThem() throws {
+    func jws(_ payload: String, padded: Bool = false, standard: Bool = false) -> String {
+      var text = Data(payload.utf8).base64EncodedString()
+      if !standard {
+        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      }
+      if !padded { text = text.replacingOccurrences(of: "=", with: "") }
+      return "eyJhbGciOiJFUzI1NiJ9." + text + ".c2ln"
+    }
+    let plain =
+      #"{"originalTransactionId":"1","transactionId":"2","productId":"p.m","purchaseDate":1764000000000,"price":4990,"currency":"USD","type":"Auto-Renewable Subscription","expiresDate":1766600000000}"#
+    let lines = [
+      jws(plain), jws(plain, padded: true), jws(plain, standard: true), jws(plain + "  "), jws(" " + plain),
+      jws(plain.replacingOccurrences(of: #""price":4990"#, with: #""price":4995"#)),
+      jws(#"{"signedTransactionInfo":""# + jws(plain) + #""}"#),
+      jws(#"{"notificationType":"TEST","data":{}}"#), jws("not json"), jws("[1,2]"), jws(""),
+      "eyJhbGciOiJFUzI1NiJ9.e30.c2ln.more", "eyJhbGciOiJFUzI1NiJ9..c2ln", ".abc.def", "abc.d*f.ghi",
+      "abc.d.ghi",
+      jws(plain.replacingOccurrences(of: "p.m", with: "p\\u002em")),
+      jws(plain.replacingOccurrences(of: "\"1\"", with: "\"ü\"")),
+    ]
+    let dir = try TempDir()
+    let path = try dir.write("jws.jsonl", lines.joined(separator: "\n") + "\n")
+    let expected = try ParallelImportTests.sequential([("apple", path)])
+    #expect(expected.counts.first?.accepted ?? 0 >= 6)
+    #expect(expected.counts.first?.rejected ?? 0 >= 5)
+    for (chunkBytes, threads) in [(64, 2), (1 << 20, 1)] {
+      #expect(
+        try ParallelImportTests.packed([("apple", path)], chunkBytes: chunkBytes, threads: threads)
+          == expected)
+    }
+  }
+
+  @Test func base64IntoABufferDecodesAsTheArrayDecoder() {
+    let buffer = GrowableBuffer<UInt8>()
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=*.".utf8)
+    for length in 0..<40 {
+      for _ in 0..<30 {
+        let text = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+        let bytes = text.filter { $0 != 0x2A || length % 7 == 0 }
+        let expected = bytes.withUnsafeBufferPointer { Base64URL.decode($0) }
+        let got = bytes.withUnsafeBufferPointer { Base64URL.decode($0, into: buffer).map { Array($0) } }
+        #expect(got == expected, "\(String(decoding: bytes, as: UTF8.self))")
+      }
+    }
+  }
+
+  @Test func checksumsOfMappedFilesAreTheFilesChecksums() throws {
+    let dir = try TempDir()
+    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+    defer { buffer.deallocate() }
+    for size in [0, 1, 4095, 4096, 4097, 9 << 20] {
+      let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+      let path = try dir.write("f\(size).bin", bytes: bytes)
+      let mapped = try #require(FileDigest.of(path: path, buffer: buffer))
+      let read = try #require(FileDigest.of(path: path))
+      #expect(mapped.bytes == Int64(size) && mapped == read)
+    }
+    #expect(FileDigest.of(path: dir.path("none"), buffer: buffer) == nil)
+  }
+
+  @Test func mappedPagesLoadAndReleaseWithinTheFile() throws {
+    let dir = try TempDir()
+    let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
+    let path = try dir.write("m.bin", bytes: bytes)
+    let file = try FileByteSource(path: path, displayName: "m.bin")
+    file.mapWhole()
+    let map = try #require(file.mapping)
+    #expect(map.size == 10_000)
+    #expect(map.load(0, 10_000) && map.load(9_000, 5_000) && map.load(20_000, 10))
+    #expect(map.base[9_999] == UInt8(truncatingIfNeeded: 9_999))
+    map.release(100, 9_000)
+    #expect(map.base[5_000] == UInt8(truncatingIfNeeded: 5_000))  // released pages read again from the file
+    let empty = try FileByteSource(path: try dir.write("e.bin", bytes: []), displayName: "e.bin")
+    empty.mapWhole()
+    #expect(empty.mapping == nil)
+  }
+}
