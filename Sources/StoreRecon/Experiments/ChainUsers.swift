@@ -53,7 +53,8 @@ struct ChainUsers {
       return out
     }.flatMap { $0 }
     var best = [Int32](repeating: -1, count: count)
-    var linkedByCredential: [Int32: Int32] = [:]
+    // The oldest chain a chain's credentials name as linked (smallest index), or -1.
+    var linkedByCredential = [Int32](repeating: -1, count: count)
     for (i, credential) in credentials.rows.enumerated() {
       guard found[i].chain >= 0 else { continue }
       let index = Int(found[i].chain)
@@ -67,7 +68,10 @@ struct ChainUsers {
         if (a, credential.userId) < (b, kept.userId) { best[index] = Int32(i) }
       }
       let p = found[i].linked
-      if p >= 0 { linkedByCredential[Int32(index)] = min(linkedByCredential[Int32(index)] ?? p, p) }
+      if p >= 0 {
+        let kept = linkedByCredential[index]
+        linkedByCredential[index] = kept >= 0 ? min(kept, p) : p
+      }
     }
     claimer = best
 
@@ -78,10 +82,11 @@ struct ChainUsers {
         let j = s.chainIndex(store: .play, key: key), j != i
       {
         parent[i] = Int32(j)
-      } else if let j = linkedByCredential[Int32(i)] {
-        parent[i] = j
+      } else if linkedByCredential[i] >= 0 {
+        parent[i] = linkedByCredential[i]
       }
     }
+    linkedByCredential = []
     var root = [Int32](repeating: 0, count: count)
     for i in 0..<count {
       guard parent[i] >= 0 else {
@@ -97,31 +102,66 @@ struct ChainUsers {
     }
 
     // Group by root (lineages in root order), root first, the others by original purchase then key.
-    var sizes = [Int32](repeating: 0, count: count)
-    for i in 0..<count { sizes[Int(root[i])] += 1 }
+    // (A root is the end of a chain's walk up its parents; in a cycle of links that end is not its own
+    // root, and its lineage still starts with it.)
+    // fill[r]: chains whose root is r; then where the next of them goes.
+    var fill = [Int32](repeating: 0, count: count)
+    for i in 0..<count { fill[Int(root[i])] += 1 }
+    var total = 0
+    for r in 0..<count where fill[r] > 0 { total += Int(fill[r]) + (root[r] == Int32(r) ? 0 : 1) }
     var starts: [Int32] = []
-    var members: [Int32] = []
     starts.reserveCapacity(count + 1)
-    members.reserveCapacity(count)
-    var others: [Int: [Int32]] = [:]
-    for i in 0..<count where root[i] != Int32(i) { others[Int(root[i]), default: []].append(Int32(i)) }
-    for r in 0..<count where sizes[r] > 0 {
-      starts.append(Int32(members.count))
-      members.append(Int32(r))
-      guard var linked = others[r] else { continue }
-      linked.sort { a, b in
+    var members = [Int32](repeating: 0, count: total)
+    var next: Int32 = 0
+    for r in 0..<count where fill[r] > 0 {
+      starts.append(next)
+      members[Int(next)] = Int32(r)
+      let others = fill[r] - (root[r] == Int32(r) ? 1 : 0)
+      fill[r] = next + 1
+      next += 1 + others
+    }
+    starts.append(next)
+    for i in 0..<count where root[i] != Int32(i) {
+      let r = Int(root[i])
+      members[Int(fill[r])] = Int32(i)
+      fill[r] += 1
+    }
+    fill = []
+    for k in 0..<(starts.count - 1) where starts[k + 1] - starts[k] > 2 {
+      members[Int(starts[k] + 1)..<Int(starts[k + 1])].sort { a, b in
         let x = s.chains[Int(a)].originalPurchaseAt
         let y = s.chains[Int(b)].originalPurchaseAt
         let xa = x == PackedRecord.none ? Instant.distantFuture.ms : x
         let ya = y == PackedRecord.none ? Instant.distantFuture.ms : y
         if xa != ya { return xa < ya }
-        return PackedID.less(s.chains[Int(a)].key, s.chains[Int(b)].key, pool: s.pool)
+        if s.chains[Int(a)].key != s.chains[Int(b)].key {
+          return PackedID.less(s.chains[Int(a)].key, s.chains[Int(b)].key, pool: s.pool)
+        }
+        return a < b
       }
-      members.append(contentsOf: linked)
     }
-    starts.append(Int32(members.count))
     self.starts = starts
     self.members = members
+  }
+
+  /// Per credential row, the number of its user in `assigned`: -1 when not assigned, -2 when the fast
+  /// look-up leaves it unresolved. Rows are looked up one after another, on all cores.
+  func claimerNumbers(_ assigned: AssignedUsers) -> [Int32] {
+    let count = credentials.rows.count
+    var numbers = [Int32](repeating: -1, count: count)
+    let parts = Parallel.parts(for: count, minimum: 100_000)
+    numbers.withUnsafeMutableBufferPointer { numbers in
+      _ = Parallel.map(parts: parts) { part in
+        for r in Parallel.range(part, of: parts, count: count) {
+          switch assigned.number(of: credentials.rows[r].userId) {
+          case .found(let n): numbers[r] = n
+          case .absent: break
+          case .unresolved: numbers[r] = -2
+          }
+        }
+      }
+    }
+    return numbers
   }
 
   /// The number of lineages.
@@ -131,16 +171,32 @@ struct ChainUsers {
   @inline(__always)
   func lineage(_ k: Int) -> ArraySlice<Int32> { members[Int(starts[k])..<Int(starts[k + 1])] }
 
-  /// The user of a lineage for one experiment: a credential's first claimer (root first, then the
-  /// linked chains); else an account token that equals the id of a user assigned in the experiment
-  /// (exactly, or ignoring case: Apple writes UUIDs in lower case).
-  func user(ofLineage lineage: ArraySlice<Int32>, ledger: Ledger, assigned: AssignedUsers) -> String? {
-    for i in lineage where claimer[Int(i)] >= 0 { return credentials.rows[Int(claimer[Int(i)])].userId }
-    let s = ledger.storage
+  /// The user of a lineage for one experiment, by number: a credential's first claimer (root first,
+  /// then the linked chains), when assigned; else, without a claimer, an account token that equals the
+  /// id of a user assigned in the experiment (exactly, or ignoring case: Apple writes UUIDs in lower
+  /// case). Look-ups go through `full` when given (see ``AssignedUsers/Lookup/unresolved``).
+  ///
+  /// - Parameters:
+  ///   - claimers: the number of each credential row's user (``claimerNumbers(_:)``); without it (or
+  ///     with `full`) the ids are looked up.
+  func owner(
+    ofLineage lineage: ArraySlice<Int32>, ledger s: LedgerStorage, assigned: AssignedUsers,
+    claimers: [Int32]? = nil, full: [String: Int32]? = nil
+  ) -> AssignedUsers.Lookup {
+    for i in lineage where claimer[Int(i)] >= 0 {
+      let row = Int(claimer[Int(i)])
+      if full == nil, let claimers {
+        let n = claimers[row]
+        return n >= 0 ? .found(n) : (n == -1 ? .absent : .unresolved)
+      }
+      return assigned.number(of: credentials.rows[row].userId, full: full)
+    }
     for i in lineage {
       let token = s.chains[Int(i)].accountToken
-      if token != 0, let user = assigned.user(matchingToken: s.tokens.string(token - 1)) { return user }
+      guard token != 0 else { continue }
+      let found = assigned.number(matchingToken: s.tokens.string(token - 1), full: full)
+      if found != .absent { return found }
     }
-    return nil
+    return .absent
   }
 }

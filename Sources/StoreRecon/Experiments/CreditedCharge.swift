@@ -22,9 +22,14 @@ struct CreditedCharge {
   var reportingNet: Int64?
 
   /// Works out the money of purchase `k` (a position in the ledger's record order) of chain `c`.
+  ///
+  /// - Parameters:
+  ///   - firstAnniversary: ``FeeSchedule/firstAnniversary(_:)`` of the chain's first paid charge.
+  ///   - fx: the FX table's conversions (cached).
   init(
-    _ k: Int, chain c: Int, position: Int, ledger s: LedgerStorage, chainFirstPaidAt: Int64,
-    subscription: Bool, settings: ExperimentSettings, asOf t: Int64, day: CivilDate
+    _ k: Int, chain c: Int, position: Int, ledger s: LedgerStorage, firstAnniversary: Instant,
+    subscription: Bool, fees: FeeSchedule, rounding: RoundingRule, reporting: Currency, asOf t: Int64,
+    day: CivilDate, fx: inout FXDayCache
   ) {
     let n = Int(s.order[k])
     let purchase = s.records[n]
@@ -35,29 +40,34 @@ struct CreditedCharge {
     self.purchaseIndex = Int32(k - s.chains[c].start)
     self.at = purchase.at
     self.day = day
-    currency = purchase.currencyValue ?? settings.reportingCurrency
+    currency = purchase.currencyValue ?? reporting
     grossMinor = purchase.amount
-    let bp = settings.fees.basisPoints(
+    let bp = fees.basisPoints(
       store: store, subscription: subscription, chargedAt: Instant(ms: purchase.at),
-      chainFirstPaidAt: Instant(ms: chainFirstPaidAt))
+      firstAnniversary: firstAnniversary)
     let proceeds = FeeSchedule.proceeds(
-      grossMinor: grossMinor, taxMinor: s.tax(n), basisPoints: bp, rounding: settings.rounding
+      grossMinor: grossMinor, taxMinor: s.tax(n), basisPoints: bp, rounding: rounding
     ).proceeds
-    let returned = CreditedCharge.refundedMinor(k, chain: c, ledger: s, asOf: t, rounding: settings.rounding)
+    let returned = CreditedCharge.refundedMinor(k, chain: c, ledger: s, asOf: t, rounding: rounding)
     refunded = returned != nil
     refundedMinor = returned ?? 0
     if refundedMinor >= grossMinor {
       netProceedsMinor = 0
     } else if refundedMinor > 0 {
       netProceedsMinor =
-        proceeds - settings.rounding.scale(proceeds, numerator: refundedMinor, denominator: grossMinor)
+        proceeds - rounding.scale(proceeds, numerator: refundedMinor, denominator: grossMinor)
     } else {
       netProceedsMinor = proceeds
     }
-    let fx = settings.fx
-    reportingGross = fx.convert(grossMinor, from: currency, on: day, rounding: settings.rounding)
-    reportingRefunded = fx.convert(refundedMinor, from: currency, on: day, rounding: settings.rounding)
-    reportingNet = fx.convert(netProceedsMinor, from: currency, on: day, rounding: settings.rounding)
+    if let conversion = fx.conversion(currency, on: day) {
+      reportingGross = conversion.apply(grossMinor, rounding: rounding)
+      reportingRefunded = conversion.apply(refundedMinor, rounding: rounding)
+      reportingNet = conversion.apply(netProceedsMinor, rounding: rounding)
+    } else {
+      reportingGross = nil
+      reportingRefunded = nil
+      reportingNet = nil
+    }
   }
 
   /// Subscriptions for fees and maturity: auto-renewable, or a type nobody stated.

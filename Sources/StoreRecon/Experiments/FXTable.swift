@@ -41,7 +41,13 @@ public struct FXTable: Sendable {
   public func convert(_ minor: Int64, from currency: Currency, on date: CivilDate, rounding: RoundingRule)
     -> Int64?
   {
-    if currency == reporting { return minor }
+    conversion(from: currency, on: date)?.apply(minor, rounding: rounding)
+  }
+
+  /// The conversion of `currency` on `date` into the reporting currency, worked out once for many
+  /// amounts; `nil` when there is no rate.
+  func conversion(from currency: Currency, on date: CivilDate) -> Conversion? {
+    if currency == reporting { return Conversion(identity: true, factor: 1, up: 0, down: 0) }
     guard let rate = rate(currency, on: date), let from = currency.minorUnits, let to = reporting.minorUnits
     else { return nil }
     // minor / 10^from × mantissa / 10^scale × 10^to
@@ -50,7 +56,24 @@ public struct FXTable: Sendable {
     let common = min(up, down)
     up -= common
     down -= common
-    return ExactScale.apply(minor, factor: rate.mantissa, up: up, down: down, rounding: rounding)
+    return Conversion(identity: false, factor: rate.mantissa, up: up, down: down)
+  }
+
+  /// Minor units of one currency on one day into minor units of the reporting currency:
+  /// `minor × factor × 10^up / 10^down`, rounded once.
+  struct Conversion: Sendable {
+    /// The reporting currency itself: amounts pass unchanged.
+    let identity: Bool
+    let factor: Int64
+    let up: Int
+    let down: Int
+
+    /// `minor` converted; `nil` if the result overflows.
+    @inline(__always)
+    func apply(_ minor: Int64, rounding: RoundingRule) -> Int64? {
+      if identity { return minor }
+      return ExactScale.apply(minor, factor: factor, up: up, down: down, rounding: rounding)
+    }
   }
 
   /// Currencies the table has rates for (the reporting currency excluded), sorted.

@@ -31,12 +31,24 @@ public struct FeeSchedule: Sendable, Equatable {
   public func basisPoints(store: Store, subscription: Bool, chargedAt: Instant, chainFirstPaidAt: Instant)
     -> Int64
   {
+    basisPoints(
+      store: store, subscription: subscription, chargedAt: chargedAt,
+      firstAnniversary: FeeSchedule.firstAnniversary(chainFirstPaidAt))
+  }
+
+  /// One year after a chain's first paid charge: from then on an App Store subscription charge pays
+  /// the reduced commission.
+  static func firstAnniversary(_ chainFirstPaidAt: Instant) -> Instant {
+    BillingPeriod(months: 12).advance(chainFirstPaidAt)
+  }
+
+  /// ``basisPoints(store:subscription:chargedAt:chainFirstPaidAt:)`` with the chain's
+  /// ``firstAnniversary(_:)`` worked out once for all its charges.
+  func basisPoints(store: Store, subscription: Bool, chargedAt: Instant, firstAnniversary: Instant) -> Int64 {
     switch store {
     case .appStore:
       if appStoreSmallBusiness { return appStoreSmallBusinessBp }
-      if subscription && chargedAt >= BillingPeriod(months: 12).advance(chainFirstPaidAt) {
-        return appStoreAfterFirstYearBp
-      }
+      if subscription && chargedAt >= firstAnniversary { return appStoreAfterFirstYearBp }
       return appStoreStandardBp
     case .play:
       return subscription ? playSubscriptionBp : playOneTimeBp

@@ -50,19 +50,39 @@ public struct LineageRows: RandomAccessCollection, Sendable {
     }
   }
 
-  /// The rows and the names they point to (shared by copies; read-only once built).
+  /// The rows and the names they point to (shared by copies; read-only once built). The rows are kept
+  /// in segments, one after another (the parts of the crediting pass), never copied into one block.
   final class Storage: @unchecked Sendable {
     let experimentId: String
     let armIds: [String]
     let users: [String]
     let pool: TextPool
-    let items = GrowableBuffer<Item>()
+    let segments: [GrowableBuffer<Item>]
+    /// Rows in all segments.
+    let count: Int
 
-    init(experimentId: String, armIds: [String], users: [String], pool: TextPool) {
+    init(
+      experimentId: String, armIds: [String], users: [String], pool: TextPool,
+      segments: [GrowableBuffer<Item>] = []
+    ) {
       self.experimentId = experimentId
       self.armIds = armIds
       self.users = users
       self.pool = pool
+      self.segments = segments
+      count = segments.reduce(0) { $0 + $1.count }
+    }
+
+    /// Row `position` of all segments.
+    func item(_ position: Int) -> Item {
+      precondition(position >= 0 && position < count, "lineage row out of range")
+      var p = position
+      var k = 0
+      while p >= segments[k].count {
+        p -= segments[k].count
+        k += 1
+      }
+      return segments[k][p]
     }
   }
 
@@ -74,12 +94,12 @@ public struct LineageRows: RandomAccessCollection, Sendable {
   public init() { storage = Storage(experimentId: "", armIds: [], users: [], pool: TextPool()) }
 
   public var startIndex: Int { 0 }
-  public var endIndex: Int { storage.items.count }
+  public var endIndex: Int { storage.count }
 
   /// Row `position`, unpacked.
   public subscript(position: Int) -> LineageRow {
     let s = storage
-    let item = s.items[position]
+    let item = s.item(position)
     return LineageRow(
       experimentId: s.experimentId, armId: s.armIds[Int(item.arm)], userId: s.users[Int(item.user)],
       store: LineageRows.store(item.store), chainKey: item.chain.string(pool: s.pool),

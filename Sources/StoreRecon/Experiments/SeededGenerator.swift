@@ -43,6 +43,10 @@ public struct SeededGenerator: Sendable {
   /// Moves `draws` draws ahead without making them (the generator is counter-based).
   mutating func skip(_ draws: UInt64) { state = state &+ draws &* SeededGenerator.gamma }
 
+  /// A uniform value in the open interval (0, 1): the top 53 bits of the next draw, plus half a step.
+  @inline(__always)
+  mutating func unit() -> Double { (Double(next() >> 11) + 0.5) * 0x1p-53 }
+
   /// A value in `0..<bound` (`bound` > 0), by the high half of a 128-bit product.
   public mutating func below(_ bound: Int) -> Int {
     Int(truncatingIfNeeded: next().multipliedFullWidth(by: UInt64(bound)).high)

@@ -62,32 +62,7 @@ public enum ExperimentTables {
 
   /// `experiment_lineage.csv`: one row per credited charge, in the readout's order.
   public static func lineageCSV(_ readouts: [Readout]) -> [UInt8] {
-    var csv = CSVWriter(header: lineageHeader)
-    for readout in readouts {
-      let s = readout.lineage.storage
-      let experiment = Array(s.experimentId.utf8)
-      let arms = s.armIds.map { Array($0.utf8) }
-      let stores = Store.allCases.map { Array($0.rawValue.utf8) }
-      let currencies = Currency.all.map { Array($0.code.utf8) }
-      let items = s.items.buffer
-      csv.reserve(items.count * 150)
-      for item in items {
-        csv.field(experiment, first: true)
-        csv.field(arms[Int(item.arm)])
-        csv.field(s.users[Int(item.user)])
-        csv.field(stores[LedgerStorage.slot(LineageRows.store(item.store))])
-        item.chain.withBytes(pool: s.pool) { csv.field($0) }
-        item.transaction.withBytes(pool: s.pool) { csv.field($0) }
-        csv.field(Int64(item.renewal))
-        csv.field(Instant(ms: item.charged))
-        csv.field(currencies[Int(item.currency)])
-        csv.field(item.gross)
-        csv.field(item.proceeds)
-        if item.reporting == Int64.min { csv.field([UInt8]()) } else { csv.field(item.reporting) }
-        csv.endRow()
-      }
-    }
-    return csv.bytes
+    LineageCSV.render(readouts, header: lineageHeader)
   }
 
   /// A share (0…1) with four decimals (`0.3080`); empty when unknown.

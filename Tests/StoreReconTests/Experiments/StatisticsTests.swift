@@ -141,9 +141,17 @@ import Testing
       for c in 0..<columns { row.append(Int64((p * 7 + c * 13) % 1000) - 300) }
       payers.append(row)
     }
+    // The per-draw method (these rows take up to 1000 distinct values: few enough for the multinomial one).
+    let rows = payers.map { row in
+      (0..<((columns + 7) / 8)).map { l in
+        var v = SIMD8<Int64>()
+        for c in 0..<8 where l * 8 + c < columns { v[c] = row[l * 8 + c] }
+        return v
+      }
+    }.flatMap { $0 }
     var generator = SeededGenerator(seed: 9, stream: "x")
-    let got = Bootstrap.means(
-      users: users, payers: payers, columns: columns, iterations: 300, generator: &generator)
+    let got = Bootstrap.perDrawMeans(
+      users: users, rows: rows, columns: columns, iterations: 300, generator: &generator)
     #expect(got == Self.reference(users: users, payers: payers, columns: columns, iterations: 300, seed: 9))
     var after = SeededGenerator(seed: 9, stream: "x")
     for _ in 0..<(300 * users) { _ = after.next() }
