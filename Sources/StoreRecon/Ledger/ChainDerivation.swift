@@ -138,7 +138,11 @@ enum ChainDerivation {
       let chain = chains[c]
       let end = chain.start + Int(chain.purchaseCount) + Int(chain.refundCount) + Int(chain.voidCount)
       var sum: Int64 = 0
-      for k in chain.start..<end { sum &+= records[Int(order[k])].at }
+      // A record may span two cache lines: read both ends.
+      for k in chain.start..<end {
+        let n = Int(order[k])
+        sum &+= records[n].at &+ Int64(records[n].flags.rawValue)
+      }
       if chain.status >= 0 {
         // A resource spans two cache lines: read both ends.
         let status = Int(chain.status)

@@ -95,8 +95,10 @@ public final class LedgerBuilder {
     var lastChain: UInt32 = 0
     var explicit = batch.recordBases.makeIterator()
     var nextExplicit = explicit.next()
+    var touched: UInt32 = 0
     batch.records.withUnsafeBufferPointer { records in
       for i in 0..<records.count {
+        if i & 15 == 0 { touched &+= touchChains(batch, i..<min(i + 16, records.count)) }
         var r = records[i]
         r.variant = variants[Int(r.variant)]
         if r.tx.isPooled { r.tx = CompactID(pooled: global(.pooled(r.tx.poolNumber)).poolID) }
@@ -144,6 +146,8 @@ public final class LedgerBuilder {
         }
       }
     }
+
+    prefetchSink &+= touched
 
     var statusBases = batch.statusBases.makeIterator()
     var nextBase = statusBases.next()
@@ -193,6 +197,22 @@ public final class LedgerBuilder {
       chains[c].status = -1
       keepStatus(s, chain: into)
     }
+  }
+
+  /// Reads ahead what merging records `range` of `batch` will look up (the map slots of their chain
+  /// keys, then the chains already known), in tight loops whose cache misses overlap; returns a number
+  /// that depends on what was read. Keys that need the text pool are left to the merge.
+  private func touchChains(_ batch: RecordBatch, _ range: Range<Int>) -> UInt32 {
+    var touched: UInt32 = 0
+    for j in range where batch.keys[j].kind != .pooled && (j == 0 || batch.keys[j] != batch.keys[j - 1]) {
+      touched &+= maps[Int(batch.spaces[j].rawValue)].touch(batch.keys[j])
+    }
+    for j in range where batch.keys[j].kind != .pooled && (j == 0 || batch.keys[j] != batch.keys[j - 1]) {
+      if let c = maps[Int(batch.spaces[j].rawValue)][batch.keys[j]] {
+        touched &+= chains[Int(c)].firstPurchase
+      }
+    }
+    return touched
   }
 
   /// Whether record `a` (at `atA`) comes before record `b` (at `atB`) in purchase order.
@@ -443,25 +463,32 @@ public final class LedgerBuilder {
     // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
     // The App Store index on one core; the Play and Stripe indexes and the first order ids on the other.
     let keyed = storage.chains.withUnsafeBufferPointer { chains in
-      Parallel.map(parts: 2) { part -> ([ChainKeyIndex], PackedIndex) in
+      Parallel.map(parts: 2) { part -> ([ChainKeyIndex], PackedIndex, UInt32) in
         guard part == 1 else {
-          return ([ChainKeyIndex(chains, include: { $0.store == .appStore })], PackedIndex())
+          return ([ChainKeyIndex(chains, include: { $0.store == .appStore })], PackedIndex(), 0)
         }
         let indexes = [
           ChainKeyIndex(chains, include: { $0.store == .play }),
           ChainKeyIndex(chains, include: { $0.store == .stripe }),
         ]
         var playOrders = PackedIndex(capacity: named.count)
-        for (chain, base) in named {
-          let k = kept.isEmpty ? Int32(bitPattern: chain) : kept[Int(chain)]
-          guard k >= 0 else { continue }
-          playOrders.set(base, UInt32(k)) { Int32($0) > k }
+        var touched: UInt32 = 0
+        for from in stride(from: 0, to: named.count, by: 16) {
+          let to = min(from + 16, named.count)
+          for i in from..<to { touched &+= playOrders.touch(named[i].base) }
+          for i in from..<to {
+            let (chain, base) = named[i]
+            let k = kept.isEmpty ? Int32(bitPattern: chain) : kept[Int(chain)]
+            guard k >= 0 else { continue }
+            playOrders.set(base, UInt32(k)) { Int32($0) > k }
+          }
         }
-        return (indexes, playOrders)
+        return (indexes, playOrders, touched)
       }
     }
     storage.index = keyed[0].0 + keyed[1].0
     storage.playOrders = keyed[1].1
+    prefetchSink &+= keyed[1].2
     named = []
     kept = []
     // A Play chain named by another chain's linkedPurchaseToken is superseded by it.

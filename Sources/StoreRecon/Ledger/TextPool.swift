@@ -13,7 +13,8 @@ final class TextPool: @unchecked Sendable {
   private var ends: [Int] = []
   /// Per text: 1 when all its bytes are ASCII.
   private var ascii: [Bool] = []
-  /// Slots: 0 empty, else `hash32 << 32 | (number + 1)`.
+  /// Slots: 0 empty, else `hash32 << 32 | (number + 1)`, where `hash32` (the upper half of the text's
+  /// hash) also gives the home slot: growing moves slots without reading any text again.
   private var slots: [UInt64] = []
   private var mask = 0
   private var nonASCII: [String: UInt32] = [:]
@@ -33,8 +34,8 @@ final class TextPool: @unchecked Sendable {
     guard TextPool.allASCII(text) else { return internNonASCII(text) }
     let hash = TextPool.hash(text)
     if slots.isEmpty { grow() }
-    var i = Int(truncatingIfNeeded: hash) & mask
     let tag = hash >> 32
+    var i = Int(truncatingIfNeeded: tag) & mask
     while true {
       let slot = slots[i]
       if slot == 0 { break }
@@ -57,8 +58,8 @@ final class TextPool: @unchecked Sendable {
     }
     guard !slots.isEmpty else { return nil }
     let hash = TextPool.hash(text)
-    var i = Int(truncatingIfNeeded: hash) & mask
     let tag = hash >> 32
+    var i = Int(truncatingIfNeeded: tag) & mask
     while true {
       let slot = slots[i]
       if slot == 0 { return nil }
@@ -123,11 +124,12 @@ final class TextPool: @unchecked Sendable {
     let capacity = max(64, slots.count * 2)
     var fresh = [UInt64](repeating: 0, count: capacity)
     let m = capacity - 1
-    for id in 0..<ends.count where ascii[id] {
-      let hash = withBytes(UInt32(id)) { TextPool.hash($0) }
-      var i = Int(truncatingIfNeeded: hash) & m
-      while fresh[i] != 0 { i = (i + 1) & m }
-      fresh[i] = (hash >> 32) << 32 | UInt64(id + 1)
+    fresh.withUnsafeMutableBufferPointer { fresh in
+      for slot in slots where slot != 0 {
+        var i = Int(truncatingIfNeeded: slot >> 32) & m
+        while fresh[i] != 0 { i = (i + 1) & m }
+        fresh[i] = slot
+      }
     }
     slots = fresh
     mask = m
