@@ -150,10 +150,6 @@ public enum ReconciliationRun {
           report.error = error.description
           progress.note("ERROR \(error.description) — the run goes on without this file")
         }
-        if let digest = digests.of(path: input.path) {
-          report.bytes = digest.bytes
-          report.sha256 = digest.sha256
-        }
       }
       report.elapsedMs = milliseconds(clock.now - readStart)
       rejectFiles.append((name, rejects.rejects))
@@ -167,6 +163,13 @@ public enum ReconciliationRun {
     }
     prepared = []
     schedule.finish()
+    // The checksums, last: the run does not wait for one while inputs remain to be read.
+    for (index, input) in plan.enumerated() where input.query == nil {
+      if let digest = digests.of(path: input.path) {
+        reports[index].bytes = digest.bytes
+        reports[index].sha256 = digest.sha256
+      }
+    }
     FreeMemory.release()  // what the read's worker threads freed in their own arenas
     readDone = true
     let readMs = milliseconds(clock.now - started)
