@@ -74,10 +74,42 @@ class ScheduledRead: @unchecked Sendable {
   private let flag = FileDigest.NSLockLike()
   private var cancelledFlag = false
 
-  init() {}
+  /// Whether the read also checksums its file (for the run's manifest).
+  let checksums: Bool
+  private final class Checksum: @unchecked Sendable {
+    var value: (bytes: Int64, sha256: String)?
+  }
+  private let checksum = Checksum()
+  private var checksumWork: BackgroundWork<Never>?
+
+  init(checksums: Bool = false) { self.checksums = checksums }
 
   /// Opens the input and sets ``taskCount`` (called once, on the calling thread).
   func open() {}
+
+  /// The file's size and SHA-256 as stored, once consumed (with ``checksums``); `nil` when it cannot be
+  /// read.
+  final func fileChecksum() -> (bytes: Int64, sha256: String)? {
+    if let work = checksumWork {
+      work.wait()
+      checksumWork = nil
+    }
+    return checksum.value
+  }
+
+  /// Notes the checksum the read computed.
+  final func setChecksum(_ value: (bytes: Int64, sha256: String)?) { checksum.value = value }
+
+  /// Checksums `path` on another thread, by reading it (for a file not read in mapped chunks).
+  final func checksumInBackground(_ path: String) {
+    guard checksums, checksumWork == nil else { return }
+    let box = checksum
+    checksumWork = BackgroundWork {
+      let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
+      defer { buffer.deallocate() }
+      box.value = FileDigest.of(path: path, buffer: buffer)
+    }
+  }
 
   /// Queues task `k` to `pool`.
   func submit(_ k: Int, to pool: ReadPool) {}
