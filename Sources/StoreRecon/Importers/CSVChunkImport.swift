@@ -16,6 +16,12 @@ protocol CSVRecordPacker {
   func makeOutput() -> Output
   /// Packs one record (split, not malformed, with as many fields as the header), or says why it is rejected.
   mutating func pack(_ record: CSVRecord, into output: inout Output) throws(RowRejection)
+  /// Makes room in `output` for the records of about `bytes` bytes of lines (no copying as it grows).
+  func reserve(_ output: inout Output, bytes: Int)
+}
+
+extension CSVRecordPacker {
+  func reserve(_ output: inout Output, bytes: Int) {}
 }
 
 /// Reads a CSV file in chunks of whole lines on all cores, with exactly the records, rejects and line
@@ -497,6 +503,7 @@ enum CSVChunkImport {
         chunk.end = nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size)
         return chunk
       }
+      packer.reserve(&chunk.output, bytes: region.end - region.start)
       let splitter = CSVSplitter()
       var regionEnd = region.end
       var atEnd = region.atEnd

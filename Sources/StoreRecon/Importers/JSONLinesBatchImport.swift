@@ -14,6 +14,12 @@ protocol JSONLinePacker {
   init()
   /// Adds the record of `line` (trimmed, not blank) to `batch`, or says why the line is rejected.
   mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection)
+  /// Makes room in `batch` for the records of about `bytes` bytes of lines (no copying as it grows).
+  func reserve(_ batch: RecordBatch, bytes: Int)
+}
+
+extension JSONLinePacker {
+  func reserve(_ batch: RecordBatch, bytes: Int) {}
 }
 
 /// Reads a JSON Lines file straight into a ``LedgerBuilder``, in chunks of whole lines.
@@ -264,6 +270,7 @@ enum JSONLinesBatchImport {
         if got == 0 || windowStart + Int64(count) >= size { ended = true }
       }
       var packer = P()
+      packer.reserve(chunk.batch, bytes: count - s)
       parseLines(UnsafeBufferPointer(start: buffer.base, count: count), from: s, packer: &packer, into: chunk)
     } catch {
       chunk.error = error
@@ -309,6 +316,7 @@ enum JSONLinesBatchImport {
       if got == 0 || windowStart + count >= size { ended = true }
     }
     var packer = P()
+    packer.reserve(chunk.batch, bytes: count - s)
     parseLines(UnsafeBufferPointer(start: base, count: count), from: s, packer: &packer, into: chunk)
     if !keepPages { map.release(windowStart, count) }  // else the checksum drops them once hashed
     return chunk
