@@ -113,9 +113,6 @@ public enum ReconciliationRun {
     }
     // The chunked inputs' chunks are parsed on all cores, ahead of the merge, across file boundaries;
     // the workers checksum each file as they go.
-    FreeMemory.hold()
-    var readDone = false
-    defer { if !readDone { FreeMemory.release() } }  // a run stopped while reading
     let schedule = ReadSchedule()
     var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
     // Checksums of the other files on another thread while they are read.
@@ -178,7 +175,6 @@ public enum ReconciliationRun {
     prepared = []
     schedule.finish()
     FreeMemory.release()  // what the read's worker threads freed in their own arenas
-    readDone = true
     let readMs = milliseconds(clock.now - started)
 
     let reconcileStart = clock.now
