@@ -14,11 +14,11 @@ final class ReadSchedule {
   private var cursor = 0
   private var inFlight = 0
 
-  /// A schedule with `workers` threads and at most `limit` (default: twice the workers, plus one)
+  /// A schedule with `workers` threads and at most `limit` (default: four times the workers, plus one)
   /// chunks parsed ahead of the merge.
   init(workers: Int = Parallel.cores, limit: Int? = nil) {
     pool = ReadPool(workers: workers)
-    self.limit = max(1, limit ?? 2 * pool.workers + 1)
+    self.limit = max(1, limit ?? 4 * pool.workers + 1)
   }
 
   deinit { pool.close() }
