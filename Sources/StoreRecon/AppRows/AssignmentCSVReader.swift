@@ -47,6 +47,9 @@ public struct AssignmentCSVReader: AppRowReader {
 
     func makeOutput() -> [Assignment] { [] }
 
+    /// About one row per 56 bytes.
+    func reserve(_ rows: inout [Assignment], bytes: Int) { rows.reserveCapacity(bytes / 56 + 16) }
+
     mutating func pack(_ record: CSVRecord, into rows: inout [Assignment]) throws(RowRejection) {
       let cells = AppRowCSV.Cells(record: record, columns: columns, names: AssignmentCSVReader.columns)
       rows.append(

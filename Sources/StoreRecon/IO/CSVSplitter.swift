@@ -72,8 +72,37 @@ final class CSVSplitter {
       addBound(0, 0)
       return .complete
     }
-    // In place: fields, quoted or not, point into the text (the usual record: no `""` inside quotes).
     fieldsInScratch = false
+    #if _endian(little)
+      // No quote at all (app rows): every comma of each eight bytes at once.
+      if memchr(base, 0x22, n) == nil {
+        var start = 0
+        var i = 0
+        while i + 8 <= n {
+          let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x2C2C_2C2C_2C2C_2C2C
+          // Exact: the high bit of each byte that is zero (a comma).
+          let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+          var hits = ~(((x & low) &+ low) | x | low)
+          while hits != 0 {
+            let comma = i + hits.trailingZeroBitCount >> 3
+            addBound(start, comma)
+            start = comma + 1
+            hits &= hits &- 1
+          }
+          i += 8
+        }
+        while i < n {
+          if base[i] == 0x2C {
+            addBound(start, i)
+            start = i + 1
+          }
+          i += 1
+        }
+        addBound(start, n)
+        return .complete
+      }
+    #endif
+    // In place: fields, quoted or not, point into the text (the usual record: no `""` inside quotes).
     var i = 0
     var field = 1
     while true {

@@ -42,6 +42,16 @@ public struct AppStoreTransactionImporter: StoreImporter {
 
     init() {}
 
+    /// About one record per 560 bytes (a plain transaction line is 500 to 700).
+    func reserve(_ batch: RecordBatch, bytes: Int) {
+      let n = bytes / 560 + 16
+      batch.records.reserveCapacity(n)
+      batch.keys.reserveCapacity(n)
+      batch.spaces.reserveCapacity(n)
+      batch.tokenNumbers.reserveCapacity(n)
+      batch.originals.reserveCapacity(n)
+    }
+
     mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection) {
       if fast.pack(line, into: batch, cache: &cache) { return }
       // A compact JWS whose payload is a plain transaction object: what the full path makes of it (it

@@ -16,6 +16,12 @@ protocol CSVRecordPacker {
   func makeOutput() -> Output
   /// Packs one record (split, not malformed, with as many fields as the header), or says why it is rejected.
   mutating func pack(_ record: CSVRecord, into output: inout Output) throws(RowRejection)
+  /// Makes room in `output` for the records of about `bytes` bytes of lines (no copying as it grows).
+  func reserve(_ output: inout Output, bytes: Int)
+}
+
+extension CSVRecordPacker {
+  func reserve(_ output: inout Output, bytes: Int) {}
 }
 
 /// Reads a CSV file in chunks of whole lines on all cores, with exactly the records, rejects and line
@@ -131,11 +137,17 @@ enum CSVChunkImport {
     private var origin: Int64 = 0
     private var headerLines = 0
     private var tickets: [ReadTicket<Chunk<P.Output>>?] = []
+    /// Hashes the file as its chunks are parsed (``ScheduledRead/checksums``, mapped plain files).
+    private var hasher: ChunkHasher?
 
-    init(path: String, displayName: String, chunkBytes: Int = CSVChunkImport.chunkSize) {
+    /// The read of `path`; with `checksums`, also its size and SHA-256 (``ScheduledRead/fileChecksum()``).
+    init(
+      path: String, displayName: String, chunkBytes: Int = CSVChunkImport.chunkSize, checksums: Bool = false
+    ) {
       self.path = path
       self.displayName = displayName
       self.chunkBytes = max(1, chunkBytes)
+      super.init(checksums: checksums)
     }
 
     override func open() {
@@ -159,6 +171,7 @@ enum CSVChunkImport {
         }
         guard plain else {
           needsStreaming = true
+          checksumInBackground(path)
           return
         }
         let size = file.size
@@ -189,8 +202,18 @@ enum CSVChunkImport {
         origin = position
         headerLines = lineBase
         taskCount = size > position ? Int((size - position + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
+        if checksums {
+          if let map = file.mapping {
+            let hasher = ChunkHasher(map: map)
+            hasher.offer(0, Int(position))
+            self.hasher = hasher
+          } else {
+            checksumInBackground(path)
+          }
+        }
       } catch {
         failure = error
+        checksumInBackground(path)
       }
     }
 
@@ -200,13 +223,20 @@ enum CSVChunkImport {
       let origin = self.origin
       let size = self.size
       let chunkBytes = self.chunkBytes
+      let hasher = self.hasher
       tickets.append(
         pool.submit { [self] buffer in
           let packer = P(columns: columns)
           if isCancelled { return Chunk(output: packer.makeOutput()) }
-          return parseChunk(
+          let chunk = parseChunk(
             packer, expected: expected, file: file, origin: origin, part: k, size: size,
-            chunkBytes: chunkBytes, buffer: buffer)
+            chunkBytes: chunkBytes, buffer: buffer, keepPages: hasher != nil)
+          if let hasher {
+            let from = chunkStart(origin: origin, part: k, chunkBytes: chunkBytes)
+            hasher.offer(
+              Int(from), Int(nominalEnd(origin: origin, part: k, chunkBytes: chunkBytes, size: size)))
+          }
+          return chunk
         })
     }
 
@@ -216,6 +246,10 @@ enum CSVChunkImport {
       begin()
       defer {
         cancelRest()
+        if let hasher, let file {
+          setChecksum(hasher.finish(file))
+          if fileChecksum() == nil { checksumInBackground(path) }
+        }
         file = nil  // its mapping goes with the last task holding it
       }
       if let failure { throw failure }
@@ -435,7 +469,7 @@ enum CSVChunkImport {
   /// mapped, else (or when the mapping cannot provide the bytes) read into `buffer`.
   static func parseChunk<P: CSVRecordPacker>(
     _ packer: P, expected: Int, file: FileByteSource, origin: Int64, part: Int, size: Int64, chunkBytes: Int,
-    buffer: GrowableBuffer<UInt8>
+    buffer: GrowableBuffer<UInt8>, keepPages: Bool = false
   ) -> Chunk<P.Output> {
     if let map = file.mapping {
       let bytes = RegionBytes(buffer: buffer, map: map)
@@ -443,7 +477,7 @@ enum CSVChunkImport {
         packer, expected: expected, file: file, origin: origin, part: part, size: size,
         chunkBytes: chunkBytes,
         bytes: bytes)
-      map.release(Int(bytes.windowStart), Int(chunk.end - bytes.windowStart))
+      if !keepPages { map.release(Int(bytes.windowStart), Int(chunk.end - bytes.windowStart)) }
       if !bytes.unmapped { return chunk }
     }
     return parseChunk(
@@ -469,6 +503,7 @@ enum CSVChunkImport {
         chunk.end = nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size)
         return chunk
       }
+      packer.reserve(&chunk.output, bytes: region.end - region.start)
       let splitter = CSVSplitter()
       var regionEnd = region.end
       var atEnd = region.atEnd

@@ -14,6 +14,12 @@ protocol JSONLinePacker {
   init()
   /// Adds the record of `line` (trimmed, not blank) to `batch`, or says why the line is rejected.
   mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection)
+  /// Makes room in `batch` for the records of about `bytes` bytes of lines (no copying as it grows).
+  func reserve(_ batch: RecordBatch, bytes: Int)
+}
+
+extension JSONLinePacker {
+  func reserve(_ batch: RecordBatch, bytes: Int) {}
 }
 
 /// Reads a JSON Lines file straight into a ``LedgerBuilder``, in chunks of whole lines.
@@ -68,11 +74,18 @@ enum JSONLinesBatchImport {
     private var failure: InputError?
     private var needsStreaming = false
     private var tickets: [ReadTicket<Chunk>?] = []
+    /// Hashes the file as its chunks are parsed (``ScheduledRead/checksums``, mapped plain files).
+    private var hasher: ChunkHasher?
 
-    init(path: String, displayName: String, chunkBytes: Int = JSONLinesBatchImport.chunkSize) {
+    /// The read of `path`; with `checksums`, also its size and SHA-256 (``ScheduledRead/fileChecksum()``).
+    init(
+      path: String, displayName: String, chunkBytes: Int = JSONLinesBatchImport.chunkSize,
+      checksums: Bool = false
+    ) {
       self.path = path
       self.displayName = displayName
       self.chunkBytes = max(1, chunkBytes)
+      super.init(checksums: checksums)
     }
 
     override func open() {
@@ -95,14 +108,25 @@ enum JSONLinesBatchImport {
         }
         guard plain else {
           needsStreaming = true
+          checksumInBackground(path)
           return
         }
         file.mapWhole()
         self.file = file
         size = file.size
         taskCount = size > start ? Int((size - start + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
+        if checksums {
+          if let map = file.mapping {
+            let hasher = ChunkHasher(map: map)
+            hasher.offer(0, Int(start))
+            self.hasher = hasher
+          } else {
+            checksumInBackground(path)
+          }
+        }
       } catch {
         failure = error
+        checksumInBackground(path)
       }
     }
 
@@ -111,11 +135,18 @@ enum JSONLinesBatchImport {
       let start = self.start
       let size = self.size
       let chunkBytes = self.chunkBytes
+      let hasher = self.hasher
       tickets.append(
         pool.submit { [self] buffer in
           if isCancelled { return Chunk() }
-          return parse(
-            P.self, file: file, chunk: k, start: start, size: size, chunkBytes: chunkBytes, buffer: buffer)
+          let chunk = parse(
+            P.self, file: file, chunk: k, start: start, size: size, chunkBytes: chunkBytes, buffer: buffer,
+            keepPages: hasher != nil)
+          if let hasher {
+            let from = start + Int64(k) * Int64(chunkBytes)
+            hasher.offer(Int(from), Int(min(size, from + Int64(chunkBytes))))
+          }
+          return chunk
         })
     }
 
@@ -125,6 +156,10 @@ enum JSONLinesBatchImport {
       begin()
       defer {
         cancelRest()
+        if let hasher, let file {
+          setChecksum(hasher.finish(file))
+          if fileChecksum() == nil { checksumInBackground(path) }
+        }
         file = nil  // its mapping goes with the last task holding it
       }
       if let failure { throw failure }
@@ -187,7 +222,7 @@ enum JSONLinesBatchImport {
   /// Reads and parses chunk `k`: the lines that start in `[start + k·size, start + (k+1)·size)`.
   static func parse<P: JSONLinePacker>(
     _ packer: P.Type, file: FileByteSource, chunk k: Int, start: Int64, size: Int64, chunkBytes: Int,
-    buffer: GrowableBuffer<UInt8>
+    buffer: GrowableBuffer<UInt8>, keepPages: Bool = false
   ) -> Chunk {
     let nominalStart = start + Int64(k) * Int64(chunkBytes)
     let nominalEnd = min(size, nominalStart + Int64(chunkBytes))
@@ -196,7 +231,7 @@ enum JSONLinesBatchImport {
     if let map = file.mapping, windowStart < Int64(map.size),
       let chunk = parseMapped(
         packer, map: map, windowStart: Int(windowStart), nominalStart: nominalStart, start: start,
-        nominalEnd: Int(nominalEnd), size: Int(size))
+        nominalEnd: Int(nominalEnd), size: Int(size), keepPages: keepPages)
     {
       return chunk
     }
@@ -235,6 +270,7 @@ enum JSONLinesBatchImport {
         if got == 0 || windowStart + Int64(count) >= size { ended = true }
       }
       var packer = P()
+      packer.reserve(chunk.batch, bytes: count - s)
       parseLines(UnsafeBufferPointer(start: buffer.base, count: count), from: s, packer: &packer, into: chunk)
     } catch {
       chunk.error = error
@@ -246,7 +282,7 @@ enum JSONLinesBatchImport {
   /// same way, without copying them; `nil` when the pages cannot be mapped (then the chunk is read).
   static func parseMapped<P: JSONLinePacker>(
     _ packer: P.Type, map: MappedFile, windowStart: Int, nominalStart: Int64, start: Int64, nominalEnd: Int,
-    size: Int
+    size: Int, keepPages: Bool = false
   ) -> Chunk? {
     let chunk = Chunk()
     let available = min(size, map.size) - windowStart
@@ -257,7 +293,7 @@ enum JSONLinesBatchImport {
     var s = 0
     if nominalStart > start {
       guard count > 1, let hit = memchr(base, 0x0A, count - 1) else {
-        map.release(windowStart, count)
+        if !keepPages { map.release(windowStart, count) }
         return chunk
       }
       s = base.distance(to: UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))) + 1
@@ -280,8 +316,9 @@ enum JSONLinesBatchImport {
       if got == 0 || windowStart + count >= size { ended = true }
     }
     var packer = P()
+    packer.reserve(chunk.batch, bytes: count - s)
     parseLines(UnsafeBufferPointer(start: base, count: count), from: s, packer: &packer, into: chunk)
-    map.release(windowStart, count)
+    if !keepPages { map.release(windowStart, count) }  // else the checksum drops them once hashed
     return chunk
   }
 

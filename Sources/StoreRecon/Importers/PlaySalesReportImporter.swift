@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Google Play's estimated sales report (`salesreport_YYYYMM.csv`, or its `.zip` / `.gz`), reference §3.1.
 ///
 /// Columns are found by name (extra columns ignored). Required: `Order Number`, `Financial Status`,
@@ -104,10 +108,10 @@ public struct PlaySalesReportImporter: StoreImporter {
   /// Packs sales rows: the plain row straight from its bytes, anything else through ``transaction(_:_:origin:)``.
   struct Packer: CSVRecordPacker {
     let columns: Columns
-    /// The last product (SKU, base plan, product type) and its variant: rows mostly repeat a few products.
-    private var lastProduct: [UInt8] = []
-    private var lastVariant: UInt32 = 0
-    private var lastProducts: ProductTable?
+    /// Products seen (SKU, base plan, product type) and their variants, for ``knownIn``: rows repeat a
+    /// few products.
+    private var known: [(product: [UInt8], variant: UInt32)] = []
+    private var knownIn: ProductTable?
     private var scratch: [UInt8] = []
 
     static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> Columns {
@@ -117,6 +121,16 @@ public struct PlaySalesReportImporter: StoreImporter {
     init(columns: Columns) { self.columns = columns }
 
     func makeOutput() -> RecordBatch { RecordBatch() }
+
+    /// About one row per 180 bytes (a sales row is 190 to 220).
+    func reserve(_ batch: inout RecordBatch, bytes: Int) {
+      let n = bytes / 180 + 16
+      batch.records.reserveCapacity(n)
+      batch.keys.reserveCapacity(n)
+      batch.spaces.reserveCapacity(n)
+      batch.tokenNumbers.reserveCapacity(n)
+      batch.originals.reserveCapacity(n)
+    }
 
     mutating func pack(_ record: CSVRecord, into batch: inout RecordBatch) throws(RowRejection) {
       if packPlain(record, into: batch) { return }
@@ -166,16 +180,34 @@ public struct PlaySalesReportImporter: StoreImporter {
       let nameLength = scratch.count
       scratch.append(0)
       scratch.append(contentsOf: type)
-      if lastProducts !== batch.products || scratch != lastProduct {
+      if knownIn !== batch.products {
+        knownIn = batch.products
+        known.removeAll()
+      }
+      var found: UInt32?
+      scratch.withUnsafeBufferPointer { product in
+        for entry in known where entry.product.count == product.count {
+          let same = entry.product.withUnsafeBufferPointer { p in
+            guard let a = p.baseAddress, let b = product.baseAddress else { return true }
+            return memcmp(a, b, product.count) == 0
+          }
+          if same {
+            found = entry.variant
+            return
+          }
+        }
+      }
+      let variant: UInt32
+      if let found {
+        variant = found
+      } else {
         let products = batch.products
-        let variant = scratch.withUnsafeBufferPointer { all in
+        variant = scratch.withUnsafeBufferPointer { all in
           products.variant(
             store: .play, name: products.name(UnsafeBufferPointer(rebasing: all[0..<nameLength])),
             type: products.type(UnsafeBufferPointer(rebasing: all[(nameLength + 1)...])))
         }
-        lastProducts = products
-        lastProduct = scratch
-        lastVariant = variant
+        if known.count < 64 { known.append((scratch.withUnsafeBufferPointer { Array($0) }, variant)) }
       }
 
       let at = value * 1000
@@ -188,7 +220,7 @@ public struct PlaySalesReportImporter: StoreImporter {
       }
       let packed = PackedRecord(
         at: at, amount: amount.magnitude <= UInt64(Int64.max) ? Int64(amount.magnitude) : Int64.max,
-        extra: extra, tx: CompactID(id, pooling: batch.texts), variant: lastVariant,
+        extra: extra, tx: CompactID(id, pooling: batch.texts), variant: variant,
         currency: UInt16(truncatingIfNeeded: currency.tableIndex + 1), flags: flags)
       batch.records.append(packed)
       batch.keys.append(id.playBase)

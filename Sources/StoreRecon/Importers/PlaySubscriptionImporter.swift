@@ -39,6 +39,14 @@ public struct PlaySubscriptionImporter: StoreImporter {
 
     init() {}
 
+    /// About one resource per 640 bytes (a resource line is 700 to 800).
+    func reserve(_ batch: RecordBatch, bytes: Int) {
+      let n = bytes / 640 + 16
+      batch.statuses.reserveCapacity(n)
+      batch.statusKeys.reserveCapacity(n)
+      batch.statusSpaces.reserveCapacity(n)
+    }
+
     mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection) {
       if packPlain(line, into: batch) { return }
       batch.add(

@@ -77,7 +77,7 @@ final class ReadPool: @unchecked Sendable {
     for _ in 0..<self.workers {
       let state = self.state
       let thread = Thread { state.work() }
-      thread.stackSize = 1 << 20
+      thread.stackSize = 8 << 20
       thread.start()
     }
   }

@@ -14,11 +14,11 @@ final class ReadSchedule {
   private var cursor = 0
   private var inFlight = 0
 
-  /// A schedule with `workers` threads and at most `limit` (default: twice the workers, plus one)
+  /// A schedule with `workers` threads and at most `limit` (default: four times the workers, plus one)
   /// chunks parsed ahead of the merge.
   init(workers: Int = Parallel.cores, limit: Int? = nil) {
     pool = ReadPool(workers: workers)
-    self.limit = max(1, limit ?? 2 * pool.workers + 1)
+    self.limit = max(1, limit ?? 4 * pool.workers + 1)
   }
 
   deinit { pool.close() }
@@ -54,77 +54,5 @@ final class ReadSchedule {
   func release(_ n: Int) {
     inFlight -= n
     topUp()
-  }
-}
-
-/// One input read in chunks through a ``ReadSchedule``: opened on the calling thread when the schedule
-/// reaches it (``open()`` sets ``taskCount``), then its tasks are queued one by one (``submit(_:to:)``).
-/// Subclasses keep the tickets and consume them in order.
-class ScheduledRead: @unchecked Sendable {
-  private(set) var isOpen = false
-  /// Tasks of this read (known once open).
-  var taskCount = 0
-  /// Tasks queued so far.
-  private(set) var submitted = 0
-  /// Tasks taken by the consumer so far.
-  private(set) var taken = 0
-  weak var schedule: ReadSchedule?
-  /// The schedule of a read consumed without one (made by ``begin()``).
-  private var ownSchedule: ReadSchedule?
-  private let flag = FileDigest.NSLockLike()
-  private var cancelledFlag = false
-
-  init() {}
-
-  /// Opens the input and sets ``taskCount`` (called once, on the calling thread).
-  func open() {}
-
-  /// Queues task `k` to `pool`.
-  func submit(_ k: Int, to pool: ReadPool) {}
-
-  /// Whether the consumer has given up on this read's remaining tasks (tasks check it before working).
-  var isCancelled: Bool { flag.locked { cancelledFlag } }
-
-  final func openOnce() {
-    guard !isOpen else { return }
-    isOpen = true
-    open()
-  }
-
-  final func submitNext(to pool: ReadPool) {
-    submit(submitted, to: pool)
-    submitted += 1
-  }
-
-  /// Opens the read and queues its first tasks, if the schedule has not yet (a read consumed without a
-  /// schedule gets one of its own, with one worker).
-  final func begin() {
-    if schedule == nil {
-      let own = ReadSchedule(workers: 1)
-      own.add(self)
-      ownSchedule = own
-    }
-    schedule?.topUp()
-    openOnce()
-  }
-
-  /// Makes sure task `k` (the next to take) is queued.
-  final func ensureSubmitted(_ k: Int) {
-    if k >= submitted { schedule?.topUp() }
-  }
-
-  /// Notes that the consumer took the next task.
-  final func tookOne() {
-    taken += 1
-    schedule?.release(1)
-  }
-
-  /// Gives up on the tasks not yet taken: queued ones are skipped, the rest never queued.
-  final func cancelRest() {
-    flag.locked { cancelledFlag = true }
-    taskCount = submitted
-    let out = submitted - taken
-    taken = submitted
-    schedule?.release(out)
   }
 }

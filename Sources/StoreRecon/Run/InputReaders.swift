@@ -9,22 +9,25 @@ enum InputReaders {
     switch input.role {
     case "app_store.transactions":
       read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-        path: input.path, displayName: input.display)
+        path: input.path, displayName: input.display, checksums: true)
     case "play.sales":
       read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
-        path: input.path, displayName: input.display)
+        path: input.path, displayName: input.display, checksums: true)
     case "play.subscriptions":
       read = JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer>(
-        path: input.path, displayName: input.display)
+        path: input.path, displayName: input.display, checksums: true)
     case "play.voided":
       read = JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer>(
-        path: input.path, displayName: input.display)
+        path: input.path, displayName: input.display, checksums: true)
     case "app.entitlements":
-      read = CSVChunkImport.Source<EntitlementCSVReader.Packer>(path: input.path, displayName: input.display)
+      read = CSVChunkImport.Source<EntitlementCSVReader.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
     case "app.credentials":
-      read = CSVChunkImport.Source<CredentialCSVReader.Packer>(path: input.path, displayName: input.display)
+      read = CSVChunkImport.Source<CredentialCSVReader.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
     case "app.assignments":
-      read = CSVChunkImport.Source<AssignmentCSVReader.Packer>(path: input.path, displayName: input.display)
+      read = CSVChunkImport.Source<AssignmentCSVReader.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
     default:
       return nil
     }

@@ -111,15 +111,13 @@ public enum ReconciliationRun {
       }
       database = connection
     }
-    // checksums of the files on another thread while they are read
-    let digests = FileDigest.Prefetch(plan.filter { $0.query == nil }.map(\.path))
-
-    // The chunked inputs' chunks are parsed on all cores, ahead of the merge, across file boundaries.
-    FreeMemory.hold()
-    var readDone = false
-    defer { if !readDone { FreeMemory.release() } }  // a run stopped while reading
+    // The chunked inputs' chunks are parsed on all cores, ahead of the merge, across file boundaries;
+    // the workers checksum each file as they go.
     let schedule = ReadSchedule()
     var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
+    // Checksums of the other files on another thread while they are read.
+    let digests = FileDigest.Prefetch(
+      plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
     let builder = LedgerBuilder()
     var rows = AppRowSet()
     var reports: [InputReport] = []
@@ -150,10 +148,6 @@ public enum ReconciliationRun {
           report.error = error.description
           progress.note("ERROR \(error.description) — the run goes on without this file")
         }
-        if let digest = digests.of(path: input.path) {
-          report.bytes = digest.bytes
-          report.sha256 = digest.sha256
-        }
       }
       report.elapsedMs = milliseconds(clock.now - readStart)
       rejectFiles.append((name, rejects.rejects))
@@ -165,10 +159,22 @@ public enum ReconciliationRun {
         "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
           + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
     }
+    // The checksums, last: the run does not wait for one while inputs remain to be read.
+    for (index, input) in plan.enumerated() where input.query == nil {
+      let digest: (bytes: Int64, sha256: String)?
+      if let read = prepared[index] {
+        digest = read.fileChecksum()
+      } else {
+        digest = digests.of(path: input.path)
+      }
+      if let digest {
+        reports[index].bytes = digest.bytes
+        reports[index].sha256 = digest.sha256
+      }
+    }
     prepared = []
     schedule.finish()
     FreeMemory.release()  // what the read's worker threads freed in their own arenas
-    readDone = true
     let readMs = milliseconds(clock.now - started)
 
     let reconcileStart = clock.now

@@ -213,6 +213,46 @@ import Testing
     #expect(FileDigest.of(path: dir.path("none"), buffer: buffer) == nil)
   }
 
+  @Test func readsChecksumTheirFilesAsFileDigestDoes() throws {
+    let (dir, files) = try Self.world()
+    let bom = try dir.write(
+      "bom.jsonl",
+      bytes: [0xEF, 0xBB, 0xBF] + Array(try String(contentsOfFile: files[0].1, encoding: .utf8).utf8))
+    let gz = dir.path("apple.jsonl.gz")
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+    gzip.arguments = ["-c", "gzip -c '\(files[0].1)' > '\(gz)'"]
+    try gzip.run()
+    gzip.waitUntilExit()
+    for (chunkBytes, workers) in [(4096, 2), (1 << 20, 1)] {
+      let schedule = ReadSchedule(workers: workers, limit: 3)
+      var reads: [(ScheduledRead, String)] = []
+      for path in [files[0].1, bom, gz, dir.path("missing.jsonl")] {
+        let read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
+          path: path, displayName: "a", chunkBytes: chunkBytes, checksums: true)
+        schedule.add(read)
+        reads.append((read, path))
+      }
+      for (role, path) in files where role == "sales" || role == "assignments" {
+        let read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
+          path: path, displayName: "s", chunkBytes: chunkBytes, checksums: true)
+        schedule.add(read)
+        reads.append((read, path))
+      }
+      let builder = LedgerBuilder()
+      for (read, path) in reads {
+        if let source = read as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
+          _ = try? source.consume(rejects: RejectList(), into: builder)
+        } else if let source = read as? CSVChunkImport.Source<PlaySalesReportImporter.Packer> {
+          _ = try? PlaySalesReportImporter().read(source, rejects: RejectList(), into: builder)
+        }
+        let got = read.fileChecksum()
+        let expected = FileDigest.of(path: path)
+        #expect(got?.bytes == expected?.bytes && got?.sha256 == expected?.sha256, "\(path)")
+      }
+    }
+  }
+
   @Test func mappedPagesLoadAndReleaseWithinTheFile() throws {
     let dir = try TempDir()
     let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
