@@ -144,20 +144,18 @@ struct ChainUsers {
     self.members = members
   }
 
-  /// Per credential row, the number of its user in `assigned`: -1 when not assigned, -2 when the fast
-  /// look-up leaves it unresolved. Rows are looked up one after another, on all cores.
+  /// Per credential row, the number of its user in `assigned`, or -1 when not assigned. Rows are
+  /// searched one after another from the previous row's place among the users (cheap when the rows
+  /// come sorted by user), on all cores.
   func claimerNumbers(_ assigned: AssignedUsers) -> [Int32] {
     let count = credentials.rows.count
     var numbers = [Int32](repeating: -1, count: count)
     let parts = Parallel.parts(for: count, minimum: 100_000)
     numbers.withUnsafeMutableBufferPointer { numbers in
       _ = Parallel.map(parts: parts) { part in
+        var cursor = 0
         for r in Parallel.range(part, of: parts, count: count) {
-          switch assigned.number(of: credentials.rows[r].userId) {
-          case .found(let n): numbers[r] = n
-          case .absent: break
-          case .unresolved: numbers[r] = -2
-          }
+          if let n = assigned.number(of: credentials.rows[r].userId, from: &cursor) { numbers[r] = n }
         }
       }
     }
@@ -174,29 +172,22 @@ struct ChainUsers {
   /// The user of a lineage for one experiment, by number: a credential's first claimer (root first,
   /// then the linked chains), when assigned; else, without a claimer, an account token that equals the
   /// id of a user assigned in the experiment (exactly, or ignoring case: Apple writes UUIDs in lower
-  /// case). Look-ups go through `full` when given (see ``AssignedUsers/Lookup/unresolved``).
+  /// case).
   ///
   /// - Parameters:
-  ///   - claimers: the number of each credential row's user (``claimerNumbers(_:)``); without it (or
-  ///     with `full`) the ids are looked up.
+  ///   - claimers: the number of each credential row's user (``claimerNumbers(_:)``).
   func owner(
-    ofLineage lineage: ArraySlice<Int32>, ledger s: LedgerStorage, assigned: AssignedUsers,
-    claimers: [Int32]? = nil, full: [String: Int32]? = nil
-  ) -> AssignedUsers.Lookup {
+    ofLineage lineage: ArraySlice<Int32>, ledger s: LedgerStorage, assigned: AssignedUsers, claimers: [Int32]
+  ) -> Int32? {
     for i in lineage where claimer[Int(i)] >= 0 {
-      let row = Int(claimer[Int(i)])
-      if full == nil, let claimers {
-        let n = claimers[row]
-        return n >= 0 ? .found(n) : (n == -1 ? .absent : .unresolved)
-      }
-      return assigned.number(of: credentials.rows[row].userId, full: full)
+      let n = claimers[Int(claimer[Int(i)])]
+      return n >= 0 ? n : nil
     }
     for i in lineage {
       let token = s.chains[Int(i)].accountToken
       guard token != 0 else { continue }
-      let found = assigned.number(matchingToken: s.tokens.string(token - 1), full: full)
-      if found != .absent { return found }
+      if let n = assigned.number(matchingToken: s.tokens.string(token - 1)) { return n }
     }
-    return .absent
+    return nil
   }
 }

@@ -242,34 +242,21 @@ extension Readout {
     return readout
   }
 
-  /// Each lineage's user for one experiment (its number, or -1), on all cores. Lineages whose ids the
-  /// fast look-up leaves unresolved are looked up again through the full index of ids.
+  /// Each lineage's user for one experiment (its number, or -1), on all cores.
   static func lineageOwners(_ users: ChainUsers, ledger s: LedgerStorage, assigned: AssignedUsers) -> [Int32]
   {
     let count = users.lineageCount
     let claimers = users.claimerNumbers(assigned)
     var owners = [Int32](repeating: -1, count: count)
     let parts = Parallel.parts(for: count, minimum: 100_000)
-    let unresolved: [Int] = owners.withUnsafeMutableBufferPointer { owners in
-      Parallel.map(parts: parts) { part -> [Int] in
-        var unresolved: [Int] = []
+    owners.withUnsafeMutableBufferPointer { owners in
+      _ = Parallel.map(parts: parts) { part in
         for k in Parallel.range(part, of: parts, count: count) {
-          switch users.owner(ofLineage: users.lineage(k), ledger: s, assigned: assigned, claimers: claimers) {
-          case .found(let n): owners[k] = n
-          case .absent: break
-          case .unresolved: unresolved.append(k)
+          if let n = users.owner(
+            ofLineage: users.lineage(k), ledger: s, assigned: assigned, claimers: claimers)
+          {
+            owners[k] = n
           }
-        }
-        return unresolved
-      }.flatMap { $0 }
-    }
-    if !unresolved.isEmpty {
-      let full = assigned.fullIndex()
-      for k in unresolved {
-        if case .found(let n) = users.owner(
-          ofLineage: users.lineage(k), ledger: s, assigned: assigned, full: full)
-        {
-          owners[k] = n
         }
       }
     }
