@@ -102,8 +102,27 @@ struct ChainUsers {
     }
 
     // Group by root (lineages in root order), root first, the others by original purchase then key.
-    // (A root is the end of a chain's walk up its parents; in a cycle of links that end is not its own
-    // root, and its lineage still starts with it.)
+    (starts, members) = ChainUsers.group(roots: root) { a, b in
+      let x = s.chains[Int(a)].originalPurchaseAt
+      let y = s.chains[Int(b)].originalPurchaseAt
+      let xa = x == PackedRecord.none ? Instant.distantFuture.ms : x
+      let ya = y == PackedRecord.none ? Instant.distantFuture.ms : y
+      if xa != ya { return xa < ya }
+      if s.chains[Int(a)].key != s.chains[Int(b)].key {
+        return PackedID.less(s.chains[Int(a)].key, s.chains[Int(b)].key, pool: s.pool)
+      }
+      return a < b
+    }
+  }
+
+  /// Lineages from each chain's root (the end of its walk up its parents): one lineage per chain that is
+  /// some chain's root, in chain order, that chain first, then the other chains with that root ordered
+  /// by `less`. (In a cycle of links the end of a walk is not its own root; its lineage still starts
+  /// with it, and it is also a member of its own root's lineage.)
+  static func group(roots root: [Int32], by less: (Int32, Int32) -> Bool) -> (
+    starts: [Int32], members: [Int32]
+  ) {
+    let count = root.count
     // fill[r]: chains whose root is r; then where the next of them goes.
     var fill = [Int32](repeating: 0, count: count)
     for i in 0..<count { fill[Int(root[i])] += 1 }
@@ -128,20 +147,9 @@ struct ChainUsers {
     }
     fill = []
     for k in 0..<(starts.count - 1) where starts[k + 1] - starts[k] > 2 {
-      members[Int(starts[k] + 1)..<Int(starts[k + 1])].sort { a, b in
-        let x = s.chains[Int(a)].originalPurchaseAt
-        let y = s.chains[Int(b)].originalPurchaseAt
-        let xa = x == PackedRecord.none ? Instant.distantFuture.ms : x
-        let ya = y == PackedRecord.none ? Instant.distantFuture.ms : y
-        if xa != ya { return xa < ya }
-        if s.chains[Int(a)].key != s.chains[Int(b)].key {
-          return PackedID.less(s.chains[Int(a)].key, s.chains[Int(b)].key, pool: s.pool)
-        }
-        return a < b
-      }
+      members[Int(starts[k] + 1)..<Int(starts[k + 1])].sort(by: less)
     }
-    self.starts = starts
-    self.members = members
+    return (starts, members)
   }
 
   /// Per credential row, the number of its user in `assigned`, or -1 when not assigned. Rows are

@@ -67,9 +67,14 @@ extension Readout {
     }
   }
 
+  /// Reads out one experiment from its assigned users and the ledger's lineages.
+  ///
+  /// - Parameters:
+  ///   - creditParts: how many parts the crediting pass is cut into (default: one per core, for enough
+  ///     lineages); the readout is the same for any number.
   static func read(
     _ experiment: Experiment, assigned: AssignedUsers, users: ChainUsers, ledger: Ledger,
-    settings: ExperimentSettings, dayOf: (Instant) -> CivilDate
+    settings: ExperimentSettings, dayOf: (Instant) -> CivilDate, creditParts: Int? = nil
   ) -> Readout {
     let s = ledger.storage
     let t = ledger.asOf
@@ -107,7 +112,7 @@ extension Readout {
       ledger: s, asOf: t, arms: arms, assigned: assigned, users: users, owners: owners, places: places,
       facts: facts, offers: offers, nameCount: nameCount, settings: settings, startDay: startDay, days: days)
     var people = Array(repeating: ArmTally.Person(), count: userCount)
-    let parts = Parallel.parts(for: owners.count, minimum: 50_000)
+    let parts = max(1, creditParts ?? Parallel.parts(for: owners.count, minimum: 50_000))
     let results: [CreditPart] = people.withUnsafeMutableBufferPointer { people in
       Parallel.map(parts: parts) { part in
         credit(
