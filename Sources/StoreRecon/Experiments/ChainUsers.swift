@@ -27,53 +27,61 @@ struct ChainUsers {
     let credentials = table.sharing(pool: s.pool)
     self.credentials = credentials
     let count = s.chains.count
-    // The chain each credential names (and the chain its linked key names): look-ups on all cores.
+    // The chain each credential names, and for Play credentials the chain their linked key names (only
+    // Play chains take a parent): look-ups on all cores. The linked keys, searched row by row, are
+    // looked up after the chains, so that the chain look-ups (cache misses) follow one another.
     let rowCount = credentials.rows.count
     let parts = Parallel.parts(for: rowCount, minimum: 100_000)
-    let found: [(chain: Int32, linked: Int32)] = Parallel.map(parts: parts) { part -> [(Int32, Int32)] in
-      var out: [(Int32, Int32)] = []
-      for i in Parallel.range(part, of: parts, count: rowCount) {
-        let credential = credentials.rows[i]
-        var index = s.chainIndex(store: credential.store, key: credential.key)
-        if index == nil, case let order = credentials.order(i), !order.isAbsent {
-          index = s.chainIndex(store: credential.store, key: order)
+    var chainOf = [Int32](repeating: -1, count: rowCount)
+    var linkedOf = [Int32](repeating: -1, count: rowCount)
+    chainOf.withUnsafeMutableBufferPointer { chainOf in
+      linkedOf.withUnsafeMutableBufferPointer { linkedOf in
+        _ = Parallel.map(parts: parts) { part in
+          let range = Parallel.range(part, of: parts, count: rowCount)
+          for i in range {
+            let credential = credentials.rows[i]
+            var index = s.chainIndex(store: credential.store, key: credential.key)
+            if index == nil, case let order = credentials.order(i), !order.isAbsent {
+              index = s.chainIndex(store: credential.store, key: order)
+            }
+            if let index { chainOf[i] = Int32(index) }
+          }
+          for i in range where chainOf[i] >= 0 && credentials.rows[i].store == .play {
+            if case let linked = credentials.linked(i), !linked.isAbsent, linked != .empty,
+              let p = s.chainIndex(store: .play, key: linked), p != Int(chainOf[i])
+            {
+              linkedOf[i] = Int32(p)
+            }
+          }
         }
-        guard let index else {
-          out.append((-1, -1))
-          continue
-        }
-        var parent: Int32 = -1
-        if case let linked = credentials.linked(i), !linked.isAbsent, linked != .empty,
-          let p = s.chainIndex(store: credential.store, key: linked), p != index
-        {
-          parent = Int32(p)
-        }
-        out.append((Int32(index), parent))
       }
-      return out
-    }.flatMap { $0 }
+    }
     var best = [Int32](repeating: -1, count: count)
     // The oldest chain a chain's credentials name as linked (smallest index), or -1.
     var linkedByCredential = [Int32](repeating: -1, count: count)
-    for (i, credential) in credentials.rows.enumerated() {
-      guard found[i].chain >= 0 else { continue }
-      let index = Int(found[i].chain)
+    for i in 0..<rowCount where chainOf[i] >= 0 {
+      let index = Int(chainOf[i])
       let current = best[index]
       if current < 0 {
         best[index] = Int32(i)
       } else {
-        let kept = credentials.rows[Int(current)]
-        let a = credential.claimedAt == PackedRecord.none ? Instant.distantFuture.ms : credential.claimedAt
-        let b = kept.claimedAt == PackedRecord.none ? Instant.distantFuture.ms : kept.claimedAt
-        if (a, credential.userId) < (b, kept.userId) { best[index] = Int32(i) }
+        let x = credentials.rows[i].claimedAt
+        let y = credentials.rows[Int(current)].claimedAt
+        let a = x == PackedRecord.none ? Instant.distantFuture.ms : x
+        let b = y == PackedRecord.none ? Instant.distantFuture.ms : y
+        if a < b || (a == b && credentials.rows[i].userId < credentials.rows[Int(current)].userId) {
+          best[index] = Int32(i)
+        }
       }
-      let p = found[i].linked
+      let p = linkedOf[i]
       if p >= 0 {
         let kept = linkedByCredential[index]
         linkedByCredential[index] = kept >= 0 ? min(kept, p) : p
       }
     }
     claimer = best
+    chainOf = []
+    linkedOf = []
 
     var parent = [Int32](repeating: -1, count: count)
     for i in 0..<count where s.chains[i].store == .play {

@@ -111,12 +111,29 @@ extension Readout {
     let context = CreditContext(
       ledger: s, asOf: t, arms: arms, assigned: assigned, users: users, owners: owners, places: places,
       facts: facts, offers: offers, nameCount: nameCount, settings: settings, startDay: startDay, days: days)
+    // The lineages by their users' places, then in lineage order: `lineages[first[p]..<first[p + 1]]`
+    // are the lineages of the user at place p.
+    var first = [Int32](repeating: 0, count: userCount + 1)
+    for owner in owners where owner >= 0 { first[Int(places[Int(owner)]) + 1] += 1 }
+    for p in 0..<userCount { first[p + 1] += first[p] }
+    var lineages = [Int32](repeating: 0, count: Int(first[userCount]))
+    do {
+      var fill = first
+      for (k, owner) in owners.enumerated() where owner >= 0 {
+        let p = Int(places[Int(owner)])
+        lineages[Int(fill[p])] = Int32(k)
+        fill[p] += 1
+      }
+    }
     var people = Array(repeating: ArmTally.Person(), count: userCount)
     let parts = max(1, creditParts ?? Parallel.parts(for: owners.count, minimum: 50_000))
     let results: [CreditPart] = people.withUnsafeMutableBufferPointer { people in
       Parallel.map(parts: parts) { part in
-        credit(
-          context, places: Parallel.range(part, of: parts, count: userCount), people: people, dayOf: dayOf)
+        let range = Parallel.range(part, of: parts, count: userCount)
+        return credit(
+          context, places: range,
+          lineages: lineages[Int(first[range.lowerBound])..<Int(first[range.upperBound])], people: people,
+          dayOf: dayOf)
       }
     }
     var tallies = Array(repeating: ArmTally(days: days), count: arms.count)

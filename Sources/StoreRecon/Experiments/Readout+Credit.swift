@@ -40,10 +40,12 @@ extension Readout {
     var checksum: UInt64 = 0
   }
 
-  /// Credits the lineages of the users whose places are in `places`.
+  /// Credits `mine`, the lineages of the users whose places are in `places`, by their users' places
+  /// (then in lineage order): a user's rows come out together, in credit order, and are sorted on their
+  /// own.
   static func credit(
-    _ c: CreditContext, places: Range<Int>, people: UnsafeMutableBufferPointer<ArmTally.Person>,
-    dayOf: (Instant) -> CivilDate
+    _ c: CreditContext, places: Range<Int>, lineages mine: ArraySlice<Int32>,
+    people: UnsafeMutableBufferPointer<ArmTally.Person>, dayOf: (Instant) -> CivilDate
   ) -> CreditPart {
     let s = c.ledger
     let t = c.asOf
@@ -57,38 +59,16 @@ extension Readout {
     let reporting = c.settings.reportingCurrency
     var eligible: [Int] = []
     var charges: [CreditedCharge] = []
-    let low = Int32(places.lowerBound)
-    let high = Int32(places.upperBound)
-    // The part's lineages by their users' places (then in lineage order): a user's rows come out
-    // together, in credit order, and are sorted on their own.
     let starts = c.users.starts
     let members = c.users.members
-    var mine: [Int32] = []
-    do {
-      var fill = [Int32](repeating: 0, count: places.count + 1)
-      for k in 0..<c.owners.count {
-        let owner = c.owners[k]
-        if owner >= 0, case let place = c.places[Int(owner)], place >= low, place < high {
-          fill[Int(place - low) + 1] += 1
-        }
-      }
-      for p in 0..<places.count { fill[p + 1] += fill[p] }
-      mine = [Int32](repeating: 0, count: Int(fill[places.count]))
-      for k in 0..<c.owners.count {
-        let owner = c.owners[k]
-        if owner >= 0, case let place = c.places[Int(owner)], place >= low, place < high {
-          mine[Int(fill[Int(place - low)])] = Int32(k)
-          fill[Int(place - low)] += 1
-        }
-      }
-    }
     var sink: UInt64 = 0
     var userStart = 0
     var previousOwner: Int32 = -1
 
-    for (j, lineageIndex) in mine.enumerated() {
-      if j % warmBatch == 0 {
-        sink &+= warm(mine[j..<min(j + warmBatch, mine.count)], c, starts, members, people)
+    for j in mine.indices {
+      let lineageIndex = mine[j]
+      if (j - mine.startIndex) % warmBatch == 0 {
+        sink &+= warm(mine[j..<min(j + warmBatch, mine.endIndex)], c, starts, members, people)
       }
       let k = Int(lineageIndex)
       let owner = c.owners[k]
@@ -279,26 +259,34 @@ extension Readout {
   ) -> UInt64 {
     let s = c.ledger
     var sum: UInt64 = 0
+    // Each level reads the first and the last field of what it touches: records and rows cross cache lines.
     for k in batch {
       let owner = Int(c.owners[Int(k)])
-      sum &+= UInt64(bitPattern: people[owner].net) &+ UInt64(bitPattern: c.assigned.assignedAt[owner])
+      sum &+= UInt64(bitPattern: people[owner].firstPaidAt) &+ UInt64(people[owner].netCurrency)
+      sum &+= UInt64(bitPattern: c.assigned.assignedAt[owner])
       for m in Int(starts[Int(k)])..<Int(starts[Int(k) + 1]) {
-        sum &+= UInt64(s.chains[Int(members[m])].startOffset)
+        let chain = s.chains[Int(members[m])]
+        sum &+= UInt64(chain.startOffset) &+ UInt64(bitPattern: chain.originalPurchaseAt)
       }
     }
     for k in batch {
       for m in Int(starts[Int(k)])..<Int(starts[Int(k) + 1]) {
-        let i = members[m]
-        let chain = s.chains[Int(i)]
+        let chain = s.chains[Int(members[m])]
         if chain.purchaseCount > 0 { sum &+= UInt64(s.order[chain.start]) }
-        if chain.status >= 0 { sum &+= UInt64(bitPattern: s.statuses[Int(chain.status)].at) }
+        if chain.status >= 0 {
+          let status = s.statuses[Int(chain.status)]
+          sum &+= UInt64(bitPattern: status.at) &+ UInt64(status.currency)
+        }
       }
     }
     for k in batch {
       for m in Int(starts[Int(k)])..<Int(starts[Int(k) + 1]) {
         let chain = s.chains[Int(members[m])]
         let records = Int(chain.purchaseCount) + Int(chain.refundCount) + Int(chain.voidCount)
-        for q in chain.start..<chain.start + records { sum &+= UInt64(bitPattern: s.record(at: q).amount) }
+        for q in chain.start..<chain.start + records {
+          let r = s.record(at: q)
+          sum &+= UInt64(bitPattern: r.at) &+ UInt64(r.flags.rawValue)
+        }
       }
     }
     return sum
