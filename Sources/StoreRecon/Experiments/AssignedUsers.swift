@@ -4,10 +4,9 @@
 /// at or before T, and it names a configured arm. A user's first valid row (earliest `assigned_at`,
 /// ties by arm id) is their arm for the whole readout; later rows are counted, never used.
 ///
-/// Users are numbered in the order of their ids (`String` order), so number order is id order. Kept
-/// packed: the ids, and per number the arm and the assignment instant; ids are found through an
-/// open-addressing table of numbers (short ASCII ids, by their ``IdentifierKey``) and a dictionary for
-/// any other id.
+/// Users are numbered in the order of their ids (`String` order), so number order is id order, and an
+/// id is found by searching the ordered ids. Kept packed: the ids, and per number the arm and the
+/// assignment instant.
 struct AssignedUsers {
   /// Every assigned user's id, by number (ascending in `String` order).
   private(set) var users: [String] = []
@@ -15,11 +14,6 @@ struct AssignedUsers {
   private(set) var arms: [UInt16] = []
   /// Per user number: the assignment instant (ms).
   private(set) var assignedAt: [Int64] = []
-  /// Numbers of the users with short ASCII ids: 0 empty, else number + 1.
-  private var slots: [Int32] = []
-  private var mask = 0
-  /// Numbers of the users with any other id.
-  private var others: [String: Int32] = [:]
   /// Lower-cased user id → user id, for account tokens written in another case.
   /// Kept only for ids with upper-case letters: an all-lower-case id folds to itself.
   private var folded: [String: String] = [:]
@@ -29,15 +23,6 @@ struct AssignedUsers {
   private(set) var unknownArm = 0
   private(set) var repeated = 0
   private(set) var reassignedUsers = 0
-
-  /// A look-up's outcome.
-  enum Lookup: Equatable {
-    case found(Int32)
-    case absent
-    /// A non-ASCII id that may equal a short ASCII id under canonical equivalence (U+212A KELVIN SIGN
-    /// is `K`): look it up in ``fullIndex()``.
-    case unresolved
-  }
 
   /// One valid row while sorting.
   private struct Row {
@@ -81,10 +66,6 @@ struct AssignedUsers {
         if x.armRank != y.armRank { return x.armRank < y.armRank }
         return x.row < y.row
       }
-      var capacity = 16
-      while capacity < valid.count * 2 { capacity <<= 1 }
-      slots = [Int32](repeating: 0, count: capacity)
-      mask = capacity - 1
       users.reserveCapacity(valid.count)
       arms.reserveCapacity(valid.count)
       assignedAt.reserveCapacity(valid.count)
@@ -100,17 +81,9 @@ struct AssignedUsers {
         if reassigned { reassignedUsers += 1 }
         reassigned = false
         previous = v
-        let number = Int32(users.count)
         users.append(id)
         arms.append(v.arm)
         assignedAt.append(v.at)
-        if v.key.isWhole {
-          var s = v.key.hash & mask
-          while slots[s] != 0 { s = (s + 1) & mask }
-          slots[s] = number + 1
-        } else {
-          others[id] = number
-        }
         if !v.key.isASCII || id.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
           let key = id.lowercased()
           folded[key] = min(folded[key] ?? id, id)
@@ -120,63 +93,66 @@ struct AssignedUsers {
     }
   }
 
-  /// The number of the user whose id is `id` (`String` equality).
-  func number(of id: String) -> Lookup {
+  /// The number of the user whose id is `id` (`String` equality): a binary search of the ids.
+  func number(of id: String) -> Int32? {
+    var cursor = users.count
+    return number(of: id, from: &cursor)
+  }
+
+  /// The number of the user whose id is `id` (`String` equality), searched in the ids' order from
+  /// `cursor`, the place of the previous id searched: a few steps forward when ids come in ascending
+  /// order (as app exports sorted by user do), a binary search otherwise. Moves `cursor` to the place
+  /// of `id` among the users.
+  func number(of id: String, from cursor: inout Int) -> Int32? {
     let key = IdentifierKey(id)
-    if key.isASCII {
-      if key.isWhole {
-        var s = key.hash & mask
-        while !slots.isEmpty {
-          let n = slots[s]
-          if n == 0 { break }
-          if users[Int(n - 1)] == id { return .found(n - 1) }
-          s = (s + 1) & mask
-        }
-      }
-      // A long ASCII id, or a non-ASCII id equal to this one.
-      if !others.isEmpty, let n = others[id] { return .found(n) }
-      return .absent
+    let count = users.count
+    @inline(__always) func order(_ i: Int) -> Int {
+      let other = users[i]
+      return IdentifierKey.compare(other, IdentifierKey(other), id, key)
     }
-    if let n = others[id] { return .found(n) }
-    return others.count < users.count ? .unresolved : .absent
-  }
-
-  /// Every user's number by id: the look-up for ids that ``number(of:)`` leaves unresolved.
-  func fullIndex() -> [String: Int32] {
-    var index: [String: Int32] = [:]
-    index.reserveCapacity(users.count)
-    for (n, id) in users.enumerated() { index[id] = Int32(n) }
-    return index
-  }
-
-  /// `id`'s number, through `full` when given.
-  func number(of id: String, full: [String: Int32]?) -> Lookup {
-    guard let full else { return number(of: id) }
-    return full[id].map { .found($0) } ?? .absent
+    var i = min(max(cursor, 0), count)
+    if i > 0 && order(i - 1) >= 0 {
+      // Behind the previous id: the first place at or after `id` is before the cursor.
+      var low = 0
+      var high = i - 1
+      while low < high {
+        let middle = (low + high) / 2
+        if order(middle) < 0 { low = middle + 1 } else { high = middle }
+      }
+      i = low
+    } else {
+      var steps = 0
+      while i < count && steps < 8 && order(i) < 0 {
+        i += 1
+        steps += 1
+      }
+      if i < count && steps == 8 && order(i) < 0 {
+        var low = i + 1
+        var high = count
+        while low < high {
+          let middle = (low + high) / 2
+          if order(middle) < 0 { low = middle + 1 } else { high = middle }
+        }
+        i = low
+      }
+    }
+    cursor = i
+    return i < count && order(i) == 0 ? Int32(i) : nil
   }
 
   /// The assigned user an account token names, if any: the user whose id is the token, else one whose
   /// id is the token ignoring case (the smallest such id).
-  func number(matchingToken token: String, full: [String: Int32]? = nil) -> Lookup {
-    let exact = number(of: token, full: full)
-    if exact != .absent { return exact }
+  func number(matchingToken token: String) -> Int32? {
+    if let n = number(of: token) { return n }
     let key = token.lowercased()
-    var same: String?
-    if key.lowercased() == key {
-      switch number(of: key, full: full) {
-      case .found: same = key
-      case .unresolved: return .unresolved
-      case .absent: break
-      }
-    }
+    let same = key.lowercased() == key && number(of: key) != nil ? key : nil
     let chosen: String?
     switch (same, folded[key]) {
     case (let a?, let b?): chosen = min(a, b)
     case (let a?, nil): chosen = a
     case (nil, let b): chosen = b
     }
-    guard let chosen else { return .absent }
-    return number(of: chosen, full: full)
+    return chosen.flatMap { number(of: $0) }
   }
 
   /// Assigned users per arm.

@@ -27,53 +27,61 @@ struct ChainUsers {
     let credentials = table.sharing(pool: s.pool)
     self.credentials = credentials
     let count = s.chains.count
-    // The chain each credential names (and the chain its linked key names): look-ups on all cores.
+    // The chain each credential names, and for Play credentials the chain their linked key names (only
+    // Play chains take a parent): look-ups on all cores. The linked keys, searched row by row, are
+    // looked up after the chains, so that the chain look-ups (cache misses) follow one another.
     let rowCount = credentials.rows.count
     let parts = Parallel.parts(for: rowCount, minimum: 100_000)
-    let found: [(chain: Int32, linked: Int32)] = Parallel.map(parts: parts) { part -> [(Int32, Int32)] in
-      var out: [(Int32, Int32)] = []
-      for i in Parallel.range(part, of: parts, count: rowCount) {
-        let credential = credentials.rows[i]
-        var index = s.chainIndex(store: credential.store, key: credential.key)
-        if index == nil, case let order = credentials.order(i), !order.isAbsent {
-          index = s.chainIndex(store: credential.store, key: order)
+    var chainOf = [Int32](repeating: -1, count: rowCount)
+    var linkedOf = [Int32](repeating: -1, count: rowCount)
+    chainOf.withUnsafeMutableBufferPointer { chainOf in
+      linkedOf.withUnsafeMutableBufferPointer { linkedOf in
+        _ = Parallel.map(parts: parts) { part in
+          let range = Parallel.range(part, of: parts, count: rowCount)
+          for i in range {
+            let credential = credentials.rows[i]
+            var index = s.chainIndex(store: credential.store, key: credential.key)
+            if index == nil, case let order = credentials.order(i), !order.isAbsent {
+              index = s.chainIndex(store: credential.store, key: order)
+            }
+            if let index { chainOf[i] = Int32(index) }
+          }
+          for i in range where chainOf[i] >= 0 && credentials.rows[i].store == .play {
+            if case let linked = credentials.linked(i), !linked.isAbsent, linked != .empty,
+              let p = s.chainIndex(store: .play, key: linked), p != Int(chainOf[i])
+            {
+              linkedOf[i] = Int32(p)
+            }
+          }
         }
-        guard let index else {
-          out.append((-1, -1))
-          continue
-        }
-        var parent: Int32 = -1
-        if case let linked = credentials.linked(i), !linked.isAbsent, linked != .empty,
-          let p = s.chainIndex(store: credential.store, key: linked), p != index
-        {
-          parent = Int32(p)
-        }
-        out.append((Int32(index), parent))
       }
-      return out
-    }.flatMap { $0 }
+    }
     var best = [Int32](repeating: -1, count: count)
     // The oldest chain a chain's credentials name as linked (smallest index), or -1.
     var linkedByCredential = [Int32](repeating: -1, count: count)
-    for (i, credential) in credentials.rows.enumerated() {
-      guard found[i].chain >= 0 else { continue }
-      let index = Int(found[i].chain)
+    for i in 0..<rowCount where chainOf[i] >= 0 {
+      let index = Int(chainOf[i])
       let current = best[index]
       if current < 0 {
         best[index] = Int32(i)
       } else {
-        let kept = credentials.rows[Int(current)]
-        let a = credential.claimedAt == PackedRecord.none ? Instant.distantFuture.ms : credential.claimedAt
-        let b = kept.claimedAt == PackedRecord.none ? Instant.distantFuture.ms : kept.claimedAt
-        if (a, credential.userId) < (b, kept.userId) { best[index] = Int32(i) }
+        let x = credentials.rows[i].claimedAt
+        let y = credentials.rows[Int(current)].claimedAt
+        let a = x == PackedRecord.none ? Instant.distantFuture.ms : x
+        let b = y == PackedRecord.none ? Instant.distantFuture.ms : y
+        if a < b || (a == b && credentials.rows[i].userId < credentials.rows[Int(current)].userId) {
+          best[index] = Int32(i)
+        }
       }
-      let p = found[i].linked
+      let p = linkedOf[i]
       if p >= 0 {
         let kept = linkedByCredential[index]
         linkedByCredential[index] = kept >= 0 ? min(kept, p) : p
       }
     }
     claimer = best
+    chainOf = []
+    linkedOf = []
 
     var parent = [Int32](repeating: -1, count: count)
     for i in 0..<count where s.chains[i].store == .play {
@@ -102,8 +110,27 @@ struct ChainUsers {
     }
 
     // Group by root (lineages in root order), root first, the others by original purchase then key.
-    // (A root is the end of a chain's walk up its parents; in a cycle of links that end is not its own
-    // root, and its lineage still starts with it.)
+    (starts, members) = ChainUsers.group(roots: root) { a, b in
+      let x = s.chains[Int(a)].originalPurchaseAt
+      let y = s.chains[Int(b)].originalPurchaseAt
+      let xa = x == PackedRecord.none ? Instant.distantFuture.ms : x
+      let ya = y == PackedRecord.none ? Instant.distantFuture.ms : y
+      if xa != ya { return xa < ya }
+      if s.chains[Int(a)].key != s.chains[Int(b)].key {
+        return PackedID.less(s.chains[Int(a)].key, s.chains[Int(b)].key, pool: s.pool)
+      }
+      return a < b
+    }
+  }
+
+  /// Lineages from each chain's root (the end of its walk up its parents): one lineage per chain that is
+  /// some chain's root, in chain order, that chain first, then the other chains with that root ordered
+  /// by `less`. (In a cycle of links the end of a walk is not its own root; its lineage still starts
+  /// with it, and it is also a member of its own root's lineage.)
+  static func group(roots root: [Int32], by less: (Int32, Int32) -> Bool) -> (
+    starts: [Int32], members: [Int32]
+  ) {
+    let count = root.count
     // fill[r]: chains whose root is r; then where the next of them goes.
     var fill = [Int32](repeating: 0, count: count)
     for i in 0..<count { fill[Int(root[i])] += 1 }
@@ -128,36 +155,23 @@ struct ChainUsers {
     }
     fill = []
     for k in 0..<(starts.count - 1) where starts[k + 1] - starts[k] > 2 {
-      members[Int(starts[k] + 1)..<Int(starts[k + 1])].sort { a, b in
-        let x = s.chains[Int(a)].originalPurchaseAt
-        let y = s.chains[Int(b)].originalPurchaseAt
-        let xa = x == PackedRecord.none ? Instant.distantFuture.ms : x
-        let ya = y == PackedRecord.none ? Instant.distantFuture.ms : y
-        if xa != ya { return xa < ya }
-        if s.chains[Int(a)].key != s.chains[Int(b)].key {
-          return PackedID.less(s.chains[Int(a)].key, s.chains[Int(b)].key, pool: s.pool)
-        }
-        return a < b
-      }
+      members[Int(starts[k] + 1)..<Int(starts[k + 1])].sort(by: less)
     }
-    self.starts = starts
-    self.members = members
+    return (starts, members)
   }
 
-  /// Per credential row, the number of its user in `assigned`: -1 when not assigned, -2 when the fast
-  /// look-up leaves it unresolved. Rows are looked up one after another, on all cores.
+  /// Per credential row, the number of its user in `assigned`, or -1 when not assigned. Rows are
+  /// searched one after another from the previous row's place among the users (cheap when the rows
+  /// come sorted by user), on all cores.
   func claimerNumbers(_ assigned: AssignedUsers) -> [Int32] {
     let count = credentials.rows.count
     var numbers = [Int32](repeating: -1, count: count)
     let parts = Parallel.parts(for: count, minimum: 100_000)
     numbers.withUnsafeMutableBufferPointer { numbers in
       _ = Parallel.map(parts: parts) { part in
+        var cursor = 0
         for r in Parallel.range(part, of: parts, count: count) {
-          switch assigned.number(of: credentials.rows[r].userId) {
-          case .found(let n): numbers[r] = n
-          case .absent: break
-          case .unresolved: numbers[r] = -2
-          }
+          if let n = assigned.number(of: credentials.rows[r].userId, from: &cursor) { numbers[r] = n }
         }
       }
     }
@@ -174,29 +188,22 @@ struct ChainUsers {
   /// The user of a lineage for one experiment, by number: a credential's first claimer (root first,
   /// then the linked chains), when assigned; else, without a claimer, an account token that equals the
   /// id of a user assigned in the experiment (exactly, or ignoring case: Apple writes UUIDs in lower
-  /// case). Look-ups go through `full` when given (see ``AssignedUsers/Lookup/unresolved``).
+  /// case).
   ///
   /// - Parameters:
-  ///   - claimers: the number of each credential row's user (``claimerNumbers(_:)``); without it (or
-  ///     with `full`) the ids are looked up.
+  ///   - claimers: the number of each credential row's user (``claimerNumbers(_:)``).
   func owner(
-    ofLineage lineage: ArraySlice<Int32>, ledger s: LedgerStorage, assigned: AssignedUsers,
-    claimers: [Int32]? = nil, full: [String: Int32]? = nil
-  ) -> AssignedUsers.Lookup {
+    ofLineage lineage: ArraySlice<Int32>, ledger s: LedgerStorage, assigned: AssignedUsers, claimers: [Int32]
+  ) -> Int32? {
     for i in lineage where claimer[Int(i)] >= 0 {
-      let row = Int(claimer[Int(i)])
-      if full == nil, let claimers {
-        let n = claimers[row]
-        return n >= 0 ? .found(n) : (n == -1 ? .absent : .unresolved)
-      }
-      return assigned.number(of: credentials.rows[row].userId, full: full)
+      let n = claimers[Int(claimer[Int(i)])]
+      return n >= 0 ? n : nil
     }
     for i in lineage {
       let token = s.chains[Int(i)].accountToken
       guard token != 0 else { continue }
-      let found = assigned.number(matchingToken: s.tokens.string(token - 1), full: full)
-      if found != .absent { return found }
+      if let n = assigned.number(matchingToken: s.tokens.string(token - 1)) { return n }
     }
-    return .absent
+    return nil
   }
 }

@@ -33,15 +33,6 @@ struct IdentifierKey: Sendable {
     }
   }
 
-  /// The key is the whole id: ASCII and at most 16 bytes.
-  @inline(__always) var isWhole: Bool { isASCII && length <= 16 }
-
-  /// A hash of a whole key (stable across runs).
-  @inline(__always)
-  var hash: Int {
-    Int(truncatingIfNeeded: SeededGenerator.mix(high ^ SeededGenerator.mix(low &+ UInt64(length))))
-  }
-
   /// −1, 0 or 1 as `a` is before, equal to (`==`) or after `b` in `String` order; `ka` and `kb` are
   /// their keys.
   @inline(__always)

@@ -67,9 +67,14 @@ extension Readout {
     }
   }
 
+  /// Reads out one experiment from its assigned users and the ledger's lineages.
+  ///
+  /// - Parameters:
+  ///   - creditParts: how many parts the crediting pass is cut into (default: one per core, for enough
+  ///     lineages); the readout is the same for any number.
   static func read(
     _ experiment: Experiment, assigned: AssignedUsers, users: ChainUsers, ledger: Ledger,
-    settings: ExperimentSettings, dayOf: (Instant) -> CivilDate
+    settings: ExperimentSettings, dayOf: (Instant) -> CivilDate, creditParts: Int? = nil
   ) -> Readout {
     let s = ledger.storage
     let t = ledger.asOf
@@ -106,12 +111,29 @@ extension Readout {
     let context = CreditContext(
       ledger: s, asOf: t, arms: arms, assigned: assigned, users: users, owners: owners, places: places,
       facts: facts, offers: offers, nameCount: nameCount, settings: settings, startDay: startDay, days: days)
+    // The lineages by their users' places, then in lineage order: `lineages[first[p]..<first[p + 1]]`
+    // are the lineages of the user at place p.
+    var first = [Int32](repeating: 0, count: userCount + 1)
+    for owner in owners where owner >= 0 { first[Int(places[Int(owner)]) + 1] += 1 }
+    for p in 0..<userCount { first[p + 1] += first[p] }
+    var lineages = [Int32](repeating: 0, count: Int(first[userCount]))
+    do {
+      var fill = first
+      for (k, owner) in owners.enumerated() where owner >= 0 {
+        let p = Int(places[Int(owner)])
+        lineages[Int(fill[p])] = Int32(k)
+        fill[p] += 1
+      }
+    }
     var people = Array(repeating: ArmTally.Person(), count: userCount)
-    let parts = Parallel.parts(for: owners.count, minimum: 50_000)
+    let parts = max(1, creditParts ?? Parallel.parts(for: owners.count, minimum: 50_000))
     let results: [CreditPart] = people.withUnsafeMutableBufferPointer { people in
       Parallel.map(parts: parts) { part in
-        credit(
-          context, places: Parallel.range(part, of: parts, count: userCount), people: people, dayOf: dayOf)
+        let range = Parallel.range(part, of: parts, count: userCount)
+        return credit(
+          context, places: range,
+          lineages: lineages[Int(first[range.lowerBound])..<Int(first[range.upperBound])], people: people,
+          dayOf: dayOf)
       }
     }
     var tallies = Array(repeating: ArmTally(days: days), count: arms.count)
@@ -242,34 +264,21 @@ extension Readout {
     return readout
   }
 
-  /// Each lineage's user for one experiment (its number, or -1), on all cores. Lineages whose ids the
-  /// fast look-up leaves unresolved are looked up again through the full index of ids.
+  /// Each lineage's user for one experiment (its number, or -1), on all cores.
   static func lineageOwners(_ users: ChainUsers, ledger s: LedgerStorage, assigned: AssignedUsers) -> [Int32]
   {
     let count = users.lineageCount
     let claimers = users.claimerNumbers(assigned)
     var owners = [Int32](repeating: -1, count: count)
     let parts = Parallel.parts(for: count, minimum: 100_000)
-    let unresolved: [Int] = owners.withUnsafeMutableBufferPointer { owners in
-      Parallel.map(parts: parts) { part -> [Int] in
-        var unresolved: [Int] = []
+    owners.withUnsafeMutableBufferPointer { owners in
+      _ = Parallel.map(parts: parts) { part in
         for k in Parallel.range(part, of: parts, count: count) {
-          switch users.owner(ofLineage: users.lineage(k), ledger: s, assigned: assigned, claimers: claimers) {
-          case .found(let n): owners[k] = n
-          case .absent: break
-          case .unresolved: unresolved.append(k)
+          if let n = users.owner(
+            ofLineage: users.lineage(k), ledger: s, assigned: assigned, claimers: claimers)
+          {
+            owners[k] = n
           }
-        }
-        return unresolved
-      }.flatMap { $0 }
-    }
-    if !unresolved.isEmpty {
-      let full = assigned.fullIndex()
-      for k in unresolved {
-        if case .found(let n) = users.owner(
-          ofLineage: users.lineage(k), ledger: s, assigned: assigned, full: full)
-        {
-          owners[k] = n
         }
       }
     }

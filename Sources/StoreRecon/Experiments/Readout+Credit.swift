@@ -36,12 +36,16 @@ extension Readout {
     var gaps: [FXGap]
     /// Net proceeds of users in currencies beside their first one (``ArmTally/Person/mixed``).
     var otherNet: [Int32: [Currency: Int64]]
+    /// What ``warm(_:_:_:)`` read.
+    var checksum: UInt64 = 0
   }
 
-  /// Credits the lineages of the users whose places are in `places`.
+  /// Credits `mine`, the lineages of the users whose places are in `places`, by their users' places
+  /// (then in lineage order): a user's rows come out together, in credit order, and are sorted on their
+  /// own.
   static func credit(
-    _ c: CreditContext, places: Range<Int>, people: UnsafeMutableBufferPointer<ArmTally.Person>,
-    dayOf: (Instant) -> CivilDate
+    _ c: CreditContext, places: Range<Int>, lineages mine: ArraySlice<Int32>,
+    people: UnsafeMutableBufferPointer<ArmTally.Person>, dayOf: (Instant) -> CivilDate
   ) -> CreditPart {
     let s = c.ledger
     let t = c.asOf
@@ -55,21 +59,34 @@ extension Readout {
     let reporting = c.settings.reportingCurrency
     var eligible: [Int] = []
     var charges: [CreditedCharge] = []
-    let low = Int32(places.lowerBound)
-    let high = Int32(places.upperBound)
+    let starts = c.users.starts
+    let members = c.users.members
+    var sink: UInt64 = 0
+    var userStart = 0
+    var previousOwner: Int32 = -1
 
-    for k in 0..<c.owners.count {
+    for j in mine.indices {
+      let lineageIndex = mine[j]
+      if (j - mine.startIndex) % warmBatch == 0 {
+        sink &+= warm(mine[j..<min(j + warmBatch, mine.endIndex)], c, starts, members, people)
+      }
+      let k = Int(lineageIndex)
       let owner = c.owners[k]
-      guard owner >= 0, case let place = c.places[Int(owner)], place >= low, place < high else { continue }
-      let lineage = c.users.lineage(k)
+      if owner != previousOwner {
+        sortUserRows(part.items, from: userStart, pool: s.pool)
+        userStart = part.items.count
+        previousOwner = owner
+      }
+      let lineage = Int(starts[k])..<Int(starts[k + 1])
       let number = Int(owner)
       let a = Int(c.assigned.arms[number])
       eligible.removeAll(keepingCapacity: true)
       var original = PackedRecord.none
-      for i in lineage {
-        let chain = s.chains[Int(i)]
+      for m in lineage {
+        let i = Int(members[m])
+        let chain = s.chains[i]
         guard chain.production && !chain.familyShared else { continue }
-        eligible.append(Int(i))
+        eligible.append(i)
         if chain.originalPurchaseAt != PackedRecord.none {
           original =
             original == PackedRecord.none ? chain.originalPurchaseAt : min(original, chain.originalPurchaseAt)
@@ -224,61 +241,90 @@ extension Readout {
       person.credited = true
       people[number] = person
     }
-    sortLineage(part.items, places: c.places, range: places, pool: s.pool)
+    sortUserRows(part.items, from: userStart, pool: s.pool)
+    part.checksum = sink
     return part
   }
 
-  /// Puts one part's lineage rows in report order, in place: by the user's place (arm, then user), then
-  /// charge instant, store, chain key, transaction id, and credit order where all of those tie.
-  static func sortLineage(
-    _ items: GrowableBuffer<LineageRows.Item>, places: [Int32], range: Range<Int>, pool: TextPool
-  ) {
-    let items = items.buffer
-    let n = items.count
-    guard n > 1 else { return }
-    // Rows bucketed by place, keeping credit order.
-    let first = range.lowerBound
-    let buckets = range.count
-    var starts = [UInt32](repeating: 0, count: buckets + 1)
-    for item in items { starts[Int(places[Int(item.user)]) - first + 1] += 1 }
-    for b in 0..<buckets { starts[b + 1] += starts[b] }
-    var order = [UInt32](repeating: 0, count: n)
-    do {
-      var fill = starts
-      for i in 0..<n {
-        let b = Int(places[Int(items[i].user)]) - first
-        order[Int(fill[b])] = UInt32(i)
-        fill[b] += 1
+  /// Lineages warmed up at a time.
+  static let warmBatch = 16
+
+  /// Reads what crediting `batch` (lineage numbers) will read — the users' entries, the chains, where
+  /// their records are, their Play resources, then the records — level by level, so that the cache
+  /// misses of a level are independent loads the processor overlaps, instead of one miss after another
+  /// while crediting. Returns a sum of what it read (kept, so the loads are not optimised away).
+  static func warm(
+    _ batch: ArraySlice<Int32>, _ c: CreditContext, _ starts: [Int32], _ members: [Int32],
+    _ people: UnsafeMutableBufferPointer<ArmTally.Person>
+  ) -> UInt64 {
+    let s = c.ledger
+    var sum: UInt64 = 0
+    // Each level reads the first and the last field of what it touches: records and rows cross cache lines.
+    for k in batch {
+      let owner = Int(c.owners[Int(k)])
+      sum &+= UInt64(bitPattern: people[owner].firstPaidAt) &+ UInt64(people[owner].netCurrency)
+      sum &+= UInt64(bitPattern: c.assigned.assignedAt[owner])
+      for m in Int(starts[Int(k)])..<Int(starts[Int(k) + 1]) {
+        let chain = s.chains[Int(members[m])]
+        sum &+= UInt64(chain.startOffset) &+ UInt64(bitPattern: chain.originalPurchaseAt)
       }
     }
-    // Within one user, by instant, store, chain key, transaction id, then credit order.
-    func less(_ a: UInt32, _ b: UInt32) -> Bool {
-      let x = items[Int(a)]
-      let y = items[Int(b)]
+    for k in batch {
+      for m in Int(starts[Int(k)])..<Int(starts[Int(k) + 1]) {
+        let chain = s.chains[Int(members[m])]
+        if chain.purchaseCount > 0 { sum &+= UInt64(s.order[chain.start]) }
+        if chain.status >= 0 {
+          let status = s.statuses[Int(chain.status)]
+          sum &+= UInt64(bitPattern: status.at) &+ UInt64(status.currency)
+        }
+      }
+    }
+    for k in batch {
+      for m in Int(starts[Int(k)])..<Int(starts[Int(k) + 1]) {
+        let chain = s.chains[Int(members[m])]
+        let records = Int(chain.purchaseCount) + Int(chain.refundCount) + Int(chain.voidCount)
+        for q in chain.start..<chain.start + records {
+          let r = s.record(at: q)
+          sum &+= UInt64(bitPattern: r.at) &+ UInt64(r.flags.rawValue)
+        }
+      }
+    }
+    return sum
+  }
+
+  /// Puts one user's lineage rows (`from` to the end of `items`, in credit order) in report order, in
+  /// place: by charge instant, store, chain key, transaction id, and credit order where all of those
+  /// tie (a stable sort).
+  static func sortUserRows(_ items: GrowableBuffer<LineageRows.Item>, from: Int, pool: TextPool) {
+    let rows = UnsafeMutableBufferPointer(rebasing: items.buffer[from...])
+    guard rows.count > 1 else { return }
+    func less(_ x: LineageRows.Item, _ y: LineageRows.Item) -> Bool {
       if x.charged != y.charged { return x.charged < y.charged }
       if x.store != y.store { return LineageRows.store(x.store) < LineageRows.store(y.store) }
       let c = PackedID.compare(x.chain, y.chain, pool: pool)
       if c != 0 { return c < 0 }
-      let t = PackedID.compare(x.transaction, y.transaction, pool: pool)
-      if t != 0 { return t < 0 }
+      return PackedID.compare(x.transaction, y.transaction, pool: pool) < 0
+    }
+    if rows.count <= 32 {
+      // Insertion sort: stable, and fast for the few rows of one user.
+      for i in 1..<rows.count {
+        let row = rows[i]
+        var j = i
+        while j > 0 && less(row, rows[j - 1]) {
+          rows[j] = rows[j - 1]
+          j -= 1
+        }
+        rows[j] = row
+      }
+      return
+    }
+    var order = Array(0..<rows.count)
+    order.sort { a, b in
+      if less(rows[a], rows[b]) { return true }
+      if less(rows[b], rows[a]) { return false }
       return a < b
     }
-    for b in 0..<buckets where starts[b + 1] - starts[b] > 1 {
-      let from = Int(starts[b])
-      let to = Int(starts[b + 1])
-      order[from..<to].sort(by: less)
-    }
-    starts = []
-    // Apply the permutation in place: position p takes row order[p].
-    var destination = [UInt32](repeating: 0, count: n)
-    for (p, i) in order.enumerated() { destination[Int(i)] = UInt32(p) }
-    order = []
-    for i in 0..<n {
-      while destination[i] != UInt32(i) {
-        let j = Int(destination[i])
-        items.swapAt(i, j)
-        destination.swapAt(i, j)
-      }
-    }
+    let sorted = order.map { rows[$0] }
+    for (i, row) in sorted.enumerated() { rows[i] = row }
   }
 }

@@ -6,6 +6,11 @@ struct LineageCSV {
   private var out: [UInt8]
   private let block: UnsafeMutablePointer<UInt8>
   private var used = 0
+  /// The text of recent days by day number (a cache: `dayKeys[slot]` is the day whose text is there).
+  private typealias DayText = (UInt64, UInt16)
+  private var dayKeys = [Int64](repeating: Int64.min, count: LineageCSV.dayCacheSize)
+  private var dayTexts = [DayText](repeating: (0, 0), count: LineageCSV.dayCacheSize)
+  private static let dayCacheSize = 1024
   private static let blockSize = 1 << 16
   /// Room for every fixed-width part of a row: store, renewal, instant, currency, three amounts,
   /// commas and the line end.
@@ -41,13 +46,15 @@ struct LineageCSV {
       let prepared = Prepared(s)
       let pool = s.pool
       rows += s.count
-      s.users.withUnsafeBufferPointer { users in
-        for position in stride(from: 0, to: s.count, by: 64) {
-          probe.row(s.item(position), users, pool, prepared)
-          sampledRows += 1
-          sampledBytes += probe.used + probe.out.count
-          probe.used = 0
-          probe.out.removeAll(keepingCapacity: true)
+      prepared.bytes.withUnsafeBufferPointer { fixed in
+        s.users.withUnsafeBufferPointer { users in
+          for position in stride(from: 0, to: s.count, by: 64) {
+            probe.row(s.item(position), users, pool, prepared, fixed)
+            sampledRows += 1
+            sampledBytes += probe.used + probe.out.count
+            probe.used = 0
+            probe.out.removeAll(keepingCapacity: true)
+          }
         }
       }
     }
@@ -57,17 +64,26 @@ struct LineageCSV {
   }
 
   /// The bytes every row of one readout shares.
+  /// The bytes every row of one readout shares, in one block: each field already quoted where it needs
+  /// it, found by its range.
   private struct Prepared {
-    let experiment: [UInt8]
-    let arms: [[UInt8]]
-    let stores: [[UInt8]]
-    let currencies: [[UInt8]]
+    private(set) var bytes: [UInt8] = []
+    private(set) var experiment: Range<Int> = 0..<0
+    private(set) var arms: [Range<Int>] = []
+    private(set) var stores: [Range<Int>] = []
+    private(set) var currencies: [Range<Int>] = []
 
     init(_ s: LineageRows.Storage) {
-      experiment = LineageCSV.quoted(Array(s.experimentId.utf8))
-      arms = s.armIds.map { LineageCSV.quoted(Array($0.utf8)) }
-      stores = Store.allCases.map { LineageCSV.quoted(Array($0.rawValue.utf8)) }
-      currencies = Currency.all.map { LineageCSV.quoted(Array($0.code.utf8)) }
+      experiment = add(s.experimentId)
+      arms = s.armIds.map { add($0) }
+      stores = Store.allCases.map { add($0.rawValue) }
+      currencies = Currency.all.map { add($0.code) }
+    }
+
+    private mutating func add(_ text: String) -> Range<Int> {
+      let from = bytes.count
+      bytes += LineageCSV.quoted(Array(text.utf8))
+      return from..<bytes.count
     }
   }
 
@@ -88,25 +104,28 @@ struct LineageCSV {
   private mutating func write(_ s: LineageRows.Storage) {
     let prepared = Prepared(s)
     let pool = s.pool
-    s.users.withUnsafeBufferPointer { users in
-      for segment in s.segments {
-        for item in segment.buffer { row(item, users, pool, prepared) }
+    prepared.bytes.withUnsafeBufferPointer { fixed in
+      s.users.withUnsafeBufferPointer { users in
+        for segment in s.segments {
+          for item in segment.buffer { row(item, users, pool, prepared, fixed) }
+        }
       }
     }
   }
 
   @inline(__always)
   private mutating func row(
-    _ item: LineageRows.Item, _ users: UnsafeBufferPointer<String>, _ pool: TextPool, _ p: Prepared
+    _ item: LineageRows.Item, _ users: UnsafeBufferPointer<String>, _ pool: TextPool, _ p: Prepared,
+    _ fixed: UnsafeBufferPointer<UInt8>
   ) {
-    bytes(p.experiment)
+    raw(UnsafeBufferPointer(rebasing: fixed[p.experiment]))
     comma()
-    bytes(p.arms[Int(item.arm)])
+    raw(UnsafeBufferPointer(rebasing: fixed[p.arms[Int(item.arm)]]))
     comma()
     var user = users[Int(item.user)]
     user.withUTF8 { field($0) }
     comma()
-    bytes(p.stores[LedgerStorage.slot(LineageRows.store(item.store))])
+    raw(UnsafeBufferPointer(rebasing: fixed[p.stores[LedgerStorage.slot(LineageRows.store(item.store))]]))
     comma()
     id(item.chain, pool)
     comma()
@@ -117,7 +136,7 @@ struct LineageCSV {
     comma()
     instant(item.charged)
     comma()
-    bytes(p.currencies[Int(item.currency)])
+    raw(UnsafeBufferPointer(rebasing: fixed[p.currencies[Int(item.currency)]]))
     ensure(LineageCSV.fixedRoom)
     comma()
     integer(item.gross)
@@ -259,14 +278,22 @@ struct LineageCSV {
       return text.withUTF8 { field($0) }
     }
     let (days, msOfDay) = ms.floorDivided(by: Instant.msPerDay)
-    let date = CivilDate(daysSinceEpoch: days)
     let m = Int(msOfDay)
     let at = used
-    digits(date.year, 4, at: at)
-    block[at + 4] = 0x2D
-    digits(date.month, 2, at: at + 5)
-    block[at + 7] = 0x2D
-    digits(date.day, 2, at: at + 8)
+    // `YYYY-MM-DD` of recent days, kept as bytes.
+    let slot = Int(truncatingIfNeeded: days) & (LineageCSV.dayCacheSize - 1)
+    if dayKeys[slot] != days {
+      let date = CivilDate(daysSinceEpoch: days)
+      digits(date.year, 4, at: at)
+      block[at + 4] = 0x2D
+      digits(date.month, 2, at: at + 5)
+      block[at + 7] = 0x2D
+      digits(date.day, 2, at: at + 8)
+      dayKeys[slot] = days
+      dayTexts[slot] = UnsafeRawPointer(block + at).loadUnaligned(as: DayText.self)
+    } else {
+      UnsafeMutableRawPointer(block + at).storeBytes(of: dayTexts[slot], as: DayText.self)
+    }
     block[at + 10] = 0x54
     digits(m / 3_600_000, 2, at: at + 11)
     block[at + 13] = 0x3A
