@@ -14,6 +14,8 @@ public final class LedgerBuilder {
   /// Per chain (builder numbering): everything the builder tracks, in one place (one cache line).
   private var chains: [BuilderChain] = []
   private var maps: [PackedIndex] = Array(repeating: PackedIndex(), count: 4)
+  /// The order-keyed Play chains, in builder order.
+  private var orderChains: [UInt32] = []
   /// First order ids each chain names (besides its own key).
   private var bases: [(chain: UInt32, base: PackedID)] = []
   /// Keeps what the build's prefetching reads (so that the reads are not optimized away).
@@ -60,7 +62,10 @@ public final class LedgerBuilder {
     let s = Int(space.rawValue)
     let next = UInt32(truncatingIfNeeded: chains.count)
     let found = maps[s].insertIfAbsent(key, next)
-    if found == next { chains.append(BuilderChain(key: key, space: space)) }
+    if found == next {
+      chains.append(BuilderChain(key: key, space: space))
+      if space == .playOrder { orderChains.append(next) }
+    }
     return found
   }
 
@@ -279,19 +284,22 @@ public final class LedgerBuilder {
         tokenOfOrder.set(orderBase, c) { PackedID.less(chains[Int(c)].key, chains[Int($0)].key, pool: pool) }
       }
     }
-    var target = [UInt32](repeating: 0, count: n)
+    var target = [UInt32](unsafeUninitializedCapacity: n) { target, initialized in
+      for c in 0..<n { (target.baseAddress.unsafelyUnwrapped + c).initialize(to: UInt32(c)) }
+      initialized = n
+    }
     var found = [UInt32](repeating: UInt32.max, count: block)
-    for from in stride(from: 0, to: n, by: block) {
-      let to = min(from + block, n)
-      for c in from..<to where chains[c].space == .playOrder { sink &+= tokenOfOrder.touch(chains[c].key) }
-      for c in from..<to {
-        found[c - from] =
-          chains[c].space == .playOrder ? tokenOfOrder[chains[c].key] ?? UInt32.max : UInt32.max
-        if found[c - from] != UInt32.max { sink &+= chains[Int(found[c - from])].firstPurchase }
+    let orders = orderChains
+    orderChains = []
+    for from in stride(from: 0, to: orders.count, by: block) {
+      let to = min(from + block, orders.count)
+      for k in from..<to { sink &+= tokenOfOrder.touch(chains[Int(orders[k])].key) }
+      for k in from..<to {
+        found[k - from] = tokenOfOrder[chains[Int(orders[k])].key] ?? UInt32.max
+        if found[k - from] != UInt32.max { sink &+= chains[Int(found[k - from])].firstPurchase }
       }
-      for c in from..<to { target[c] = UInt32(c) }
-      for c in from..<to where found[c - from] != UInt32.max {
-        link(c, into: found[c - from], target: &target)
+      for k in from..<to where found[k - from] != UInt32.max {
+        link(Int(orders[k]), into: found[k - from], target: &target)
       }
     }
     prefetchSink = sink
