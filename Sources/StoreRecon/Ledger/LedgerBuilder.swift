@@ -346,9 +346,11 @@ public final class LedgerBuilder {
       }
     }
     let allRuns = runs.flatMap { $0 }
-    _ = Parallel.map(parts: allRuns.count) { i in
-      var run = allRuns[i]
-      run.sort { ChainSortEntry.less($0, $1, pool: pool) }
+    if !allRuns.isEmpty {
+      _ = Parallel.map(parts: allRuns.count) { i in
+        var run = allRuns[i]
+        run.sort { ChainSortEntry.less($0, $1, pool: pool) }
+      }
     }
     var live: [UInt32] = []
     live.reserveCapacity(n)
