@@ -14,6 +14,8 @@ public final class LedgerBuilder {
   /// Per chain (builder numbering): everything the builder tracks, in one place (one cache line).
   private var chains: [BuilderChain] = []
   private var maps: [PackedIndex] = Array(repeating: PackedIndex(), count: 4)
+  /// The order-keyed Play chains, in builder order.
+  private var orderChains: [UInt32] = []
   /// First order ids each chain names (besides its own key).
   private var bases: [(chain: UInt32, base: PackedID)] = []
   /// Keeps what the build's prefetching reads (so that the reads are not optimized away).
@@ -60,7 +62,10 @@ public final class LedgerBuilder {
     let s = Int(space.rawValue)
     let next = UInt32(truncatingIfNeeded: chains.count)
     let found = maps[s].insertIfAbsent(key, next)
-    if found == next { chains.append(BuilderChain(key: key, space: space)) }
+    if found == next {
+      chains.append(BuilderChain(key: key, space: space))
+      if space == .playOrder { orderChains.append(next) }
+    }
     return found
   }
 
@@ -279,19 +284,22 @@ public final class LedgerBuilder {
         tokenOfOrder.set(orderBase, c) { PackedID.less(chains[Int(c)].key, chains[Int($0)].key, pool: pool) }
       }
     }
-    var target = [UInt32](repeating: 0, count: n)
+    var target = [UInt32](unsafeUninitializedCapacity: n) { target, initialized in
+      for c in 0..<n { (target.baseAddress.unsafelyUnwrapped + c).initialize(to: UInt32(c)) }
+      initialized = n
+    }
     var found = [UInt32](repeating: UInt32.max, count: block)
-    for from in stride(from: 0, to: n, by: block) {
-      let to = min(from + block, n)
-      for c in from..<to where chains[c].space == .playOrder { sink &+= tokenOfOrder.touch(chains[c].key) }
-      for c in from..<to {
-        found[c - from] =
-          chains[c].space == .playOrder ? tokenOfOrder[chains[c].key] ?? UInt32.max : UInt32.max
-        if found[c - from] != UInt32.max { sink &+= chains[Int(found[c - from])].firstPurchase }
+    let orders = orderChains
+    orderChains = []
+    for from in stride(from: 0, to: orders.count, by: block) {
+      let to = min(from + block, orders.count)
+      for k in from..<to { sink &+= tokenOfOrder.touch(chains[Int(orders[k])].key) }
+      for k in from..<to {
+        found[k - from] = tokenOfOrder[chains[Int(orders[k])].key] ?? UInt32.max
+        if found[k - from] != UInt32.max { sink &+= chains[Int(found[k - from])].firstPurchase }
       }
-      for c in from..<to { target[c] = UInt32(c) }
-      for c in from..<to where found[c - from] != UInt32.max {
-        link(c, into: found[c - from], target: &target)
+      for k in from..<to where found[k - from] != UInt32.max {
+        link(Int(orders[k]), into: found[k - from], target: &target)
       }
     }
     prefetchSink = sink
@@ -301,23 +309,55 @@ public final class LedgerBuilder {
     // arrival. Each entry carries its key's first 16 bytes, big-endian, so most comparisons are two
     // integer comparisons; longer or non-ASCII keys fall back to comparing the texts.
     // Each core sorts the live chains of its part of the builder numbering; the sorted parts are merged.
+    // Entries are made on all cores into one block per part and store (the first sort key); the blocks
+    // (big ones halved) are sorted on all cores, then each store's blocks are merged.
     let sortParts = Parallel.parts(for: n, minimum: 200_000)
-    let sortedParts = Parallel.map(parts: sortParts) { part -> [ChainSortEntry] in
-      var entries: [ChainSortEntry] = []
+    let blocks = Parallel.map(parts: sortParts) { part -> [UnsafeMutableBufferPointer<ChainSortEntry>] in
       let range = Parallel.range(part, of: sortParts, count: n)
-      entries.reserveCapacity(range.count)
+      // Room for the whole part in each store's block: only the pages written are ever touched.
+      let room = (0..<ChainSortEntry.ranks).map { _ in
+        UnsafeMutablePointer<ChainSortEntry>.allocate(capacity: max(1, range.count))
+      }
+      var counts = [Int](repeating: 0, count: ChainSortEntry.ranks)
       target.withUnsafeBufferPointer { target in
         chains.withUnsafeBufferPointer { chains in
           for c in range where target[c] == UInt32(c) {
-            entries.append(
-              ChainSortEntry(key: chains[c].key, space: chains[c].space, chain: UInt32(c), pool: pool))
+            let entry = ChainSortEntry(
+              key: chains[c].key, space: chains[c].space, chain: UInt32(c), pool: pool)
+            let rank = Int(entry.rank)
+            (room[rank] + counts[rank]).initialize(to: entry)
+            counts[rank] += 1
           }
         }
       }
-      entries.sort { ChainSortEntry.less($0, $1, pool: pool) }
-      return entries
+      return (0..<ChainSortEntry.ranks).map { UnsafeMutableBufferPointer(start: room[$0], count: counts[$0]) }
     }
-    var live = ChainSortEntry.merge(sortedParts, pool: pool)
+    var runs: [[UnsafeMutableBufferPointer<ChainSortEntry>]] = Array(
+      repeating: [], count: ChainSortEntry.ranks)
+    for part in blocks {
+      for (rank, block) in part.enumerated() where !block.isEmpty {
+        if block.count >= 100_000 {
+          let half = block.count / 2
+          runs[rank].append(UnsafeMutableBufferPointer(rebasing: block[..<half]))
+          runs[rank].append(UnsafeMutableBufferPointer(rebasing: block[half...]))
+        } else {
+          runs[rank].append(block)
+        }
+      }
+    }
+    let allRuns = runs.flatMap { $0 }
+    if !allRuns.isEmpty {
+      _ = Parallel.map(parts: allRuns.count) { i in
+        var run = allRuns[i]
+        run.sort { ChainSortEntry.less($0, $1, pool: pool) }
+      }
+    }
+    var live: [UInt32] = []
+    live.reserveCapacity(n)
+    for rank in 0..<ChainSortEntry.ranks { ChainSortEntry.merge(runs[rank], into: &live, pool: pool) }
+    for part in blocks {
+      for block in part { block.baseAddress.map { $0.deallocate() } }
+    }
     var position = [UInt32](repeating: 0, count: n)
     for (p, c) in live.enumerated() { position[Int(c)] = UInt32(p) }
     for c in 0..<n where target[c] != UInt32(c) { position[c] = position[Int(target[c])] }
@@ -543,28 +583,39 @@ struct ChainSortEntry {
     return a.chain < b.chain
   }
 
-  /// The chains of sorted `parts`, merged in order (the order is total: no two entries are equal).
-  static func merge(_ parts: [[ChainSortEntry]], pool: TextPool) -> [UInt32] {
-    var merged = parts.first ?? []
-    for part in parts.dropFirst() {
-      var out: [ChainSortEntry] = []
-      out.reserveCapacity(merged.count + part.count)
-      var i = 0
-      var j = 0
-      while i < merged.count && j < part.count {
-        if less(part[j], merged[i], pool: pool) {
-          out.append(part[j])
-          j += 1
-        } else {
-          out.append(merged[i])
-          i += 1
-        }
-      }
-      out.append(contentsOf: merged[i...])
-      out.append(contentsOf: part[j...])
-      merged = out
+  /// How many store ranks there are.
+  static let ranks = 3
+
+  /// Appends the chains of sorted `runs` to `out` in order (the order is total: no two entries are
+  /// equal, so the result does not depend on how the entries were split into runs). Runs that follow
+  /// one another are copied; others are merged.
+  static func merge(
+    _ runs: [UnsafeMutableBufferPointer<ChainSortEntry>], into out: inout [UInt32], pool: TextPool
+  ) {
+    var runs = runs.filter { !$0.isEmpty }
+    var inOrder = true
+    for k in runs.indices.dropFirst() where less(runs[k][0], runs[k - 1][runs[k - 1].count - 1], pool: pool) {
+      inOrder = false
+      break
     }
-    return merged.map(\.chain)
+    if inOrder {
+      for run in runs {
+        for entry in run { out.append(entry.chain) }
+      }
+      return
+    }
+    // k-way merge: each step takes the least head.
+    var heads = [Int](repeating: 0, count: runs.count)
+    while !runs.isEmpty {
+      var best = 0
+      for k in 1..<runs.count where less(runs[k][heads[k]], runs[best][heads[best]], pool: pool) { best = k }
+      out.append(runs[best][heads[best]].chain)
+      heads[best] += 1
+      if heads[best] == runs[best].count {
+        runs.remove(at: best)
+        heads.remove(at: best)
+      }
+    }
   }
 
   init(key: PackedID, space: RecordBatch.Space, chain: UInt32, pool: TextPool) {
@@ -573,6 +624,13 @@ struct ChainSortEntry {
     self.space = space.rawValue
     let store = space.store
     rank = store == .appStore ? 0 : (store == .play ? 1 : 2)
+    if key.kind == .decimal {
+      // Digits only: the first 16 as two big-endian words, worked out without writing the text.
+      let n = Int(key.meta & 0x3FFF_FFFF)
+      (high, low) = ChainSortEntry.digitWords(key.value, count: n)
+      flags = n > 16 ? ChainSortEntry.long : 0
+      return
+    }
     var h: UInt64 = 0
     var l: UInt64 = 0
     var f: UInt8 = 0
@@ -590,6 +648,28 @@ struct ChainSortEntry {
     high = h
     low = l
     flags = f
+  }
+
+  /// The first 16 bytes of the `count`-digit decimal text of `value` (leading zeros included), as two
+  /// big-endian words, zero-padded.
+  @inline(__always)
+  static func digitWords(_ value: UInt64, count n: Int) -> (UInt64, UInt64) {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    var v = value
+    var i = n
+    // Digit `i` (from 0) of the text goes to byte `i` of the 16.
+    while i > 0 {
+      i -= 1
+      let digit = 0x30 | v % 10
+      v /= 10
+      if i < 8 {
+        high |= digit << (56 - 8 * UInt64(i))
+      } else if i < 16 {
+        low |= digit << (56 - 8 * UInt64(i - 8))
+      }
+    }
+    return (high, low)
   }
 }
 

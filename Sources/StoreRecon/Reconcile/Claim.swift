@@ -18,23 +18,37 @@ struct ClaimIndex {
 
   /// The index of who claims which chain; `entitlementChains` is the chain each entitlement row names
   /// (-1: none), as ``LedgerStorage/chainIndexes(_:into:_:)`` finds them.
+  /// Per credential row: ``UserCode`` of its user.
+  private let credentialUsers: [UInt64]
+  /// Per entitlement row: ``UserCode`` of its user, and whether it is active at T.
+  private let entitlementUsers: [UInt64]
+  private let entitlementActive: [Bool]
+
   init(
-    ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable, entitlementChains: [Int32]
+    ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable, entitlementChains: [Int32],
+    entitlementUsers: [UInt64], entitlementActive: [Bool]
   ) {
+    self.entitlementUsers = entitlementUsers
+    self.entitlementActive = entitlementActive
+    var credentialUsers = [UInt64](repeating: 0, count: credentials.rows.count)
     let s = ledger.storage
     let chainCount = s.chains.count
-    // Which chain each credential names: look-ups on all cores.
-    let target = ClaimIndex.lookUp(count: credentials.rows.count) { range, out in
-      credentials.rows.withUnsafeBufferPointer { rows in
-        s.chainIndexes(range, into: out) { (rows[$0].store, rows[$0].key) }
-        // A credential whose store key names no chain may name it by its order id.
-        for i in range where out[i] < 0 {
-          let order = credentials.order(i)
-          guard !order.isAbsent, order != .empty else { continue }
-          out[i] = s.chainIndex(store: rows[i].store, key: order).map { Int32($0) } ?? -1
+    // Which chain each credential names (and its user's code): look-ups on all cores.
+    let target = credentialUsers.withUnsafeMutableBufferPointer { users in
+      ClaimIndex.lookUp(count: credentials.rows.count) { range, out in
+        credentials.rows.withUnsafeBufferPointer { rows in
+          s.chainIndexes(range, into: out) { (rows[$0].store, rows[$0].key) }
+          for i in range { users[i] = UserCode.of(rows[i].userId) }
+          // A credential whose store key names no chain may name it by its order id.
+          for i in range where out[i] < 0 {
+            let order = credentials.order(i)
+            guard !order.isAbsent, order != .empty else { continue }
+            out[i] = s.chainIndex(store: rows[i].store, key: order).map { Int32($0) } ?? -1
+          }
         }
       }
     }
+    self.credentialUsers = credentialUsers
     let entitlementTarget = entitlementChains
     self.entitlementChains = entitlementChains
     var counts = [Int32](repeating: 0, count: chainCount + 1)
@@ -76,32 +90,41 @@ struct ClaimIndex {
   /// ``facts(_:_:_:asOf:)``: the sources name more than one user.
   static let severalUsers: UInt8 = 2
 
-  /// What a chain's claim sources say: ``anyActive`` and ``severalUsers`` flags.
+  /// What a chain's claim sources say: ``anyActive`` and ``severalUsers`` flags (users compared by
+  /// their codes, by their ids where a code is not exact).
   @inline(__always)
-  static func facts(
+  func facts(
     _ sources: Slice<UnsafeBufferPointer<Int32>>, _ entitlements: UnsafeBufferPointer<EntitlementTable.Row>,
-    _ credentials: UnsafeBufferPointer<CredentialTable.Row>, asOf t: Int64
+    _ credentials: UnsafeBufferPointer<CredentialTable.Row>
   ) -> UInt8 {
     guard let first = sources.first else { return 0 }
     var facts: UInt8 = 0
-    var several = false
-    if first >= 0 {
-      let user = credentials[Int(first)].userId
-      for source in sources.dropFirst() where !several {
-        several =
-          (source >= 0 ? credentials[Int(source)].userId : entitlements[Int(-source - 1)].userId) != user
+    credentialUsers.withUnsafeBufferPointer { credentialUsers in
+      entitlementUsers.withUnsafeBufferPointer { entitlementUsers in
+        entitlementActive.withUnsafeBufferPointer { active in
+          func code(_ source: Int32) -> UInt64 {
+            source >= 0 ? credentialUsers[Int(source)] : entitlementUsers[Int(-source - 1)]
+          }
+          func user(_ source: Int32) -> String {
+            source >= 0 ? credentials[Int(source)].userId : entitlements[Int(-source - 1)].userId
+          }
+          let firstCode = code(first)
+          for source in sources.dropFirst() {
+            let other = code(source)
+            let differs =
+              firstCode != UserCode.inexact && other != UserCode.inexact
+              ? other != firstCode : user(source) != user(first)
+            if differs {
+              facts |= ClaimIndex.severalUsers
+              break
+            }
+          }
+          for source in sources where source < 0 && active[Int(-source - 1)] {
+            facts |= ClaimIndex.anyActive
+            break
+          }
+        }
       }
-    } else {
-      let user = entitlements[Int(-first - 1)].userId
-      for source in sources.dropFirst() where !several {
-        several =
-          (source >= 0 ? credentials[Int(source)].userId : entitlements[Int(-source - 1)].userId) != user
-      }
-    }
-    if several { facts |= severalUsers }
-    for source in sources where source < 0 && entitlements[Int(-source - 1)].isActive(at: t) {
-      facts |= anyActive
-      break
     }
     return facts
   }

@@ -40,7 +40,11 @@ public enum Reconciler {
     let rowCount = entitlements.rows.count
     let rowParts = Parallel.parts(for: rowCount, minimum: 50_000)
     var entitlementChains = [Int32](repeating: -1, count: rowCount)
-    let entitlementFindings = entitlementChains.withUnsafeMutableBufferPointer { out in
+    // Per row, for the chain findings: the user's code and whether the row is active at T.
+    var entitlementUsers = [UInt64](repeating: 0, count: rowCount)
+    var entitlementActive = [Bool](repeating: false, count: rowCount)
+    let entitlementFindings = withBuffers(&entitlementChains, &entitlementUsers, &entitlementActive) {
+      out, users, active in
       Parallel.map(parts: rowParts) { part -> [Finding] in
         var found: [Finding] = []
         entitlements.rows.withUnsafeBufferPointer { rows in
@@ -54,9 +58,9 @@ public enum Reconciler {
               return (store, key)
             }
             for i in block {
-              guard let store = rows[i].source.store, rows[i].isActive(at: t.ms), rules.checks(store) else {
-                continue
-              }
+              users[i] = UserCode.of(rows[i].userId)
+              active[i] = rows[i].isActive(at: t.ms)
+              guard let store = rows[i].source.store, active[i], rules.checks(store) else { continue }
               let chain = out[i]
               if let finding = freeEntitlement(
                 rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
@@ -78,7 +82,10 @@ public enum Reconciler {
     for part in entitlementFindings { findings.append(contentsOf: part) }
     let claims = ClaimIndex(
       ledger: ledger, entitlements: entitlements, credentials: credentials,
-      entitlementChains: entitlementChains)
+      entitlementChains: entitlementChains,
+      entitlementUsers: entitlementUsers, entitlementActive: entitlementActive)
+    entitlementUsers = []
+    entitlementActive = []
 
     // Per chain: in blocks, first what its claims say (any active entitlement naming it, one user or
     // several) in a tight loop whose row reads overlap, then its findings.
@@ -98,8 +105,7 @@ public enum Reconciler {
                 while c0 < range.upperBound {
                   let c1 = min(c0 + block, range.upperBound)
                   for c in c0..<c1 {
-                    facts[c - c0] = ClaimIndex.facts(
-                      sources[Int(starts[c])..<Int(starts[c + 1])], erows, crows, asOf: rules.asOf)
+                    facts[c - c0] = claims.facts(sources[Int(starts[c])..<Int(starts[c + 1])], erows, crows)
                   }
                   for c in c0..<c1 {
                     let claimed = UnsafeBufferPointer(rebasing: sources[Int(starts[c])..<Int(starts[c + 1])])
@@ -127,6 +133,16 @@ public enum Reconciler {
       findings.append(contentsOf: part)
     }
     return Finding.sortedInReportOrder(findings)
+  }
+
+  /// Calls `body` with the buffers of three arrays.
+  private static func withBuffers<A, B, C, R>(
+    _ a: inout [A], _ b: inout [B], _ c: inout [C],
+    _ body: (UnsafeMutableBufferPointer<A>, UnsafeMutableBufferPointer<B>, UnsafeMutableBufferPointer<C>) -> R
+  ) -> R {
+    a.withUnsafeMutableBufferPointer { a in
+      b.withUnsafeMutableBufferPointer { b in c.withUnsafeMutableBufferPointer { c in body(a, b, c) } }
+    }
   }
 
   /// The options as the rules read them per entitlement or chain: arrays by store, no hashing.
