@@ -88,6 +88,8 @@ enum CSVChunkImport {
     var error: InputError?
     /// The chunk read lines past its own to finish a record with a line break inside quotes.
     var extended = false
+    /// The chunk's bytes, up to its nominal end, were parsed where the mapped file has them (loaded).
+    var mapped = false
 
     init(output: Output) { self.output = output }
   }
@@ -234,7 +236,8 @@ enum CSVChunkImport {
           if let hasher {
             let from = chunkStart(origin: origin, part: k, chunkBytes: chunkBytes)
             hasher.offer(
-              Int(from), Int(nominalEnd(origin: origin, part: k, chunkBytes: chunkBytes, size: size)))
+              Int(from), Int(nominalEnd(origin: origin, part: k, chunkBytes: chunkBytes, size: size)),
+              loaded: chunk.mapped)
           }
           return chunk
         })
@@ -330,10 +333,18 @@ enum CSVChunkImport {
     var windowStart: Int64 = 0
     /// The mapping could not provide some bytes (the file shrank): the caller reads the region instead.
     private(set) var unmapped = false
+    /// Mapped: the bytes from the region's start loaded so far (`[0, loadedEnd)`).
+    private(set) var loadedEnd = 0
 
     init(buffer: GrowableBuffer<UInt8>, map: MappedFile?) {
       self.buffer = buffer
       self.map = map
+    }
+
+    /// Starts a region at file offset `start`.
+    func begin(at start: Int64) {
+      windowStart = start
+      loadedEnd = 0
     }
 
     /// The region's first byte.
@@ -350,6 +361,7 @@ enum CSVChunkImport {
           unmapped = true
           return 0
         }
+        if offset <= loadedEnd { loadedEnd = max(loadedEnd, offset + got) }
         return got
       }
       buffer.reserve(offset + count)
@@ -366,7 +378,7 @@ enum CSVChunkImport {
   ) throws(InputError) -> Region {
     let windowStart = lineStartKnown ? from : from - 1
     let window = Int(nominalEnd - windowStart)
-    bytes.windowStart = windowStart
+    bytes.begin(at: windowStart)
     var count = try bytes.fill(file, at: 0, count: window)
     var region = Region(base: windowStart, start: 0, end: 0, atEnd: false)
     guard let base = bytes.base, count > 0 else {
@@ -478,7 +490,11 @@ enum CSVChunkImport {
         chunkBytes: chunkBytes,
         bytes: bytes)
       if !keepPages { map.release(Int(bytes.windowStart), Int(chunk.end - bytes.windowStart)) }
-      if !bytes.unmapped { return chunk }
+      if !bytes.unmapped {
+        let end = nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size)
+        chunk.mapped = Int64(bytes.loadedEnd) >= end - bytes.windowStart
+        return chunk
+      }
     }
     return parseChunk(
       packer, expected: expected, file: file, origin: origin, part: part, size: size, chunkBytes: chunkBytes,

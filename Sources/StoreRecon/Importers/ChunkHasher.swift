@@ -15,8 +15,8 @@ final class ChunkHasher: @unchecked Sendable {
   private let condition = NSCondition()
   /// Bytes `[0, hashed)` are hashed.
   private var hashed = 0
-  /// Stretches waiting for the bytes before them: start → end.
-  private var parked: [Int: Int] = [:]
+  /// Stretches waiting for the bytes before them: start → end, and whether their pages are mapped.
+  private var parked: [Int: (end: Int, loaded: Bool)] = [:]
   private var busy = false
   private var closed = false
   private var failed = false
@@ -24,20 +24,21 @@ final class ChunkHasher: @unchecked Sendable {
   /// A hasher of the file `map` maps.
   init(map: MappedFile) { self.map = map }
 
-  /// Hands over bytes `[from, to)` (mapped, and no longer needed but for hashing): hashed now if every
-  /// byte before them is, else as soon as they are. Stretches must tile the file.
-  func offer(_ from: Int, _ to: Int) {
+  /// Hands over bytes `[from, to)` (no longer needed but for hashing): hashed now if every byte before
+  /// them is, else as soon as they are. Stretches must tile the file. `loaded`: their pages are mapped
+  /// already (a parsed chunk's), so they are not loaded again.
+  func offer(_ from: Int, _ to: Int, loaded: Bool = false) {
     guard to > from else { return }
     condition.lock()
     defer { condition.unlock() }
     guard !closed else { return }
-    parked[from] = to
+    parked[from] = (to, loaded)
     guard !busy else { return }
     busy = true
-    while let end = parked.removeValue(forKey: hashed) {
+    while let (end, ready) = parked.removeValue(forKey: hashed) {
       let begin = hashed
       condition.unlock()
-      let ok = hash(begin, end)
+      let ok = hash(begin, end, loaded: ready)
       condition.lock()
       hashed = end
       if !ok { failed = true }
@@ -47,8 +48,8 @@ final class ChunkHasher: @unchecked Sendable {
   }
 
   /// Hashes `[begin, end)` from the mapping and drops its pages; `false` when they cannot be read.
-  private func hash(_ begin: Int, _ end: Int) -> Bool {
-    guard map.load(begin, end - begin) else { return false }
+  private func hash(_ begin: Int, _ end: Int, loaded: Bool = false) -> Bool {
+    guard loaded || map.load(begin, end - begin) else { return false }
     context.digest.update(UnsafeRawBufferPointer(start: map.base + begin, count: end - begin))
     map.release(begin, end - begin)
     return true

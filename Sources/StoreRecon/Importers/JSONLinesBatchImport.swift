@@ -45,6 +45,8 @@ enum JSONLinesBatchImport {
     var tooLong: Int?
     /// A read error, where reading stopped.
     var error: InputError?
+    /// The chunk's bytes were parsed where the mapped file has them (their pages are loaded).
+    var mapped = false
   }
 
   /// Imports `path` into `builder`.
@@ -144,7 +146,7 @@ enum JSONLinesBatchImport {
             keepPages: hasher != nil)
           if let hasher {
             let from = start + Int64(k) * Int64(chunkBytes)
-            hasher.offer(Int(from), Int(min(size, from + Int64(chunkBytes))))
+            hasher.offer(Int(from), Int(min(size, from + Int64(chunkBytes))), loaded: chunk.mapped)
           }
           return chunk
         })
@@ -318,6 +320,8 @@ enum JSONLinesBatchImport {
     var packer = P()
     packer.reserve(chunk.batch, bytes: count - s)
     parseLines(UnsafeBufferPointer(start: base, count: count), from: s, packer: &packer, into: chunk)
+    // The window and its extension were loaded: the chunk's own bytes (up to the nominal end) at least.
+    chunk.mapped = windowStart + count >= nominalEnd
     if !keepPages { map.release(windowStart, count) }  // else the checksum drops them once hashed
     return chunk
   }
