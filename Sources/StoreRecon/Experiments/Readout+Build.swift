@@ -130,12 +130,14 @@ extension Readout {
     var people = Array(repeating: ArmTally.Person(), count: userCount)
     let parts = max(1, creditParts ?? Parallel.parts(for: owners.count, minimum: 50_000))
     let results: [CreditPart] = people.withUnsafeMutableBufferPointer { people in
-      Parallel.map(parts: parts) { part in
-        let range = Parallel.range(part, of: parts, count: userCount)
-        return credit(
-          context, places: range,
-          lineages: lineages[Int(first[range.lowerBound])..<Int(first[range.upperBound])], people: people,
-          dayOf: dayOf)
+      LedgerView.with(s) { view in
+        Parallel.map(parts: parts) { part in
+          let range = Parallel.range(part, of: parts, count: userCount)
+          return credit(
+            context, view, places: range,
+            lineages: lineages[Int(first[range.lowerBound])..<Int(first[range.upperBound])], people: people,
+            dayOf: dayOf)
+        }
       }
     }
     var tallies = Array(repeating: ArmTally(days: days), count: arms.count)
@@ -366,7 +368,7 @@ extension Readout {
   /// Whether a purchase began with a free period: an App Store free-trial transaction first; a Play
   /// chain whose earliest charged order is a renewal (`..N`: the initial order was free), or whose
   /// resource says it is in a free trial and nothing was charged yet.
-  static func startedWithTrial(_ c: Int, _ s: LedgerStorage) -> Bool {
+  static func startedWithTrial(_ c: Int, _ s: LedgerView) -> Bool {
     let chain = s.chains[c]
     let range = s.purchases(c)
     if chain.store == .play {
