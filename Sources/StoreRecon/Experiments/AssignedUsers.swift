@@ -103,12 +103,15 @@ struct AssignedUsers {
   /// `cursor`, the place of the previous id searched: a few steps forward when ids come in ascending
   /// order (as app exports sorted by user do), a binary search otherwise. Moves `cursor` to the place
   /// of `id` among the users.
-  func number(of id: String, from cursor: inout Int) -> Int32? {
+  ///
+  /// - Parameters:
+  ///   - keys: the users' ``IdentifierKey``s (``keys()``), when at hand.
+  func number(of id: String, keys: [IdentifierKey]? = nil, from cursor: inout Int) -> Int32? {
     let key = IdentifierKey(id)
     let count = users.count
     @inline(__always) func order(_ i: Int) -> Int {
       let other = users[i]
-      return IdentifierKey.compare(other, IdentifierKey(other), id, key)
+      return IdentifierKey.compare(other, keys?[i] ?? IdentifierKey(other), id, key)
     }
     var i = min(max(cursor, 0), count)
     if i > 0 && order(i - 1) >= 0 {
@@ -139,6 +142,9 @@ struct AssignedUsers {
     cursor = i
     return i < count && order(i) == 0 ? Int32(i) : nil
   }
+
+  /// Every user's ``IdentifierKey``, by number.
+  func keys() -> [IdentifierKey] { users.map(IdentifierKey.init) }
 
   /// The assigned user an account token names, if any: the user whose id is the token, else one whose
   /// id is the token ignoring case (the smallest such id).

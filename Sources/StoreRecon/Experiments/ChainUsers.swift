@@ -166,12 +166,15 @@ struct ChainUsers {
   func claimerNumbers(_ assigned: AssignedUsers) -> [Int32] {
     let count = credentials.rows.count
     var numbers = [Int32](repeating: -1, count: count)
+    let keys = assigned.keys()
     let parts = Parallel.parts(for: count, minimum: 100_000)
     numbers.withUnsafeMutableBufferPointer { numbers in
       _ = Parallel.map(parts: parts) { part in
         var cursor = 0
         for r in Parallel.range(part, of: parts, count: count) {
-          if let n = assigned.number(of: credentials.rows[r].userId, from: &cursor) { numbers[r] = n }
+          if let n = assigned.number(of: credentials.rows[r].userId, keys: keys, from: &cursor) {
+            numbers[r] = n
+          }
         }
       }
     }

@@ -27,7 +27,7 @@ struct CreditedCharge {
   ///   - firstAnniversary: ``FeeSchedule/firstAnniversary(_:)`` of the chain's first paid charge.
   ///   - fx: the FX table's conversions (cached).
   init(
-    _ k: Int, chain c: Int, position: Int, ledger s: LedgerStorage, firstAnniversary: Instant,
+    _ k: Int, chain c: Int, position: Int, ledger s: LedgerView, firstAnniversary: Instant,
     subscription: Bool, fees: FeeSchedule, rounding: RoundingRule, reporting: Currency, asOf t: Int64,
     day: CivilDate, fx: inout FXDayCache
   ) {
@@ -79,7 +79,7 @@ struct CreditedCharge {
   /// prorated share where `REFUND_PRORATED`. Play: the sales report's `Refund` rows for the order
   /// (at most the charge); without one, a voided purchase for the order returns the whole charge.
   static func refundedMinor(
-    _ k: Int, chain c: Int, ledger s: LedgerStorage, asOf t: Int64, rounding: RoundingRule
+    _ k: Int, chain c: Int, ledger s: LedgerView, asOf t: Int64, rounding: RoundingRule
   )
     -> Int64?
   {
@@ -97,7 +97,7 @@ struct CreditedCharge {
       for q in s.voids(c) where s.record(at: q).tx == id { return purchase.amount }
       return nil
     }
-    guard let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t else { return nil }
+    guard let rare = s.storage.rareFields(n), let at = rare.revokedAt, at.ms <= t else { return nil }
     let type = rare.revocationTypeUpper
     if type == "FAMILY_REVOKE" { return nil }
     if purchase.isUpgraded && type == nil && rare.revocationReason == nil { return nil }

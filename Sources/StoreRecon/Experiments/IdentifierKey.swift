@@ -21,15 +21,13 @@ struct IdentifierKey: Sendable {
       var high: UInt64 = 0
       var low: UInt64 = 0
       var any: UInt8 = 0
-      for (i, b) in bytes.enumerated() {
-        any |= b
-        if i < 8 {
-          high |= UInt64(b) << (56 - 8 * UInt64(i))
-        } else if i < 16 {
-          low |= UInt64(b) << (120 - 8 * UInt64(i))
-        }
+      let n = bytes.count
+      for i in 0..<min(n, 8) { high |= UInt64(bytes[i]) << (56 - 8 * UInt64(i)) }
+      if n > 8 {
+        for i in 8..<min(n, 16) { low |= UInt64(bytes[i]) << (120 - 8 * UInt64(i)) }
       }
-      return (high, low, bytes.count, any < 0x80)
+      for b in bytes { any |= b }
+      return (high, low, n, any < 0x80)
     }
   }
 

@@ -59,8 +59,10 @@ extension Readout {
     var trials = 0
     var trialConversions = 0
     var paidConversions = 0
+    var credited = 0
 
     mutating func count(_ p: ArmTally.Person) {
+      credited += 1
       if p.trial { trials += 1 }
       if p.trialConverted { trialConversions += 1 }
       if p.firstPaidAt != PackedRecord.none { paidConversions += 1 }
@@ -128,12 +130,14 @@ extension Readout {
     var people = Array(repeating: ArmTally.Person(), count: userCount)
     let parts = max(1, creditParts ?? Parallel.parts(for: owners.count, minimum: 50_000))
     let results: [CreditPart] = people.withUnsafeMutableBufferPointer { people in
-      Parallel.map(parts: parts) { part in
-        let range = Parallel.range(part, of: parts, count: userCount)
-        return credit(
-          context, places: range,
-          lineages: lineages[Int(first[range.lowerBound])..<Int(first[range.upperBound])], people: people,
-          dayOf: dayOf)
+      LedgerView.with(s) { view in
+        Parallel.map(parts: parts) { part in
+          let range = Parallel.range(part, of: parts, count: userCount)
+          return credit(
+            context, view, places: range,
+            lineages: lineages[Int(first[range.lowerBound])..<Int(first[range.upperBound])], people: people,
+            dayOf: dayOf)
+        }
       }
     }
     var tallies = Array(repeating: ArmTally(days: days), count: arms.count)
@@ -173,28 +177,43 @@ extension Readout {
     // Per arm: the payers' values (reporting, then each currency), users in id order, as 8-lane vectors.
     let width = columns.count + 1
     let lanes = (width + 7) / 8
-    var samples: [SampleSummary] = []
-    let meansByArm: [[[Double]]] = arms.indices.map { a in
-      var rows: [SIMD8<Int64>] = []
-      var reportingValues: [Int64] = []
-      var row = [Int64](repeating: 0, count: lanes * 8)
-      for n in 0..<userCount where Int(assigned.arms[n]) == a && people[n].credited {
-        let p = people[n]
-        for c in 0..<width { row[c] = 0 }
-        row[0] = p.reportingNet
-        if p.netCurrency != 0, case let c = columnOf[Int(p.netCurrency) - 1], c > 0 { row[c] = p.net }
-        if p.mixed, let other = otherNet[Int32(n)] {
-          for (currency, net) in other where columnOf[currency.tableIndex] > 0 {
-            row[columnOf[currency.tableIndex]] = net
+    var rowsByArm = Array(repeating: [SIMD8<Int64>](), count: arms.count)
+    var reportingByArm = Array(repeating: [Int64](), count: arms.count)
+    for a in arms.indices {
+      rowsByArm[a].reserveCapacity(everyone[a].credited * lanes)
+      reportingByArm[a].reserveCapacity(everyone[a].credited)
+    }
+    people.withUnsafeBufferPointer { people in
+      withUnsafeTemporaryAllocation(of: SIMD8<Int64>.self, capacity: lanes) { row in
+        for n in 0..<userCount where people[n].credited {
+          let p = people[n]
+          for l in 0..<lanes { row[l] = SIMD8() }
+          row[0][0] = p.reportingNet
+          if p.netCurrency != 0, case let c = columnOf[Int(p.netCurrency) - 1], c > 0 {
+            row[c / 8][c % 8] = p.net
           }
+          if p.mixed, let other = otherNet[Int32(n)] {
+            for (currency, net) in other where columnOf[currency.tableIndex] > 0 {
+              let c = columnOf[currency.tableIndex]
+              row[c / 8][c % 8] = net
+            }
+          }
+          var any = false
+          for l in 0..<lanes where row[l] != SIMD8() { any = true }
+          guard any else { continue }
+          let a = Int(assigned.arms[n])
+          for l in 0..<lanes { rowsByArm[a].append(row[l]) }
+          reportingByArm[a].append(p.reportingNet)
         }
-        guard row.contains(where: { $0 != 0 }) else { continue }
-        for l in 0..<lanes { rows.append(SIMD8<Int64>(row[(l * 8)..<(l * 8 + 8)])) }
-        reportingValues.append(row[0])
       }
-      samples.append(SampleSummary(users: counts[a], nonZero: reportingValues))
+    }
+    let samples = arms.indices.map { SampleSummary(users: counts[$0], nonZero: reportingByArm[$0]) }
+    reportingByArm = []
+    let meansByArm: [[[Double]]] = arms.indices.map { a in
       var generator = SeededGenerator(
         seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(arms[a].id)")
+      let rows = rowsByArm[a]
+      rowsByArm[a] = []
       return Bootstrap.means(
         users: counts[a], rows: rows, columns: width, iterations: experiment.bootstrap.iterations,
         generator: &generator)
@@ -349,7 +368,7 @@ extension Readout {
   /// Whether a purchase began with a free period: an App Store free-trial transaction first; a Play
   /// chain whose earliest charged order is a renewal (`..N`: the initial order was free), or whose
   /// resource says it is in a free trial and nothing was charged yet.
-  static func startedWithTrial(_ c: Int, _ s: LedgerStorage) -> Bool {
+  static func startedWithTrial(_ c: Int, _ s: LedgerView) -> Bool {
     let chain = s.chains[c]
     let range = s.purchases(c)
     if chain.store == .play {

@@ -44,10 +44,9 @@ extension Readout {
   /// (then in lineage order): a user's rows come out together, in credit order, and are sorted on their
   /// own.
   static func credit(
-    _ c: CreditContext, places: Range<Int>, lineages mine: ArraySlice<Int32>,
+    _ c: CreditContext, _ s: LedgerView, places: Range<Int>, lineages mine: ArraySlice<Int32>,
     people: UnsafeMutableBufferPointer<ArmTally.Person>, dayOf: (Instant) -> CivilDate
   ) -> CreditPart {
-    let s = c.ledger
     let t = c.asOf
     let arms = c.arms
     var part = CreditPart(
@@ -68,7 +67,7 @@ extension Readout {
     for j in mine.indices {
       let lineageIndex = mine[j]
       if (j - mine.startIndex) % warmBatch == 0 {
-        sink &+= warm(mine[j..<min(j + warmBatch, mine.endIndex)], c, starts, members, people)
+        sink &+= warm(mine[j..<min(j + warmBatch, mine.endIndex)], c, s, starts, members, people)
       }
       let k = Int(lineageIndex)
       let owner = c.owners[k]
@@ -254,10 +253,9 @@ extension Readout {
   /// misses of a level are independent loads the processor overlaps, instead of one miss after another
   /// while crediting. Returns a sum of what it read (kept, so the loads are not optimised away).
   static func warm(
-    _ batch: ArraySlice<Int32>, _ c: CreditContext, _ starts: [Int32], _ members: [Int32],
+    _ batch: ArraySlice<Int32>, _ c: CreditContext, _ s: LedgerView, _ starts: [Int32], _ members: [Int32],
     _ people: UnsafeMutableBufferPointer<ArmTally.Person>
   ) -> UInt64 {
-    let s = c.ledger
     var sum: UInt64 = 0
     // Each level reads the first and the last field of what it touches: records and rows cross cache lines.
     for k in batch {

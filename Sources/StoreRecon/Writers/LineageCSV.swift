@@ -203,7 +203,13 @@ struct LineageCSV {
   @inline(__always)
   private mutating func id(_ id: PackedID, _ pool: TextPool) {
     switch id.kind {
-    case .decimal, .playOrder:
+    case .decimal:
+      // Exactly `n` digits (leading zeros kept), as ``PackedID/writePacked(into:)`` writes them.
+      let n = Int(id.meta & 0x3FFF_FFFF)
+      ensure(n)
+      padded(id.value, n, at: used)
+      used += n
+    case .playOrder:
       ensure(PackedID.maximumPackedLength)
       used += id.writePacked(into: block + used)
     case .pooled:
@@ -254,6 +260,23 @@ struct LineageCSV {
       } else {
         block[end - 1] = UInt8(truncatingIfNeeded: v) &+ 0x30
       }
+    }
+  }
+
+  /// The last `width` digits of `value`, leading zeros kept, at `at`.
+  @inline(__always)
+  private func padded(_ value: UInt64, _ width: Int, at: Int) {
+    var v = value
+    var end = at + width
+    LineageCSV.pairs.withUnsafeBufferPointer { pairs in
+      while end - at >= 2 {
+        let pair = Int(v % 100) * 2
+        v /= 100
+        end -= 2
+        block[end] = pairs[pair]
+        block[end + 1] = pairs[pair + 1]
+      }
+      if end > at { block[at] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30 }
     }
   }
 
