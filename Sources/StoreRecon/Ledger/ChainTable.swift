@@ -8,7 +8,8 @@
 /// random would miss the cache twice.)
 ///
 /// A reference: copies share the chains. Built once, then read (and patched in place) by the ledger.
-final class ChainTable: @unchecked Sendable {
+/// A random-access collection of chains, like the array it replaces.
+final class ChainTable: RandomAccessCollection, @unchecked Sendable {
   private var base: UnsafeMutablePointer<ChainState>?
   /// The number of chains.
   private(set) var count = 0
@@ -31,6 +32,8 @@ final class ChainTable: @unchecked Sendable {
 
   /// The chain indexes.
   var indices: Range<Int> { 0..<count }
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
 
   /// Whether there is no chain.
   var isEmpty: Bool { count == 0 }
@@ -49,7 +52,7 @@ final class ChainTable: @unchecked Sendable {
   }
 
   /// Drops the last `n` chains.
-  func removeLast(_ n: Int) { count -= min(n, count) }
+  func removeLast(_ n: Int) { count -= Swift.min(n, count) }
 
   /// Calls `body` with the chains.
   @inline(__always)

@@ -54,6 +54,7 @@ import Testing
     table.withUnsafeBufferPointer { chains in
       #expect(Int(bitPattern: chains.baseAddress) % 64 == 0)
     }
+    #expect(table.map(\.key) == [.pooled(0), .pooled(1), .pooled(2)])
     table.removeLast(1)
     #expect(table.count == 2 && table.indices == 0..<2)
   }
