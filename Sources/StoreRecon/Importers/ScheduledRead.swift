@@ -99,5 +99,6 @@ class ScheduledRead: @unchecked Sendable {
     let out = submitted - taken
     taken = submitted
     schedule?.release(out)
+    ownSchedule = nil  // (it holds this read: no cycle once done)
   }
 }

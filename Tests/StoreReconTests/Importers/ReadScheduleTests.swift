@@ -127,6 +127,18 @@ import Testing
     _ = dir
   }
 
+  @Test func aReadConsumedWithoutAScheduleGetsItsOwn() throws {
+    let (dir, files) = try Self.world()
+    let alone = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
+      path: files[0].1, displayName: "apple", chunkBytes: 4096, checksums: true)
+    let got = try alone.consume(rejects: RejectList(), into: LedgerBuilder())
+    let expected = try AppStoreTransactionImporter().read(
+      path: files[0].1, displayName: "apple", rejects: RejectList(), into: LedgerBuilder())
+    #expect(got.counts == expected.counts && got.counts.read > 0)
+    #expect(alone.fileChecksum()?.sha256 == FileDigest.of(path: files[0].1)?.sha256)
+    _ = dir
+  }
+
   @Test func aFailingFileStopsOnlyItself() throws {
     let (dir, files) = try Self.world()
     var withMissing = files
