@@ -83,15 +83,21 @@ struct ChainUsers {
     chainOf = []
     linkedOf = []
 
+    // Each Play chain's parent: its resource's linked token, else its credentials' linked key (on all cores).
     var parent = [Int32](repeating: -1, count: count)
-    for i in 0..<count where s.chains[i].store == .play {
-      let chain = s.chains[i]
-      if chain.status >= 0, case let key = s.statuses[Int(chain.status)].linked, !key.isAbsent, key != .empty,
-        let j = s.chainIndex(store: .play, key: key), j != i
-      {
-        parent[i] = Int32(j)
-      } else if linkedByCredential[i] >= 0 {
-        parent[i] = linkedByCredential[i]
+    let chainParts = Parallel.parts(for: count, minimum: 200_000)
+    parent.withUnsafeMutableBufferPointer { parent in
+      _ = Parallel.map(parts: chainParts) { part in
+        for i in Parallel.range(part, of: chainParts, count: count) where s.chains[i].store == .play {
+          let chain = s.chains[i]
+          if chain.status >= 0, case let key = s.statuses[Int(chain.status)].linked, !key.isAbsent,
+            key != .empty, let j = s.chainIndex(store: .play, key: key), j != i
+          {
+            parent[i] = Int32(j)
+          } else if linkedByCredential[i] >= 0 {
+            parent[i] = linkedByCredential[i]
+          }
+        }
       }
     }
     linkedByCredential = []
@@ -162,8 +168,9 @@ struct ChainUsers {
 
   /// Per credential row, the number of its user in `assigned`, or -1 when not assigned. Rows are
   /// searched one after another from the previous row's place among the users (cheap when the rows
-  /// come sorted by user), on all cores.
-  func claimerNumbers(_ assigned: AssignedUsers) -> [Int32] {
+  /// come sorted by user), on all cores. (`credentials` are the rows ``init(ledger:credentials:)`` was
+  /// given: the same rows in the same order as ``credentials``.)
+  static func claimerNumbers(_ credentials: CredentialTable, _ assigned: AssignedUsers) -> [Int32] {
     let count = credentials.rows.count
     var numbers = [Int32](repeating: -1, count: count)
     let keys = assigned.keys()
@@ -194,7 +201,7 @@ struct ChainUsers {
   /// case).
   ///
   /// - Parameters:
-  ///   - claimers: the number of each credential row's user (``claimerNumbers(_:)``).
+  ///   - claimers: the number of each credential row's user (``claimerNumbers(_:_:)``).
   func owner(
     ofLineage lineage: ArraySlice<Int32>, ledger s: LedgerStorage, assigned: AssignedUsers, claimers: [Int32]
   ) -> Int32? {

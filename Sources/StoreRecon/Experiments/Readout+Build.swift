@@ -23,15 +23,19 @@ extension Readout {
   ) -> [Readout] {
     guard !experiments.isEmpty else { return [] }
     // Who bought which chain (shared by the experiments) and each experiment's assigned users, at once.
+    // (Each experiment's users of the credential rows too: only the rows and the assigned users are needed.)
     let (users, assigned) = Parallel.pair(
       { ChainUsers(ledger: ledger, credentials: credentials) },
       {
-        experiments.map {
-          AssignedUsers(experiment: $0, assignments: assignments, asOf: ledger.asOf, dayOf: dayOf)
+        experiments.map { experiment -> (AssignedUsers, [Int32]) in
+          let assigned = AssignedUsers(
+            experiment: experiment, assignments: assignments, asOf: ledger.asOf, dayOf: dayOf)
+          return (assigned, ChainUsers.claimerNumbers(credentials, assigned))
         }
       })
     return zip(experiments, assigned).map {
-      read($0, assigned: $1, users: users, ledger: ledger, settings: settings, dayOf: dayOf)
+      read(
+        $0, assigned: $1.0, claimers: $1.1, users: users, ledger: ledger, settings: settings, dayOf: dayOf)
     }
   }
 
@@ -72,11 +76,12 @@ extension Readout {
   /// Reads out one experiment from its assigned users and the ledger's lineages.
   ///
   /// - Parameters:
+  ///   - claimers: ``ChainUsers/claimerNumbers(_:_:)`` for `assigned`, when already worked out.
   ///   - creditParts: how many parts the crediting pass is cut into (default: one per core, for enough
   ///     lineages); the readout is the same for any number.
   static func read(
-    _ experiment: Experiment, assigned: AssignedUsers, users: ChainUsers, ledger: Ledger,
-    settings: ExperimentSettings, dayOf: (Instant) -> CivilDate, creditParts: Int? = nil
+    _ experiment: Experiment, assigned: AssignedUsers, claimers: [Int32]? = nil, users: ChainUsers,
+    ledger: Ledger, settings: ExperimentSettings, dayOf: (Instant) -> CivilDate, creditParts: Int? = nil
   ) -> Readout {
     let s = ledger.storage
     let t = ledger.asOf
@@ -96,7 +101,9 @@ extension Readout {
     }
     let userCount = assigned.users.count
     let counts = assigned.counts(arms: arms.count)
-    let owners = lineageOwners(users, ledger: s, assigned: assigned)
+    let owners = lineageOwners(
+      users, ledger: s, assigned: assigned,
+      claimers: claimers ?? ChainUsers.claimerNumbers(users.credentials, assigned))
     // Each user's place in (arm, user number) order.
     var places = [Int32](repeating: 0, count: userCount)
     do {
@@ -284,10 +291,10 @@ extension Readout {
   }
 
   /// Each lineage's user for one experiment (its number, or -1), on all cores.
-  static func lineageOwners(_ users: ChainUsers, ledger s: LedgerStorage, assigned: AssignedUsers) -> [Int32]
-  {
+  static func lineageOwners(
+    _ users: ChainUsers, ledger s: LedgerStorage, assigned: AssignedUsers, claimers: [Int32]
+  ) -> [Int32] {
     let count = users.lineageCount
-    let claimers = users.claimerNumbers(assigned)
     var owners = [Int32](repeating: -1, count: count)
     let parts = Parallel.parts(for: count, minimum: 100_000)
     owners.withUnsafeMutableBufferPointer { owners in
