@@ -32,24 +32,13 @@ struct LedgerView {
 
   /// Positions of chain `c`'s purchases, refunds and voids in the record order.
   @inline(__always)
-  func purchases(_ c: Int) -> Range<Int> {
-    let chain = chains[c]
-    return chain.start..<chain.start + Int(chain.purchaseCount)
-  }
+  func purchases(_ c: Int) -> Range<Int> { chains[c].purchaseRange }
 
   @inline(__always)
-  func refunds(_ c: Int) -> Range<Int> {
-    let chain = chains[c]
-    let from = chain.start + Int(chain.purchaseCount)
-    return from..<from + Int(chain.refundCount)
-  }
+  func refunds(_ c: Int) -> Range<Int> { chains[c].refundRange }
 
   @inline(__always)
-  func voids(_ c: Int) -> Range<Int> {
-    let chain = chains[c]
-    let from = chain.start + Int(chain.purchaseCount) + Int(chain.refundCount)
-    return from..<from + Int(chain.voidCount)
-  }
+  func voids(_ c: Int) -> Range<Int> { chains[c].voidRange }
 
   /// The tax of record `n` (0 when it states none), as ``LedgerStorage/tax(_:)``.
   @inline(__always)

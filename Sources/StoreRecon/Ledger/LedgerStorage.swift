@@ -139,26 +139,15 @@ final class LedgerStorage: @unchecked Sendable {
 
   /// The record numbers of chain `c`'s purchases, oldest first.
   @inline(__always)
-  func purchases(_ c: Int) -> Range<Int> {
-    let chain = chains[c]
-    return chain.start..<chain.start + Int(chain.purchaseCount)
-  }
+  func purchases(_ c: Int) -> Range<Int> { chains[c].purchaseRange }
 
   /// The record numbers of chain `c`'s Play refund rows.
   @inline(__always)
-  func refunds(_ c: Int) -> Range<Int> {
-    let chain = chains[c]
-    let from = chain.start + Int(chain.purchaseCount)
-    return from..<from + Int(chain.refundCount)
-  }
+  func refunds(_ c: Int) -> Range<Int> { chains[c].refundRange }
 
   /// The record numbers of chain `c`'s Play voided purchases.
   @inline(__always)
-  func voids(_ c: Int) -> Range<Int> {
-    let chain = chains[c]
-    let from = chain.start + Int(chain.purchaseCount) + Int(chain.refundCount)
-    return from..<from + Int(chain.voidCount)
-  }
+  func voids(_ c: Int) -> Range<Int> { chains[c].voidRange }
 
   /// The position in ``order`` of chain `c`'s latest paid charge (paid charges are flagged), if any.
   @inline(__always)
@@ -271,6 +260,24 @@ struct ChainState: Sendable {
   var start: Int {
     get { Int(startOffset) }
     set { startOffset = UInt32(truncatingIfNeeded: newValue) }
+  }
+
+  /// Positions of the chain's purchases in ``LedgerStorage/order``, oldest first.
+  @inline(__always)
+  var purchaseRange: Range<Int> { start..<start + Int(purchaseCount) }
+
+  /// Positions of the chain's Play refund rows in ``LedgerStorage/order``.
+  @inline(__always)
+  var refundRange: Range<Int> {
+    let from = start + Int(purchaseCount)
+    return from..<from + Int(refundCount)
+  }
+
+  /// Positions of the chain's Play voided purchases in ``LedgerStorage/order``.
+  @inline(__always)
+  var voidRange: Range<Int> {
+    let from = start + Int(purchaseCount) + Int(refundCount)
+    return from..<from + Int(voidCount)
   }
 
   /// Derived flags.
