@@ -1,4 +1,4 @@
--- The assignments contract (DESIGN.md): users put in an arm of a price experiment.
+-- The assignments contract (docs/contracts.md): users put in an arm of a price experiment.
 -- Columns: user_id, experiment_id, arm_id, assigned_at.
 SELECT user_id, experiment_id, arm_id, assigned_at
 FROM assignments

@@ -1,4 +1,4 @@
--- The goodwill contract (DESIGN.md): access support granted on purpose.
+-- The goodwill contract (docs/contracts.md): access support granted on purpose.
 -- Columns: grant_id, user_id, product_id, starts_at, ends_at, reason.
 SELECT grant_id, user_id, product_id, starts_at, ends_at, reason
 FROM goodwill

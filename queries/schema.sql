@@ -1,4 +1,4 @@
--- storerecon's reference schema: one table per contract of DESIGN.md, holding exactly its columns.
+-- storerecon's reference schema: one table per contract of docs/contracts.md, holding exactly its columns.
 -- `storerecon db init` runs this file; it is idempotent. Identifiers are text, instants timestamptz,
 -- no floating types. A team with its own schema skips this file and edits the four query files instead.
 

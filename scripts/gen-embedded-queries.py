@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Copies queries/*.sql into Sources/StoreRecon/Postgres/EmbeddedQueries.swift, so the installed binary
+"""Copies queries/*.sql into Sources/StoreReconPostgres/EmbeddedQueries.swift, so the installed binary
 works without the queries/ folder. Run it after editing a file in queries/; a test checks they agree."""
 import os
 
@@ -37,7 +37,7 @@ def main():
     out.append("    }")
     out.append("  }")
     out.append("}")
-    path = os.path.join(ROOT, "Sources", "StoreRecon", "Postgres", "EmbeddedQueries.swift")
+    path = os.path.join(ROOT, "Sources", "StoreReconPostgres", "EmbeddedQueries.swift")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/StoreRecon/Money/Currency+ISO4217.swift from shared/reference.
+"""Generates Sources/StoreReconCore/Money/Currency+ISO4217.swift from shared/reference.
 
 Run from the package root: python3 scripts/gen-iso4217.py ../shared/reference
 The generated file is committed, so the build never needs shared/.
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ref = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/reference")
-out = Path("Sources/StoreRecon/Money/Currency+ISO4217.swift")
+out = Path("Sources/StoreReconCore/Money/Currency+ISO4217.swift")
 
 rows = []
 seen = set()

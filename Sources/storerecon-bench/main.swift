@@ -1,4 +1,6 @@
-import StoreRecon
+import StoreReconPlatform
+import StoreReconCore
+import StoreReconImporters
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import StoreRecon
+import StoreReconCLI
 
 #if canImport(Glibc)
   import Glibc

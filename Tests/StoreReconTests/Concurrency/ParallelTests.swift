@@ -1,7 +1,16 @@
 import Synchronization
 import Testing
 
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 @Suite struct ParallelTests {
   struct Failure: Error, Equatable { let code: Int }

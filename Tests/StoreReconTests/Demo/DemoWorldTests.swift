@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// A demo world generated into a fresh temporary folder, removed by `remove()`.
 private struct GeneratedWorld {
@@ -113,7 +122,7 @@ struct DemoWorldTests {
 
   @Test(arguments: seedsAndDates)
   func everySeedAndDateBuildsAConsistentWorld(seed: UInt64, asOf: CivilDate) throws {
-    // The generator checks every group against RULES.md and throws on a disagreement.
+    // The generator checks every group against docs/rules.md and throws on a disagreement.
     let world = try GeneratedWorld(users: 2000, seed: seed, asOf: asOf)
     defer { world.remove() }
     #expect(world.truth.planted.count == 23 * 2)

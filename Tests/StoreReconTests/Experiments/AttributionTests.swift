@@ -1,7 +1,16 @@
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
-/// Which chain counts for which arm: DESIGN.md, "Price-experiment readout", and the README's decisions.
+/// Which chain counts for which arm: docs/reports.md#who-and-what-is-credited and docs/rules.md#decisions-where-the-design-is-silent.
 @Suite struct AttributionTests {
   @Test func chainBoughtBeforeTheAssignmentIsNotCreditedButCounted() {
     let r = Ex.readout(

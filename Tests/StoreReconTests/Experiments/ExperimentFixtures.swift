@@ -1,4 +1,13 @@
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// Builders for experiment readout tests: one experiment `e` (control / high, enrolment 2026-09-01 …
 /// 2026-10-15), assignments, and the readout as of ``Fx/t`` (end of 2026-11-29 UTC).

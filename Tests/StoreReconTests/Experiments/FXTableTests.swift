@@ -1,5 +1,14 @@
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// Exact FX: decimal rates kept as integers, the rate of the day or the latest earlier one, one
 /// half-even rounding per charge, and a missing rate reported as a gap.

@@ -1,6 +1,15 @@
 import Testing
 
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// The splitter's in-place paths (no quote; quotes without `""`) must give exactly the fields and
 /// results of the plain RFC 4180 reading, byte for byte.

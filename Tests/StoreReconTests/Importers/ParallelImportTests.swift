@@ -1,7 +1,16 @@
 import Foundation
 import Testing
 
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// Chunked, parallel import into the packed ledger must give exactly what a sequential, line-by-line
 /// import gives: the same chains, records, rejects, counts and line numbers.

@@ -1,6 +1,15 @@
 import Testing
 
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 @Suite struct PlaySubscriptionImporterTests {
   func importLines(_ lines: [String]) throws -> ImportResult<StoreTransaction> {

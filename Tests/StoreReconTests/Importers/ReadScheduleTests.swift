@@ -1,7 +1,16 @@
 import Foundation
 import Testing
 
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// The run's read-ahead: many inputs through one ``ReadSchedule`` (chunks of later files parsed while
 /// earlier ones are merged) must give exactly what reading them one by one gives; so must the mapped

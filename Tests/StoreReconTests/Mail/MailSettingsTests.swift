@@ -1,10 +1,19 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// The config's "mail" section: shapes, TLS modes, and that the password never comes from the config.
 struct MailSettingsTests {
-  static func parse(_ mail: [String: Any]) throws(RunError) -> MailSettings? {
+  static func parse(_ mail: [String: Any]) throws(MailError) -> MailSettings? {
     try MailSettings.parse(mail, baseDirectory: "/etc/storerecon", name: "c.json")
   }
 
@@ -32,7 +41,7 @@ struct MailSettingsTests {
     let env = try Self.parse(Self.with(["username": "recon", "passwordEnv": "STORERECON_SMTP_PASSWORD"]))
     #expect(env?.password == .environment("STORERECON_SMTP_PASSWORD"))
     #expect(try env?.resolvePassword(environment: ["STORERECON_SMTP_PASSWORD": "pw"]) == "pw")
-    #expect(throws: RunError.self) { try env?.resolvePassword(environment: [:]) }
+    #expect(throws: MailError.self) { try env?.resolvePassword(environment: [:]) }
     let file = try Self.parse(Self.with(["username": "recon", "passwordFile": "secrets/smtp"]))
     #expect(file?.password == .file("/etc/storerecon/secrets/smtp"))
     #expect(try Self.parse(Self.with(["caFile": "ca/relay.pem"]))?.caFile == "/etc/storerecon/ca/relay.pem")
@@ -70,7 +79,7 @@ struct MailSettingsTests {
         _ = try Self.parse(Self.with(changes))
         Issue.record("accepted \(changes)")
       } catch {
-        #expect(error.code == .config)
+        #expect(error.kind == .config)
         #expect(error.message.contains(message), "\(error.message)")
       }
     }

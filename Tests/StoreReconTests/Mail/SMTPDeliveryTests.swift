@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// Real mail to a real SMTP server (aiosmtpd on loopback, started here): what arrives is parsed by
 /// Python's email package and compared with the files on disk.

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// The contract queries: columns checked by name, statement trimmed for COPY, built-in copies equal the files.
 struct ContractQueryTests {
@@ -53,11 +62,11 @@ struct ContractQueryTests {
   @Test func explicitQueriesFolderMustHoldEveryFile() throws {
     let dir = try TempDir()
     try dir.write("entitlements.sql", "SELECT 1")
-    #expect(throws: RunError.self) { _ = try QueryFolder.contractQueries(directory: dir.url.path) }
+    #expect(throws: DatabaseError.self) { _ = try QueryFolder.contractQueries(directory: dir.url.path) }
     do {
       _ = try QueryFolder.contractQueries(directory: dir.url.path)
     } catch {
-      #expect(error.code == .missingInput)
+      #expect(error.kind == .missingInput)
       #expect(error.message.contains("credentials.sql"))
     }
   }

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// Connecting: each way it fails is one line with the category that picks the exit code.
 @Suite struct PostgresConnectErrorTests {
@@ -23,7 +32,7 @@ import Testing
       Issue.record("expected an error")
     } catch {
       #expect(error.category == .unavailable)
-      #expect(error.exitCode() == .unavailable)
+      #expect(RunError(error.databaseError("")).code == .unavailable)
       #expect(error.sqlState == nil)
       #expect(error.message.contains("127.0.0.1"))
       #expect(!error.message.contains("\n"))
@@ -37,7 +46,7 @@ import Testing
         Issue.record("expected an error for \(text)")
       } catch {
         #expect(error.category == .connectionString)
-        #expect(error.exitCode() == .config)
+        #expect(RunError(error.databaseError("")).code == .config)
         #expect(error.message.contains("~/.pgpass"))
         #expect(!error.message.contains("secret"))
       }
@@ -64,7 +73,7 @@ import Testing
     } catch {
       #expect(error.sqlState == "28P01")
       #expect(error.category == .permission)
-      #expect(error.exitCode() == .noPermission)
+      #expect(RunError(error.databaseError("")).code == .noPermission)
       #expect(error.message.contains("password authentication failed"))
       #expect(!error.message.contains("LOCATION"))
       #expect(!error.message.contains("\n"))
@@ -101,7 +110,7 @@ import Testing
       Issue.record("expected an error")
     } catch {
       #expect(error.sqlState == "3D000")
-      #expect(error.exitCode() == .config)
+      #expect(RunError(error.databaseError("")).code == .config)
       #expect(error.message.contains("no_such_database_here"))
     }
   }

@@ -1,5 +1,14 @@
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// The wrapper's error mapping: SQLSTATE → category → exit code, one-line messages. No server needed.
 struct PostgresErrorTests {
@@ -21,7 +30,7 @@ struct PostgresErrorTests {
   func sqlStateDecidesTheExitCode(state: String, category: PostgresError.Category, code: RunError.Code) {
     let error = PostgresError(sqlState: state, message: "m")
     #expect(error.category == category)
-    #expect(error.exitCode() == code)
+    #expect(RunError(error.databaseError("")).code == code)
   }
 
   @Test func noSQLStateOnALostConnectionIsUnavailable() {
@@ -33,8 +42,8 @@ struct PostgresErrorTests {
 
   @Test func queryErrorsTakeTheExitCodeOfTheirContext() {
     let error = PostgresError(sqlState: "42601", message: "syntax error at or near \"FORM\"")
-    #expect(error.exitCode(queryCode: .software) == .software)
-    let run = error.runError("queries/entitlements.sql")
+    #expect(error.kind(queryCode: .software) == .software)
+    let run = RunError(error.databaseError("queries/entitlements.sql"))
     #expect(run.code == .config)
     #expect(run.message == "queries/entitlements.sql: syntax error at or near \"FORM\" (SQLSTATE 42601)")
   }

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// The live PostgreSQL the tests use, from the environment `.ci/run` and `scripts/test-postgres.sh`
 /// set (scripts/postgres-cluster.sh). Tests needing it are disabled, with this message, when it is absent.

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// The demo world through the whole job: every planted finding reported and nothing else, per kind.
 @Suite(.serialized) struct DemoEndToEndTests {
@@ -16,7 +25,7 @@ import Testing
     #expect(outcome.unexpected.isEmpty, "unexpected: \(outcome.unexpected.prefix(5))")
     #expect(outcome.exitCode == 0)
 
-    // Precision and recall 1.0 for every kind/reason, and every reason of DESIGN.md is planted.
+    // Precision and recall 1.0 for every kind/reason, and every reason of docs/rules.md is planted.
     let reported = outcome.result.findings
     for reason in Finding.Reason.allCases {
       let planted = Set(outcome.truth.planted.filter { $0.reason == reason.rawValue })

@@ -1,7 +1,16 @@
 import Foundation
 import Testing
 
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// A run with a price experiment over a tiny hand-made world, as a user runs it: the FX table is an
 /// input like any other (bad rows rejected, listed in the manifest) and a missing rate is reported.

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// A whole run over a tiny hand-made world: malformed rows and files, manifest counts, idempotence.
 @Suite(.serialized) struct RunTests {

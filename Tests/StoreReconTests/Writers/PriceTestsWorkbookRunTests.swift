@@ -1,7 +1,16 @@
 import Foundation
 import Testing
 
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// The run writes `price-tests.xlsx` when experiments are configured: the demo's experiment on its sheet,
 /// the same table as `experiment_arms.csv`, listed in the manifest, byte-identical on a re-run; none

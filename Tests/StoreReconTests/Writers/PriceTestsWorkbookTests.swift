@@ -1,7 +1,16 @@
 import Foundation
 import Testing
 
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// `price-tests.xlsx` from hand-built readouts: sheet names, the arm table's cells and formats, the
 /// readout in words, the chart and its data, byte-identical re-writes.

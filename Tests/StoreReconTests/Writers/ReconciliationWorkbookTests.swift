@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import StoreRecon
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconImporters
+@testable import StoreReconAppRows
+@testable import StoreReconPostgres
+@testable import StoreReconReports
+@testable import StoreReconMail
+@testable import StoreReconDemo
+@testable import StoreReconCLI
 
 /// `reconciliation.xlsx` from a tiny hand-made result: sheets, money cells, continuation, idempotence.
 @Suite(.serialized) struct ReconciliationWorkbookTests {

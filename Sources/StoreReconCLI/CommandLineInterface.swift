@@ -1,0 +1,426 @@
+import Foundation
+import StoreReconPlatform
+import StoreReconCore
+import StoreReconPostgres
+import StoreReconReports
+import StoreReconMail
+import StoreReconDemo
+
+/// The `storerecon` command line: parses arguments, runs a command, maps every error to an exit code.
+///
+/// Behaves like swift-argument-parser tools: `--help`/`--version` on stdout with exit 0; a usage error
+/// on stderr as `Error: …`, the usage line and a pointer to `--help`, exit 64.
+package enum StoreReconCLI {
+  /// Runs the command line `arguments` (without the program name) and returns the exit code.
+  package static func main(_ arguments: [String]) -> Int32 {
+    var args = arguments
+    guard let command = args.first else {
+      StandardOutput.write(Help.overview)
+      return 0
+    }
+    args.removeFirst()
+    switch command {
+    case "--help", "-h", "help":
+      if let topic = args.first, let text = Help.command(topic) {
+        StandardOutput.write(text)
+      } else {
+        StandardOutput.write(Help.overview)
+      }
+      return 0
+    case "--version", "version":
+      StandardOutput.write("storerecon \(StoreReconVersion.version)\n")
+      return 0
+    case "run":
+      return runCommand(args)
+    case "demo":
+      return demoCommand(args)
+    case "db":
+      return databaseCommand(args)
+    case "mail":
+      return mailCommand(args)
+    default:
+      return usageError("unknown command '\(command)'", usage: Help.usage)
+    }
+  }
+
+  static func usageError(_ message: String, usage: String) -> Int32 {
+    StandardError.write(
+      "Error: \(message)\nUsage: \(usage)\n  See 'storerecon --help' for more information.\n")
+    return RunError.Code.usage.rawValue
+  }
+
+  static func fail(_ error: RunError) -> Int32 {
+    StandardError.write("storerecon: error: \(error.message)\n")
+    return error.code.rawValue
+  }
+
+  // MARK: run
+
+  static func runCommand(_ args: [String]) -> Int32 {
+    let usage = Help.runUsage
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(
+        args, valued: ["--config", "--date", "--out", "--database", "--queries", "--lock-timeout"],
+        flags: ["--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.run)
+      return 0
+    }
+    let mail = parsed.flags.contains("--mail")
+    let dryRun = parsed.flags.contains("--dry-run")
+    if dryRun && !mail { return usageError("--dry-run needs --mail", usage: usage) }
+    guard parsed.positional.isEmpty else {
+      return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+    }
+    guard let config = parsed.values["--config"] else {
+      return usageError("missing --config FILE", usage: usage)
+    }
+    var date: CivilDate?
+    if let text = parsed.values["--date"] {
+      guard let d = CivilDate.parse(text) else {
+        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
+      }
+      date = d
+    }
+    var lockTimeout = 600
+    if let text = parsed.values["--lock-timeout"] {
+      guard let n = Int(text), n >= 0, n <= 86_400 else {
+        return usageError(
+          "--lock-timeout must be a whole number of seconds from 0 to 86400, got '\(text)'", usage: usage)
+      }
+      lockTimeout = n
+    }
+    let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
+    do throws(RunError) {
+      var settings: MailSettings?
+      if mail {
+        // Checked before the run: a run that cannot mail should say so before it reads anything.
+        settings = try RunConfig.load(path: config).mail
+        guard settings != nil else {
+          throw RunError(.config, "config \(config): --mail needs a \"mail\" section (from, to, smtp)")
+        }
+      }
+      let request = ReconciliationRun.Request(
+        configPath: config, date: date, outDirectory: parsed.values["--out"],
+        database: parsed.values["--database"], queriesDirectory: parsed.values["--queries"],
+        history: !parsed.flags.contains("--no-history"),
+        lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"))
+      let result = try ReconciliationRun.execute(request, progress: progress)
+      if let headline = result.summary?.headline { StandardOutput.write(headline + "\n") }
+      StandardOutput.write(Summary.text(result))
+      reportFailedInputs(result)
+      return finish(
+        result, mail: settings, dryRun: dryRun, requireComplete: parsed.flags.contains("--require-complete"),
+        progress: progress)
+    } catch {
+      return fail(error)
+    }
+  }
+
+  /// After a run: completeness, the e-mail, then the exit code — 4 (incomplete with --require-complete,
+  /// nothing mailed) before a mail failure (75/77/78) before 65 (a malformed input file) before 3 (a
+  /// threshold exceeded) before 0.
+  static func finish(
+    _ result: RunResult, mail: MailSettings?, dryRun: Bool, requireComplete: Bool, progress: any ProgressSink
+  ) -> Int32 {
+    let summary = result.summary
+    let incomplete = summary?.facts.incomplete ?? []
+    if !incomplete.isEmpty {
+      let reasons = incomplete.joined(separator: "; ")
+      if requireComplete {
+        StandardError.write(
+          "storerecon: error: INCOMPLETE — \(reasons); not mailed (--require-complete); reports written to \(result.outDirectory)\n"
+        )
+        return RunError.Code.incomplete.rawValue
+      }
+      StandardError.write("storerecon: warning: INCOMPLETE — \(reasons)\n")
+    }
+    if let mail {
+      do {
+        _ = try MailDelivery.deliver(
+          folder: result.outDirectory, settings: mail, dryRun: dryRun,
+          environment: ProcessInfo.processInfo.environment,
+          progress: progress)
+      } catch {
+        return fail(RunError(error))
+      }
+    }
+    if !result.failedInputs.isEmpty { return RunError.Code.dataError.rawValue }
+    if let summary, summary.isAlert {
+      StandardError.write("storerecon: ALERT — \(summary.breaches.map(\.text).joined(separator: "; "))\n")
+      return RunError.Code.thresholdExceeded.rawValue
+    }
+    return 0
+  }
+
+  // MARK: mail
+
+  static func mailCommand(_ args: [String]) -> Int32 {
+    let usage = Help.mailUsage
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(
+        args, valued: ["--config", "--date", "--out"], flags: ["--quiet", "--dry-run"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.mail)
+      return 0
+    }
+    guard parsed.positional.isEmpty else {
+      return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+    }
+    guard let configPath = parsed.values["--config"] else {
+      return usageError("missing --config FILE", usage: usage)
+    }
+    var date: CivilDate?
+    if let text = parsed.values["--date"] {
+      guard let d = CivilDate.parse(text) else {
+        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
+      }
+      date = d
+    }
+    let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
+    do throws(RunError) {
+      let config = try RunConfig.load(path: configPath)
+      guard let settings = config.mail else {
+        throw RunError(.config, "config \(configPath) has no \"mail\" section (from, to, smtp)")
+      }
+      var folder = parsed.values["--out"]
+      if folder == nil {
+        guard let calendar = ReportCalendar(identifier: config.timeZone) else {
+          throw RunError(.config, "config \(configPath): unknown time zone '\(config.timeZone)'")
+        }
+        folder = "reports/\(date ?? calendar.yesterday())"
+      }
+      let outcome = try viaMail { () throws(MailError) in
+        try MailDelivery.deliver(
+          folder: folder ?? ".", settings: settings, dryRun: parsed.flags.contains("--dry-run"),
+          environment: ProcessInfo.processInfo.environment, progress: progress)
+      }
+      if let eml = outcome.emlPath {
+        StandardOutput.write("wrote \(eml): \(outcome.subject)\n")
+      } else {
+        StandardOutput.write("mailed \(outcome.subject) to \(outcome.recipients.joined(separator: ", "))\n")
+      }
+      return 0
+    } catch {
+      return fail(error)
+    }
+  }
+
+  /// A malformed input file is said loudly on stderr, even with `--quiet`.
+  static func reportFailedInputs(_ result: RunResult) {
+    for input in result.failedInputs {
+      StandardError.write(
+        "storerecon: error: \(input.error ?? input.path) — reconciled without this file; reports written to \(result.outDirectory)\n"
+      )
+    }
+  }
+
+  // MARK: demo
+
+  static func demoCommand(_ args: [String]) -> Int32 {
+    let usage = Help.demoUsage
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(
+        args, valued: ["--out", "--users", "--seed", "--date"], flags: ["--quiet"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.demo)
+      return 0
+    }
+    guard parsed.positional.isEmpty else {
+      return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+    }
+    var options = DemoOptions()
+    if let text = parsed.values["--users"] {
+      guard let n = Int(text), n > 0, n <= 50_000_000 else {
+        return usageError("--users must be a whole number from 1 to 50000000, got '\(text)'", usage: usage)
+      }
+      options.users = n
+    }
+    if let text = parsed.values["--seed"] {
+      guard let n = UInt64(text) else {
+        return usageError("--seed must be a non-negative whole number, got '\(text)'", usage: usage)
+      }
+      options.seed = n
+    }
+    if let text = parsed.values["--date"] {
+      guard let d = CivilDate.parse(text) else {
+        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
+      }
+      options.asOf = d
+    }
+    let directory = parsed.values["--out"] ?? "demo"
+    let quiet = parsed.flags.contains("--quiet")
+    let progress: any ProgressSink = quiet ? MemoryProgress() : StderrProgress()
+    do {
+      let outcome = try DemoRun.execute(options: options, directory: directory, progress: progress)
+      StandardOutput.write(outcome.text)
+      reportFailedInputs(outcome.result)
+      return outcome.exitCode
+    } catch {
+      if error.code == .usage { return usageError(error.message, usage: usage) }
+      return fail(error)
+    }
+  }
+}
+
+extension StoreReconCLI {
+  // MARK: db
+
+  static func databaseCommand(_ args: [String]) -> Int32 {
+    let usage = Help.databaseUsage
+    guard let sub = args.first else { return usageError("missing subcommand: init or load", usage: usage) }
+    if sub == "--help" || sub == "-h" {
+      StandardOutput.write(Help.database)
+      return 0
+    }
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(
+        Array(args.dropFirst()), valued: ["--database", "--queries"], flags: ["--quiet"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.database)
+      return 0
+    }
+    guard sub == "init" || sub == "load" else {
+      return usageError("unknown db subcommand '\(sub)'", usage: usage)
+    }
+    guard let uri = parsed.values["--database"] else {
+      return usageError("missing --database URI", usage: usage)
+    }
+    do throws(RunError) {
+      switch sub {
+      case "init":
+        guard parsed.positional.isEmpty else {
+          return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+        }
+        let schema = try viaDatabase { () throws(DatabaseError) in
+          try QueryFolder.schema(directory: parsed.values["--queries"])
+        }
+        let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(uri) }
+        do {
+          try connection.executeScript(schema.text)
+        } catch {
+          throw RunError(error.databaseError("running \(schema.displayName)"))
+        }
+        do {
+          try connection.executeScript(RunHistoryStore.schema)
+        } catch {
+          throw RunError(error.databaseError("creating the run history tables"))
+        }
+        StandardOutput.write(
+          "tables entitlements, credentials, assignments, goodwill (\(schema.displayName)) and storerecon_runs, "
+            + "storerecon_findings are ready in \(connection.description)\n")
+        return 0
+      default:
+        guard parsed.positional.count == 1 else {
+          return usageError(
+            parsed.positional.isEmpty
+              ? "missing DIR (the folder holding entitlements.csv, …)"
+              : "unexpected argument '\(parsed.positional[1])'", usage: usage)
+        }
+        let directory = parsed.positional[0]
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+        guard exists, isDirectory.boolValue else {
+          throw RunError(.missingInput, "folder \(directory) does not exist")
+        }
+        let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(uri) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let loads = try viaDatabase { () throws(DatabaseError) in
+          try DatabaseLoader.load(directory: directory, connection: connection)
+        }
+        let ms = ReconciliationRun.milliseconds(clock.now - started)
+        var text = ""
+        for load in loads {
+          let c = load.counts
+          text += "\(load.contract.rawValue): \(load.stored) rows loaded from \(load.file)"
+          text += c.rejected > 0 ? " (\(c.read) read, \(c.rejected) rejected)\n" : "\n"
+          for reject in load.rejects.prefix(20) {
+            StandardError.write("storerecon: rejected \(reject.file) line \(reject.line): \(reject.reason)\n")
+          }
+          if load.rejects.count > 20 {
+            StandardError.write(
+              "storerecon: … and \(load.rejects.count - 20) more rejected rows in \(load.file)\n")
+          }
+        }
+        text += "loaded into \(connection.description) in one transaction (\(ms) ms)\n"
+        StandardOutput.write(text)
+        return 0
+      }
+    } catch {
+      return fail(error)
+    }
+  }
+}
+
+/// Options parsed from an argument list: `--opt value`, `--opt=value`, flags, `--` ending options.
+struct ParsedOptions {
+  struct Failure: Error {
+    var message: String
+  }
+
+  var values: [String: String] = [:]
+  var flags: Set<String> = []
+  var positional: [String] = []
+  var help = false
+
+  static func parse(_ args: [String], valued: Set<String>, flags allowed: Set<String>) throws(Failure)
+    -> ParsedOptions
+  {
+    var parsed = ParsedOptions()
+    var i = 0
+    var optionsEnded = false
+    while i < args.count {
+      let arg = args[i]
+      i += 1
+      if optionsEnded || !arg.hasPrefix("-") || arg == "-" {
+        parsed.positional.append(arg)
+        continue
+      }
+      if arg == "--" {
+        optionsEnded = true
+        continue
+      }
+      if arg == "--help" || arg == "-h" {
+        parsed.help = true
+        continue
+      }
+      var name = arg
+      var inline: String?
+      if let eq = arg.firstIndex(of: "=") {
+        name = String(arg[..<eq])
+        inline = String(arg[arg.index(after: eq)...])
+      }
+      if valued.contains(name) {
+        if let inline {
+          parsed.values[name] = inline
+        } else {
+          guard i < args.count else { throw Failure(message: "missing value for '\(name)'") }
+          parsed.values[name] = args[i]
+          i += 1
+        }
+      } else if allowed.contains(name) && inline == nil {
+        parsed.flags.insert(name)
+      } else {
+        throw Failure(message: "unknown option '\(name)'")
+      }
+    }
+    return parsed
+  }
+}

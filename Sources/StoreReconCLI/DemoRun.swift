@@ -1,0 +1,81 @@
+package import StoreReconPlatform
+package import StoreReconDemo
+
+/// `storerecon demo`: writes the seeded sample world, reconciles it, and checks the findings against
+/// the problems the generator planted.
+package enum DemoRun {
+  /// What the demo printed and how it should exit.
+  package struct Outcome: Sendable {
+    /// The run itself.
+    package var result: RunResult
+    /// What the generator planted.
+    package var truth: DemoTruth
+    /// Planted findings the run did not report.
+    package var missed: [PlantedFinding]
+    /// Reported findings that were not planted.
+    package var unexpected: [PlantedFinding]
+    /// Text for stdout.
+    package var text: String
+    /// 0 when the findings match the truth exactly, 1 otherwise (65 if an input failed as a whole).
+    package var exitCode: Int32
+  }
+
+  /// Generates the world into `directory` and runs the job on it.
+  package static func execute(options: DemoOptions, directory: String, progress: any ProgressSink)
+    throws(RunError)
+    -> Outcome
+  {
+    let clock = ContinuousClock()
+    let started = clock.now
+    let truth: DemoTruth
+    do {
+      truth = try DemoWorld.generate(options, into: directory)
+    } catch let error as DemoError {
+      switch error {
+      case .tooFewUsers: throw RunError(.usage, error.description)
+      case .cannotWrite: throw RunError(.ioError, "cannot write the demo world to \(directory): \(error)")
+      default: throw RunError(.software, error.description)
+      }
+    } catch {
+      throw RunError(.ioError, "cannot write the demo world to \(directory): \(error)")
+    }
+    progress.note(
+      "wrote a demo world of \(options.users) users (seed \(options.seed)) to \(directory) in \(ReconciliationRun.milliseconds(clock.now - started)) ms"
+    )
+    let result = try ReconciliationRun.execute(
+      ReconciliationRun.Request(
+        configPath: directory + "/storerecon.json", date: options.asOf,
+        outDirectory: directory + "/reports/\(options.asOf)"),
+      progress: progress)
+    let found = Set(
+      result.findings.map {
+        PlantedFinding(
+          kind: $0.kind.rawValue, reason: $0.reason.rawValue, store: $0.store, chainKey: $0.chainKey,
+          userId: $0.userId)
+      })
+    let planted = Set(truth.planted)
+    let missed = planted.subtracting(found).sorted()
+    let unexpected = found.subtracting(planted).sorted()
+
+    var text = Summary.text(result)
+    text +=
+      "demo world: \(directory) (\(options.users) users, seed \(options.seed)); planted problems: \(directory)/truth/planted_findings.csv\n"
+    if missed.isEmpty && unexpected.isEmpty {
+      text +=
+        "check: all \(planted.count) planted findings reported, nothing else (precision 1.0, recall 1.0)\n"
+    } else {
+      text += "check: MISMATCH — \(missed.count) planted finding(s) missed, \(unexpected.count) unexpected\n"
+      for m in missed.prefix(20) {
+        text += "  missed     \(m.kind)/\(m.reason) \(m.store.rawValue) \(m.chainKey) \(m.userId)\n"
+      }
+      for u in unexpected.prefix(20) {
+        text += "  unexpected \(u.kind)/\(u.reason) \(u.store.rawValue) \(u.chainKey) \(u.userId)\n"
+      }
+    }
+    let exitCode: Int32 =
+      !result.failedInputs.isEmpty
+      ? RunError.Code.dataError.rawValue : (missed.isEmpty && unexpected.isEmpty ? 0 : 1)
+    return Outcome(
+      result: result, truth: truth, missed: missed, unexpected: unexpected, text: text, exitCode: exitCode)
+  }
+}

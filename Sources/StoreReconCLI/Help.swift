@@ -1,0 +1,181 @@
+import StoreReconCore
+
+/// The `--help` texts. They describe what the code does; keep them true when it changes.
+enum Help {
+  static let usage = "storerecon <command> [options]"
+  static let runUsage = """
+    storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--database URI] [--queries DIR] \
+    [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run]] [--require-complete] [--allow-missing] [--quiet]
+    """
+  static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
+  static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
+  static let demoUsage = "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--quiet]"
+
+  static let overview = """
+    OVERVIEW: Reconcile what the App Store and Google Play charged with who has access.
+
+    storerecon reads the stores' exports and the app's entitlement rows, and reports orphaned charges
+    (money taken, nothing granted), free entitlements (access no paid period backs), duplicate claims,
+    and revenue per store, product, currency and day, and reads out price experiments — all money in
+    exact integer minor units.
+
+    USAGE: \(usage)
+
+    COMMANDS:
+      run        Reconcile the inputs named by a config file as of a date.
+      demo       Write a seeded sample world with planted problems, reconcile it, and check the result.
+      db         Create the reference PostgreSQL schema (db init) or load CSV app rows into it (db load).
+      mail       E-mail the summary and workbooks of a finished run (run --mail runs, then mails).
+      help       Show help for a command: storerecon help run
+
+    OPTIONS:
+      --version  Show the version.
+      -h, --help Show help information.
+
+    EXIT CODES:
+      0   success (findings are not an error)
+      3   findings exceed a configured threshold (config "alerts"; reports written, e-mail sent)
+      4   --require-complete and an input does not cover the report date (reports written, nothing mailed)
+      1   (demo only) the findings do not match the planted truth
+      64  wrong arguments
+      65  an input file was malformed (the reports were still written)
+      66  a configured input file does not exist
+      70  internal error (a bug; please report it)
+      74  cannot write the reports
+      75  database or SMTP server unreachable, or another run holds the date's lock (cron may retry)
+      77  the database refused the credentials (wrong or missing password) or a privilege, or the
+          SMTP server refused the user name or password
+      78  invalid config, query file or database connection string
+
+    """
+
+  static let run = """
+    OVERVIEW: Reconcile the inputs named by a config file as of the end of a date.
+
+    USAGE: \(runUsage)
+
+    OPTIONS:
+      --config FILE       JSON config; paths inside it are relative to the config file's folder.
+      --date YYYY-MM-DD   Report date; the as-of instant T is the end of that day in the config's
+                          time zone (default: yesterday in that time zone).
+      --out DIR           Output folder (default: reports/<date>).
+      --database URI      Read the app's rows from PostgreSQL instead of the config's CSV files
+                          (overrides the config's app.database). A libpq URI or keyword string
+                          without a password: libpq reads PG* variables, PGPASSWORD and ~/.pgpass.
+      --queries DIR       Folder of entitlements.sql, credentials.sql, assignments.sql, goodwill.sql
+                          (default: ./queries where a file is there, else the built-in queries).
+      --no-history        With a database: do not read or record run history.
+      --lock-timeout SECONDS
+                          With run history: how long to wait for another run of the same date
+                          (default: 600; 0 = refuse at once).
+      --mail              Then e-mail summary.txt/summary.html and every *.xlsx of the output folder
+                          to the config's "mail" recipients over SMTP.
+      --dry-run           With --mail: write the message to <out>/message.eml instead of sending it.
+      --require-complete  If an input does not cover the report date, exit 4 and do not mail.
+      --allow-missing     A configured store export or optional app file that matches no file is
+                          reported as INCOMPLETE instead of stopping the run with exit 66.
+      --quiet             No progress lines on stderr.
+      -h, --help          Show help information.
+
+    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, summary.txt,
+    summary.html, reconciliation.xlsx (the same tables as an Excel workbook with a Summary sheet) and
+    manifest.json; with price experiments in the config also experiment_arms.csv,
+    experiment_lineage.csv and price-tests.xlsx (a sheet per experiment with the arm table, the readout
+    in words and a chart). Every input row is accepted or written to its rejects file with
+    file, line and reason; the manifest states read = accepted + rejected per input. A malformed file
+    is reported and the run goes on without it (exit 65). A missing input file exits 66, an invalid
+    config 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold
+    of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
+    noon of the date, no Play sales row for the date, a file missing or unreadable), with the reasons.
+    Mail failures: 75 the SMTP server cannot be reached or refused the message, 77 it refused the
+    login, 78 the password variable or file is missing; the reports stay on disk.
+
+    With a database, each query's rows are streamed with COPY and read like a CSV file (a reject's
+    line is the row's number in the result); a query whose columns differ from its contract exits 78.
+    Run history is kept in storerecon_runs and storerecon_findings: findings.csv's since is the first
+    report date that saw each finding, and changes.csv lists the findings new, still open and resolved
+    since the previous run (the latest earlier date). Re-running a date replaces its history. An
+    unreachable database exits 75, a wrong or missing password 77, another run still holding the
+    date's lock after --lock-timeout 75.
+
+    """
+
+  static let database = """
+    OVERVIEW: Set up the reference PostgreSQL schema and load CSV app rows into it.
+
+    USAGE: \(databaseUsage)
+
+    SUBCOMMANDS:
+      init                Create the tables entitlements, credentials, assignments, goodwill
+                          (queries/schema.sql) and the run history tables storerecon_runs and
+                          storerecon_findings. Idempotent.
+      load DIR            Replace the rows of each table whose CSV file DIR holds (entitlements.csv,
+                          credentials.csv, assignments.csv, goodwill.csv — as the demo writes them in
+                          <demo>/app) using COPY, all in one transaction. Rows the contract rejects
+                          are not loaded; each is named on stderr with its file, line and reason.
+
+    OPTIONS:
+      --database URI      libpq URI or keyword string without a password (PGPASSWORD or ~/.pgpass
+                          give it).
+      --queries DIR       Where schema.sql is (default: ./queries, else the built-in schema).
+      -h, --help          Show help information.
+
+    Exit codes: 75 database unreachable, 77 credentials refused, 78 unknown database or missing
+    tables (run db init first), 65 a file that cannot be loaded (nothing is loaded then).
+
+    """
+
+  static let demo = """
+    OVERVIEW: Write a realistic, seeded sample world and reconcile it — no server needed.
+
+    USAGE: \(demoUsage)
+
+    OPTIONS:
+      --out DIR           Folder for the world and its reports (default: demo).
+      --users N           Users in the world (default: 5000).
+      --seed N            Random seed; the same seed gives byte-identical files (default: 42).
+      --date YYYY-MM-DD   The world's report date (default: 2026-11-29).
+      --quiet             No progress lines on stderr.
+      -h, --help          Show help information.
+
+    The world holds App Store JSON Lines, Google Play sales reports, subscriptionsv2 and voided
+    purchases, the app's entitlements, credentials, assignments and goodwill as CSV, a config, and
+    truth/planted_findings.csv: the problems planted on purpose. The demo runs the job on it and
+    compares the findings with the planted truth (exit 1 if they differ). Its price experiment has a
+    known effect; truth/experiment_truth.csv holds what the generator made per arm.
+
+    """
+
+  static let mail = """
+    OVERVIEW: E-mail the reports of a finished run.
+
+    USAGE: \(mailUsage)
+
+    OPTIONS:
+      --config FILE       JSON config with a "mail" section (from, to, smtp, username, passwordEnv or
+                          passwordFile, subjectPrefix, tls, timeoutSeconds).
+      --date YYYY-MM-DD   Mail the run folder reports/<date> (default: yesterday in the config's zone).
+      --out DIR           Mail this run folder instead.
+      --dry-run           Write the message to <folder>/message.eml instead of sending it.
+      --quiet             No progress lines on stderr.
+      -h, --help          Show help information.
+
+    The message is multipart: summary.txt and summary.html as alternatives, and every *.xlsx file of
+    the folder attached. The subject is the config's subjectPrefix and the first part of summary.txt's
+    status line (OK, ALERT, INCOMPLETE). The SMTP password comes from the environment variable named
+    by passwordEnv or the file named by passwordFile, never from the command line or the config.
+    Exit codes: 0 sent, 66 no summary in the folder, 75 SMTP server unreachable or refused the
+    message, 77 wrong user name or password, 78 invalid mail config or missing password.
+
+    """
+
+  static func command(_ name: String) -> String? {
+    switch name {
+    case "run": return run
+    case "demo": return demo
+    case "db": return database
+    case "mail": return mail
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import StoreReconCore
+import StoreReconIO
+import StoreReconImporters
+import StoreReconAppRows
+
+/// Dispatches each planned input to the importer or app-row reader of its role.
+enum InputReaders {
+  /// Adds the chunked read of `input` to `schedule` (so its chunks are parsed ahead, while the inputs
+  /// before it are merged); `nil` for an input read on the calling thread (database queries, FX rates,
+  /// goodwill).
+  static func prepare(_ input: ReconciliationRun.PlannedInput, on schedule: ReadSchedule) -> ScheduledRead? {
+    guard input.query == nil else { return nil }
+    let read: ScheduledRead
+    switch input.role {
+    case "app_store.transactions":
+      read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
+    case "play.sales":
+      read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
+    case "play.subscriptions":
+      read = JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
+    case "play.voided":
+      read = JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
+    case "app.entitlements":
+      read = CSVChunkImport.Source<EntitlementCSVReader.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
+    case "app.credentials":
+      read = CSVChunkImport.Source<CredentialCSVReader.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
+    case "app.assignments":
+      read = CSVChunkImport.Source<AssignmentCSVReader.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
+    default:
+      return nil
+    }
+    schedule.add(read)
+    return read
+  }
+
+  static func read(
+    _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
+    rows: inout AppRowSet, report: inout InputReport, prepared: ScheduledRead? = nil
+  ) throws(InputError) -> InputCounts {
+    let packed: PackedImport?
+    switch input.role {
+    case "app_store.transactions":
+      if let source = prepared as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
+        packed = try source.consume(rejects: rejects, into: ledger)
+      } else {
+        packed = try AppStoreTransactionImporter().read(
+          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      }
+    case "play.sales":
+      if let source = prepared as? CSVChunkImport.Source<PlaySalesReportImporter.Packer> {
+        packed = try PlaySalesReportImporter().read(source, rejects: rejects, into: ledger)
+      } else {
+        packed = try PlaySalesReportImporter().read(
+          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      }
+    case "play.subscriptions":
+      if let source = prepared as? JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer> {
+        packed = try source.consume(rejects: rejects, into: ledger)
+      } else {
+        packed = try PlaySubscriptionImporter().read(
+          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      }
+    case "play.voided":
+      if let source = prepared as? JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer> {
+        packed = try source.consume(rejects: rejects, into: ledger)
+      } else {
+        packed = try PlayVoidedPurchaseImporter().read(
+          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+      }
+    default: packed = nil
+    }
+    if let packed {
+      report.firstAt = packed.firstAt
+      report.lastAt = packed.lastAt
+      return packed.counts
+    }
+    switch input.role {
+    case "app.entitlements":
+      if rows.entitlements.count == 0 { rows.entitlements = ledger.entitlementTable() }
+      if let source = prepared as? CSVChunkImport.Source<EntitlementCSVReader.Packer> {
+        return try EntitlementCSVReader().read(source, rejects: rejects, into: &rows.entitlements)
+      }
+      return try EntitlementCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
+        into: &rows.entitlements)
+    case "app.credentials":
+      if rows.credentials.count == 0 { rows.credentials = ledger.credentialTable() }
+      if let source = prepared as? CSVChunkImport.Source<CredentialCSVReader.Packer> {
+        return try CredentialCSVReader().read(source, rejects: rejects, into: &rows.credentials)
+      }
+      return try CredentialCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
+        into: &rows.credentials)
+    case "fx.rates":
+      guard let reporting = input.reporting else {
+        throw InputError.malformed(
+          path: input.display, reason: "an FX table needs the config's reportingCurrency")
+      }
+      return try FXRateCSVReader(reporting: reporting).read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { rows.fxRates.append($0) }
+    case "app.assignments":
+      if let source = prepared as? CSVChunkImport.Source<AssignmentCSVReader.Packer> {
+        return try AssignmentCSVReader().read(source, fileIndex: fileIndex, rejects: rejects) {
+          rows.assignments.append($0)
+        }
+      }
+      return try AssignmentCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { rows.assignments.append($0) }
+    default:
+      return try GoodwillCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { rows.goodwill.append($0) }
+    }
+  }
+}

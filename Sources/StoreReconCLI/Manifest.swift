@@ -1,0 +1,78 @@
+import StoreReconPlatform
+import StoreReconCore
+import StoreReconReports
+
+/// Renders `manifest.json`: version, options, every input with size, checksum and counts, every output, timings.
+enum Manifest {
+  static func render(
+    result: RunResult, config: RunConfig, configPath: String, database: String? = nil,
+    outputs: [(String, [UInt8])], timings: [(String, Int64)]
+  ) -> String {
+    let inputs: [JSONText] = result.inputs.map(input)
+    let outputFiles: [JSONText] = outputs.map { name, bytes in
+      .object([
+        ("file", .string(name)), ("bytes", .int(Int64(bytes.count))),
+        ("sha256", .string(SHA256Digest.hex(of: bytes))),
+      ])
+    }
+    let perReason: [(String, JSONText)] = Finding.Reason.allCases.map { reason in
+      (reason.rawValue, .int(Int64(result.findings.filter { $0.reason == reason }.count)))
+    }
+    var fields: [(String, JSONText)] = [
+      ("tool", .string("storerecon")), ("version", .string(StoreReconVersion.version)),
+      ("date", .string(result.date.description)), ("asOf", .string(result.asOf.description)),
+      ("timeZone", .string(config.timeZone)), ("config", .string(configPath)),
+      ("options", options(config: config, database: database)),
+      ("inputs", .array(inputs)),
+      ("outputs", .array(outputFiles)),
+      ("findingsPerReason", .object(perReason)),
+      ("experiments", .array(result.experiments.map(experiment))),
+    ]
+    if let history = result.history {
+      fields.append(
+        (
+          "history",
+          .object([
+            ("previousDate", history.previousDate.map { .string($0.description) } ?? .null),
+            ("new", .int(Int64(history.newCount))), ("open", .int(Int64(history.openCount))),
+            ("resolved", .int(Int64(history.resolvedCount))),
+          ])
+        ))
+    }
+    fields.append(("timingsMs", .object(timings.map { ($0.0, .int($0.1)) })))
+    return JSONText.object(fields).rendered()
+  }
+
+  /// The run's options (also recorded in `storerecon_runs.options`).
+  static func options(config: RunConfig, database: String?) -> JSONText {
+    let grace: [(String, JSONText)] = Store.allCases.map { ($0.rawValue, .int(config.graceDays[$0] ?? 0)) }
+    var fields: [(String, JSONText)] = [
+      ("graceDays", .object(grace)), ("toleranceHours", .int(config.toleranceHours)),
+      ("rounding", .string(config.rounding.rawValue)),
+      ("reportingCurrency", config.reportingCurrency.map { .string($0.code) } ?? .null),
+      ("fxRates", config.fxRates.map { .string($0) } ?? .null),
+      ("fees", fees(config.fees)),
+    ]
+    if let database { fields.append(("database", .string(database))) }
+    return .object(fields)
+  }
+
+  /// One input: role, path, size, checksum, counts (also recorded in `storerecon_runs.inputs`).
+  static func input(_ r: InputReport) -> JSONText {
+    func instant(_ i: Instant?) -> JSONText { i.map { .string($0.description) } ?? .null }
+    var fields: [(String, JSONText)] = [("role", .string(r.role)), ("path", .string(r.path))]
+    if let database = r.database {
+      fields.append(("source", .string("postgresql")))
+      fields.append(("database", .string(database)))
+      fields.append(("builtInQuery", .bool(r.builtInQuery)))
+    }
+    fields += [
+      ("bytes", .int(r.bytes)), ("sha256", .string(r.sha256)),
+      ("read", .int(Int64(r.counts.read))), ("accepted", .int(Int64(r.counts.accepted))),
+      ("rejected", .int(Int64(r.counts.rejected))), ("rejectsFile", .string(r.rejectsFile)),
+      ("firstAt", instant(r.firstAt)), ("lastAt", instant(r.lastAt)), ("elapsedMs", .int(r.elapsedMs)),
+    ]
+    if let error = r.error { fields.append(("error", .string(error))) }
+    return .object(fields)
+  }
+}

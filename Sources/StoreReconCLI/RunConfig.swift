@@ -1,0 +1,196 @@
+import Foundation
+package import StoreReconCore
+package import StoreReconReports
+package import StoreReconMail
+
+/// The job's JSON configuration. Paths inside it are relative to the config file's folder.
+package struct RunConfig: Sendable {
+  /// Folder the config file lives in; relative paths resolve against it.
+  package var baseDirectory: String
+  /// IANA time zone of the report day (`--date` and revenue days); UTC by default.
+  package var timeZone = "UTC"
+  /// App Store JSON Lines of decoded transactions or JWS (glob patterns).
+  package var appStoreTransactions: [String] = []
+  /// Play estimated sales reports (glob patterns; `.csv`, `.zip`, `.gz`).
+  package var playSales: [String] = []
+  /// Play subscriptionsv2 resources as JSON Lines (glob patterns).
+  package var playSubscriptions: [String] = []
+  /// Play voided purchases as JSON Lines (glob patterns).
+  package var playVoided: [String] = []
+  /// App rows from CSV files.
+  package var entitlements: String?
+  package var credentials: String?
+  package var assignments: String?
+  package var goodwill: String?
+  /// The app's PostgreSQL database (`app.database`: a libpq URI or keyword string, never with a
+  /// password); when set, the app rows come from it and the CSV paths above are not read.
+  package var database: String?
+  /// The folder of the contract queries (`app.queries`, relative to the config's folder).
+  package var queries: String?
+  /// Grace allowance in days per store.
+  package var graceDays: [Store: Int64] = [.appStore: 16, .play: 30, .stripe: 0]
+  /// Tolerance on instants, in hours.
+  package var toleranceHours: Int64 = 24
+  /// Product types and billing periods.
+  package var catalog = Catalog()
+  /// Rounding of computed amounts.
+  package var rounding: RoundingRule = .halfEven
+  /// Price experiments to read out (empty: no experiment reports).
+  package var experiments: [Experiment] = []
+  /// Currency of the experiment readout's reporting rows (required with experiments).
+  package var reportingCurrency: Currency?
+  /// FX table CSV (`date,currency,rate_to_reporting`), relative to the config's folder.
+  package var fxRates: String?
+  /// Store fee schedule of the readout's proceeds estimates.
+  package var fees = FeeSchedule()
+  /// The morning e-mail (`"mail"`); `nil` when the config has none.
+  package var mail: MailSettings?
+  /// Thresholds on findings (`"alerts"`); empty when none.
+  package var alerts: [AlertRule] = []
+  /// Keys the config has that this version does not know (reported as a warning).
+  package var unknownKeys: [String] = []
+
+  /// Creates a config whose relative paths resolve against `baseDirectory`.
+  package init(baseDirectory: String) { self.baseDirectory = baseDirectory }
+
+  /// Reads and validates a config file.
+  package static func load(path: String) throws(RunError) -> RunConfig {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw RunError(.missingInput, "config file \(path) does not exist")
+    }
+    let object: Any
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      object = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw RunError(.config, "config \(path) is not valid JSON: \(Self.describe(error))")
+    }
+    guard let root = object as? [String: Any] else {
+      throw RunError(.config, "config \(path) must be a JSON object")
+    }
+    let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    return try parse(root, baseDirectory: base, name: path)
+  }
+
+  static func describe(_ error: any Error) -> String {
+    let ns = error as NSError
+    if let detail = ns.userInfo["NSDebugDescription"] as? String { return detail }
+    return ns.localizedDescription
+  }
+
+  /// Validates a decoded config object.
+  static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError) -> RunConfig
+  {
+    var config = RunConfig(baseDirectory: baseDirectory)
+    func fail(_ what: String) -> RunError { RunError(.config, "config \(name): \(what)") }
+    func strings(_ value: Any?, _ key: String) throws(RunError) -> [String] {
+      switch value {
+      case nil: return []
+      case let s as String: return [s]
+      case let list as [Any]:
+        var out: [String] = []
+        for item in list {
+          guard let s = item as? String else { throw fail("\(key) must be a path or a list of paths") }
+          out.append(s)
+        }
+        return out
+      default: throw fail("\(key) must be a path or a list of paths")
+      }
+    }
+    func object(_ value: Any?, _ key: String) throws(RunError) -> [String: Any] {
+      guard let value else { return [:] }
+      guard let o = value as? [String: Any] else { throw fail("\(key) must be an object") }
+      return o
+    }
+    func integer(_ value: Any?, _ key: String) throws(RunError) -> Int64? {
+      guard let value else { return nil }
+      guard !isJSONBool(value), let n = value as? Int, n >= 0 else {
+        throw fail("\(key) must be a non-negative whole number")
+      }
+      return Int64(n)
+    }
+    let known: Set<String> = [
+      "timeZone", "appStore", "play", "stripe", "app", "graceDays", "toleranceHours", "catalog", "rounding",
+      "experiments", "reportingCurrency", "fxRates", "mail", "alerts", "fees",
+    ]
+    config.unknownKeys = root.keys.filter { !known.contains($0) }.sorted()
+    if let tz = root["timeZone"] {
+      guard let tz = tz as? String, TimeZone(identifier: tz) != nil else {
+        throw fail("timeZone must be an IANA time zone name such as \"UTC\" or \"Europe/Berlin\"")
+      }
+      config.timeZone = tz
+    }
+    let appStore = try object(root["appStore"], "appStore")
+    config.appStoreTransactions = try strings(appStore["transactions"], "appStore.transactions")
+    let play = try object(root["play"], "play")
+    config.playSales = try strings(play["sales"], "play.sales")
+    config.playSubscriptions = try strings(play["subscriptions"], "play.subscriptions")
+    config.playVoided = try strings(play["voided"], "play.voided")
+    let app = try object(root["app"], "app")
+    config.entitlements = try strings(app["entitlements"], "app.entitlements").first
+    config.credentials = try strings(app["credentials"], "app.credentials").first
+    config.assignments = try strings(app["assignments"], "app.assignments").first
+    config.goodwill = try strings(app["goodwill"], "app.goodwill").first
+    if let database = app["database"] {
+      guard let text = database as? String else { throw fail("app.database must be a connection string") }
+      config.database = text
+    }
+    if let queries = app["queries"] {
+      guard let text = queries as? String else { throw fail("app.queries must be a folder path") }
+      config.queries = config.resolve(text)
+    }
+    let grace = try object(root["graceDays"], "graceDays")
+    for (key, value) in grace {
+      guard let store = Store(rawValue: key) else { throw fail("graceDays has unknown store '\(key)'") }
+      config.graceDays[store] = try integer(value, "graceDays.\(key)")
+    }
+    if let hours = try integer(root["toleranceHours"], "toleranceHours") { config.toleranceHours = hours }
+    if let rounding = root["rounding"] {
+      guard let r = rounding as? String, let rule = RoundingRule(rawValue: r) else {
+        throw fail("rounding must be one of half_even, half_up, down")
+      }
+      config.rounding = rule
+    }
+    for (name, value) in try object(root["catalog"], "catalog") {
+      guard let entry = value as? [String: Any] else { throw fail("catalog.\(name) must be an object") }
+      var product = Catalog.Product()
+      if let type = entry["type"] {
+        switch type as? String {
+        case "subscription": product.type = .autoRenewable
+        case "non_renewing": product.type = .nonRenewing
+        case "non_consumable": product.type = .nonConsumable
+        case "consumable": product.type = .consumable
+        default:
+          throw fail("catalog.\(name).type must be subscription, non_renewing, non_consumable or consumable")
+        }
+      }
+      if let period = entry["period"] {
+        guard let text = period as? String, let parsed = BillingPeriod.parse(text) else {
+          throw fail("catalog.\(name).period must be an ISO 8601 period such as P1M or P1Y")
+        }
+        product.period = parsed
+      }
+      config.catalog.set(name, product)
+    }
+    try parseExperimentKeys(root, into: &config, name: name)
+    config.mail = try viaMail { () throws(MailError) in
+      try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)
+    }
+    config.alerts = try parseAlerts(
+      root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
+    return config
+  }
+
+  /// Stores for which the config names at least one export.
+  package var storesWithExports: Set<Store> {
+    var stores = Set<Store>()
+    if !appStoreTransactions.isEmpty { stores.insert(.appStore) }
+    if !(playSales.isEmpty && playSubscriptions.isEmpty && playVoided.isEmpty) { stores.insert(.play) }
+    return stores
+  }
+
+  /// `path` resolved against the config's folder (absolute paths stay as they are).
+  package func resolve(_ path: String) -> String {
+    path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).path
+  }
+}

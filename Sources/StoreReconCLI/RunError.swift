@@ -1,0 +1,94 @@
+import StoreReconMail
+import StoreReconPostgres
+
+/// An error that ends a run, with the exit code the executable returns for it (sysexits.h values, plus
+/// 3 and 4 for outcomes of a completed run that cron should tell on-call about).
+package struct RunError: Error, CustomStringConvertible, Sendable {
+  /// Exit codes of `storerecon`, documented in the README.
+  package enum Code: Int32, Sendable {
+    /// The run completed, but findings exceed a configured threshold (config `"alerts"`).
+    case thresholdExceeded = 3
+    /// `--require-complete`: an input does not cover the report date; the e-mail was not sent.
+    case incomplete = 4
+    /// Wrong arguments.
+    case usage = 64
+    /// An input file was malformed (the reports were still written).
+    case dataError = 65
+    /// A configured input file does not exist.
+    case missingInput = 66
+    /// An internal inconsistency (a bug): please report it.
+    case software = 70
+    /// A report could not be written.
+    case ioError = 74
+    /// A database or SMTP server could not be reached, or another run holds the date's lock (cron may retry).
+    case unavailable = 75
+    /// The database refused the credentials (wrong or missing password) or a privilege is missing;
+    /// or the SMTP server refused the user name or password.
+    case noPermission = 77
+    /// The configuration is invalid.
+    case config = 78
+  }
+
+  /// The exit code.
+  package var code: Code
+  /// One line a person can act on.
+  package var message: String
+
+  /// Creates a run error.
+  package init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  package var description: String { message }
+}
+
+extension RunError {
+  /// The run error of a PostgreSQL adapter failure: its kind picks the exit code.
+  init(_ error: DatabaseError) {
+    let code: Code
+    switch error.kind {
+    case .dataError: code = .dataError
+    case .missingInput: code = .missingInput
+    case .software: code = .software
+    case .ioError: code = .ioError
+    case .unavailable: code = .unavailable
+    case .noPermission: code = .noPermission
+    case .config: code = .config
+    }
+    self.init(code, error.message)
+  }
+
+  /// The run error of an e-mail adapter failure: its kind picks the exit code.
+  init(_ error: MailError) {
+    let code: Code
+    switch error.kind {
+    case .dataError: code = .dataError
+    case .missingInput: code = .missingInput
+    case .software: code = .software
+    case .ioError: code = .ioError
+    case .unavailable: code = .unavailable
+    case .noPermission: code = .noPermission
+    case .config: code = .config
+    }
+    self.init(code, error.message)
+  }
+}
+
+/// `body`, a step of the PostgreSQL adapter, with its failure thrown as the run error of its kind.
+func viaDatabase<T>(_ body: () throws(DatabaseError) -> T) throws(RunError) -> T {
+  do {
+    return try body()
+  } catch {
+    throw RunError(error)
+  }
+}
+
+/// `body`, a step of the e-mail adapter, with its failure thrown as the run error of its kind.
+func viaMail<T>(_ body: () throws(MailError) -> T) throws(RunError) -> T {
+  do {
+    return try body()
+  } catch {
+    throw RunError(error)
+  }
+}

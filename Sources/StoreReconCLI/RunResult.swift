@@ -1,0 +1,43 @@
+package import StoreReconCore
+package import StoreReconReports
+
+/// The outcome of a run: what was read, what was found, where the reports are.
+package struct RunResult: Sendable {
+  /// The report date and as-of instant.
+  package var date: CivilDate
+  package var asOf: Instant
+  /// The output folder.
+  package var outDirectory: String
+  /// Every input read.
+  package var inputs: [InputReport]
+  /// Every finding, in report order.
+  package var findings: [Finding]
+  /// Revenue and counts tables.
+  package var revenue: [RevenueRow]
+  package var counts: [CountsRow]
+  /// Files written, relative to the output folder.
+  package var files: [String]
+  /// Price-experiment readouts, in config order (empty without experiments).
+  package var experiments: [Readout] = []
+
+  /// Active store-sourced entitlements per store whose exports the config does not name (not checked).
+  package var uncheckedEntitlements: [Store: Int] = [:]
+
+  /// New / still open / resolved findings since the previous run; `nil` without run history
+  /// (no database, or `--no-history`).
+  package var history: HistoryDelta?
+
+  /// What summary.txt and summary.html say: status (alerts, completeness) and the sections.
+  package var summary: ReportSummary?
+
+  /// Findings per reason, in the order of docs/rules.md.
+  package var findingsPerReason: [(Finding.Reason, Int)] {
+    Finding.Reason.allCases.compactMap { reason in
+      let n = findings.filter { $0.reason == reason }.count
+      return n > 0 ? (reason, n) : nil
+    }
+  }
+
+  /// Inputs that could not be read as a whole.
+  package var failedInputs: [InputReport] { inputs.filter { $0.error != nil } }
+}

@@ -1,0 +1,47 @@
+import StoreReconCore
+import StoreReconReports
+
+/// The short text `storerecon run` prints on stdout: where the reports are and what they found.
+enum Summary {
+  static func text(_ result: RunResult) -> String {
+    var lines: [String] = []
+    lines.append(
+      "storerecon \(StoreReconVersion.version) — as of \(result.asOf) (report date \(result.date))")
+    lines.append("reports: \(result.outDirectory)")
+    lines.append("inputs:")
+    for input in result.inputs {
+      let from = input.database == nil ? "" : " (PostgreSQL)"
+      let c = input.counts
+      var line =
+        "  \(input.role) \(input.path)\(from): read \(c.read) = accepted \(c.accepted) + rejected \(c.rejected)"
+      if let error = input.error { line += "  FAILED: \(error)" }
+      lines.append(line)
+    }
+    lines.append("findings: \(result.findings.count)")
+    for (reason, n) in result.findingsPerReason {
+      var money: [String: Int64] = [:]
+      for f in result.findings where f.reason == reason {
+        if let c = f.currency, let a = f.amountMinor { money[c.code, default: 0] += a }
+      }
+      let stake = money.keys.sorted().compactMap { code in
+        Currency.named(code).map { "\($0.format(money[code] ?? 0)) \(code)" }
+      }.joined(separator: ", ")
+      lines.append(
+        "  \(reason.kind.rawValue)/\(reason.rawValue): \(n)" + (stake.isEmpty ? "" : "  (at stake: \(stake))")
+      )
+    }
+    if let history = result.history {
+      let since = history.previousDate.map { "since the previous run (\($0))" } ?? "(first recorded run)"
+      lines.append(
+        "history \(since): \(history.newCount) new, \(history.openCount) still open, \(history.resolvedCount) resolved"
+          + " — changes.csv")
+    }
+    for (store, n) in result.uncheckedEntitlements.sorted(by: { $0.key < $1.key }) {
+      lines.append(
+        "  not checked: \(n) active \(store.rawValue) entitlements (the config names no \(store.rawValue) export)"
+      )
+    }
+    lines += ExperimentSummary.lines(result.experiments)
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

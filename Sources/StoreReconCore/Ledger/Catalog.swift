@@ -1,0 +1,40 @@
+/// What the config's catalog says about the products: their type and billing period.
+///
+/// Keys are product names as docs/inputs.md#product-names defines them, optionally prefixed with the store
+/// (`play:pro:monthly`, `app_store:com.acme.pro.monthly`); a prefixed entry wins over a bare one.
+package struct Catalog: Sendable {
+  /// What is known of one product.
+  package struct Product: Sendable, Equatable {
+    /// `subscription`, `non_consumable`, `consumable`, or `nil` when the catalog does not say.
+    package var type: ProductType?
+    /// The billing period of a subscription.
+    package var period: BillingPeriod?
+
+    /// Creates a catalog entry.
+    package init(type: ProductType? = nil, period: BillingPeriod? = nil) {
+      self.type = type
+      self.period = period
+    }
+  }
+
+  private var entries: [String: Product] = [:]
+
+  /// An empty catalog: every subscription bills monthly.
+  package init() {}
+
+  /// Adds or replaces the entry for `name` (with or without a store prefix).
+  package mutating func set(_ name: String, _ product: Product) { entries[name] = product }
+
+  /// The entry for `productId` sold by `store`, if the catalog has one.
+  package func product(_ productId: String, store: Store) -> Product? {
+    entries["\(store.rawValue):\(productId)"] ?? entries[productId]
+  }
+
+  /// The billing period of `productId` in `store`; one month where the catalog does not say.
+  package func period(_ productId: String, store: Store) -> BillingPeriod {
+    product(productId, store: store)?.period ?? .oneMonth
+  }
+
+  /// Every entry, for the manifest.
+  package var allEntries: [String: Product] { entries }
+}

@@ -1,0 +1,68 @@
+import StoreReconPlatform
+
+/// The ledger's chains: ``ChainState`` values (64 bytes each) in one block aligned to 64 bytes, so that
+/// every chain is exactly one cache line. (In a Swift `Array`, whose elements follow a 32-byte header in
+/// a 16-byte-aligned block, each chain would straddle two lines, and a look-up that reads a chain at
+/// random would miss the cache twice.)
+///
+/// A reference: copies share the chains. Built once, then read (and patched in place) by the ledger.
+/// A random-access collection of chains, like the array it replaces.
+final class ChainTable: RandomAccessCollection, @unchecked Sendable {
+  private var base: UnsafeMutablePointer<ChainState>?
+  /// The number of chains.
+  private(set) var count = 0
+
+  /// No chains.
+  init() {}
+
+  /// `count` chains, which `initialize` must initialize (every one of them) through the buffer.
+  init(count: Int, _ initialize: (UnsafeMutableBufferPointer<ChainState>) -> Void) {
+    guard count > 0 else { return }
+    let raw = Memory.allocate(bytes: count * MemoryLayout<ChainState>.stride, alignment: 64)
+    let chains = raw.bindMemory(to: ChainState.self, capacity: count)
+    initialize(UnsafeMutableBufferPointer(start: chains, count: count))
+    base = chains
+    self.count = count
+  }
+
+  deinit { Memory.free(base) }
+
+  /// The chain indexes.
+  var indices: Range<Int> { 0..<count }
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  /// Whether there is no chain.
+  var isEmpty: Bool { count == 0 }
+
+  /// Chain `i` (unchecked beyond a debug assertion).
+  @inline(__always)
+  subscript(i: Int) -> ChainState {
+    get {
+      assert(i >= 0 && i < count)
+      return base.unsafelyUnwrapped[i]
+    }
+    set {
+      assert(i >= 0 && i < count)
+      base.unsafelyUnwrapped[i] = newValue
+    }
+  }
+
+  /// Drops the last `n` chains.
+  func removeLast(_ n: Int) { count -= Swift.min(n, count) }
+
+  /// Calls `body` with the chains.
+  @inline(__always)
+  func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<ChainState>) throws -> R) rethrows -> R {
+    try body(UnsafeBufferPointer(start: base, count: count))
+  }
+
+  /// Calls `body` with the chains, to change them in place.
+  @inline(__always)
+  func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<ChainState>) throws -> R)
+    rethrows
+    -> R
+  {
+    try body(UnsafeMutableBufferPointer(start: base, count: count))
+  }
+}

@@ -1,0 +1,105 @@
+/// Numbers the product names and product types millions of records repeat, and the variants
+/// (store, product name, raw product type) a record refers to by one 32-bit number.
+///
+/// A variant's product type and billing period follow from the catalog; ``resolve(catalog:)`` works
+/// them out once for every variant instead of once per record.
+package final class ProductTable: @unchecked Sendable {
+  /// One (store, name, raw type) combination.
+  struct Variant: Hashable {
+    var store: Store
+    var name: UInt32
+    var type: UInt32
+  }
+
+  private let namePool = TextPool()
+  private let typePool = TextPool()
+  /// Each name and type as a `String`, made once and shared by everything that outputs it.
+  package private(set) var names: [String] = []
+  private(set) var types: [String] = []
+  private(set) var variants: [Variant] = []
+  private var variantIndex: [Variant: UInt32] = [:]
+  /// Per variant: the product type (catalog first, else the raw type) and the billing period.
+  private(set) var productType: [ProductType] = []
+  private(set) var period: [BillingPeriod] = []
+
+  /// Creates an empty table.
+  package init() {}
+
+  /// The number of the product name spelled by `bytes`.
+  @inline(__always)
+  package func name(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    let id = namePool.intern(bytes)
+    if Int(id) == names.count { names.append(String(decoding: bytes, as: UTF8.self)) }
+    return id
+  }
+
+  /// The number of the product name `text`.
+  package func name(_ text: String) -> UInt32 {
+    var text = text
+    return text.withUTF8 { name($0) }
+  }
+
+  /// The number of the raw product type spelled by `bytes`.
+  @inline(__always)
+  package func type(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    let id = typePool.intern(bytes)
+    if Int(id) == types.count { types.append(String(decoding: bytes, as: UTF8.self)) }
+    return id
+  }
+
+  /// The number of the raw product type `text`.
+  package func type(_ text: String) -> UInt32 {
+    var text = text
+    return text.withUTF8 { type($0) }
+  }
+
+  /// The number of a name already known, if any.
+  func findName(_ text: String) -> UInt32? {
+    var text = text
+    return text.withUTF8 { namePool.find($0) }
+  }
+
+  /// The variant number of (`store`, name `name`, type `type`).
+  @inline(__always)
+  package func variant(store: Store, name: UInt32, type: UInt32) -> UInt32 {
+    let key = Variant(store: store, name: name, type: type)
+    if let id = variantIndex[key] { return id }
+    let id = UInt32(truncatingIfNeeded: variants.count)
+    variants.append(key)
+    variantIndex[key] = id
+    return id
+  }
+
+  /// The variant of `store`, product `productId` and raw type `typeRaw`.
+  func variant(store: Store, productId: String, typeRaw: String) -> UInt32 {
+    variant(store: store, name: name(productId), type: type(typeRaw))
+  }
+
+  /// For every variant of `other`, the number of the same variant in this table (adding it when new).
+  func numbers(of other: ProductTable) -> [UInt32] {
+    var nameMap = [UInt32](repeating: 0, count: other.names.count)
+    for (i, text) in other.names.enumerated() { nameMap[i] = name(text) }
+    var typeMap = [UInt32](repeating: 0, count: other.types.count)
+    for (i, text) in other.types.enumerated() { typeMap[i] = type(text) }
+    return other.variants.map {
+      variant(store: $0.store, name: nameMap[Int($0.name)], type: typeMap[Int($0.type)])
+    }
+  }
+
+  /// The product name of variant `v`.
+  @inline(__always) func nameID(ofVariant v: UInt32) -> UInt32 { variants[Int(v)].name }
+
+  /// The product name of variant `v` as text.
+  @inline(__always) func name(ofVariant v: UInt32) -> String { names[Int(variants[Int(v)].name)] }
+
+  /// The raw product type of variant `v`.
+  @inline(__always) func typeRaw(ofVariant v: UInt32) -> String { types[Int(variants[Int(v)].type)] }
+
+  /// Works out every variant's product type and billing period from `catalog`.
+  func resolve(catalog: Catalog) {
+    productType = variants.map { v in
+      catalog.product(names[Int(v.name)], store: v.store)?.type ?? ProductType(raw: types[Int(v.type)])
+    }
+    period = variants.map { catalog.period(names[Int($0.name)], store: $0.store) }
+  }
+}

@@ -1,0 +1,44 @@
+/// What the run read from one input file: for the manifest and the summary.
+package struct InputReport: Sendable {
+  /// `app_store.transactions`, `play.sales`, `play.subscriptions`, `play.voided`, `app.entitlements`, …
+  package var role: String
+  /// The path as the config names it (relative to the config); for a database input, the query file.
+  package var path: String
+  /// For an input read from PostgreSQL: the database (`user@host:port/db`, never a password).
+  package var database: String?
+  /// For a database input: whether the query is the copy built into the binary.
+  package var builtInQuery = false
+  /// Size on disk in bytes (for a database input: of the query text).
+  package var bytes: Int64 = 0
+  /// SHA-256 of the file as stored, hex (for a database input: of the query text).
+  package var sha256 = ""
+  /// Row counts: read = accepted + rejected.
+  package var counts = InputCounts()
+  /// Set when the file as a whole could not be read (the run went on without it).
+  package var error: String?
+  /// Rejects file, relative to the output folder.
+  package var rejectsFile: String
+  /// Milliseconds spent reading it.
+  package var elapsedMs: Int64 = 0
+  /// Earliest and latest record instant (store inputs).
+  package var firstAt: Instant?
+  package var lastAt: Instant?
+
+  /// Creates the value from its fields.
+  package init(
+    role: String, path: String, database: String? = nil, bytes: Int64 = 0,
+    counts: InputCounts = InputCounts(), error: String? = nil, rejectsFile: String, elapsedMs: Int64 = 0,
+    firstAt: Instant? = nil, lastAt: Instant? = nil
+  ) {
+    self.role = role
+    self.path = path
+    self.database = database
+    self.bytes = bytes
+    self.counts = counts
+    self.error = error
+    self.rejectsFile = rejectsFile
+    self.elapsedMs = elapsedMs
+    self.firstAt = firstAt
+    self.lastAt = lastAt
+  }
+}

@@ -1,0 +1,144 @@
+extension Currency {
+  /// The currency's minor-unit digits, or an error for codes without a minor unit.
+  package func digits() throws(MoneyError) -> Int {
+    guard let digits = minorUnits else { throw .noMinorUnit(code) }
+    return digits
+  }
+
+  /// Converts an amount given in units of 10^-`scale` of the currency into exact minor units.
+  ///
+  /// Fails when a non-zero digit would be dropped or the result does not fit an `Int64`.
+  package func minor(scaled value: Int64, scale: Int) throws(MoneyError) -> Int64 {
+    let digits = try digits()
+    if scale == digits { return value }
+    if scale > digits {
+      let divisor = Pow10.int64(scale - digits)
+      guard value % divisor == 0 else {
+        throw .tooPrecise(Currency.render(value, scale: scale), currency: code, digits: digits)
+      }
+      return value / divisor
+    }
+    let (product, overflow) = value.multipliedReportingOverflow(by: Pow10.int64(digits - scale))
+    guard !overflow else { throw .overflow(Currency.render(value, scale: scale)) }
+    return product
+  }
+
+  /// Apple's `price`: milliunits (1 unit = 1000) to minor units, exactly.
+  package func minor(milliunits: Int64) throws(MoneyError) -> Int64 {
+    try minor(scaled: milliunits, scale: 3)
+  }
+
+  /// Google's `priceAmountMicros`: micro-units (1 unit = 1,000,000) to minor units, exactly.
+  package func minor(micros: Int64) throws(MoneyError) -> Int64 {
+    try minor(scaled: micros, scale: 6)
+  }
+
+  /// Google's `Money{units, nanos}` (nanos in 10^-9, same sign as units) to minor units, exactly.
+  package func minor(units: Int64, nanos: Int32) throws(MoneyError) -> Int64 {
+    let digits = try digits()
+    let text = "\(units) units \(nanos) nanos"
+    guard nanos > -1_000_000_000 && nanos < 1_000_000_000,
+      units == 0 || nanos == 0 || (units < 0) == (nanos < 0)
+    else { throw .notANumber(text) }
+    let (whole, overflow) = units.multipliedReportingOverflow(by: Pow10.int64(digits))
+    guard !overflow else { throw .overflow(text) }
+    let divisor = Pow10.int64(9 - digits)
+    guard Int64(nanos) % divisor == 0 else { throw .tooPrecise(text, currency: code, digits: digits) }
+    let (sum, overflow2) = whole.addingReportingOverflow(Int64(nanos) / divisor)
+    guard !overflow2 else { throw .overflow(text) }
+    return sum
+  }
+
+  /// A decimal string in major units (`4.99`, `.70`, `-85.43`, `2990.00`, `179`, `+1.5`) to minor units.
+  ///
+  /// Trailing zeros beyond the currency's digits are accepted (`2990.00` JPY is 2990); any other
+  /// extra digit is an error, never silently dropped. No exponent notation, no thousands separators.
+  package func minor(decimal text: String) throws(MoneyError) -> Int64 {
+    var text = text
+    let result: Result<Int64, MoneyError> = text.withUTF8 { bytes in
+      Result { () throws(MoneyError) -> Int64 in try minor(decimalBytes: bytes) }
+    }
+    return try result.get()
+  }
+
+  /// The byte-level form of ``minor(decimal:)``: parses UTF-8 digits without building a `String`.
+  package func minor(decimalBytes bytes: UnsafeBufferPointer<UInt8>) throws(MoneyError) -> Int64 {
+    let digits = try digits()
+    var index = 0
+    let count = bytes.count
+    var negative = false
+    if index < count && (bytes[index] == 0x2D || bytes[index] == 0x2B) {
+      negative = bytes[index] == 0x2D
+      index += 1
+    }
+    var value: Int64 = 0
+    var sawDigit = false
+    var fraction = 0
+    var sawPoint = false
+    var overflowed = false
+    while index < count {
+      let b = bytes[index]
+      if b >= 0x30 && b <= 0x39 {
+        sawDigit = true
+        let d = Int64(b &- 0x30)
+        if sawPoint {
+          fraction += 1
+          if fraction > digits {
+            guard d == 0 else {
+              throw .tooPrecise(String(decoding: bytes, as: UTF8.self), currency: code, digits: digits)
+            }
+            index += 1
+            continue
+          }
+        }
+        let (m, o1) = value.multipliedReportingOverflow(by: 10)
+        let (s, o2) = m.addingReportingOverflow(d)
+        overflowed = overflowed || o1 || o2
+        value = s
+      } else if b == 0x2E && !sawPoint {
+        sawPoint = true
+      } else {
+        throw .notANumber(String(decoding: bytes, as: UTF8.self))
+      }
+      index += 1
+    }
+    guard sawDigit else { throw .notANumber(String(decoding: bytes, as: UTF8.self)) }
+    let used = min(fraction, digits)
+    if used < digits {
+      let (m, o) = value.multipliedReportingOverflow(by: Pow10.int64(digits - used))
+      overflowed = overflowed || o
+      value = m
+    }
+    guard !overflowed else { throw .overflow(String(decoding: bytes, as: UTF8.self)) }
+    return negative ? -value : value
+  }
+
+  /// Writes `minor` minor units with exactly the currency's digits: `4.99`, `-0.50`, `179`, `1.500`.
+  package func format(_ minor: Int64) -> String {
+    Currency.render(minor, scale: minorUnits ?? 0)
+  }
+
+  package static func render(_ value: Int64, scale: Int) -> String {
+    let magnitude = value.magnitude
+    var digitsText = String(magnitude)
+    if scale > 0 {
+      if digitsText.count <= scale {
+        digitsText = String(repeating: "0", count: scale - digitsText.count + 1) + digitsText
+      }
+      digitsText.insert(".", at: digitsText.index(digitsText.endIndex, offsetBy: -scale))
+    }
+    return value < 0 ? "-" + digitsText : digitsText
+  }
+}
+
+/// Powers of ten as exact integers.
+package enum Pow10 {
+  static let table: [Int64] = (0...18).map { exponent in
+    var value: Int64 = 1
+    for _ in 0..<exponent { value *= 10 }
+    return value
+  }
+
+  /// 10^exponent for 0...18.
+  package static func int64(_ exponent: Int) -> Int64 { table[exponent] }
+}

@@ -1,0 +1,108 @@
+import StoreReconPlatform
+
+/// One finding: a chain or entitlement where what the store charged and who has access disagree.
+package struct Finding: Sendable, Equatable {
+  /// The three families of findings.
+  package enum Kind: String, Sendable, CaseIterable, Comparable {
+    case orphanedCharge = "orphaned_charge"
+    case freeEntitlement = "free_entitlement"
+    case duplicateClaim = "duplicate_claim"
+
+    package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// Why the finding was raised (docs/rules.md).
+  package enum Reason: String, Sendable, CaseIterable, Comparable {
+    case unclaimed, lockedOut = "locked_out"
+    case noStoreRecord = "no_store_record", sandbox, refunded, superseded, storeExpired = "store_expired"
+    case overextended, productMismatch = "product_mismatch"
+    case multipleUsers = "multiple_users"
+
+    package static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The kind this reason belongs to.
+    package var kind: Kind {
+      switch self {
+      case .unclaimed, .lockedOut: return .orphanedCharge
+      case .multipleUsers: return .duplicateClaim
+      default: return .freeEntitlement
+      }
+    }
+  }
+
+  /// Stable across runs: a hash of kind, store, chain key and user.
+  package var key: String
+  package var kind: Kind
+  package var reason: Reason
+  package var store: Store
+  package var chainKey: String
+  package var userId: String
+  package var productId: String
+  /// Currency of `amountMinor`; `nil` where no amount is known.
+  package var currency: Currency?
+  /// Money at stake in minor units; `nil` where the store data states none.
+  package var amountMinor: Int64?
+  /// First run date that saw this finding, where run history is kept.
+  package var since: String?
+  /// A sentence a person can act on.
+  package var detail: String
+
+  /// Creates a finding; its key is derived from kind, store, chain key and user.
+  package init(
+    reason: Reason, store: Store, chainKey: String, userId: String, productId: String, currency: Currency?,
+    amountMinor: Int64?, detail: String
+  ) {
+    self.kind = reason.kind
+    self.reason = reason
+    self.store = store
+    self.chainKey = chainKey
+    self.userId = userId
+    self.productId = productId
+    self.currency = currency
+    self.amountMinor = amountMinor
+    self.detail = detail
+    self.key = Finding.key(kind: reason.kind, store: store, chainKey: chainKey, userId: userId)
+  }
+
+  /// The stable finding key: the first 16 hex digits of SHA-256 over `kind|store|chain|user`.
+  package static func key(kind: Kind, store: Store, chainKey: String, userId: String) -> String {
+    let digest = SHA256Digest.hex(of: Array("\(kind.rawValue)|\(store.rawValue)|\(chainKey)|\(userId)".utf8))
+    return String(digest.prefix(16))
+  }
+
+  /// Report order: kind, reason, store, chain key, user, key.
+  package static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+    (a.kind, a.reason, a.store, a.chainKey, a.userId, a.key) < (
+      b.kind, b.reason, b.store, b.chainKey, b.userId, b.key
+    )
+  }
+
+  /// `findings` sorted by ``reportOrder(_:_:)``; equal findings keep their order. The findings are not
+  /// moved while sorting: their positions are, by a key that ranks kind, reason and store as one number.
+  static func sortedInReportOrder(_ findings: [Finding]) -> [Finding] {
+    let kinds = Kind.allCases.sorted()
+    let reasons = Reason.allCases.sorted()
+    let stores = Store.allCases.sorted()
+    let ranks = findings.map { f -> Int in
+      let kind = kinds.firstIndex(of: f.kind) ?? 0
+      let reason = reasons.firstIndex(of: f.reason) ?? 0
+      let store = stores.firstIndex(of: f.store) ?? 0
+      return (kind * reasons.count + reason) * stores.count + store
+    }
+    var order = Array(findings.indices)
+    findings.withUnsafeBufferPointer { all in
+      ranks.withUnsafeBufferPointer { ranks in
+        order.sort { a, b in
+          if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+          let x = all[a]
+          let y = all[b]
+          if x.chainKey != y.chainKey { return x.chainKey < y.chainKey }
+          if x.userId != y.userId { return x.userId < y.userId }
+          if x.key != y.key { return x.key < y.key }
+          return a < b
+        }
+      }
+    }
+    return order.map { findings[$0] }
+  }
+}

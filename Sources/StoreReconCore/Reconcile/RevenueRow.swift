@@ -1,0 +1,235 @@
+import StoreReconPlatform
+
+/// Revenue of one store × product × currency × day: what finance ties to the stores' consoles.
+package struct RevenueRow: Sendable, Equatable {
+  package var day: CivilDate
+  package var store: Store
+  package var productId: String
+  package var currency: Currency
+  /// Number of production paid charges.
+  package var charges: Int = 0
+  /// What customers paid, tax included, in minor units.
+  package var grossMinor: Int64 = 0
+  /// Tax included in gross, where the export states it (Play); 0 where it does not (App Store JWS).
+  package var taxMinor: Int64 = 0
+  /// Money returned to customers that day, in minor units (positive).
+  package var refundsMinor: Int64 = 0
+  /// Number of refunds that day.
+  package var refundCount: Int = 0
+
+  /// Creates an empty row.
+  package init(day: CivilDate, store: Store, productId: String, currency: Currency) {
+    self.day = day
+    self.store = store
+    self.productId = productId
+    self.currency = currency
+  }
+}
+
+/// Builds the revenue table from a ledger.
+package enum Revenue {
+  /// Revenue per day (as `dayOf` buckets instants), store, product and currency, sorted by those keys.
+  ///
+  /// Charges count on their charge day, refunds on their refund day. Sandbox, test, pending and Family
+  /// Sharing records move no money and are left out; an Apple prorated refund counts its share of the
+  /// price, rounded half-even. Play voided records carry no amount: Play refunds come from the sales
+  /// report's `Refund` rows only.
+  ///
+  /// The records are read in storage order (the ledger marked, when it derived the chains, which ones
+  /// count and under which store), in parts on all cores; the sums do not depend on the order.
+  package static func rows(ledger: Ledger, dayOf: (Instant) -> CivilDate, rounding: RoundingRule = .halfEven)
+    -> [RevenueRow]
+  {
+    let s = ledger.storage
+    let t = ledger.asOf.ms
+    let count = s.records.count
+    let parts = Parallel.parts(for: count, minimum: 200_000)
+    let names = s.products.variants.map(\.name)
+    let tables = Parallel.map(parts: parts) { part -> RevenueTable in
+      var table = RevenueTable()
+      let records = s.records.buffer
+      names.withUnsafeBufferPointer { names in
+        for n in Parallel.range(part, of: parts, count: count) {
+          let r = records[n]
+          let slot = r.flags.revenueSlot
+          guard slot >= 0, r.currency != 0 else { continue }
+          let store: Store = slot == 0 ? .appStore : (slot == 1 ? .play : .stripe)
+          let product = names[Int(r.variant)]
+          if r.flags.rawValue & 3 == 1 {
+            table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
+              row.refundsMinor += r.amount
+              row.refundCount += 1
+            }
+            continue
+          }
+          let tax = s.tax(n)
+          table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
+            row.charges += 1
+            row.grossMinor += r.amount
+            row.taxMinor += tax
+          }
+          // App Store refunds are revocations of the purchase itself.
+          guard store != .play, let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t else {
+            continue
+          }
+          let type = rare.revocationTypeUpper
+          guard type != "FAMILY_REVOKE" else { continue }
+          if r.isUpgraded && type == nil && rare.revocationReason == nil { continue }
+          var refunded = r.amount
+          if type == "REFUND_PRORATED", let milli = rare.revocationPercentMilli {
+            refunded = rounding.scale(r.amount, numerator: milli, denominator: 100_000)
+          }
+          table.add(dayOf(at), slot, product, r.currency) { row in
+            row.refundsMinor += refunded
+            row.refundCount += 1
+          }
+        }
+      }
+      return table
+    }
+    // Sum the parts (in part order), then sort by day, store, product and currency, each ranked once.
+    var total = RevenueTable()
+    for part in tables {
+      for e in part.entries {
+        total.add(e.day, Int(e.slot), e.product, e.currency) { row in
+          row.charges += e.sums.charges
+          row.grossMinor += e.sums.grossMinor
+          row.taxMinor += e.sums.taxMinor
+          row.refundsMinor += e.sums.refundsMinor
+          row.refundCount += e.sums.refundCount
+        }
+      }
+    }
+    let entries = total.entries
+    let productRank = rank(s.products.names)
+    let currencies = Set(entries.map(\.currency)).sorted()
+    let currencyRank = rank(currencies.map { Currency(tableIndex: Int($0) - 1) })
+    var stores = [Store](repeating: .appStore, count: Store.allCases.count)
+    for store in Store.allCases { stores[LedgerStorage.slot(store)] = store }
+    let storeRank = rank(stores)
+    func rankOf(_ currency: UInt16) -> Int {
+      var lower = 0
+      var upper = currencies.count
+      while lower < upper {
+        let middle = (lower + upper) / 2
+        if currencies[middle] < currency { lower = middle + 1 } else { upper = middle }
+      }
+      return currencyRank[lower]
+    }
+    struct SortKey {
+      var day: CivilDate
+      var rest: (Int, Int, Int, Int)
+    }
+    let keys = entries.map { e in
+      SortKey(
+        day: e.day,
+        rest: (
+          storeRank[Int(e.slot)], productRank[Int(e.product)], rankOf(e.currency), Int(e.product)
+        ))
+    }
+    var order = Array(entries.indices)
+    keys.withUnsafeBufferPointer { keys in
+      order.sort { a, b in
+        let x = keys[a]
+        let y = keys[b]
+        if x.day != y.day { return x.day < y.day }
+        if x.rest != y.rest { return x.rest < y.rest }
+        return a < b
+      }
+    }
+    return order.map { i in
+      let e = entries[i]
+      let store: Store = e.slot == 0 ? .appStore : (e.slot == 1 ? .play : .stripe)
+      var row = RevenueRow(
+        day: e.day, store: store, productId: s.products.names[Int(e.product)],
+        currency: Currency(tableIndex: Int(e.currency) - 1))
+      row.charges = e.sums.charges
+      row.grossMinor = e.sums.grossMinor
+      row.taxMinor = e.sums.taxMinor
+      row.refundsMinor = e.sums.refundsMinor
+      row.refundCount = e.sums.refundCount
+      return row
+    }
+  }
+
+  /// Each value's rank in `values` sorted by `<` (values that are `==` share a rank).
+  static func rank<T: Comparable>(_ values: [T]) -> [Int] {
+    let sorted = values.indices.sorted { values[$0] < values[$1] }
+    var ranks = [Int](repeating: 0, count: values.count)
+    var rank = 0
+    for (k, i) in sorted.enumerated() {
+      if k > 0 && values[sorted[k - 1]] != values[i] { rank = k }
+      ranks[i] = rank
+    }
+    return ranks
+  }
+}
+
+/// The sums of one revenue row while the records are read.
+struct RevenueSums {
+  var charges = 0
+  var grossMinor: Int64 = 0
+  var taxMinor: Int64 = 0
+  var refundsMinor: Int64 = 0
+  var refundCount = 0
+}
+
+/// Revenue rows by (day, store, product name number, currency handle): an open-addressing table of
+/// row numbers over an array of rows (no `Hasher`, no texts).
+struct RevenueTable {
+  struct Entry {
+    var day: CivilDate
+    var product: UInt32
+    var currency: UInt16
+    var slot: UInt8
+    var sums = RevenueSums()
+  }
+
+  private(set) var entries: [Entry] = []
+  /// 0 empty, else entry number + 1.
+  private var slots = [Int32](repeating: 0, count: 1024)
+
+  @inline(__always)
+  private static func hash(_ day: CivilDate, _ product: UInt32, _ currency: UInt16, _ slot: UInt8) -> Int {
+    var h = UInt64(truncatingIfNeeded: day.year) &* 0x9E37_79B9_7F4A_7C15
+    h = (h ^ UInt64(truncatingIfNeeded: day.month << 8 | day.day)) &* 0xBF58_476D_1CE4_E5B9
+    h = (h ^ (UInt64(product) << 24 | UInt64(currency) << 8 | UInt64(slot))) &* 0x94D0_49BB_1331_11EB
+    return Int(truncatingIfNeeded: h ^ (h >> 31))
+  }
+
+  /// Updates the row of (`day`, `slot`, `product`, `currency`), adding it when new.
+  @inline(__always)
+  mutating func add(
+    _ day: CivilDate, _ slot: Int, _ product: UInt32, _ currency: UInt16,
+    _ update: (inout RevenueSums) -> Void
+  ) {
+    let store = UInt8(truncatingIfNeeded: slot)
+    var mask = slots.count - 1
+    var i = RevenueTable.hash(day, product, currency, store) & mask
+    while true {
+      let found = slots[i]
+      if found == 0 { break }
+      let e = Int(found - 1)
+      if entries[e].product == product && entries[e].currency == currency && entries[e].slot == store
+        && entries[e].day == day
+      {
+        update(&entries[e].sums)
+        return
+      }
+      i = (i + 1) & mask
+    }
+    entries.append(Entry(day: day, product: product, currency: currency, slot: store))
+    update(&entries[entries.count - 1].sums)
+    if entries.count * 2 > slots.count {
+      slots = [Int32](repeating: 0, count: slots.count * 2)
+      mask = slots.count - 1
+      for (k, e) in entries.enumerated() {
+        var j = RevenueTable.hash(e.day, e.product, e.currency, e.slot) & mask
+        while slots[j] != 0 { j = (j + 1) & mask }
+        slots[j] = Int32(k + 1)
+      }
+    } else {
+      slots[i] = Int32(entries.count)
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/// Everything one user (or, for a duplicate claim, two users) contributes to the world: store chains,
+/// app rows, and the findings docs/rules.md must report for them.
+struct DemoGroup {
+  var chains: [DemoChain] = []
+  package var entitlements: [DemoEntitlement] = []
+  package var credentials: [DemoCredential] = []
+  var assignments: [DemoAssignment] = []
+  var goodwill: [DemoGoodwill] = []
+  /// Malformed entitlement rows, written as they are (each must be rejected).
+  var rawEntitlementRows: [String] = []
+  /// The findings this group was built to produce (empty for clean users and traps).
+  var planted: [PlantedFinding] = []
+}

@@ -1,0 +1,14 @@
+package import StoreReconCore
+
+/// What demo world to generate: how many users, from which seed, as of which day.
+package struct DemoOptions: Sendable {
+  /// Number of app users (`u0000001` …). Planted problems scale with it (about one of each per 1000).
+  package var users: Int = 5000
+  /// Seed of the generator: the same seed gives byte-identical files.
+  package var seed: UInt64 = 42
+  /// The day the exports end; T is the start of the next day (UTC).
+  package var asOf: CivilDate = CivilDate(year: 2026, month: 11, day: 29)
+
+  /// Creates the default options (5000 users, seed 42, as of 2026-11-29).
+  package init() {}
+}

@@ -1,0 +1,170 @@
+import StoreReconCore
+
+/// The demo's output files, and how one group's chains and rows are written to them.
+///
+/// Everything streams: a group is written as soon as it is built, through buffered writers. A few
+/// lines are malformed on purpose (a truncated copy of a clean JSON line per JSONL input); they are
+/// counted per file so the truth can say how many rejects each input must produce.
+final class DemoOutputs {
+  static let applePath = "exports/apple/transactions.jsonl"
+  static let subscriptionsPath = "exports/play/subscriptions.jsonl"
+  static let voidedPath = "exports/play/voided.jsonl"
+  static let entitlementsPath = "app/entitlements.csv"
+  static let credentialsPath = "app/credentials.csv"
+  static let assignmentsPath = "app/assignments.csv"
+  static let goodwillPath = "app/goodwill.csv"
+
+  /// The 25 columns of a Play estimated sales report, in Google's order.
+  static let salesHeader: StaticString =
+    "Order Number,Order Charged Date,Order Charged Timestamp,Financial Status,Device Model,Product Title,Product ID,Product Type,SKU ID,Currency of Sale,Item Price,Taxes Collected,Charged Amount,City of Buyer,State of Buyer,Postal Code of Buyer,Country of Buyer,Base Plan ID,Offer ID,Group ID,First USD 1M Eligible,Promotion ID,Coupon Value,Discount Rate,Featured Product ID\n"
+
+  let directory: String
+  let t: Instant
+  /// Malformed lines written so far, per relative path.
+  var rejects: [String: Int] = [:]
+
+  let apple: DemoFileWriter
+  let subscriptions: DemoFileWriter
+  let voided: DemoFileWriter
+  package let entitlements: DemoFileWriter
+  package let credentials: DemoFileWriter
+  let assignments: DemoFileWriter
+  let goodwill: DemoFileWriter
+  var sales: [Int: DemoFileWriter] = [:]
+  var line = DemoLine()
+  var payload = DemoLine()
+  /// Truncated copies are taken from clean groups at or after this user index.
+  private let truncateFrom: Int
+  var truncated: Set<String> = []
+
+  init(directory: String, t: Instant, users: Int) throws {
+    self.directory = directory
+    self.t = t
+    truncateFrom = users / 3
+    apple = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.applePath)
+    subscriptions = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.subscriptionsPath)
+    voided = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.voidedPath)
+    entitlements = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.entitlementsPath)
+    credentials = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.credentialsPath)
+    assignments = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.assignmentsPath)
+    goodwill = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.goodwillPath)
+    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill] {
+      rejects[writer.relativePath] = 0
+    }
+    try entitlements.write(
+      "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n")
+    try credentials.write("store,store_key,user_id,linked_store_key,order_id,claimed_at\n")
+    try assignments.write("user_id,experiment_id,arm_id,assigned_at\n")
+    try goodwill.write("grant_id,user_id,product_id,starts_at,ends_at,reason\n")
+  }
+
+  /// Writes one group: its chains' store records, then its app rows.
+  func emit(_ group: DemoGroup, userIndex: Int, _ rng: inout DemoRandom) throws {
+    let clean = group.planted.isEmpty
+    let mayTruncate = clean && userIndex >= truncateFrom
+    for chain in group.chains {
+      if chain.store == .appStore {
+        for index in chain.periods.indices {
+          try writeApple(chain, index, mayTruncate: mayTruncate, &rng)
+        }
+      } else {
+        try writePlay(chain, mayTruncate: mayTruncate, clean: clean, &rng)
+      }
+    }
+    for e in group.entitlements { try writeEntitlement(e) }
+    for raw in group.rawEntitlementRows {
+      try entitlements.write(bytes: raw.utf8)
+      try entitlements.write("\n")
+      rejects[DemoOutputs.entitlementsPath, default: 0] += 1
+    }
+    for c in group.credentials { try writeCredential(c) }
+    for a in group.assignments {
+      line.reset()
+      line.csv(a.userId)
+      line.byte(0x2C)
+      line.csv(a.experimentId)
+      line.byte(0x2C)
+      line.csv(a.armId)
+      line.byte(0x2C)
+      line.iso(a.assignedAt)
+      try assignments.writeLine(line)
+    }
+    for g in group.goodwill {
+      line.reset()
+      line.csv(g.grantId)
+      line.byte(0x2C)
+      line.csv(g.userId)
+      line.byte(0x2C)
+      line.csv(g.productId)
+      line.byte(0x2C)
+      line.iso(g.startsAt)
+      line.byte(0x2C)
+      line.iso(g.endsAt)
+      line.byte(0x2C)
+      line.csv(g.reason)
+      try goodwill.writeLine(line)
+    }
+  }
+
+  /// Writes `line` to `writer`; the first eligible time per file, also a truncated copy of it.
+  func writeJSON(_ writer: DemoFileWriter, mayTruncate: Bool) throws {
+    try writer.writeLine(line)
+    guard mayTruncate, !truncated.contains(writer.relativePath), line.bytes.first == 0x7B else { return }
+    truncated.insert(writer.relativePath)
+    try writer.write(bytes: line.bytes[0..<(line.bytes.count / 2)])
+    try writer.write("\n")
+    rejects[writer.relativePath, default: 0] += 1
+  }
+
+  // MARK: - App rows
+
+  private func writeEntitlement(_ e: DemoEntitlement) throws {
+    line.reset()
+    line.csv(e.entitlementId)
+    line.byte(0x2C)
+    line.csv(e.userId)
+    line.byte(0x2C)
+    line.csv(e.productId)
+    line.byte(0x2C)
+    line.text(e.source.rawValue)
+    line.byte(0x2C)
+    line.csv(e.storeKey ?? "")
+    line.byte(0x2C)
+    line.text(e.status.rawValue)
+    line.byte(0x2C)
+    line.iso(e.startsAt)
+    line.byte(0x2C)
+    line.iso(e.expiresAt)
+    line.byte(0x2C)
+    line.iso(e.updatedAt)
+    try entitlements.writeLine(line)
+  }
+
+  private func writeCredential(_ c: DemoCredential) throws {
+    line.reset()
+    line.text(c.store.rawValue)
+    line.byte(0x2C)
+    line.csv(c.storeKey)
+    line.byte(0x2C)
+    line.csv(c.userId)
+    line.byte(0x2C)
+    line.csv(c.linkedStoreKey ?? "")
+    line.byte(0x2C)
+    line.csv(c.orderId ?? "")
+    line.byte(0x2C)
+    line.iso(c.claimedAt)
+    try credentials.writeLine(line)
+  }
+
+  /// Closes every file; returns their relative paths.
+  func close() throws -> [String] {
+    var paths: [String] = []
+    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill]
+      + sales.values
+    {
+      try writer.close()
+      paths.append(writer.relativePath)
+    }
+    return paths
+  }
+}

@@ -1,0 +1,33 @@
+import StoreReconCore
+
+/// One purchase of a chain: a period the store granted (trial, charge, renewal, one-time unlock).
+struct DemoPeriod {
+  /// What was bought.
+  var product: DemoProduct
+  /// Purchase (charge) instant.
+  var start: Instant
+  /// End of the period; `nil` for one-time products.
+  var end: Instant?
+  /// A free trial (price 0).
+  var isTrial = false
+  /// Consumable quantity.
+  var quantity = 1
+  /// Customer price of the purchase in minor units (quantity included; 0 for trials).
+  var priceMinor: Int64
+  /// Apple `isUpgraded`: the user moved to another product; the next purchase of the chain replaces it.
+  var isUpgraded = false
+  /// Apple `transactionId`.
+  var transactionId = ""
+  /// Apple `webOrderLineItemId`.
+  var webOrderLineItemId = ""
+  /// Play order id (`GPA.…`, renewals `..N`).
+  var orderId = ""
+  /// The store took this purchase back, and how.
+  var revocation: DemoRevocation?
+
+  /// Is this purchase revoked at or before `t`?
+  func isRevoked(at t: Instant) -> Bool {
+    guard let revocation else { return false }
+    return revocation.at <= t
+  }
+}

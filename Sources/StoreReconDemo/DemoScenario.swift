@@ -1,0 +1,50 @@
+import StoreReconCore
+
+/// A special user of the demo world: a planted problem docs/rules.md must report, or a trap it must not.
+enum DemoScenario: Int, CaseIterable, Sendable {
+  // Planted problems.
+  case appleUnclaimed, playUnclaimed
+  case appleLockedOut, playLockedOut
+  case appleNoStoreRecord, playNoStoreRecord
+  case appleSandbox, playTestPurchase
+  case appleRefundFull, appleFamilyRevoke, playRefundRow, playVoided
+  case playSuperseded
+  case appleStoreExpired, playStoreExpired
+  case appleOverextendedOpenEnded, appleOverextendedMonths, playOverextended
+  case appleProductMismatchYearly, appleProductMismatchLifetime, playProductMismatch
+  case appleDuplicateClaim, playDuplicateClaim
+  // Traps: situations that look suspicious but are not findings.
+  case appleOldRefund, appleOldProratedRefund, playOldRefund, playOldVoid
+  case appleUpgrade, playUpgradeClean
+  case appleExactBound, playExactBound
+  case playPending
+  case appleSandboxUnclaimed, playTestUnclaimed
+  case appleFamilySharedClean
+  case appleBillingGrace
+  case goodwillOnly, promoOnly
+  case playSalesOnly
+  case appleTrialConverted, appleTrialExpired, playTrialConverted, playTrialExpired
+
+  /// The store whose data the scenario builds (goodwill and promo grants have none; they use one
+  /// store's timestamp precision).
+  var store: Store {
+    switch self {
+    case .playUnclaimed, .playLockedOut, .playNoStoreRecord, .playTestPurchase, .playRefundRow, .playVoided,
+      .playSuperseded, .playStoreExpired, .playOverextended, .playProductMismatch, .playDuplicateClaim,
+      .playOldRefund, .playOldVoid, .playUpgradeClean, .playExactBound, .playPending, .playTestUnclaimed,
+      .playSalesOnly, .playTrialConverted, .playTrialExpired, .promoOnly:
+      return .play
+    default:
+      return .appStore
+    }
+  }
+
+  /// Does this scenario plant a finding (as opposed to being a trap)?
+  var isPlanted: Bool { rawValue <= DemoScenario.playDuplicateClaim.rawValue }
+
+  /// Users the scenario occupies: a duplicate claim needs the owner and a second claimer.
+  var users: Int { self == .appleDuplicateClaim || self == .playDuplicateClaim ? 2 : 1 }
+
+  /// How many times each scenario occurs for `users` users: about one per 1000 users, at least 2.
+  static func count(forUsers users: Int) -> Int { max(2, users / 1000) }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Generates a deterministic demo world for the fictional subscription app Acme Pro: store exports,
+/// app rows and a config, with a known set of planted problems and traps that must not be findings.
+///
+/// Users are generated one at a time and written at once, so memory stays flat for any number of
+/// users. Every special user's group is checked against docs/rules.md before it is written; the truth
+/// (`truth/planted_findings.csv`) is what those rules say, by construction.
+package enum DemoWorld {
+  /// Relative path of the truth file.
+  package static let truthPath = "truth/planted_findings.csv"
+  /// Relative path of the expected rejects per input file.
+  package static let rejectsPath = "truth/expected_rejects.csv"
+  /// Relative path of the price experiment's truth per arm.
+  package static let experimentTruthPath = "truth/experiment_truth.csv"
+
+  /// Writes the demo world into `directory` (created if needed) and returns what it planted.
+  package static func generate(_ options: DemoOptions, into directory: String) throws -> DemoTruth {
+    let builder = DemoBuilder(options: options, countries: try DemoCountry.all())
+
+    // Special users: every scenario `count` times, shuffled, spread evenly among clean users.
+    let count = DemoScenario.count(forUsers: options.users)
+    var specials = DemoScenario.allCases.flatMap { Array(repeating: $0, count: count) }
+    var layout = DemoRandom(seed: options.seed, stream: 0x5EC1_A150_0000_0000)
+    layout.shuffle(&specials)
+    let minimum = 3 * specials.count
+    guard options.users >= minimum else {
+      throw DemoError.tooFewUsers(requested: options.users, minimum: minimum)
+    }
+    let total = options.users
+    func position(_ j: Int) -> Int { (2 * j + 1) * total / (2 * specials.count) }
+
+    try removeStaleInputs(in: directory)
+    let outputs = try DemoOutputs(directory: directory, t: builder.t, users: total)
+    var planted: [PlantedFinding] = []
+    var next = 0
+    var index = 0
+    var malformedEntitlements: Set<DemoScenario> = []
+    var experiment = DemoExperimentTruth(t: builder.t)
+    while index < total {
+      var rng = DemoRandom(seed: options.seed, stream: UInt64(index))
+      var group: DemoGroup
+      var width = 1
+      if next < specials.count && index == position(next) {
+        let scenario = specials[next]
+        next += 1
+        width = scenario.users
+        let users = (0..<width).map { builder.user(index + $0, &rng) }
+        group = try builder.specialGroup(scenario, users, &rng)
+        if (scenario == .promoOnly || scenario == .goodwillOnly),
+          malformedEntitlements.insert(scenario).inserted
+        {
+          group.rawEntitlementRows.append(malformedEntitlement(scenario, users[0].id, builder))
+        }
+        let found = builder.check.findings(group)
+        guard found == group.planted.sorted() else {
+          throw DemoError.inconsistentTruth(
+            "\(scenario) for \(users[0].id): planted \(describe(group.planted.sorted())), rules give \(describe(found))"
+          )
+        }
+      } else {
+        group = try builder.naturalGroup(builder.user(index, &rng), &rng)
+        let found = builder.check.findings(group)
+        guard found.isEmpty else {
+          throw DemoError.inconsistentTruth(
+            "clean user \(DemoIdentifiers.userId(index)) gives \(describe(found))")
+        }
+      }
+      planted += group.planted
+      experiment.record(group)
+      try outputs.emit(group, userIndex: index, &rng)
+      index += width
+    }
+    var tail = DemoRandom(seed: options.seed, stream: 0x7A11_0000_0000_0000)
+    try outputs.writeMalformedSales(&builder.ids, &tail)
+    var files = try outputs.close()
+
+    planted.sort()
+    try writeTruth(planted, rejects: outputs.rejects, into: directory)
+    let experimentTruth = try DemoFileWriter(directory: directory, relativePath: experimentTruthPath)
+    try experimentTruth.write(bytes: experiment.csv().utf8)
+    try experimentTruth.close()
+    let fx = try DemoFileWriter(directory: directory, relativePath: DemoFX.path)
+    try fx.write(
+      bytes: DemoFX.text(
+        currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
+        through: options.asOf
+      ).utf8)
+    try fx.close()
+    let config = try DemoFileWriter(directory: directory, relativePath: DemoConfig.path)
+    try config.write(bytes: DemoConfig.text().utf8)
+    try config.close()
+    files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path]
+    return DemoTruth(
+      planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
+      experimentArms: experiment.arms)
+  }
+
+  /// Writes `truth/planted_findings.csv` and `truth/expected_rejects.csv`.
+  private static func writeTruth(_ planted: [PlantedFinding], rejects: [String: Int], into directory: String)
+    throws
+  {
+    let truth = try DemoFileWriter(directory: directory, relativePath: truthPath)
+    try truth.write("kind,reason,store,chain_key,user_id\n")
+    var line = DemoLine()
+    for p in planted {
+      line.reset()
+      for (i, field) in [p.kind, p.reason, p.store.rawValue, p.chainKey, p.userId].enumerated() {
+        if i > 0 { line.byte(0x2C) }
+        line.csv(field)
+      }
+      try truth.writeLine(line)
+    }
+    try truth.close()
+    let rejectsFile = try DemoFileWriter(directory: directory, relativePath: rejectsPath)
+    try rejectsFile.write("file,rejects\n")
+    for (path, n) in rejects.sorted(by: { $0.key < $1.key }) {
+      try rejectsFile.write(bytes: "\(path),\(n)\n".utf8)
+    }
+    try rejectsFile.close()
+  }
+
+  /// An entitlement row the importer must reject: a timestamp without offset (promo) or an unknown
+  /// status (goodwill). Neither belongs to a store chain.
+  private static func malformedEntitlement(_ scenario: DemoScenario, _ userId: String, _ builder: DemoBuilder)
+    -> String
+  {
+    let id = builder.ids.entitlementId()
+    if scenario == .promoOnly {
+      return
+        "\(id),\(userId),pro:yearly,promo,,active,2026-06-01T10:00:00,2027-06-01T10:00:00.000Z,2026-06-01T10:00:00.000Z"
+    }
+    return
+      "\(id),\(userId),com.acme.pro.monthly,goodwill,,suspended,2026-06-01T10:00:00.000Z,,2026-06-01T10:00:00.000Z"
+  }
+
+  /// Removes files an earlier run left that the config's input patterns would still match (a sales
+  /// report of a month this run has no charges in), so a re-run never mixes two worlds.
+  private static func removeStaleInputs(in directory: String) throws {
+    let patterns = [
+      ("exports/apple", "transactions", ".jsonl"), ("exports/play", "salesreport_", ".csv"),
+      ("exports/play", "subscriptions", ".jsonl"), ("exports/play", "voided", ".jsonl"),
+    ]
+    let manager = FileManager.default
+    for (folder, prefix, suffix) in patterns {
+      let url = URL(fileURLWithPath: directory).appendingPathComponent(folder)
+      guard let names = try? manager.contentsOfDirectory(atPath: url.path) else { continue }
+      for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
+        do {
+          try manager.removeItem(at: url.appendingPathComponent(name))
+        } catch {
+          throw DemoError.cannotWrite("\(folder)/\(name)", "cannot remove a file of an earlier run: \(error)")
+        }
+      }
+    }
+  }
+
+  private static func describe(_ findings: [PlantedFinding]) -> String {
+    findings.isEmpty
+      ? "none"
+      : findings.map { "\($0.kind)/\($0.reason) \($0.chainKey) \($0.userId)" }.joined(separator: "; ")
+  }
+}

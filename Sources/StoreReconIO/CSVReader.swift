@@ -1,0 +1,133 @@
+/// Reads an RFC 4180 CSV file as bytes: a header row mapped by name, then records of byte fields.
+///
+/// Quoted fields may hold commas, quotes (`""`) and line breaks (a record then spans lines; a line
+/// break inside quotes reads as `\n`). A quote inside an unquoted field is kept as text. Blank
+/// lines are skipped. A record's field count is not checked here: compare ``CSVRecord/count`` with
+/// ``header``'s count and reject as the format requires.
+package final class CSVReader {
+  /// The longest record (all its lines) accepted while a quoted field stays open.
+  package static let maximumRecordLength = 1 << 20
+
+  /// The header row's names, as written.
+  package let header: [String]
+  /// The 1-based line of the header row (0 for an empty file).
+  package let headerLine: Int
+  /// The file's name as the user wrote it.
+  package let displayName: String
+  private let lines: LineReader
+  private let splitter = CSVSplitter()
+  private let lookup: [String: Int]
+
+  /// Opens `path` (plain, gzip or zip; UTF-8 or UTF-16 with BOM) and reads its header row.
+  package convenience init(path: String, displayName: String) throws(InputError) {
+    try self.init(lines: LineReader(path: path, displayName: displayName), displayName: displayName)
+  }
+
+  /// Reads CSV from `lines`, starting with its header row (the first line that is not blank).
+  package init(lines: LineReader, displayName: String) throws(InputError) {
+    self.lines = lines
+    self.displayName = displayName
+    var names: [String] = []
+    var line = 0
+    if let (first, text, result) = try CSVReader.nextRecord(lines, splitter) {
+      guard result == .complete else {
+        throw .malformed(path: displayName, reason: "the header row (line \(first)) is not valid CSV")
+      }
+      names = splitter.strings(for: text)
+      line = first
+    }
+    header = names
+    headerLine = line
+    var map: [String: Int] = [:]
+    for (index, name) in names.enumerated() {
+      let key = CSVReader.key(name)
+      if map[key] == nil { map[key] = index }
+    }
+    lookup = map
+  }
+
+  /// The index of the column named `name` (ignoring case and surrounding spaces), or `nil`.
+  package func columnIndex(_ name: String) -> Int? {
+    lookup[CSVReader.key(name)]
+  }
+
+  /// The index of the first of `names` the header has, or `nil`.
+  package func columnIndex(anyOf names: [String]) -> Int? {
+    for name in names {
+      if let index = columnIndex(name) { return index }
+    }
+    return nil
+  }
+
+  /// The indexes of `names`; throws ``InputError/missingColumns(file:_:)`` listing every one missing.
+  package func requireColumns(_ names: [String]) throws(InputError) -> [Int] {
+    var indexes: [Int] = []
+    var missing: [String] = []
+    for name in names {
+      if let index = columnIndex(name) { indexes.append(index) } else { missing.append(name) }
+    }
+    guard missing.isEmpty else { throw .missingColumns(file: displayName, missing) }
+    return indexes
+  }
+
+  /// The next record, or `nil` at the end. Valid until the next call.
+  package func next() throws(InputError) -> CSVRecord? {
+    guard let (line, text, result) = try CSVReader.nextRecord(lines, splitter) else { return nil }
+    var malformed: String?
+    switch result {
+    case .complete: malformed = nil
+    case .malformed(let reason): malformed = reason
+    case .unterminated: malformed = "a quoted field is not closed"
+    }
+    if malformed != nil { splitter.clearFields() }
+    return CSVRecord(
+      line: line, malformed: malformed, storage: splitter.storage(for: text), bounds: splitter.fieldBounds,
+      raw: text)
+  }
+
+  /// Calls `body` with every record.
+  package func forEachRecord(_ body: (CSVRecord) -> Void) throws(InputError) {
+    while let record = try next() { body(record) }
+  }
+
+  /// Reads the next non-blank record's lines and splits it; `nil` at the end.
+  private static func nextRecord(
+    _ lines: LineReader, _ splitter: CSVSplitter
+  ) throws(InputError) -> (line: Int, text: UnsafeBufferPointer<UInt8>, result: CSVSplitter.Result)? {
+    while let text = try lines.next() {
+      if isBlank(text) { continue }
+      let line = lines.lineNumber
+      let result = splitter.split(text)
+      guard result == .unterminated else { return (line, text, result) }
+      var joined = splitter.startPending(text)
+      while true {
+        guard let more = try lines.next() else {
+          return (line, joined, .malformed("a quoted field is not closed before the end of the file"))
+        }
+        joined = splitter.appendPending(more)
+        let again = splitter.split(joined)
+        if again != .unterminated { return (line, joined, again) }
+        if joined.count > maximumRecordLength {
+          return (
+            line, joined, .malformed("a quoted field is not closed within \(maximumRecordLength) bytes")
+          )
+        }
+      }
+    }
+    return nil
+  }
+
+  static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in line where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
+    return true
+  }
+
+  package static func key(_ name: String) -> String {
+    var text = Substring(name)
+    while let first = text.first, first == " " || first == "\t" || first == "\u{FEFF}" {
+      text = text.dropFirst()
+    }
+    while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+    return text.lowercased()
+  }
+}

@@ -1,0 +1,222 @@
+import StoreReconPlatform
+
+/// Splits the text of one CSV record into fields, owning the buffers the fields live in.
+///
+/// A record without a quote is split in place (fields point into its text); one with quotes is
+/// unescaped into `scratch`. A record whose quoted field is still open at the end of its text is
+/// `unterminated`: the caller copies it into the pending buffer, appends the next line and retries.
+final class CSVSplitter {
+  enum Result: Equatable {
+    case complete
+    case unterminated
+    case malformed(String)
+  }
+
+  private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+  private var bounds = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
+  private var boundsCount = 0
+  private var pending = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+  private var pendingCount = 0
+  private var fieldsInScratch = false
+
+  deinit {
+    scratch.deallocate()
+    bounds.deallocate()
+    pending.deallocate()
+  }
+
+  /// Start and end offsets of the last split's fields, two per field.
+  var fieldBounds: UnsafeBufferPointer<Int> { UnsafeBufferPointer(rebasing: bounds[0..<boundsCount]) }
+
+  /// Where the last split's fields live, given the text that was split.
+  func storage(for text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    fieldsInScratch ? UnsafeBufferPointer(scratch) : text
+  }
+
+  /// Forgets the last split's fields (for a malformed record).
+  func clearFields() { boundsCount = 0 }
+
+  /// The fields of the last split as strings.
+  func strings(for text: UnsafeBufferPointer<UInt8>) -> [String] {
+    let store = storage(for: text)
+    return stride(from: 0, to: boundsCount, by: 2).map {
+      String(decoding: UnsafeBufferPointer(rebasing: store[bounds[$0]..<bounds[$0 + 1]]), as: UTF8.self)
+    }
+  }
+
+  @inline(__always)
+  private func addBound(_ start: Int, _ end: Int) {
+    if boundsCount + 2 > bounds.count {
+      let bigger = UnsafeMutableBufferPointer<Int>.allocate(capacity: bounds.count * 2)
+      for i in 0..<boundsCount { bigger[i] = bounds[i] }
+      bounds.deallocate()
+      bounds = bigger
+    }
+    bounds[boundsCount] = start
+    bounds[boundsCount + 1] = end
+    boundsCount += 2
+  }
+
+  /// Splits one record's text into fields.
+  func split(_ text: UnsafeBufferPointer<UInt8>) -> Result {
+    boundsCount = 0
+    let n = text.count
+    guard let base = text.baseAddress, n > 0 else {
+      fieldsInScratch = false
+      addBound(0, 0)
+      return .complete
+    }
+    fieldsInScratch = false
+    #if _endian(little)
+      // No quote at all (app rows): every comma of each eight bytes at once.
+      if Memory.memchr(base, 0x22, n) == nil {
+        var start = 0
+        var i = 0
+        while i + 8 <= n {
+          let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x2C2C_2C2C_2C2C_2C2C
+          // Exact: the high bit of each byte that is zero (a comma).
+          let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+          var hits = ~(((x & low) &+ low) | x | low)
+          while hits != 0 {
+            let comma = i + hits.trailingZeroBitCount >> 3
+            addBound(start, comma)
+            start = comma + 1
+            hits &= hits &- 1
+          }
+          i += 8
+        }
+        while i < n {
+          if base[i] == 0x2C {
+            addBound(start, i)
+            start = i + 1
+          }
+          i += 1
+        }
+        addBound(start, n)
+        return .complete
+      }
+    #endif
+    // In place: fields, quoted or not, point into the text (the usual record: no `""` inside quotes).
+    var i = 0
+    var field = 1
+    while true {
+      if i < n && base[i] == 0x22 {
+        let quote = CSVSplitter.next(0x22, base, i + 1, n)
+        guard quote < n else { return .unterminated }
+        if quote + 1 < n && base[quote + 1] == 0x22 { return splitUnescaping(base, n) }
+        addBound(i + 1, quote)
+        i = quote + 1
+        if i < n && base[i] != 0x2C {
+          return .malformed("field \(field) has text after its closing quote")
+        }
+      } else {
+        let comma = CSVSplitter.next(0x2C, base, i, n)
+        addBound(i, comma)
+        i = comma
+      }
+      guard i < n else { return .complete }
+      i += 1  // the comma
+      field += 1
+    }
+  }
+
+  /// The index of the first `byte` in `base[from..<n]`, or `n`; eight bytes at a time.
+  @inline(__always)
+  static func next(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ n: Int) -> Int {
+    var i = from
+    #if _endian(little)
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let pattern = UInt64(byte) &* ones
+      while i + 8 <= n {
+        let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ pattern
+        let hits = (x &- ones) & ~x & 0x8080_8080_8080_8080
+        if hits != 0 { return i + hits.trailingZeroBitCount >> 3 }
+        i += 8
+      }
+    #endif
+    while i < n {
+      if base[i] == byte { return i }
+      i += 1
+    }
+    return max(i, n)
+  }
+
+  /// A record with `""` inside quotes: its fields unescaped into `scratch`.
+  private func splitUnescaping(_ base: UnsafePointer<UInt8>, _ n: Int) -> Result {
+    boundsCount = 0
+    fieldsInScratch = true
+    if scratch.count < n {
+      let size = max(n, scratch.count * 2)
+      scratch.deallocate()
+      scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size)
+    }
+    guard let out = scratch.baseAddress else { return .complete }
+    // Runs between quotes and commas are copied whole; `""` inside quotes becomes one quote.
+    var i = 0
+    var w = 0
+    var field = 1
+    while true {
+      let fieldStart = w
+      if i < n && base[i] == 0x22 {
+        i += 1
+        while true {
+          guard i < n, let hit = Memory.memchr(base + i, 0x22, n - i) else { return .unterminated }
+          let quote = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+          (out + w).update(from: base + i, count: quote - i)
+          w += quote - i
+          if quote + 1 < n && base[quote + 1] == 0x22 {
+            out[w] = 0x22
+            w += 1
+            i = quote + 2
+          } else {
+            i = quote + 1
+            break
+          }
+        }
+        if i < n && base[i] != 0x2C {
+          return .malformed("field \(field) has text after its closing quote")
+        }
+      } else {
+        var end = n
+        if let hit = Memory.memchr(base + i, 0x2C, n - i) {
+          end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+        (out + w).update(from: base + i, count: end - i)
+        w += end - i
+        i = end
+      }
+      addBound(fieldStart, w)
+      guard i < n else { return .complete }
+      i += 1  // the comma
+      field += 1
+    }
+  }
+
+  /// Copies `text` into the pending buffer (before the line reader reuses its memory).
+  func startPending(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    pendingCount = 0
+    return append(text, newline: false)
+  }
+
+  /// Appends `\n` and `more` to the pending record and returns the whole record.
+  func appendPending(_ more: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    append(more, newline: true)
+  }
+
+  private func append(_ more: UnsafeBufferPointer<UInt8>, newline: Bool) -> UnsafeBufferPointer<UInt8> {
+    let needed = pendingCount + (newline ? 1 : 0) + more.count
+    if needed > pending.count {
+      let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(needed, pending.count * 2))
+      for i in 0..<pendingCount { bigger[i] = pending[i] }
+      pending.deallocate()
+      pending = bigger
+    }
+    if newline {
+      pending[pendingCount] = 0x0A
+      pendingCount += 1
+    }
+    for i in 0..<more.count { pending[pendingCount + i] = more[i] }
+    pendingCount += more.count
+    return UnsafeBufferPointer(rebasing: pending[0..<pendingCount])
+  }
+}

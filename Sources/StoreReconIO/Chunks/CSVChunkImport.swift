@@ -1,0 +1,658 @@
+import StoreReconPlatform
+package import StoreReconCore
+
+/// Packs the records of one chunk of a CSV file; each worker thread has its own packer.
+package protocol CSVRecordPacker {
+  /// What one chunk of records becomes (a batch of ledger records, a list of app rows).
+  associatedtype Output
+  /// The columns the packer reads, found once in the header row.
+  associatedtype Columns
+  /// Finds the columns in the header row (throws ``InputError/missingColumns(file:_:)``).
+  static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> Columns
+  /// A packer for one chunk.
+  init(columns: Columns)
+  /// An empty output for one chunk.
+  func makeOutput() -> Output
+  /// Packs one record (split, not malformed, with as many fields as the header), or says why it is rejected.
+  mutating func pack(_ record: CSVRecord, into output: inout Output) throws(RowRejection)
+  /// Makes room in `output` for the records of about `bytes` bytes of lines (no copying as it grows).
+  func reserve(_ output: inout Output, bytes: Int)
+}
+
+extension CSVRecordPacker {
+  package func reserve(_ output: inout Output, bytes: Int) {}
+}
+
+/// Reads a CSV file in chunks of whole lines on all cores, with exactly the records, rejects and line
+/// numbers that ``CSVReader`` gives on one core.
+///
+/// The header row is read first; the rest of a plain UTF-8 file is cut into chunks at line starts and the
+/// chunks of a round are split and packed at once. A record whose quoted field runs past its chunk's end
+/// is read to its end by that chunk, and the chunks after it in the round are read again from there (a
+/// line break inside quotes is rare; for the stores' exports it never happens). Compressed and UTF-16
+/// files are read through ``CSVReader`` on one core.
+package enum CSVChunkImport {
+  /// Bytes per chunk.
+  package static let chunkSize = 4 << 20
+
+  /// The header row: its names and how to find a column by name (as ``CSVReader`` does).
+  package struct Header {
+    let names: [String]
+    package let displayName: String
+    private let lookup: [String: Int]
+
+    init(names: [String], displayName: String) {
+      self.names = names
+      self.displayName = displayName
+      var map: [String: Int] = [:]
+      for (index, name) in names.enumerated() {
+        let key = CSVReader.key(name)
+        if map[key] == nil { map[key] = index }
+      }
+      lookup = map
+    }
+
+    /// The index of the column named `name` (ignoring case and surrounding spaces), or `nil`.
+    func columnIndex(_ name: String) -> Int? { lookup[CSVReader.key(name)] }
+
+    /// The index of the first of `names` the header has, or `nil`.
+    package func columnIndex(anyOf names: [String]) -> Int? {
+      for name in names {
+        if let index = columnIndex(name) { return index }
+      }
+      return nil
+    }
+
+    /// The indexes of `names`; throws ``InputError/missingColumns(file:_:)`` listing every one missing.
+    package func requireColumns(_ names: [String]) throws(InputError) -> [Int] {
+      var indexes: [Int] = []
+      var missing: [String] = []
+      for name in names {
+        if let index = columnIndex(name) { indexes.append(index) } else { missing.append(name) }
+      }
+      guard missing.isEmpty else { throw .missingColumns(file: displayName, missing) }
+      return indexes
+    }
+  }
+
+  /// What one chunk produced.
+  final class Chunk<Output>: @unchecked Sendable {
+    var output: Output
+    /// Physical lines the chunk read, and where its last one ends (a byte offset in the file).
+    var lines = 0
+    var end: Int64 = 0
+    var accepted = 0
+    var rejects: [(line: Int, reason: String, raw: String)] = []
+    var tooLong: Int?
+    var error: InputError?
+    /// The chunk read lines past its own to finish a record with a line break inside quotes.
+    var extended = false
+    /// The chunk's bytes, up to its nominal end, were parsed where the mapped file has them (loaded).
+    var mapped = false
+
+    init(output: Output) { self.output = output }
+  }
+
+  /// Imports `path` with `P`, handing each chunk's output to `merge` in file order.
+  ///
+  /// - Returns: the counts.
+  static func run<P: CSVRecordPacker>(
+    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
+    chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output) -> Void
+  ) throws(InputError) -> InputCounts {
+    try run(
+      packer, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes, threads: threads
+    ) { output, _ in merge(output) }
+  }
+
+  /// Imports `path` with `P`, handing each chunk's output to `merge` in file order with the number of
+  /// the lines before the chunk (record lines in the output are counted from the chunk's start).
+  static func run<P: CSVRecordPacker>(
+    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
+    chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output, Int) -> Void
+  ) throws(InputError) -> InputCounts {
+    let schedule = ReadSchedule(workers: threads)
+    let source = Source<P>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    schedule.add(source)
+    return try source.consume(rejects: rejects, merge: merge)
+  }
+
+  /// A CSV file read through a ``ReadSchedule``: the header is read when the schedule opens it, the
+  /// rest is cut into chunks at fixed offsets that the schedule's workers split and pack (ahead, while
+  /// earlier inputs are merged); ``consume(rejects:merge:)`` hands their outputs over in file order.
+  ///
+  /// A record whose quoted field runs past its chunk's end is read to its end by that chunk; the chunks
+  /// after it (which started inside that record) are dropped and the rest of the file is read from
+  /// there on the consuming thread, one chunk at a time.
+  package final class Source<P: CSVRecordPacker>: ScheduledRead, @unchecked Sendable {
+    package let path: String
+    let displayName: String
+    let chunkBytes: Int
+    private var file: FileByteSource?
+    private var size: Int64 = 0
+    private var failure: InputError?
+    private var needsStreaming = false
+    private var columns: P.Columns?
+    private var expected = 0
+    /// Where the records start (after the header) and the lines before them.
+    private var origin: Int64 = 0
+    private var headerLines = 0
+    private var tickets: [ReadTicket<Chunk<P.Output>>?] = []
+    /// Hashes the file as its chunks are parsed (``ScheduledRead/checksums``, mapped plain files).
+    private var hasher: ChunkHasher?
+
+    /// The read of `path`; with `checksums`, also its size and SHA-256 (``ScheduledRead/fileChecksum()``).
+    package init(
+      path: String, displayName: String, chunkBytes: Int = CSVChunkImport.chunkSize, checksums: Bool = false
+    ) {
+      self.path = path
+      self.displayName = displayName
+      self.chunkBytes = max(1, chunkBytes)
+      super.init(checksums: checksums)
+    }
+
+    override func open() {
+      do throws(InputError) {
+        let file = try FileByteSource(path: path, displayName: displayName)
+        let container = try InputBytes.sniff(file, path: path, displayName: displayName)
+        var start: Int64 = 0
+        var plain = container == .plain
+        if plain {
+          var head = [UInt8](repeating: 0, count: 3)
+          let got = try head.withUnsafeMutableBufferPointer { (b) throws(InputError) -> Int in
+            try file.read(at: 0, into: b)
+          }
+          if got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF {
+            start = 3
+          } else if got >= 2
+            && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))
+          {
+            plain = false
+          }
+        }
+        guard plain else {
+          needsStreaming = true
+          checksumInBackground(path)
+          return
+        }
+        let size = file.size
+        // The header row: the first record (blank lines skipped), read like any other.
+        let head = RegionBytes(buffer: GrowableBuffer<UInt8>(), map: nil)
+        let splitter = CSVSplitter()
+        var header: [String] = []
+        var position = start
+        var lineBase = 0
+        let first = try readRegion(
+          file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, bytes: head)
+        let displayName = self.displayName
+        try scanHeader(first, base: head.base, splitter: splitter, displayName: displayName) {
+          names, lines, offset in
+          header = names
+          lineBase = lines
+          position = start + Int64(offset)
+        }
+        if let tooLong = first.tooLongLine, header.isEmpty {
+          throw .malformed(
+            path: displayName, reason: "line \(tooLong) is longer than \(LineReader.maximumLineLength) bytes")
+        }
+        columns = try P.columns(Header(names: header, displayName: displayName))
+        expected = header.count
+        file.mapWhole()
+        self.file = file
+        self.size = size
+        origin = position
+        headerLines = lineBase
+        taskCount = size > position ? Int((size - position + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
+        if checksums {
+          if let map = file.mapping {
+            let hasher = ChunkHasher(map: map)
+            hasher.offer(0, Int(position))
+            self.hasher = hasher
+          } else {
+            checksumInBackground(path)
+          }
+        }
+      } catch {
+        failure = error
+        checksumInBackground(path)
+      }
+    }
+
+    override func submit(_ k: Int, to pool: ReadPool) {
+      guard let file, let columns else { return }
+      let expected = self.expected
+      let origin = self.origin
+      let size = self.size
+      let chunkBytes = self.chunkBytes
+      let hasher = self.hasher
+      tickets.append(
+        pool.submit { [self] buffer in
+          let packer = P(columns: columns)
+          if isCancelled { return Chunk(output: packer.makeOutput()) }
+          let chunk = parseChunk(
+            packer, expected: expected, file: file, origin: origin, part: k, size: size,
+            chunkBytes: chunkBytes, buffer: buffer, keepPages: hasher != nil)
+          if let hasher {
+            let from = chunkStart(origin: origin, part: k, chunkBytes: chunkBytes)
+            hasher.offer(
+              Int(from), Int(nominalEnd(origin: origin, part: k, chunkBytes: chunkBytes, size: size)),
+              loaded: chunk.mapped)
+          }
+          return chunk
+        })
+    }
+
+    /// Hands the chunks' outputs to `merge` in file order, with the number of the lines before each
+    /// (or reads a compressed or UTF-16 file on this thread); counts rows and reports rejects.
+    package func consume(rejects: any RejectSink, merge: (P.Output, Int) -> Void) throws(InputError)
+      -> InputCounts
+    {
+      begin()
+      defer {
+        cancelRest()
+        if let hasher, let file {
+          setChecksum(hasher.finish(file))
+          if fileChecksum() == nil { checksumInBackground(path) }
+        }
+        file = nil  // its mapping goes with the last task holding it
+      }
+      if let failure { throw failure }
+      if needsStreaming {
+        return try streaming(P.self, path: path, displayName: displayName, rejects: rejects) { merge($0, 0) }
+      }
+      guard let file, let columns else { return InputCounts() }
+      var counter = RecordCounter(displayName: displayName, rejects: rejects)
+      var lineBase = headerLines
+      var position = origin
+      @inline(__always) func take(_ chunk: Chunk<P.Output>) throws(InputError) {
+        counter.accept(chunk.accepted)
+        for reject in chunk.rejects {
+          counter.reject(line: lineBase + reject.line, reason: reject.reason, raw: reject.raw)
+        }
+        merge(chunk.output, lineBase)
+        if let line = chunk.tooLong {
+          throw .malformed(
+            path: displayName,
+            reason: "line \(lineBase + line) is longer than \(LineReader.maximumLineLength) bytes")
+        }
+        if let error = chunk.error { throw error }
+        lineBase += chunk.lines
+        position = max(position, chunk.end)
+      }
+      var k = 0
+      while k < taskCount {
+        ensureSubmitted(k)
+        let chunk = k < tickets.count ? tickets[k]?.take() : nil
+        if k < tickets.count { tickets[k] = nil }
+        tookOne()
+        guard let chunk else { break }
+        try take(chunk)
+        // The chunks after one that read on past its lines started inside its last record.
+        if chunk.extended { break }
+        k += 1
+      }
+      cancelRest()
+      // After a record with a line break inside quotes that crossed a chunk's end: one chunk at a time.
+      let buffer = GrowableBuffer<UInt8>()
+      while position < size {
+        let chunk = parseChunk(
+          P(columns: columns), expected: expected, file: file, origin: position, part: 0, size: size,
+          chunkBytes: chunkBytes, buffer: buffer)
+        try take(chunk)
+      }
+      return counter.counts
+    }
+  }
+
+  static func chunkStart(origin: Int64, part: Int, chunkBytes: Int) -> Int64 {
+    origin + Int64(part) * Int64(chunkBytes)
+  }
+
+  static func nominalEnd(origin: Int64, part: Int, chunkBytes: Int, size: Int64) -> Int64 {
+    min(size, origin + Int64(part + 1) * Int64(chunkBytes))
+  }
+
+  /// Bytes read from a file: whole lines from the first line start at or after the nominal start to
+  /// the end of the line holding the byte before the nominal end.
+  struct Region {
+    /// File offset of `buffer[0]`.
+    var base: Int64
+    /// Offsets (in the buffer) of the first line start and of the end of the last whole line.
+    var start: Int
+    var end: Int
+    /// Whether the region reaches the end of the file.
+    var atEnd: Bool
+    /// A line longer than the line reader allows (1-based within the region), where reading stopped.
+    var tooLongLine: Int?
+  }
+
+  /// Where a region's bytes are held: read into a buffer, or where the mapped file has them (no copy).
+  final class RegionBytes {
+    let buffer: GrowableBuffer<UInt8>
+    let map: MappedFile?
+    /// The file offset of the region's first byte.
+    var windowStart: Int64 = 0
+    /// The mapping could not provide some bytes (the file shrank): the caller reads the region instead.
+    private(set) var unmapped = false
+    /// Mapped: the bytes from the region's start loaded so far (`[0, loadedEnd)`).
+    private(set) var loadedEnd = 0
+
+    init(buffer: GrowableBuffer<UInt8>, map: MappedFile?) {
+      self.buffer = buffer
+      self.map = map
+    }
+
+    /// Starts a region at file offset `start`.
+    func begin(at start: Int64) {
+      windowStart = start
+      loadedEnd = 0
+    }
+
+    /// The region's first byte.
+    var base: UnsafeMutablePointer<UInt8>? {
+      if let map { return UnsafeMutablePointer(mutating: map.base + Int(windowStart)) }
+      return buffer.base
+    }
+
+    /// Makes the `count` bytes at `offset` in the region available; how many there are (fewer at the end).
+    func fill(_ file: FileByteSource, at offset: Int, count: Int) throws(InputError) -> Int {
+      if let map {
+        let got = max(0, min(count, map.size - Int(windowStart) - offset))
+        guard map.load(Int(windowStart) + offset, got) else {
+          unmapped = true
+          return 0
+        }
+        if offset <= loadedEnd { loadedEnd = max(loadedEnd, offset + got) }
+        return got
+      }
+      buffer.reserve(offset + count)
+      return try file.read(
+        at: windowStart + Int64(offset),
+        into: UnsafeMutableBufferPointer(start: buffer.base.map { $0 + offset }, count: count))
+    }
+  }
+
+  /// Reads the lines starting in `[from, nominalEnd)` (from must be a line start when it is the origin).
+  static func readRegion(
+    file: FileByteSource, from: Int64, nominalEnd: Int64, size: Int64, bytes: RegionBytes,
+    lineStartKnown: Bool = true
+  ) throws(InputError) -> Region {
+    let windowStart = lineStartKnown ? from : from - 1
+    let window = Int(nominalEnd - windowStart)
+    bytes.begin(at: windowStart)
+    var count = try bytes.fill(file, at: 0, count: window)
+    var region = Region(base: windowStart, start: 0, end: 0, atEnd: false)
+    guard let base = bytes.base, count > 0 else {
+      region.atEnd = true
+      return region
+    }
+    if !lineStartKnown {
+      guard count > 1, let hit = Memory.memchr(base, 0x0A, count - 1) else { return region }
+      region.start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+    }
+    var searchFrom = max(region.start, count - 1)
+    var ended = windowStart + Int64(count) >= size
+    var openLine = count
+    while openLine > region.start && base[openLine - 1] != 0x0A { openLine -= 1 }
+    while true {
+      if searchFrom < count, let b = bytes.base,
+        let hit = Memory.memchr(b + searchFrom, 0x0A, count - searchFrom)
+      {
+        count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+        break
+      }
+      if ended || count - openLine >= LineReader.maximumLineLength { break }
+      searchFrom = count
+      let got = try bytes.fill(file, at: count, count: 1 << 20)
+      count += got
+      if got == 0 || windowStart + Int64(count) >= size { ended = true }
+    }
+    region.end = count
+    region.atEnd = windowStart + Int64(count) >= size
+    return region
+  }
+
+  /// Reads the header record from the start of the file.
+  static func scanHeader(
+    _ region: Region, base: UnsafeMutablePointer<UInt8>?, splitter: CSVSplitter, displayName: String,
+    found: ([String], Int, Int) -> Void
+  ) throws(InputError) {
+    guard let base else { return }
+    var lines = Lines(base: base, start: region.start, end: region.end)
+    while let line = lines.next() {
+      if line.count >= LineReader.maximumLineLength { return }
+      if CSVReader.isBlank(line) { continue }
+      var result = splitter.split(line)
+      var text = line
+      if result == .unterminated {
+        text = splitter.startPending(line)
+        while true {
+          guard let more = lines.next() else {
+            result = .malformed("a quoted field is not closed before the end of the file")
+            break
+          }
+          text = splitter.appendPending(more)
+          result = splitter.split(text)
+          if result != .unterminated { break }
+          if text.count > CSVReader.maximumRecordLength {
+            result = .malformed("a quoted field is not closed within \(CSVReader.maximumRecordLength) bytes")
+            break
+          }
+        }
+      }
+      guard result == .complete else {
+        throw .malformed(path: displayName, reason: "the header row (line \(lines.number)) is not valid CSV")
+      }
+      found(splitter.strings(for: text), lines.number, lines.offset)
+      return
+    }
+    found([], lines.number, lines.offset)
+  }
+
+  /// Lines of a buffer, numbered from 1, without their terminators.
+  struct Lines {
+    let base: UnsafeMutablePointer<UInt8>
+    var offset: Int
+    let end: Int
+    var number = 0
+
+    init(base: UnsafeMutablePointer<UInt8>, start: Int, end: Int) {
+      self.base = base
+      offset = start
+      self.end = end
+    }
+
+    @inline(__always)
+    mutating func next() -> UnsafeBufferPointer<UInt8>? {
+      guard offset < end else { return nil }
+      var stop = end
+      var next = end
+      if let hit = Memory.memchr(base + offset, 0x0A, end - offset) {
+        stop = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        next = stop + 1
+      }
+      number += 1
+      let from = offset
+      offset = next
+      var last = stop
+      if last > from && base[last - 1] == 0x0D { last -= 1 }
+      return UnsafeBufferPointer(start: base + from, count: last - from)
+    }
+  }
+
+  /// Reads and packs chunk `part` of a round starting at `origin`: from the mapped file when it is
+  /// mapped, else (or when the mapping cannot provide the bytes) read into `buffer`.
+  static func parseChunk<P: CSVRecordPacker>(
+    _ packer: P, expected: Int, file: FileByteSource, origin: Int64, part: Int, size: Int64, chunkBytes: Int,
+    buffer: GrowableBuffer<UInt8>, keepPages: Bool = false
+  ) -> Chunk<P.Output> {
+    if let map = file.mapping {
+      let bytes = RegionBytes(buffer: buffer, map: map)
+      let chunk = parseChunk(
+        packer, expected: expected, file: file, origin: origin, part: part, size: size,
+        chunkBytes: chunkBytes,
+        bytes: bytes)
+      if !keepPages { map.release(Int(bytes.windowStart), Int(chunk.end - bytes.windowStart)) }
+      if !bytes.unmapped {
+        let end = nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size)
+        chunk.mapped = Int64(bytes.loadedEnd) >= end - bytes.windowStart
+        return chunk
+      }
+    }
+    return parseChunk(
+      packer, expected: expected, file: file, origin: origin, part: part, size: size, chunkBytes: chunkBytes,
+      bytes: RegionBytes(buffer: buffer, map: nil))
+  }
+
+  static func parseChunk<P: CSVRecordPacker>(
+    _ packer: P, expected: Int, file: FileByteSource, origin: Int64, part: Int, size: Int64, chunkBytes: Int,
+    bytes: RegionBytes
+  ) -> Chunk<P.Output> {
+    var packer = packer
+    let chunk = Chunk(output: packer.makeOutput())
+    let from = chunkStart(origin: origin, part: part, chunkBytes: chunkBytes)
+    chunk.end = from
+    do throws(InputError) {
+      let region = try readRegion(
+        file: file, from: from,
+        nominalEnd: nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size),
+        size: size, bytes: bytes, lineStartKnown: part == 0)
+      guard let base = bytes.base, region.end > region.start else {
+        // No line starts here: the lines over these bytes belong to an earlier chunk.
+        chunk.end = nominalEnd(origin: origin, part: part, chunkBytes: chunkBytes, size: size)
+        return chunk
+      }
+      packer.reserve(&chunk.output, bytes: region.end - region.start)
+      let splitter = CSVSplitter()
+      var regionEnd = region.end
+      var atEnd = region.atEnd
+      var lines = Lines(base: base, start: region.start, end: regionEnd)
+      while let line = lines.next() {
+        if line.count >= LineReader.maximumLineLength {
+          chunk.tooLong = lines.number
+          chunk.lines = lines.number
+          return chunk
+        }
+        if CSVReader.isBlank(line) { continue }
+        let recordLine = lines.number
+        var result = splitter.split(line)
+        var text = line
+        if result == .unterminated {
+          text = splitter.startPending(line)
+          while true {
+            var more = lines.next()
+            if more == nil && !atEnd {
+              // The quoted field runs past the chunk's lines: read on (the pending text is a copy).
+              let used = lines.offset
+              let extra = try extend(file: file, region: region, used: used, size: size, bytes: bytes)
+              regionEnd = extra.end
+              atEnd = extra.atEnd
+              chunk.extended = true
+              let number = lines.number
+              lines = Lines(base: bytes.base.unsafelyUnwrapped, start: used, end: regionEnd)
+              lines.number = number
+              more = lines.next()
+            }
+            guard let more else {
+              result = .malformed("a quoted field is not closed before the end of the file")
+              break
+            }
+            if more.count >= LineReader.maximumLineLength {
+              chunk.tooLong = lines.number
+              chunk.lines = lines.number
+              return chunk
+            }
+            text = splitter.appendPending(more)
+            result = splitter.split(text)
+            if result != .unterminated { break }
+            if text.count > CSVReader.maximumRecordLength {
+              result = .malformed(
+                "a quoted field is not closed within \(CSVReader.maximumRecordLength) bytes")
+              break
+            }
+          }
+        }
+        var malformed: String?
+        switch result {
+        case .complete: malformed = nil
+        case .malformed(let reason): malformed = reason
+        case .unterminated: malformed = "a quoted field is not closed"
+        }
+        if malformed != nil { splitter.clearFields() }
+        let record = CSVRecord(
+          line: recordLine, malformed: malformed, storage: splitter.storage(for: text),
+          bounds: splitter.fieldBounds,
+          raw: text)
+        do throws(RowRejection) {
+          if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
+          guard record.count == expected else {
+            throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
+          }
+          try packer.pack(record, into: &chunk.output)
+          chunk.accepted += 1
+        } catch {
+          chunk.rejects.append((recordLine, error.reason, record.rawText))
+        }
+      }
+      chunk.lines = lines.number
+      chunk.end = region.base + Int64(regionEnd)
+    } catch {
+      chunk.error = error
+    }
+    return chunk
+  }
+
+  /// Reads whole lines after `used` (the buffer's lines up to there are consumed) into the buffer,
+  /// keeping the bytes before `used`: at least one more line.
+  static func extend(
+    file: FileByteSource, region: Region, used: Int, size: Int64, bytes: RegionBytes
+  ) throws(InputError) -> (end: Int, atEnd: Bool) {
+    var count = used
+    var ended = region.base + Int64(count) >= size
+    while !ended {
+      let got = try bytes.fill(file, at: count, count: 1 << 20)
+      let old = count
+      count += got
+      if got == 0 || region.base + Int64(count) >= size { ended = true }
+      if let b = bytes.base, let hit = Memory.memchr(b + old, 0x0A, count - old) {
+        count = b.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+        return (count, region.base + Int64(count) >= size)
+      }
+      if count - used >= LineReader.maximumLineLength { break }
+    }
+    return (count, ended)
+  }
+
+  /// A compressed or UTF-16 file: one core, through ``CSVReader``.
+  static func streaming<P: CSVRecordPacker>(
+    _ packerType: P.Type, path: String, displayName: String, rejects: any RejectSink,
+    merge: (P.Output) -> Void
+  ) throws(InputError) -> InputCounts {
+    let csv = try CSVReader(path: path, displayName: displayName)
+    var packer = P(columns: try P.columns(Header(names: csv.header, displayName: displayName)))
+    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    let expected = csv.header.count
+    var output = packer.makeOutput()
+    var pending = 0
+    while let record = try csv.next() {
+      do throws(RowRejection) {
+        if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
+        guard record.count == expected else {
+          throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
+        }
+        try packer.pack(record, into: &output)
+        counter.accept()
+        pending += 1
+        if pending >= 65_536 {
+          merge(output)
+          output = packer.makeOutput()
+          pending = 0
+        }
+      } catch {
+        counter.reject(line: record.line, reason: error.reason, raw: record.rawText)
+      }
+    }
+    merge(output)
+    return counter.counts
+  }
+}

@@ -1,0 +1,106 @@
+import StoreReconPlatform
+
+/// One input read in chunks through a ``ReadSchedule``: opened on the calling thread when the schedule
+/// reaches it (``open()`` sets ``taskCount``), then its tasks are queued one by one (``submit(_:to:)``).
+/// Subclasses keep the tickets and consume them in order.
+package class ScheduledRead: @unchecked Sendable {
+  private(set) var isOpen = false
+  /// Tasks of this read (known once open).
+  var taskCount = 0
+  /// Tasks queued so far.
+  private(set) var submitted = 0
+  /// Tasks taken by the consumer so far.
+  private(set) var taken = 0
+  weak var schedule: ReadSchedule?
+  /// The schedule of a read consumed without one (made by ``begin()``).
+  private var ownSchedule: ReadSchedule?
+  private let flag = FileDigest.NSLockLike()
+  private var cancelledFlag = false
+
+  /// Whether the read also checksums its file (for the run's manifest).
+  let checksums: Bool
+  private final class Checksum: @unchecked Sendable {
+    var value: (bytes: Int64, sha256: String)?
+  }
+  private let checksum = Checksum()
+  private var checksumWork: BackgroundWork<Never>?
+
+  init(checksums: Bool = false) { self.checksums = checksums }
+
+  /// Opens the input and sets ``taskCount`` (called once, on the calling thread).
+  func open() {}
+
+  /// The file's size and SHA-256 as stored, once consumed (with ``checksums``); `nil` when it cannot be
+  /// read.
+  package final func fileChecksum() -> (bytes: Int64, sha256: String)? {
+    if let work = checksumWork {
+      work.wait()
+      checksumWork = nil
+    }
+    return checksum.value
+  }
+
+  /// Notes the checksum the read computed.
+  final func setChecksum(_ value: (bytes: Int64, sha256: String)?) { checksum.value = value }
+
+  /// Checksums `path` on another thread, by reading it (for a file not read in mapped chunks).
+  final func checksumInBackground(_ path: String) {
+    guard checksums, checksumWork == nil else { return }
+    let box = checksum
+    checksumWork = BackgroundWork {
+      let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
+      defer { buffer.deallocate() }
+      box.value = FileDigest.of(path: path, buffer: buffer)
+    }
+  }
+
+  /// Queues task `k` to `pool`.
+  func submit(_ k: Int, to pool: ReadPool) {}
+
+  /// Whether the consumer has given up on this read's remaining tasks (tasks check it before working).
+  var isCancelled: Bool { flag.locked { cancelledFlag } }
+
+  final func openOnce() {
+    guard !isOpen else { return }
+    isOpen = true
+    open()
+  }
+
+  final func submitNext(to pool: ReadPool) {
+    submit(submitted, to: pool)
+    submitted += 1
+  }
+
+  /// Opens the read and queues its first tasks, if the schedule has not yet (a read consumed without a
+  /// schedule gets one of its own, with one worker).
+  final func begin() {
+    if schedule == nil {
+      let own = ReadSchedule(workers: 1)
+      own.add(self)
+      ownSchedule = own
+    }
+    schedule?.topUp()
+    openOnce()
+  }
+
+  /// Makes sure task `k` (the next to take) is queued.
+  final func ensureSubmitted(_ k: Int) {
+    if k >= submitted { schedule?.topUp() }
+  }
+
+  /// Notes that the consumer took the next task.
+  final func tookOne() {
+    taken += 1
+    schedule?.release(1)
+  }
+
+  /// Gives up on the tasks not yet taken: queued ones are skipped, the rest never queued.
+  final func cancelRest() {
+    flag.locked { cancelledFlag = true }
+    taskCount = submitted
+    let out = submitted - taken
+    taken = submitted
+    schedule?.release(out)
+    ownSchedule = nil  // (it holds this read: no cycle once done)
+  }
+}

@@ -1,0 +1,324 @@
+import StoreReconPlatform
+import StoreReconCore
+import StoreReconIO
+
+/// The fast path for the common App Store line: a flat decoded transaction object with plain values.
+///
+/// It reads the fields straight from the line's bytes (no tree, no dictionary) and returns `nil`
+/// whenever the line needs anything unusual — a JWS, a wrapper, an escape, a field of an unexpected
+/// type, a missing required field, an inexact amount — so that the full path decides and words the
+/// rejection. For every line it accepts, it yields exactly what the full path yields (a test compares
+/// the two on generated worlds).
+struct AppStoreFastPath {
+  private let interner = StringInterner()
+
+  /// The fields of a plain transaction line, as spans of the line and plain integers, checked as the
+  /// full path checks them.
+  struct Fields {
+    var originalTransactionId: UnsafeBufferPointer<UInt8>
+    var transactionId: UnsafeBufferPointer<UInt8>
+    var productId: UnsafeBufferPointer<UInt8>
+    var purchaseDate: Int64
+    var originalPurchaseDate: Int64?
+    var expiresDate: Int64?
+    var revocationDate: Int64?
+    var price: Int64
+    var currency: Currency
+    var amount: Int64
+    var type: UnsafeBufferPointer<UInt8>?
+    var offerDiscountType: UnsafeBufferPointer<UInt8>?
+    var offerType: Int64?
+    var environment: UnsafeBufferPointer<UInt8>?
+    var ownership: UnsafeBufferPointer<UInt8>?
+    var revocationType: UnsafeBufferPointer<UInt8>?
+    var revocationReason: Int64?
+    var revocationPercentage: Int64?
+    var isUpgraded: Bool?
+    var appAccountToken: UnsafeBufferPointer<UInt8>?
+    var offerIdentifier: UnsafeBufferPointer<UInt8>?
+    var transactionReason: UnsafeBufferPointer<UInt8>?
+
+    /// A free trial: `FREE_TRIAL`, or an introductory offer (type 1) at price 0.
+    var isTrial: Bool {
+      let freeTrial = offerDiscountType.map { FlatJSONScanner.equals($0, "FREE_TRIAL") } ?? false
+      return freeTrial || (offerType == 1 && price == 0)
+    }
+
+    var isProduction: Bool { environment.map { FlatJSONScanner.equals($0, "Production") } ?? true }
+    var isFamilyShared: Bool { ownership.map { FlatJSONScanner.equals($0, "FAMILY_SHARED") } ?? false }
+  }
+
+  /// The fields of a plain transaction line, or `nil` to send the line down the full path.
+  static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Fields? {
+    guard line.first == 0x7B else { return nil }
+    var originalTransactionId: UnsafeBufferPointer<UInt8>?
+    var transactionId: UnsafeBufferPointer<UInt8>?
+    var productId: UnsafeBufferPointer<UInt8>?
+    var purchaseDate: Int64?
+    var originalPurchaseDate: Int64?
+    var expiresDate: Int64?
+    var revocationDate: Int64?
+    var price: Int64?
+    var currency: UnsafeBufferPointer<UInt8>?
+    var type: UnsafeBufferPointer<UInt8>?
+    var offerDiscountType: UnsafeBufferPointer<UInt8>?
+    var offerType: Int64?
+    var environment: UnsafeBufferPointer<UInt8>?
+    var ownership: UnsafeBufferPointer<UInt8>?
+    var revocationType: UnsafeBufferPointer<UInt8>?
+    var revocationReason: Int64?
+    var revocationPercentage: Int64?
+    var isUpgraded: Bool?
+    var appAccountToken: UnsafeBufferPointer<UInt8>?
+    var offerIdentifier: UnsafeBufferPointer<UInt8>?
+    var transactionReason: UnsafeBufferPointer<UInt8>?
+    var unusual = false
+    let ok = FlatJSONScanner.scan(line) { key, value in
+      // Text fields: a plain string (or a number's text, as the full path accepts); empty = absent.
+      func text() -> UnsafeBufferPointer<UInt8>? {
+        switch value {
+        case .string(let s), .number(let s): return s.isEmpty ? nil : s
+        case .null: return nil
+        default:
+          unusual = true
+          return nil
+        }
+      }
+      // Whole numbers, including Unix milliseconds: plain integers only (fractions take the full path).
+      func integer() -> Int64? {
+        switch value {
+        case .number(let s):
+          guard let v = FlatJSONScanner.plainInt64(s) else {
+            unusual = true
+            return nil
+          }
+          return v
+        case .null: return nil
+        default:
+          unusual = true
+          return nil
+        }
+      }
+      switch key.count {
+      case 4:
+        if FlatJSONScanner.equals(key, "type") {
+          type = text()
+        } else if FlatJSONScanner.equals(key, "data") {
+          unusual = true  // a notification wrapper the full path unwraps
+        }
+      case 5:
+        if FlatJSONScanner.equals(key, "price") { price = integer() }
+      case 8:
+        if FlatJSONScanner.equals(key, "currency") { currency = text() }
+      case 9:
+        if FlatJSONScanner.equals(key, "productId") {
+          productId = text()
+        } else if FlatJSONScanner.equals(key, "offerType") {
+          offerType = integer()
+        }
+      case 10:
+        if FlatJSONScanner.equals(key, "isUpgraded") {
+          switch value {
+          case .bool(let flag): isUpgraded = flag
+          case .null: isUpgraded = nil
+          default: unusual = true
+          }
+        }
+      case 11:
+        if FlatJSONScanner.equals(key, "environment") {
+          environment = text()
+        } else if FlatJSONScanner.equals(key, "expiresDate") {
+          expiresDate = integer()
+        }
+      case 12:
+        if FlatJSONScanner.equals(key, "purchaseDate") { purchaseDate = integer() }
+      case 13:
+        if FlatJSONScanner.equals(key, "transactionId") { transactionId = text() }
+      case 14:
+        if FlatJSONScanner.equals(key, "revocationDate") {
+          revocationDate = integer()
+        } else if FlatJSONScanner.equals(key, "revocationType") {
+          revocationType = text()
+        }
+      case 15:
+        if FlatJSONScanner.equals(key, "appAccountToken") {
+          appAccountToken = text()
+        } else if FlatJSONScanner.equals(key, "offerIdentifier") {
+          offerIdentifier = text()
+        }
+      case 16:
+        if FlatJSONScanner.equals(key, "revocationReason") { revocationReason = integer() }
+      case 17:
+        if FlatJSONScanner.equals(key, "offerDiscountType") {
+          offerDiscountType = text()
+        } else if FlatJSONScanner.equals(key, "transactionReason") {
+          transactionReason = text()
+        }
+      case 18:
+        if FlatJSONScanner.equals(key, "inAppOwnershipType") { ownership = text() }
+      case 20:
+        if FlatJSONScanner.equals(key, "originalPurchaseDate") {
+          originalPurchaseDate = integer()
+        } else if FlatJSONScanner.equals(key, "revocationPercentage") {
+          revocationPercentage = integer()
+        }
+      case 21:
+        if FlatJSONScanner.equals(key, "originalTransactionId") { originalTransactionId = text() }
+      case 22:
+        // A wrapper the full path unwraps.
+        if FlatJSONScanner.equals(key, "signedTransactionInfo") { unusual = true }
+      default:
+        if FlatJSONScanner.equals(key, "signedPayload") || FlatJSONScanner.equals(key, "notificationType") {
+          unusual = true
+        }
+      }
+    }
+    guard ok, !unusual, let originalTransactionId, let transactionId, let productId, let purchaseDate,
+      let price, let currencyBytes = currency, let currency = Currency.named(bytes: currencyBytes),
+      let amount = try? currency.minor(milliunits: price)
+    else { return nil }
+    @inline(__always) func inRange(_ ms: Int64?) -> Bool {
+      guard let ms else { return true }
+      return ms > Instant.distantPast.ms && ms < Instant.distantFuture.ms
+    }
+    guard inRange(purchaseDate), inRange(originalPurchaseDate), inRange(expiresDate), inRange(revocationDate)
+    else { return nil }
+    if let reason = revocationReason, Int(exactly: reason) == nil { return nil }
+    return Fields(
+      originalTransactionId: originalTransactionId, transactionId: transactionId, productId: productId,
+      purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
+      revocationDate: revocationDate, price: price, currency: currency, amount: amount, type: type,
+      offerDiscountType: offerDiscountType, offerType: offerType, environment: environment,
+      ownership: ownership,
+      revocationType: revocationType, revocationReason: revocationReason,
+      revocationPercentage: revocationPercentage,
+      isUpgraded: isUpgraded, appAccountToken: appAccountToken, offerIdentifier: offerIdentifier,
+      transactionReason: transactionReason)
+  }
+
+  /// The record for a plain transaction line, or `nil` to send the line down the full path.
+  func transaction(_ line: UnsafeBufferPointer<UInt8>, origin: Origin) -> StoreTransaction? {
+    guard let f = AppStoreFastPath.scan(line) else { return nil }
+
+    var record = StoreTransaction(
+      store: .appStore, kind: .purchase, chainKey: String(decoding: f.originalTransactionId, as: UTF8.self),
+      transactionId: String(decoding: f.transactionId, as: UTF8.self),
+      productId: interner.intern(f.productId),
+      at: Instant(ms: f.purchaseDate), origin: origin)
+    record.currency = f.currency
+    record.amountMinor = f.amount
+    record.originalAt = f.originalPurchaseDate.map(Instant.init(ms:))
+    record.expiresAt = f.expiresDate.map(Instant.init(ms:))
+    record.productTypeRaw = f.type.map { interner.intern($0) } ?? ""
+    record.isTrial = f.isTrial
+    record.environment = f.isProduction ? .production : .sandbox
+    record.familyShared = f.isFamilyShared
+    record.revokedAt = f.revocationDate.map(Instant.init(ms:))
+    record.revocationType = f.revocationType.map { interner.intern($0) }
+    record.revocationReason = f.revocationReason.map { Int($0) }
+    record.revocationPercentMilli = f.revocationPercentage
+    record.isUpgraded = f.isUpgraded ?? false
+    record.accountToken = f.appAccountToken.map { String(decoding: $0, as: UTF8.self) }
+    record.offerId = f.offerIdentifier.map { interner.intern($0) }
+    record.reason = f.transactionReason.map { interner.intern($0) }
+    return record
+  }
+
+  /// Packs a plain transaction line straight into `batch` (what the full path would add for it);
+  /// `false` to send the line down the full path.
+  func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch, cache: inout PackCache) -> Bool {
+    guard let f = AppStoreFastPath.scan(line) else { return false }
+    batch.noteInstant(f.purchaseDate)
+    let type = f.type ?? UnsafeBufferPointer(start: nil, count: 0)
+    let variant = cache.variant(product: f.productId, type: type, in: batch.products)
+    var flags = PackedRecord.Flags(rawValue: f.isProduction ? 0 : PackedRecord.environmentBits(.sandbox))
+    if f.isTrial { flags.insert(.trial) }
+    if f.isFamilyShared { flags.insert(.familyShared) }
+    if f.isUpgraded ?? false { flags.insert(.upgraded) }
+    let number = batch.records.count
+    if f.revocationDate != nil || f.revocationType != nil || f.revocationReason != nil
+      || f.revocationPercentage != nil
+    {
+      flags.insert(.rare)
+      let revocationType = f.revocationType.map { cache.text($0) }
+      batch.rare[number] = RareFields(
+        revokedAt: f.revocationDate.map(Instant.init(ms:)), revocationType: revocationType,
+        revocationReason: f.revocationReason.map { Int($0) }, revocationPercentMilli: f.revocationPercentage,
+        tax: nil, revocationTypeUpper: revocationType?.uppercased())
+    }
+    var token: UInt32 = 0
+    if let t = f.appAccountToken { token = cache.token(t, in: batch.tokens) }
+    let record = PackedRecord(
+      at: f.purchaseDate, amount: f.amount, extra: f.expiresDate ?? PackedRecord.none,
+      tx: CompactID(PackedID.intern(f.transactionId, in: batch.texts), pooling: batch.texts),
+      variant: variant,
+      currency: UInt16(truncatingIfNeeded: f.currency.tableIndex + 1), flags: flags)
+    batch.records.append(record)
+    batch.keys.append(PackedID.intern(f.originalTransactionId, in: batch.texts))
+    batch.spaces.append(.appStore)
+    batch.tokenNumbers.append(token)
+    batch.originals.append(f.originalPurchaseDate ?? PackedRecord.none)
+    return true
+  }
+
+  /// What packing remembers between lines of one batch: the product variants seen (a few products
+  /// repeat on every line), the last account token (consecutive lines mostly repeat it), and short texts
+  /// already made.
+  struct PackCache {
+    /// Product and type bytes with their variant, for the batch's product table.
+    private var variants: [(product: [UInt8], type: [UInt8], variant: UInt32)] = []
+    private var products: ProductTable?
+    private var lastToken: [UInt8] = []
+    private var lastTokenNumber: UInt32 = 0
+    private var lastTokens: TextPool?
+    private var texts: [[UInt8]: String] = [:]
+
+    init() {}
+
+    @inline(__always)
+    static func same(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard a.count == b.count else { return false }
+      return a.withUnsafeBufferPointer { x in
+        guard let p = x.baseAddress, let q = b.baseAddress else { return true }
+        return Memory.memcmp(p, q, a.count) == 0
+      }
+    }
+
+    /// The App Store variant of `product` and raw `type` in `table`.
+    @inline(__always)
+    mutating func variant(
+      product p: UnsafeBufferPointer<UInt8>, type t: UnsafeBufferPointer<UInt8>, in table: ProductTable
+    ) -> UInt32 {
+      if products !== table {
+        products = table
+        variants.removeAll()
+      }
+      for entry in variants where PackCache.same(entry.product, p) && PackCache.same(entry.type, t) {
+        return entry.variant
+      }
+      let variant = table.variant(store: .appStore, name: table.name(p), type: table.type(t))
+      if variants.count < 32 { variants.append((Array(p), Array(t), variant)) }
+      return variant
+    }
+
+    /// The number + 1 of account token `t` in `pool`.
+    @inline(__always)
+    mutating func token(_ t: UnsafeBufferPointer<UInt8>, in pool: TextPool) -> UInt32 {
+      if lastTokens === pool && PackCache.same(lastToken, t) { return lastTokenNumber }
+      lastTokens = pool
+      lastToken.removeAll(keepingCapacity: true)
+      lastToken.append(contentsOf: t)
+      lastTokenNumber = pool.intern(t) + 1
+      return lastTokenNumber
+    }
+
+    /// A short text (a revocation type) as a shared `String`.
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+      let key = Array(bytes)
+      if let known = texts[key] { return known }
+      let text = String(decoding: bytes, as: UTF8.self)
+      texts[key] = text
+      return text
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import StoreReconPlatform
+package import StoreReconCore
+package import StoreReconIO
+
+/// App Store transactions as JSON Lines (reference §1.1), one transaction per line.
+///
+/// A line is a decoded `JWSTransactionDecodedPayload` object; or a compact JWS
+/// (`header.payload.signature`), bare or as a JSON string, whose payload is that object; or an object
+/// holding the JWS in `signedTransactionInfo` (an API response), in `signedPayload` or
+/// `data.signedTransactionInfo` (a notification). Signatures are not checked.
+package struct AppStoreTransactionImporter: StoreImporter {
+  /// Creates the importer.
+  package init() {}
+
+  /// Reads one JSON Lines file of App Store transactions.
+  package func read(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (StoreTransaction) -> Void
+  ) throws(InputError) -> InputCounts {
+    let fast = AppStoreFastPath()
+    return try JSONLinesImport.run(
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, emit: emit
+    ) { (line, origin) throws(RowRejection) -> StoreTransaction in
+      if let record = fast.transaction(line, origin: origin) { return record }
+      return try AppStoreTransactionImporter.transaction(line: line, origin: origin)
+    }
+  }
+
+  /// Reads one JSON Lines file of App Store transactions straight into `builder`.
+  package func read(
+    path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
+    chunkBytes: Int = JSONLinesBatchImport.chunkSize, threads: Int = Parallel.cores
+  ) throws(InputError) -> PackedImport {
+    try JSONLinesBatchImport.run(
+      Packer.self, path: path, displayName: displayName, rejects: rejects, into: builder,
+      chunkBytes: chunkBytes,
+      threads: threads)
+  }
+
+  /// Packs lines: the fast path where it applies, else the full path's record.
+  package struct Packer: JSONLinePacker {
+    let fast = AppStoreFastPath()
+    var cache = AppStoreFastPath.PackCache()
+    /// A compact JWS line's decoded payload.
+    let payload = GrowableBuffer<UInt8>()
+
+    package init() {}
+
+    /// About one record per 560 bytes (a plain transaction line is 500 to 700).
+    package func reserve(_ batch: RecordBatch, bytes: Int) {
+      let n = bytes / 560 + 16
+      batch.records.reserveCapacity(n)
+      batch.keys.reserveCapacity(n)
+      batch.spaces.reserveCapacity(n)
+      batch.tokenNumbers.reserveCapacity(n)
+      batch.originals.reserveCapacity(n)
+    }
+
+    package mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch)
+      throws(RowRejection)
+    {
+      if fast.pack(line, into: batch, cache: &cache) { return }
+      // A compact JWS whose payload is a plain transaction object: what the full path makes of it (it
+      // parses the payload as it parses a line, and unwraps nothing when the object is no wrapper).
+      let first = line.first ?? 0
+      if first != 0x7B && first != 0x5B && first != 0x22, let object = JWS.payload(line, into: payload),
+        fast.pack(object, into: batch, cache: &cache)
+      {
+        return
+      }
+      batch.add(try AppStoreTransactionImporter.transaction(line: line, origin: Origin(file: -1, line: 0)))
+    }
+  }
+
+  /// The transaction one line holds (JSON or compact JWS), or why it is rejected.
+  package static func transaction(line: UnsafeBufferPointer<UInt8>, origin: Origin) throws(RowRejection)
+    -> StoreTransaction
+  {
+    let first = line.first ?? 0
+    let isJSON = first == 0x7B || first == 0x5B || first == 0x22
+    if !isJSON, let payload = JWS.payload(line) {
+      let value: JSONValue
+      do {
+        value = try JSONParser.parse(payload)
+      } catch {
+        throw RowRejection("JWS payload is not valid JSON: \(error)")
+      }
+      return try transaction(from: try unwrap(value, depth: 1), origin: origin)
+    }
+    let value = try JSONLinesImport.parse(line)
+    return try transaction(from: try unwrap(value, depth: 0), origin: origin)
+  }
+
+  /// Follows JWS strings and wrappers (`signedTransactionInfo`, `signedPayload`, `data`) down to the payload.
+  static func unwrap(_ value: JSONValue, depth: Int) throws(RowRejection) -> JSONValue {
+    guard depth < 4 else { throw RowRejection("JWS nested too deeply") }
+    switch value {
+    case .string(let compact):
+      return try unwrap(try decode(compact, field: "the line's JWS string"), depth: depth + 1)
+    case .object:
+      for key in ["signedTransactionInfo", "signedPayload"] {
+        if let inner = value[key] {
+          guard let compact = inner.stringValue else { throw RowRejection("\(key) is not a string") }
+          return try unwrap(try decode(compact, field: key), depth: depth + 1)
+        }
+      }
+      if let data = value["data"], data["signedTransactionInfo"] != nil {
+        return try unwrap(data, depth: depth + 1)
+      }
+      if value["originalTransactionId"] == nil, let type = value["notificationType"]?.stringValue {
+        throw RowRejection("notification \(type) carries no transaction")
+      }
+      return value
+    default:
+      throw RowRejection("expected a transaction object or a JWS, found \(value.brief)")
+    }
+  }
+
+  private static func decode(_ compact: String, field: String) throws(RowRejection) -> JSONValue {
+    do {
+      return try JWS.decodedPayload(compact)
+    } catch {
+      throw RowRejection("\(field) is not a valid JWS: \(error)")
+    }
+  }
+
+  /// Maps a decoded `JWSTransactionDecodedPayload` to a purchase record.
+  package static func transaction(from payload: JSONValue, origin: Origin) throws(RowRejection)
+    -> StoreTransaction
+  {
+    guard case .object = payload else {
+      throw RowRejection("expected a transaction object, found \(payload.brief)")
+    }
+    let chainKey = try payload.requiredText("originalTransactionId")
+    let transactionId = try payload.requiredText("transactionId")
+    let productId = try payload.requiredText("productId")
+    let at = try payload.requiredMillis("purchaseDate")
+    var record = StoreTransaction(
+      store: .appStore, kind: .purchase, chainKey: chainKey, transactionId: transactionId,
+      productId: productId,
+      at: at, origin: origin)
+    guard let priceValue = payload["price"] else { throw RowRejection("missing price") }
+    guard let milliunits = priceValue.int64Value else {
+      throw RowRejection("price '\(priceValue.brief)' is not a whole number of milliunits")
+    }
+    let currency = try StoreCurrency.named(try payload.requiredText("currency"))
+    record.currency = currency
+    record.amountMinor = try StoreCurrency.convert { () throws(MoneyError) -> Int64 in
+      try currency.minor(milliunits: milliunits)
+    }
+    record.originalAt = try payload.optionalMillis("originalPurchaseDate")
+    record.expiresAt = try payload.optionalMillis("expiresDate")
+    record.productTypeRaw = try payload.optionalText("type") ?? ""
+    let offerDiscountType = try payload.optionalText("offerDiscountType")
+    let offerType = try payload.optionalInt64("offerType")
+    record.isTrial = offerDiscountType == "FREE_TRIAL" || (offerType == 1 && milliunits == 0)
+    if let environment = try payload.optionalText("environment") {
+      record.environment = environment == "Production" ? .production : .sandbox
+    }
+    record.familyShared = try payload.optionalText("inAppOwnershipType") == "FAMILY_SHARED"
+    record.revokedAt = try payload.optionalMillis("revocationDate")
+    record.revocationType = try payload.optionalText("revocationType")
+    if let reason = try payload.optionalInt64("revocationReason") {
+      guard let small = Int(exactly: reason) else {
+        throw RowRejection("revocationReason '\(reason)' is out of range")
+      }
+      record.revocationReason = small
+    }
+    record.revocationPercentMilli = try payload.optionalInt64("revocationPercentage")
+    record.isUpgraded = try payload.optionalBool("isUpgraded") ?? false
+    record.accountToken = try payload.optionalText("appAccountToken")
+    record.offerId = try payload.optionalText("offerIdentifier")
+    record.reason = try payload.optionalText("transactionReason")
+    return record
+  }
+}

@@ -1,0 +1,54 @@
+package import StoreReconCore
+package import StoreReconIO
+
+/// Importer throughput on its own: one store export read into a fresh ledger builder, nothing else (no
+/// checksum, no ledger build). For `storerecon-bench` and tests.
+package enum ImportBenchmark {
+  /// The store export formats.
+  package enum Format: String, Sendable, CaseIterable {
+    case appStore = "app_store", playSales = "play_sales", playSubscriptions = "play_subscriptions"
+    case playVoided = "play_voided"
+
+    /// The format a file name suggests (`.jsonl` App Store unless the name says subscriptions or voided,
+    /// `.csv` a Play sales report).
+    package static func guess(_ path: String) -> Format? {
+      let name = path.split(separator: "/").last.map(String.init)?.lowercased() ?? ""
+      if name.contains("subscription") { return .playSubscriptions }
+      if name.contains("voided") { return .playVoided }
+      if name.contains("salesreport") || name.hasSuffix(".csv") || name.hasSuffix(".zip") {
+        return .playSales
+      }
+      if name.contains(".jsonl") { return .appStore }
+      return nil
+    }
+  }
+
+  /// Reads `path` as `format` on `threads` threads; returns the counts. With `merge`, the packed
+  /// records also go into a ledger builder (chains found, keys pooled); without, they are only packed.
+  package static func read(_ path: String, format: Format, threads: Int, merge: Bool = false)
+    throws(InputError)
+    -> InputCounts
+  {
+    let builder = LedgerBuilder()
+    builder.discardsBatches = !merge
+    let rejects = RejectList()
+    switch format {
+    case .appStore:
+      return try AppStoreTransactionImporter().read(
+        path: path, displayName: path, rejects: rejects, into: builder, threads: threads
+      ).counts
+    case .playSales:
+      return try PlaySalesReportImporter().read(
+        path: path, displayName: path, rejects: rejects, into: builder, threads: threads
+      ).counts
+    case .playSubscriptions:
+      return try PlaySubscriptionImporter().read(
+        path: path, displayName: path, rejects: rejects, into: builder, threads: threads
+      ).counts
+    case .playVoided:
+      return try PlayVoidedPurchaseImporter().read(
+        path: path, displayName: path, rejects: rejects, into: builder, threads: threads
+      ).counts
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import StoreReconPlatform
+package import StoreReconCore
+package import StoreReconIO
+
+/// Google Play voided purchases as JSON Lines: each line a `VoidedPurchase` (reference §4.3).
+///
+/// Each line becomes a `void` record keyed by its purchase token (or, without one, by its order id
+/// without `..N`); the order id as written is the transaction id, so a voided renewal is identifiable.
+package struct PlayVoidedPurchaseImporter: StoreImporter {
+  /// Creates the importer.
+  package init() {}
+
+  /// Reads one JSON Lines file of voided purchases.
+  package func read(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    emit: (StoreTransaction) -> Void
+  ) throws(InputError) -> InputCounts {
+    try JSONLinesImport.run(
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, emit: emit
+    ) { (line, origin) throws(RowRejection) -> StoreTransaction in
+      try PlayVoidedPurchaseImporter.transaction(from: try JSONLinesImport.parse(line), origin: origin)
+    }
+  }
+
+  /// Reads one JSON Lines file of voided purchases straight into `builder`.
+  package func read(
+    path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
+    chunkBytes: Int = JSONLinesBatchImport.chunkSize, threads: Int = Parallel.cores
+  ) throws(InputError) -> PackedImport {
+    try JSONLinesBatchImport.run(
+      Packer.self, path: path, displayName: displayName, rejects: rejects, into: builder,
+      chunkBytes: chunkBytes,
+      threads: threads)
+  }
+
+  /// Packs lines through the full parser.
+  package struct Packer: JSONLinePacker {
+    package init() {}
+
+    package mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch)
+      throws(RowRejection)
+    {
+      batch.add(
+        try PlayVoidedPurchaseImporter.transaction(
+          from: try JSONLinesImport.parse(line), origin: Origin(file: -1, line: 0)))
+    }
+  }
+
+  /// Maps one `VoidedPurchase` to a void record.
+  package static func transaction(from voided: JSONValue, origin: Origin) throws(RowRejection)
+    -> StoreTransaction
+  {
+    guard case .object = voided else {
+      throw RowRejection("expected a voided-purchase object, found \(voided.brief)")
+    }
+    let token = try voided.optionalText("purchaseToken")
+    let orderId = try voided.optionalText("orderId")
+    let base = orderId.map(PlayOrderId.base)
+    guard let chainKey = token ?? base, let transactionId = orderId ?? token else {
+      throw RowRejection("missing purchaseToken and orderId")
+    }
+    let at = try voided.requiredMillis("voidedTimeMillis")
+    var record = StoreTransaction(
+      store: .play, kind: .void, chainKey: chainKey, transactionId: transactionId, productId: "", at: at,
+      origin: origin)
+    record.purchaseToken = token
+    record.originalAt = try voided.optionalMillis("purchaseTimeMillis")
+    if let reason = try voided.optionalInt64("voidedReason") {
+      guard let small = Int(exactly: reason) else {
+        throw RowRejection("voidedReason '\(reason)' is out of range")
+      }
+      record.revocationReason = small
+    }
+    return record
+  }
+}

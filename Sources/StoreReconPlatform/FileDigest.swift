@@ -1,0 +1,17 @@
+/// Size and SHA-256 of a file as stored on disk, read in 1 MiB blocks.
+package enum FileDigest {
+  static func of(path: String) -> (bytes: Int64, sha256: String)? {
+    guard let file = try? ReadOnlyFile(path: path) else { return nil }
+    var digest = SHA256Digest()
+    var total: Int64 = 0
+    var block = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let got = block.withUnsafeMutableBufferPointer { (try? file.read(into: $0)) ?? -1 }
+      if got < 0 { return nil }
+      if got == 0 { break }
+      total += Int64(got)
+      block.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
+    }
+    return (total, digest.finalizeHex())
+  }
+}

@@ -1,0 +1,232 @@
+package import StoreReconCore
+
+/// The run history in PostgreSQL: `storerecon_runs` (one row per report date) and
+/// `storerecon_findings` (one row per finding key of that run), plus the advisory lock that
+/// serialises runs for one report date. Only fetching and storing lives here; the comparison is
+/// ``FindingHistory``.
+package struct RunHistoryStore {
+  /// The history tables; idempotent.
+  package static let schema = """
+    CREATE TABLE IF NOT EXISTS storerecon_runs (
+      run_id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      report_date       date NOT NULL UNIQUE,
+      as_of             timestamptz NOT NULL,
+      tool_version      text NOT NULL,
+      options           jsonb NOT NULL,
+      inputs            jsonb NOT NULL,
+      findings          integer NOT NULL,
+      new_findings      integer NOT NULL,
+      open_findings     integer NOT NULL,
+      resolved_findings integer NOT NULL,
+      previous_date     date,
+      status            text NOT NULL,
+      started_at        timestamptz NOT NULL,
+      finished_at       timestamptz NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS storerecon_findings (
+      run_id       bigint NOT NULL REFERENCES storerecon_runs (run_id) ON DELETE CASCADE,
+      report_date  date NOT NULL,
+      finding_key  text NOT NULL,
+      kind         text NOT NULL,
+      reason       text NOT NULL,
+      store        text NOT NULL,
+      chain_key    text NOT NULL,
+      user_id      text NOT NULL,
+      product_id   text NOT NULL,
+      currency     text,
+      amount_minor bigint,
+      PRIMARY KEY (report_date, finding_key)
+    );
+    CREATE INDEX IF NOT EXISTS storerecon_findings_key ON storerecon_findings (finding_key, report_date);
+    CREATE INDEX IF NOT EXISTS storerecon_findings_run ON storerecon_findings (run_id);
+
+    """
+
+  /// The first key of the advisory lock (`'SREC'`); the second is the report date's days since 1970-01-01.
+  package static let lockNamespace: Int32 = 0x5352_4543
+
+  /// What one run records.
+  package struct RunRecord {
+    package var date: CivilDate
+    package var asOf: Instant
+    /// JSON object text of the options the run used.
+    package var optionsJSON: String
+    /// JSON array text of the inputs: role, path, sha256, counts.
+    package var inputsJSON: String
+    package var findings: [RecordedFinding]
+    package var findingCount: Int
+    package var delta: HistoryDelta
+    /// `complete`, or `inputs_failed` when an input file could not be read as a whole.
+    package var status: String
+    /// When the run started (ISO 8601), from the machine clock: metadata only.
+    package var startedAt: String
+
+    /// Creates the value from its fields.
+    package init(
+      date: CivilDate, asOf: Instant, optionsJSON: String, inputsJSON: String, findings: [RecordedFinding],
+      findingCount: Int, delta: HistoryDelta, status: String, startedAt: String
+    ) {
+      self.date = date
+      self.asOf = asOf
+      self.optionsJSON = optionsJSON
+      self.inputsJSON = inputsJSON
+      self.findings = findings
+      self.findingCount = findingCount
+      self.delta = delta
+      self.status = status
+      self.startedAt = startedAt
+    }
+  }
+
+  let connection: PostgresConnection
+
+  /// A store on `connection`.
+  package init(connection: PostgresConnection) { self.connection = connection }
+
+  /// Creates the history tables when they are missing (checking first, so a role without CREATE
+  /// can run once the tables exist).
+  package func ensureTables() throws(PostgresError) {
+    let present = try connection.execute(
+      "SELECT to_regclass('storerecon_runs') IS NOT NULL AND to_regclass('storerecon_findings') IS NOT NULL")
+    if present.value(0, 0) == "t" { return }
+    // One implicit transaction holding a lock, so two first runs do not race to create the tables.
+    try connection.executeScript(
+      "SELECT pg_advisory_xact_lock(\(RunHistoryStore.lockNamespace), -1);\n" + RunHistoryStore.schema)
+  }
+
+  /// Takes the advisory lock of `date` for this session, waiting at most `timeoutSeconds`;
+  /// another session holding it longer is a 75 with a message saying so.
+  package func lock(date: CivilDate, timeoutSeconds: Int, waiting: (String) -> Void) throws(DatabaseError) {
+    let acquired: Bool
+    do {
+      acquired = try tryLock(date: date, timeoutSeconds: timeoutSeconds, waiting: waiting)
+    } catch {
+      throw error.databaseError("taking the run lock for \(date)", queryCode: .software)
+    }
+    guard acquired else {
+      throw DatabaseError(
+        .unavailable,
+        "another storerecon run for \(date) holds its lock in \(connection.description) "
+          + "(waited \(timeoutSeconds) s); try again when it has finished")
+    }
+  }
+
+  /// `true` once the lock is held; `false` when another session kept it for `timeoutSeconds`.
+  private func tryLock(date: CivilDate, timeoutSeconds: Int, waiting: (String) -> Void) throws(PostgresError)
+    -> Bool
+  {
+    let keys: [String?] = [String(RunHistoryStore.lockNamespace), String(date.daysSinceEpoch)]
+    let got = try connection.execute("SELECT pg_try_advisory_lock($1::int, $2::int)", keys)
+    if got.value(0, 0) == "t" { return true }
+    guard timeoutSeconds > 0 else { return false }
+    waiting("another run for \(date) holds its lock; waiting up to \(timeoutSeconds) s")
+    try connection.execute("SELECT set_config('lock_timeout', $1, false)", ["\(timeoutSeconds)s"])
+    var acquired = true
+    do {
+      try connection.execute("SELECT pg_advisory_lock($1::int, $2::int)", keys)
+    } catch {
+      guard error.category == .lockTimeout else { throw error }
+      acquired = false
+    }
+    try connection.execute("SET lock_timeout TO 0")
+    return acquired
+  }
+
+  /// Releases the lock of `date` (the session's end releases it too).
+  package func unlock(date: CivilDate) {
+    _ = try? connection.execute(
+      "SELECT pg_advisory_unlock($1::int, $2::int)",
+      [String(RunHistoryStore.lockNamespace), String(date.daysSinceEpoch)])
+  }
+
+  /// The previous run (latest report date before `date`) and, for `keys` and the previous run's
+  /// keys, the earliest report date before `date` that saw each.
+  package func history(before date: CivilDate, keys: [String]) throws(PostgresError) -> (
+    previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate]
+  ) {
+    let day = date.description
+    var previous: FindingHistory.PreviousRun?
+    let latest = try connection.execute(
+      "SELECT report_date::text FROM storerecon_runs WHERE report_date < $1::date ORDER BY report_date DESC LIMIT 1",
+      [day])
+    if let text = latest.value(0, 0), let previousDate = CivilDate.parse(text) {
+      let rows = try connection.execute(
+        """
+        SELECT finding_key, kind, reason, store, chain_key, user_id, product_id, currency, amount_minor::text
+        FROM storerecon_findings WHERE report_date = $1::date ORDER BY finding_key COLLATE "C"
+        """, [text])
+      var findings: [RecordedFinding] = []
+      findings.reserveCapacity(rows.rowCount)
+      for r in 0..<rows.rowCount {
+        findings.append(
+          RecordedFinding(
+            key: rows.value(r, 0) ?? "", kind: rows.value(r, 1) ?? "", reason: rows.value(r, 2) ?? "",
+            store: rows.value(r, 3) ?? "", chainKey: rows.value(r, 4) ?? "", userId: rows.value(r, 5) ?? "",
+            productId: rows.value(r, 6) ?? "", currency: rows.value(r, 7),
+            amountMinor: rows.value(r, 8).flatMap { Int64($0) }))
+      }
+      previous = FindingHistory.PreviousRun(date: previousDate, findings: findings)
+    }
+    var wanted = Set(keys)
+    for f in previous?.findings ?? [] { wanted.insert(f.key) }
+    var firstSeen: [String: CivilDate] = [:]
+    guard !wanted.isEmpty else { return (previous, firstSeen) }
+    // Finding keys are hex digits: an array literal needs no quoting.
+    let array = "{" + wanted.sorted().joined(separator: ",") + "}"
+    let seen = try connection.execute(
+      """
+      SELECT finding_key, min(report_date)::text FROM storerecon_findings
+      WHERE report_date < $1::date AND finding_key = ANY($2::text[]) GROUP BY finding_key
+      """, [day, array])
+    for r in 0..<seen.rowCount {
+      if let key = seen.value(r, 0), let text = seen.value(r, 1), let d = CivilDate.parse(text) {
+        firstSeen[key] = d
+      }
+    }
+    return (previous, firstSeen)
+  }
+
+  /// Replaces the history of `run.date` with `run`, in one transaction; returns the new run id.
+  @discardableResult
+  package func record(_ run: RunRecord) throws(PostgresError) -> Int64 {
+    do {
+      return try connection.transaction { () throws -> Int64 in
+        try connection.execute(
+          "DELETE FROM storerecon_runs WHERE report_date = $1::date", [run.date.description])
+        let inserted = try connection.execute(
+          """
+          INSERT INTO storerecon_runs (report_date, as_of, tool_version, options, inputs, findings, new_findings,
+            open_findings, resolved_findings, previous_date, status, started_at, finished_at)
+          VALUES ($1::date, $2::timestamptz, $3, $4::jsonb, $5::jsonb, $6::int, $7::int, $8::int, $9::int, $10::date,
+            $11, $12::timestamptz, clock_timestamp())
+          RETURNING run_id
+          """,
+          [
+            run.date.description, run.asOf.description, StoreReconVersion.version, run.optionsJSON,
+            run.inputsJSON,
+            String(run.findingCount), String(run.delta.newCount), String(run.delta.openCount),
+            String(run.delta.resolvedCount), run.delta.previousDate?.description, run.status, run.startedAt,
+          ])
+        let runId = inserted.value(0, 0) ?? ""
+        let copy = try connection.copyIn(
+          """
+          COPY storerecon_findings (run_id, report_date, finding_key, kind, reason, store, chain_key, user_id,
+            product_id, currency, amount_minor) FROM STDIN WITH (FORMAT csv)
+          """)
+        let day = run.date.description
+        for f in run.findings {
+          try copy.sendCSVRow([
+            runId, day, f.key, f.kind, f.reason, f.store, f.chainKey, f.userId, f.productId, f.currency,
+            f.amountMinor.map { String($0) },
+          ])
+        }
+        try copy.finish()
+        return Int64(runId) ?? 0
+      }
+    } catch let error as PostgresError {
+      throw error
+    } catch {
+      throw PostgresError(sqlState: nil, message: "\(error)", category: .other)
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/// One price test's verdict as the summary prints it: plain text values, filled by the experiment
+/// readout; `nil` in ``SummaryFacts`` prints "not configured".
+package struct ExperimentVerdict: Sendable, Equatable {
+  /// One arm's line: its id and a few figures already formatted by the readout.
+  package struct Arm: Sendable, Equatable {
+    /// Arm id (`control`, `high`).
+    package var id: String
+    /// Column name → formatted value, in display order (`("assigned", "2,412")`, `("conversion", "4.1% [3.4%, 4.9%]")`).
+    package var figures: [(String, String)]
+
+    /// Creates an arm line.
+    package init(id: String, figures: [(String, String)]) {
+      self.id = id
+      self.figures = figures
+    }
+
+    package static func == (lhs: Arm, rhs: Arm) -> Bool {
+      lhs.id == rhs.id && lhs.figures.map(\.0) == rhs.figures.map(\.0)
+        && lhs.figures.map(\.1) == rhs.figures.map(\.1)
+    }
+  }
+
+  /// Experiment id (`paywall-price-2026-09`).
+  package var experimentId: String
+  /// The verdict in a few words (`high wins on revenue per user`, `inconclusive`, `immature`).
+  package var verdict: String
+  /// Further sentences (sample-ratio check, maturity), each printed on its own line.
+  package var notes: [String]
+  /// Per-arm figures.
+  package var arms: [Arm]
+
+  /// Creates a verdict.
+  package init(experimentId: String, verdict: String, notes: [String] = [], arms: [Arm] = []) {
+    self.experimentId = experimentId
+    self.verdict = verdict
+    self.notes = notes
+    self.arms = arms
+  }
+}

@@ -1,0 +1,65 @@
+extension ReportSummary {
+  /// `summary.txt`: the headline, a title line, then each section as plain aligned text (UTF-8, LF).
+  package var text: String {
+    var lines = [headline, titleLine, ""]
+    for section in sections {
+      lines.append(section.title)
+      lines.append(String(repeating: "-", count: section.title.count))
+      for block in section.blocks {
+        switch block {
+        case .paragraph(let text): lines.append(text)
+        case .subheading(let text): lines.append("\(text):")
+        case .table(let table): lines += table.text()
+        }
+      }
+      lines.append("")
+    }
+    lines.append("Reports: findings.csv, revenue.csv, counts.csv, grants.csv, rejects/, manifest.json.")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `storerecon 0.1.0 — reconciliation for 2026-11-29 (UTC), as of 2026-11-30T00:00:00.000Z`.
+  package var titleLine: String {
+    "storerecon \(facts.version) — reconciliation for \(facts.date) (\(facts.timeZone)), as of \(facts.asOf)"
+  }
+
+  /// `summary.html`: one self-contained page for mail clients — tables, inline styles only, no images,
+  /// no scripts, no external resources; every text escaped.
+  package var html: String {
+    let (background, border) =
+      isAlert ? ("#fde2e1", "#d1242f") : (isIncomplete ? ("#fff4ce", "#bf8700") : ("#e6f4ea", "#1a7f37"))
+    var out = """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>\(HTMLText.escape(subject(prefix: "storerecon")))</title>
+      </head>
+      <body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.4;color:#1f2328;background:#ffffff;">
+
+      """
+    out +=
+      "<p style=\"margin:0 0 8px 0;padding:10px 12px;background:\(background);border-left:4px solid \(border);font-weight:bold;\">\(HTMLText.escape(headline))</p>\n"
+    out += "<p style=\"margin:0 0 16px 0;color:#59636e;\">\(HTMLText.escape(titleLine))</p>\n"
+    for section in sections {
+      out +=
+        "<h2 style=\"margin:16px 0 6px 0;font-size:16px;border-bottom:1px solid #d0d7de;padding-bottom:2px;\">\(HTMLText.escape(section.title))</h2>\n"
+      for block in section.blocks {
+        switch block {
+        case .paragraph(let text):
+          let strong = text.hasPrefix("ALERT ") || text.hasPrefix("INCOMPLETE ") || text.hasPrefix("FAILED ")
+          let style = strong ? "margin:4px 0;font-weight:bold;color:\(border);" : "margin:4px 0;"
+          out += "<p style=\"\(style)\">\(HTMLText.escape(text))</p>\n"
+        case .subheading(let text):
+          out += "<h3 style=\"margin:10px 0 4px 0;font-size:14px;\">\(HTMLText.escape(text))</h3>\n"
+        case .table(let table):
+          out += table.html()
+        }
+      }
+    }
+    out +=
+      "<p style=\"margin:16px 0 0 0;color:#59636e;font-size:12px;\">Reports: findings.csv, revenue.csv, counts.csv, grants.csv, rejects/, manifest.json.</p>\n"
+    return out + "</body>\n</html>\n"
+  }
+}

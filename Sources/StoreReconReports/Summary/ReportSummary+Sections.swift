@@ -1,0 +1,180 @@
+import StoreReconCore
+
+extension ReportSummary {
+  /// The summary's sections, in order: status, inputs, findings, largest findings, revenue, price tests.
+  package var sections: [SummarySection] {
+    [statusSection, inputsSection, findingsSection, largestSection, revenueSection, experimentsSection]
+  }
+
+  var statusSection: SummarySection {
+    var blocks: [SummarySection.Block] = []
+    for breach in breaches { blocks.append(.paragraph("ALERT \(breach.text)")) }
+    for reason in facts.incomplete { blocks.append(.paragraph("INCOMPLETE \(reason)")) }
+    if breaches.isEmpty {
+      blocks.append(
+        .paragraph(
+          facts.alerts.isEmpty
+            ? "No thresholds configured (config \"alerts\")."
+            : "No threshold exceeded (\(facts.alerts.map(\.name).joined(separator: ", ")))."))
+    }
+    if facts.incomplete.isEmpty {
+      blocks.append(.paragraph("Every input covers \(facts.date) (\(facts.timeZone))."))
+    }
+    return SummarySection(title: "Status", blocks: blocks)
+  }
+
+  var inputsSection: SummarySection {
+    var table = SummaryTable(
+      headers: ["input", "file", "read", "accepted", "rejected", "first record", "last record"],
+      rightAligned: [2, 3, 4])
+    for input in facts.inputs {
+      let c = input.counts
+      table.rows.append([
+        input.role, input.path, String(c.read), String(c.accepted), String(c.rejected),
+        input.firstAt.map(\.description) ?? "—", input.lastAt.map(\.description) ?? "—",
+      ])
+    }
+    var blocks: [SummarySection.Block] = [.table(table)]
+    for input in facts.inputs {
+      if let error = input.error { blocks.append(.paragraph("FAILED \(input.path): \(error)")) }
+    }
+    if facts.inputs.contains(where: { $0.counts.rejected > 0 }) {
+      blocks.append(.paragraph("Rejected rows are listed with file, line and reason in rejects/."))
+    }
+    return SummarySection(title: "Inputs", blocks: blocks)
+  }
+
+  var findingsSection: SummarySection {
+    let history = facts.history != nil
+    var headers = ["kind", "reason", "count", "money at stake"]
+    if history { headers += ["new", "still open", "resolved"] }
+    var table = SummaryTable(headers: headers, rightAligned: history ? [2, 3, 4, 5, 6] : [2, 3])
+    for g in groups {
+      var stake = g.atStake.map(\.description)
+      if g.withoutAmount > 0 { stake.append("\(g.withoutAmount) without amount") }
+      var row = [g.reason.kind.rawValue, g.reason.rawValue, String(g.count), stake.joined(separator: ", ")]
+      if history { row += [String(g.new ?? 0), String(g.stillOpen ?? 0), String(g.resolved ?? 0)] }
+      table.rows.append(row)
+    }
+    var blocks: [SummarySection.Block] = []
+    if groups.isEmpty {
+      blocks.append(.paragraph("No findings."))
+    } else {
+      blocks.append(.table(table))
+    }
+    if let h = facts.history {
+      let since =
+        h.previousRunDate.map { "compared with the run for \($0)" }
+        ?? "first recorded run: every finding is new"
+      blocks.append(.paragraph("Run history: \(since)."))
+    } else {
+      blocks.append(.paragraph("Run history: not configured (new / still open / resolved need it)."))
+    }
+    return SummarySection(title: "Findings (\(facts.findings.count))", blocks: blocks)
+  }
+
+  var largestSection: SummarySection {
+    let n = Self.rankingSize
+    var title: String
+    var notes: [String] = []
+    if rankedNewOnly {
+      title = "\(n) largest new findings"
+    } else {
+      title = "\(n) largest findings"
+      notes.append("No run history: these are the largest of all findings, not only new ones.")
+    }
+    if let fx = facts.fx {
+      notes.append("Ranked by money at stake converted into \(fx.reportingCurrency.code) (\(fx.label)).")
+    } else {
+      title += " per currency"
+      notes.append(
+        "Ranked by money at stake within each currency (no FX table: currencies are not compared).")
+    }
+    if unranked > 0 {
+      notes.append(
+        "\(unranked) findings without an amount\(facts.fx == nil ? "" : " or FX rate") are not ranked.")
+    }
+    var blocks: [SummarySection.Block] = notes.map { .paragraph($0) }
+    if rankings.isEmpty {
+      blocks.append(
+        .paragraph(
+          rankedNewOnly ? "No new findings with money at stake." : "No findings with money at stake."))
+    }
+    for ranking in rankings {
+      var headers = ["#", "money at stake", "kind/reason", "store", "user", "product", "chain key"]
+      if ranking.converted != nil { headers.insert("converted", at: 2) }
+      var table = SummaryTable(
+        headers: headers, rightAligned: ranking.converted != nil ? [0, 1, 2] : [0, 1])
+      for (i, f) in ranking.findings.enumerated() {
+        let amount =
+          f.currency.flatMap { c in f.amountMinor.map { Money(minor: $0, currency: c).description } } ?? "—"
+        var row = [
+          String(i + 1), amount, "\(f.kind.rawValue)/\(f.reason.rawValue)", f.store.rawValue, f.userId,
+          f.productId, f.chainKey,
+        ]
+        if let converted = ranking.converted, i < converted.count {
+          row.insert(converted[i].description, at: 2)
+        }
+        table.rows.append(row)
+      }
+      if facts.fx == nil { blocks.append(.subheading(ranking.title)) }
+      blocks.append(.table(table))
+    }
+    return SummarySection(title: title, blocks: blocks)
+  }
+
+  var revenueSection: SummarySection {
+    let date = facts.date
+    let monthStart = CivilDate(year: date.year, month: date.month, day: 1)
+    var table = SummaryTable(
+      headers: [
+        "store", "currency", "charges \(date)", "gross", "tax", "refunds", "charges month to date", "gross",
+        "refunds",
+      ], rightAligned: [2, 3, 4, 5, 6, 7, 8])
+    for line in revenue {
+      let c = line.currency
+      table.rows.append([
+        line.store.rawValue, c.code, String(line.dayCharges), c.format(line.dayGrossMinor),
+        c.format(line.dayTaxMinor),
+        c.format(line.dayRefundsMinor), String(line.monthCharges), c.format(line.monthGrossMinor),
+        c.format(line.monthRefundsMinor),
+      ])
+    }
+    var blocks: [SummarySection.Block] = [
+      .paragraph(
+        "Production charges and refunds per store and currency on \(date) and from \(monthStart) through \(date) (\(facts.timeZone)); tax where the store states it. Per product and day: revenue.csv."
+      )
+    ]
+    blocks.append(
+      revenue.isEmpty
+        ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
+        : .table(table))
+    return SummarySection(title: "Revenue", blocks: blocks)
+  }
+
+  var experimentsSection: SummarySection {
+    guard let experiments = facts.experiments else {
+      return SummarySection(title: "Price tests", blocks: [.paragraph("Price tests: not configured.")])
+    }
+    guard !experiments.isEmpty else {
+      return SummarySection(
+        title: "Price tests", blocks: [.paragraph("No price test has a readout for this run.")])
+    }
+    var blocks: [SummarySection.Block] = []
+    for e in experiments {
+      blocks.append(.subheading("\(e.experimentId): \(e.verdict)"))
+      for note in e.notes { blocks.append(.paragraph(note)) }
+      if let first = e.arms.first {
+        let names = first.figures.map(\.0)
+        var table = SummaryTable(headers: ["arm"] + names, rightAligned: Set(1...max(1, names.count)))
+        for arm in e.arms {
+          var row = [arm.id]
+          for name in names { row.append(arm.figures.first { $0.0 == name }?.1 ?? "—") }
+          table.rows.append(row)
+        }
+        blocks.append(.table(table))
+      }
+    }
+    return SummarySection(title: "Price tests", blocks: blocks)
+  }
+}

@@ -1,0 +1,213 @@
+package import StoreReconCore
+
+/// Everything `summary.txt` and `summary.html` say (and the e-mail carries), built from plain values.
+///
+/// Pure: no file, clock or environment. The first line (``headline``) is the status — `OK`, `ALERT`,
+/// `INCOMPLETE` or `ALERT, INCOMPLETE` — with every exceeded threshold and every incompleteness reason.
+package struct ReportSummary: Sendable {
+  /// Findings of one kind/reason.
+  package struct FindingGroup: Sendable, Equatable {
+    package var reason: Finding.Reason
+    /// Findings reported by this run.
+    package var count: Int
+    /// Money at stake per currency (currencies in code order).
+    package var atStake: [Money]
+    /// Findings that carry no amount (`no_store_record`).
+    package var withoutAmount: Int
+    /// With run history: first seen in this run, seen before and still reported, reported before and gone.
+    package var new: Int?
+    package var stillOpen: Int?
+    package var resolved: Int?
+  }
+
+  /// One ranked list of the largest findings.
+  package struct Ranking: Sendable {
+    /// `USD`, or the reporting currency with the FX label.
+    package var title: String
+    /// The findings, largest first.
+    package var findings: [Finding]
+    /// Their amounts converted into the reporting currency (ranking with FX only).
+    package var converted: [Money]?
+  }
+
+  /// Revenue of one store and currency on the report day and month to date.
+  package struct RevenueLine: Sendable, Equatable {
+    package var store: Store
+    package var currency: Currency
+    package var dayCharges: Int
+    package var dayGrossMinor: Int64
+    package var dayTaxMinor: Int64
+    package var dayRefundsMinor: Int64
+    package var monthCharges: Int
+    package var monthGrossMinor: Int64
+    package var monthRefundsMinor: Int64
+  }
+
+  /// The facts it was built from.
+  package var facts: SummaryFacts
+  /// Exceeded thresholds.
+  package var breaches: [AlertBreach]
+  /// Findings per kind/reason, in the order of docs/rules.md; reasons with neither findings nor resolved ones are left out.
+  package var groups: [FindingGroup]
+  /// Whether ``rankings`` hold only new findings (run history present).
+  package var rankedNewOnly: Bool
+  /// The ten largest (new) findings: one list in the reporting currency with FX, else one list per currency.
+  package var rankings: [Ranking]
+  /// Findings left out of the ranking for want of an amount or an FX rate.
+  package var unranked: Int
+  /// Revenue per store and currency.
+  package var revenue: [RevenueLine]
+
+  /// How many findings each ranking lists.
+  package static let rankingSize = 10
+
+  /// `OK`, `ALERT`, `INCOMPLETE` or `ALERT, INCOMPLETE`.
+  package var status: String {
+    var words: [String] = []
+    if !breaches.isEmpty { words.append("ALERT") }
+    if !facts.incomplete.isEmpty { words.append("INCOMPLETE") }
+    return words.isEmpty ? "OK" : words.joined(separator: ", ")
+  }
+
+  /// Whether any threshold is exceeded.
+  package var isAlert: Bool { !breaches.isEmpty }
+  /// Whether any input does not cover the report date.
+  package var isIncomplete: Bool { !facts.incomplete.isEmpty }
+
+  /// The first line of the summary: status, date, finding count, then every threshold exceeded and every
+  /// incompleteness reason, separated by `; `.
+  package var headline: String {
+    var parts = ["\(status) — \(facts.date): \(facts.findings.count) findings"]
+    parts += breaches.map(\.text)
+    parts += facts.incomplete
+    if breaches.isEmpty && facts.incomplete.isEmpty {
+      parts.append(facts.alerts.isEmpty ? "no thresholds configured" : "no threshold exceeded")
+      parts.append("inputs cover \(facts.date)")
+    }
+    return parts.joined(separator: "; ")
+  }
+
+  /// The e-mail subject: `prefix` and the headline up to its first `; `.
+  package func subject(prefix: String) -> String { Self.subject(prefix: prefix, headline: headline) }
+
+  /// The subject for a summary whose first line is `headline` (the `mail` command reads it from summary.txt).
+  package static func subject(prefix: String, headline: String) -> String {
+    let short = headline.components(separatedBy: "; ").first ?? headline
+    return prefix.isEmpty ? short : "\(prefix) \(short)"
+  }
+
+  /// Builds the summary.
+  package static func build(_ facts: SummaryFacts) -> ReportSummary {
+    let breaches = AlertRule.breaches(facts.alerts, findings: facts.findings, fx: facts.fx)
+    let groups = findingGroups(facts)
+    let (rankings, unranked) = rank(facts)
+    return ReportSummary(
+      facts: facts, breaches: breaches, groups: groups, rankedNewOnly: facts.history != nil,
+      rankings: rankings,
+      unranked: unranked, revenue: revenueLines(facts))
+  }
+
+  static func findingGroups(_ facts: SummaryFacts) -> [FindingGroup] {
+    var byReason: [Finding.Reason: [Finding]] = [:]
+    for f in facts.findings { byReason[f.reason, default: []].append(f) }
+    return Finding.Reason.allCases.compactMap { reason in
+      let list = byReason[reason] ?? []
+      let resolved = facts.history?.resolvedPerReason[reason]
+      guard !list.isEmpty || (resolved ?? 0) > 0 else { return nil }
+      var sums: [Currency: Int64] = [:]
+      var withoutAmount = 0
+      for f in list {
+        if let c = f.currency, let a = f.amountMinor { sums[c, default: 0] += a } else { withoutAmount += 1 }
+      }
+      let stake = sums.keys.sorted().map { Money(minor: sums[$0] ?? 0, currency: $0) }
+      var group = FindingGroup(
+        reason: reason, count: list.count, atStake: stake, withoutAmount: withoutAmount, new: nil,
+        stillOpen: nil,
+        resolved: nil)
+      if let history = facts.history {
+        let new = list.filter { history.newFindingKeys.contains($0.key) }.count
+        group.new = new
+        group.stillOpen = list.count - new
+        group.resolved = resolved ?? 0
+      }
+      return group
+    }
+  }
+
+  static func rank(_ facts: SummaryFacts) -> ([Ranking], Int) {
+    var pool = facts.findings
+    if let history = facts.history { pool = pool.filter { history.newFindingKeys.contains($0.key) } }
+    var unranked = 0
+    if let fx = facts.fx {
+      var scored: [(Finding, Int64)] = []
+      for f in pool {
+        guard let c = f.currency, let a = f.amountMinor,
+          let converted = fx.convert(Money(minor: a, currency: c))
+        else {
+          unranked += 1
+          continue
+        }
+        scored.append((f, converted))
+      }
+      scored.sort { $0.1 != $1.1 ? $0.1 > $1.1 : Finding.reportOrder($0.0, $1.0) }
+      let top = scored.prefix(rankingSize)
+      guard !top.isEmpty else { return ([], unranked) }
+      let title = "\(fx.reportingCurrency.code) (\(fx.label))"
+      return (
+        [
+          Ranking(
+            title: title, findings: top.map(\.0),
+            converted: top.map { Money(minor: $0.1, currency: fx.reportingCurrency) })
+        ], unranked
+      )
+    }
+    var byCurrency: [Currency: [Finding]] = [:]
+    for f in pool {
+      guard let c = f.currency, f.amountMinor != nil else {
+        unranked += 1
+        continue
+      }
+      byCurrency[c, default: []].append(f)
+    }
+    let rankings = byCurrency.keys.sorted().map { currency in
+      let list = (byCurrency[currency] ?? []).sorted {
+        let a = $0.amountMinor ?? 0
+        let b = $1.amountMinor ?? 0
+        return a != b ? a > b : Finding.reportOrder($0, $1)
+      }
+      return Ranking(title: currency.code, findings: Array(list.prefix(rankingSize)), converted: nil)
+    }
+    return (rankings, unranked)
+  }
+
+  static func revenueLines(_ facts: SummaryFacts) -> [RevenueLine] {
+    struct Key: Hashable, Comparable {
+      var store: Store
+      var currency: Currency
+      static func < (a: Key, b: Key) -> Bool { (a.store, a.currency) < (b.store, b.currency) }
+    }
+    let date = facts.date
+    var lines: [Key: RevenueLine] = [:]
+    for row in facts.revenue where row.day.year == date.year && row.day.month == date.month && row.day <= date
+    {
+      let key = Key(store: row.store, currency: row.currency)
+      var line =
+        lines[key]
+        ?? RevenueLine(
+          store: row.store, currency: row.currency, dayCharges: 0, dayGrossMinor: 0, dayTaxMinor: 0,
+          dayRefundsMinor: 0,
+          monthCharges: 0, monthGrossMinor: 0, monthRefundsMinor: 0)
+      line.monthCharges += row.charges
+      line.monthGrossMinor += row.grossMinor
+      line.monthRefundsMinor += row.refundsMinor
+      if row.day == date {
+        line.dayCharges += row.charges
+        line.dayGrossMinor += row.grossMinor
+        line.dayTaxMinor += row.taxMinor
+        line.dayRefundsMinor += row.refundsMinor
+      }
+      lines[key] = line
+    }
+    return lines.keys.sorted().compactMap { lines[$0] }
+  }
+}

@@ -1,0 +1,49 @@
+package import StoreReconCore
+
+/// What a summary is built from: the run's values, plus optional sections other features fill in.
+package struct SummaryFacts: Sendable {
+  /// Tool version.
+  package var version: String
+  /// Report date, as-of instant and the config's time zone.
+  package var date: CivilDate
+  package var asOf: Instant
+  package var timeZone: String
+  /// Every input read (with coverage and row counts).
+  package var inputs: [InputReport]
+  /// Every finding.
+  package var findings: [Finding]
+  /// Revenue rows (all days; the summary shows the report day and its month to date).
+  package var revenue: [RevenueRow]
+  /// Thresholds from the config (`"alerts"`); empty means none configured.
+  package var alerts: [AlertRule]
+  /// Why the inputs do not cover the report date (``Completeness/reasons(date:calendar:inputs:missing:)``).
+  package var incomplete: [String]
+  /// Run history; `nil` prints "not configured".
+  package var history: SummaryHistory?
+  /// Price-test verdicts; `nil` prints "not configured".
+  package var experiments: [ExperimentVerdict]?
+  /// Conversion into a reporting currency; `nil` ranks and thresholds money per currency.
+  package var fx: SummaryFX?
+
+  /// Creates facts with no optional section.
+  package init(
+    version: String, date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport],
+    findings: [Finding],
+    revenue: [RevenueRow], alerts: [AlertRule] = [], incomplete: [String] = [],
+    history: SummaryHistory? = nil,
+    experiments: [ExperimentVerdict]? = nil, fx: SummaryFX? = nil
+  ) {
+    self.version = version
+    self.date = date
+    self.asOf = asOf
+    self.timeZone = timeZone
+    self.inputs = inputs
+    self.findings = findings
+    self.revenue = revenue
+    self.alerts = alerts
+    self.incomplete = incomplete
+    self.history = history
+    self.experiments = experiments
+    self.fx = fx
+  }
+}

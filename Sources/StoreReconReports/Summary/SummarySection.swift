@@ -1,0 +1,23 @@
+/// One titled part of the summary: paragraphs and tables, in order.
+package struct SummarySection: Sendable, Equatable {
+  /// A piece of a section.
+  package enum Block: Sendable, Equatable {
+    /// A sentence or short paragraph.
+    case paragraph(String)
+    /// A heading inside the section (a currency, an experiment).
+    case subheading(String)
+    /// A table.
+    case table(SummaryTable)
+  }
+
+  /// The section's title.
+  package var title: String
+  /// Its content.
+  package var blocks: [Block]
+
+  /// Creates a section.
+  package init(title: String, blocks: [Block]) {
+    self.title = title
+    self.blocks = blocks
+  }
+}

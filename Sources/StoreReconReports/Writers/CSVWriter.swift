@@ -1,0 +1,138 @@
+import StoreReconCore
+
+/// Builds RFC 4180 CSV text in memory: comma-separated, CRLF-free (`\n` line ends), fields quoted only
+/// when they hold a comma, quote, CR or LF.
+package struct CSVWriter: Sendable {
+  /// The bytes written so far.
+  package private(set) var bytes: [UInt8] = []
+
+  /// Starts a file with its header row.
+  package init(header: [String]) {
+    bytes.reserveCapacity(1 << 16)
+    row(header)
+  }
+
+  /// Appends one row.
+  package mutating func row(_ fields: [String]) {
+    for (i, field) in fields.enumerated() {
+      if i > 0 { bytes.append(0x2C) }
+      append(field)
+    }
+    bytes.append(0x0A)
+  }
+
+  private mutating func append(_ field: String) {
+    let utf8 = field.utf8
+    let needsQuotes = utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+    guard needsQuotes else {
+      bytes.append(contentsOf: utf8)
+      return
+    }
+    bytes.append(0x22)
+    for b in utf8 {
+      if b == 0x22 { bytes.append(0x22) }
+      bytes.append(b)
+    }
+    bytes.append(0x22)
+  }
+
+  /// Makes room for `n` more bytes.
+  mutating func reserve(_ n: Int) { bytes.reserveCapacity(bytes.count + n) }
+
+  /// Appends one field of a row being written field by field (a comma first unless `first`), quoted
+  /// as ``row(_:)`` quotes.
+  mutating func field(_ utf8: UnsafeBufferPointer<UInt8>, first: Bool = false) {
+    if !first { bytes.append(0x2C) }
+    var needsQuotes = false
+    for b in utf8 where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
+      needsQuotes = true
+      break
+    }
+    guard needsQuotes else {
+      bytes.append(contentsOf: utf8)
+      return
+    }
+    bytes.append(0x22)
+    for b in utf8 {
+      if b == 0x22 { bytes.append(0x22) }
+      bytes.append(b)
+    }
+    bytes.append(0x22)
+  }
+
+  /// Appends one field given as bytes.
+  mutating func field(_ utf8: [UInt8], first: Bool = false) {
+    utf8.withUnsafeBufferPointer { field($0, first: first) }
+  }
+
+  /// Appends one text field.
+  mutating func field(_ text: String, first: Bool = false) {
+    var text = text
+    text.withUTF8 { field($0, first: first) }
+  }
+
+  /// Appends a decimal integer field.
+  mutating func field(_ value: Int64) {
+    bytes.append(0x2C)
+    if value == Int64.min {
+      bytes.append(contentsOf: String(value).utf8)
+      return
+    }
+    var v = value
+    if v < 0 {
+      bytes.append(0x2D)
+      v = -v
+    }
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var n = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        buffer[n] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+        v /= 10
+        n += 1
+      } while v > 0
+      for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
+    }
+  }
+
+  /// Appends an instant field as ``Instant/description`` writes it.
+  mutating func field(_ instant: Instant) {
+    let ms = instant.ms
+    // 0001-01-01 … 9999-12-31: written directly; anything else through the description.
+    guard ms >= -62_135_596_800_000 && ms < 253_402_300_800_000 else {
+      field(instant.description)
+      return
+    }
+    bytes.append(0x2C)
+    let (days, msOfDay) = ms.floorDivided(by: Instant.msPerDay)
+    let date = CivilDate(daysSinceEpoch: days)
+    @inline(__always) func put(_ value: Int, _ width: Int) {
+      var divisor = 1
+      for _ in 1..<width { divisor *= 10 }
+      var v = value
+      while divisor > 0 {
+        bytes.append(UInt8(truncatingIfNeeded: v / divisor) &+ 0x30)
+        v %= divisor
+        divisor /= 10
+      }
+    }
+    put(date.year, 4)
+    bytes.append(0x2D)
+    put(date.month, 2)
+    bytes.append(0x2D)
+    put(date.day, 2)
+    bytes.append(0x54)
+    let m = Int(msOfDay)
+    put(m / 3_600_000, 2)
+    bytes.append(0x3A)
+    put(m / 60_000 % 60, 2)
+    bytes.append(0x3A)
+    put(m / 1000 % 60, 2)
+    bytes.append(0x2E)
+    put(m % 1000, 3)
+    bytes.append(0x5A)
+  }
+
+  /// Ends a row written field by field.
+  mutating func endRow() { bytes.append(0x0A) }
+}

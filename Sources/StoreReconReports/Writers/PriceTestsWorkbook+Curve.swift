@@ -1,0 +1,43 @@
+import StoreReconCore
+
+extension PriceTestsWorkbook {
+  /// The cumulative curve of every arm as a data block starting at (`row`, column A) — a bold title, a
+  /// header `day, <arm>…, date`, then one row per day since enrolment (blank where an arm has nobody
+  /// assigned yet) — and a native line chart of it, one series per arm, beside the block.
+  static func writeCurve(_ readout: Readout, into sheet: XLSXWorksheet, row top: Int) throws(XLSXError) {
+    let currency = readout.reportingCurrency
+    let title = "Cumulative revenue per assigned user (\(currency.code)) by day since enrolment"
+    try sheet.write(.bold(title), row: top, column: 0, fitting: false)
+    guard let days = readout.arms.first?.series, !days.isEmpty else {
+      try sheet.write(
+        .text("The report date is before enrolment began: nothing to chart yet."), row: top + 1, column: 0,
+        fitting: false)
+      return
+    }
+    let header = top + 1
+    let arms = readout.arms
+    try sheet.writeRow([.bold("day")] + arms.map { .bold($0.arm.id) } + [.bold("date")], row: header)
+    for (d, point) in days.enumerated() {
+      var cells: [XLSXCell] = [.integer(Int64(point.dayIndex))]
+      for arm in arms {
+        let minor = d < arm.series.count ? arm.series[d].revenuePerAssignedMinor : nil
+        cells.append(minor.map { .money(minor: $0, currency: currency) } ?? .empty)
+      }
+      cells.append(.date(point.day))
+      try sheet.writeRow(cells, row: header + 1 + d)
+    }
+
+    let rows = (header + 1)...(header + days.count)
+    let series = arms.enumerated().map { a, arm in
+      XLSXLineChart.Series(
+        name: arm.arm.id, categories: .column(0, rows: rows, sheet: sheet.name),
+        values: .column(a + 1, rows: rows, sheet: sheet.name))
+    }
+    var chart = XLSXLineChart(
+      title: "Cumulative revenue per assigned user (\(currency.code))",
+      xAxisTitle: "days since enrolment began (day 0 = \(readout.experiment.enrollStart))",
+      yAxisTitle: "\(currency.code) per assigned user", series: series)
+    chart.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
+    try sheet.insert(chart, row: header, column: arms.count + 3)
+  }
+}

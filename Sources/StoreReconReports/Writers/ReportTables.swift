@@ -1,0 +1,73 @@
+package import StoreReconCore
+
+/// Renders the core's tables as the CSV reports of docs/reports.md. Writers decide nothing.
+package enum ReportTables {
+  /// `findings.csv`.
+  package static func findingsCSV(_ findings: [Finding]) -> [UInt8] {
+    var csv = CSVWriter(header: [
+      "finding_key", "kind", "reason", "store", "chain_key", "user_id", "product_id", "currency",
+      "amount_minor",
+      "since", "detail",
+    ])
+    for f in findings {
+      csv.row([
+        f.key, f.kind.rawValue, f.reason.rawValue, f.store.rawValue, f.chainKey, f.userId, f.productId,
+        f.currency?.code ?? "", f.amountMinor.map { String($0) } ?? "", f.since ?? "", f.detail,
+      ])
+    }
+    return csv.bytes
+  }
+
+  /// `revenue.csv`.
+  package static func revenueCSV(_ rows: [RevenueRow]) -> [UInt8] {
+    var csv = CSVWriter(header: [
+      "day", "store", "product_id", "currency", "charges", "gross_minor", "tax_minor", "refunds_minor",
+      "refund_count",
+    ])
+    for r in rows {
+      csv.row([
+        r.day.description, r.store.rawValue, r.productId, r.currency.code, String(r.charges),
+        String(r.grossMinor),
+        String(r.taxMinor), String(r.refundsMinor), String(r.refundCount),
+      ])
+    }
+    return csv.bytes
+  }
+
+  /// `counts.csv`.
+  package static func countsCSV(_ rows: [CountsRow]) -> [UInt8] {
+    var csv = CSVWriter(header: [
+      "store", "product_id", "chains_paid_through", "entitlements_active", "difference",
+    ])
+    for r in rows {
+      csv.row([
+        r.store.rawValue, r.productId, String(r.chainsPaidThrough), String(r.entitlementsActive),
+        String(r.difference),
+      ])
+    }
+    return csv.bytes
+  }
+
+  /// `grants.csv`: goodwill rows and goodwill/promo/manual entitlements, which are never findings.
+  package static func grantsCSV(goodwill: [GoodwillGrant], entitlements: [Entitlement], asOf t: Instant)
+    -> [UInt8]
+  {
+    grantsCSV(GrantRow.rows(goodwill: goodwill, entitlements: entitlements, asOf: t))
+  }
+
+  /// `grants.csv` from rows already in report order.
+  package static func grantsCSV(_ rows: [GrantRow]) -> [UInt8] {
+    var csv = CSVWriter(header: [
+      "source", "grant_id", "user_id", "product_id", "starts_at", "ends_at", "active", "reason",
+    ])
+    for r in rows { csv.row(r.csvFields) }
+    return csv.bytes
+  }
+
+  /// `rejects/<input>.csv`.
+  package static func rejectsCSV(_ rejects: [Reject]) -> [UInt8] {
+    var csv = CSVWriter(header: ["file", "line", "reason", "raw"])
+    for r in rejects { csv.row([r.file, String(r.line), r.reason, r.raw]) }
+    return csv.bytes
+  }
+}

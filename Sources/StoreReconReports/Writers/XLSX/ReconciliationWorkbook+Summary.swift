@@ -1,0 +1,151 @@
+import StoreReconCore
+
+extension ReconciliationWorkbook {
+  /// The Summary sheet: report date and T, inputs with their counts, findings per reason with money at
+  /// stake per currency, run history (or a note that there is none), revenue totals per store and currency.
+  static func writeSummary(_ content: Content, into workbook: XLSXWorkbook) throws(XLSXError) {
+    let sheet = try workbook.addWorksheet("Summary")
+    var row = 0
+    func line(_ cells: [XLSXCell], fitting: Bool = true) throws(XLSXError) {
+      try sheet.writeRow(cells, row: row, fitting: fitting)
+      row += 1
+    }
+    func section(_ title: String, header: [String]) throws(XLSXError) {
+      row += 1
+      try line([.bold(title)], fitting: false)
+      if !header.isEmpty { try line(header.map { .bold($0) }) }
+    }
+
+    try line([.bold("storerecon reconciliation")], fitting: false)
+    try line([.text("report date"), date(content.date)])
+    try line([.text("as of (UTC)"), instant(content.asOf)])
+    try line([.text("time zone"), .text(content.timeZone)])
+    try line([.text("version"), .text(StoreReconVersion.version)])
+
+    try section("Inputs", header: ["role", "path", "read", "accepted", "rejected", "error"])
+    for input in content.inputs {
+      let c = input.counts
+      try line([
+        .text(input.role), .text(input.path), .integer(Int64(c.read)), .integer(Int64(c.accepted)),
+        .integer(Int64(c.rejected)), input.error.map { .text(XLSXWorksheet.clipped($0)) } ?? .empty,
+      ])
+    }
+
+    try section("Findings", header: ["kind", "reason", "findings", "currency", "at stake"])
+    for stake in try findingStakes(content.findings, path: workbook.displayPath) {
+      try line([
+        .text(stake.reason.kind.rawValue), .text(stake.reason.rawValue), .integer(Int64(stake.count)),
+        stake.currency.map { .text($0.code) } ?? .empty, money(stake.minor, stake.currency),
+      ])
+    }
+    try line([.bold("total"), .empty, .integer(Int64(content.findings.count))])
+
+    if let history = content.history {
+      try section("Run history", header: [])
+      try line([
+        .text("previous run"),
+        history.previousDate.map(date) ?? .text("none: this is the first recorded run"),
+      ])
+      try line(["kind", "reason", "new", "still open", "resolved"].map { .bold($0) })
+      for reason in Finding.Reason.allCases {
+        let counts = history.rows.first { $0.reason == reason }
+        try line([
+          .text(reason.kind.rawValue), .text(reason.rawValue), .integer(Int64(counts?.new ?? 0)),
+          .integer(Int64(counts?.stillOpen ?? 0)), .integer(Int64(counts?.resolved ?? 0)),
+        ])
+      }
+    } else {
+      try section("Run history", header: [])
+      try line([.text("no run history (no database configured)")], fitting: false)
+    }
+
+    try section(
+      "Revenue", header: ["store", "currency", "gross", "tax", "refunds", "charges", "refund_count"])
+    for total in try revenueTotals(content.revenue, path: workbook.displayPath) {
+      try line([
+        .text(total.store.rawValue), .text(total.currency.code),
+        .money(minor: total.gross, currency: total.currency),
+        .money(minor: total.tax, currency: total.currency),
+        .money(minor: total.refunds, currency: total.currency),
+        .integer(Int64(total.charges)), .integer(Int64(total.refundCount)),
+      ])
+    }
+    try sheet.fitColumnWidths()
+  }
+
+  /// Findings and money at stake for one reason in one currency (`currency` `nil`: findings with no amount).
+  struct Stake: Equatable {
+    var reason: Finding.Reason
+    var currency: Currency?
+    var count: Int
+    var minor: Int64?
+  }
+
+  /// Every reason in the order of docs/rules.md (with a zero row where it has no finding), split by currency.
+  static func findingStakes(_ findings: [Finding], path: String) throws(XLSXError) -> [Stake] {
+    struct Key: Hashable {
+      var reason: Finding.Reason
+      var currency: Currency?
+    }
+    var table: [Key: Stake] = [:]
+    for f in findings {
+      let currency = f.amountMinor == nil ? nil : f.currency
+      let key = Key(reason: f.reason, currency: currency)
+      var stake =
+        table[key] ?? Stake(reason: f.reason, currency: currency, count: 0, minor: currency == nil ? nil : 0)
+      stake.count += 1
+      if let amount = f.amountMinor, let sum = stake.minor {
+        stake.minor = try add(sum, amount, "money at stake for \(f.reason.rawValue)", path: path)
+      }
+      table[key] = stake
+    }
+    var out: [Stake] = []
+    for reason in Finding.Reason.allCases {
+      let rows = table.values.filter { $0.reason == reason }.sorted {
+        ($0.currency?.code ?? "") < ($1.currency?.code ?? "")
+      }
+      out += rows.isEmpty ? [Stake(reason: reason, currency: nil, count: 0, minor: nil)] : rows
+    }
+    return out
+  }
+
+  /// Revenue of one store in one currency over all days and products.
+  struct RevenueTotal: Equatable {
+    var store: Store
+    var currency: Currency
+    var gross: Int64 = 0
+    var tax: Int64 = 0
+    var refunds: Int64 = 0
+    var charges = 0
+    var refundCount = 0
+  }
+
+  /// Revenue totals per store and currency, sorted by store then currency.
+  static func revenueTotals(_ revenue: [RevenueRow], path: String) throws(XLSXError) -> [RevenueTotal] {
+    struct Key: Hashable {
+      var store: Store
+      var currency: Currency
+    }
+    var table: [Key: RevenueTotal] = [:]
+    for r in revenue {
+      let key = Key(store: r.store, currency: r.currency)
+      var total = table[key] ?? RevenueTotal(store: r.store, currency: r.currency)
+      let what = "revenue total \(r.store.rawValue) \(r.currency.code)"
+      total.gross = try add(total.gross, r.grossMinor, what, path: path)
+      total.tax = try add(total.tax, r.taxMinor, what, path: path)
+      total.refunds = try add(total.refunds, r.refundsMinor, what, path: path)
+      total.charges += r.charges
+      total.refundCount += r.refundCount
+      table[key] = total
+    }
+    return table.values.sorted { ($0.store, $0.currency) < ($1.store, $1.currency) }
+  }
+
+  private static func add(_ a: Int64, _ b: Int64, _ what: String, path: String) throws(XLSXError) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    guard !overflow else {
+      throw XLSXError(path: path, operation: "Summary", reason: "\(what) overflows 64-bit minor units")
+    }
+    return sum
+  }
+}

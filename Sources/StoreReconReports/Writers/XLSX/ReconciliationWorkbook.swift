@@ -1,0 +1,190 @@
+package import StoreReconCore
+
+/// `reconciliation.xlsx`: the run's reports as one workbook for finance.
+///
+/// Sheets, in order: **Summary**, then one per table — **Orphaned charges**, **Free entitlements**,
+/// **Duplicate claims**, **Revenue**, **Counts**, **Grants**, **Rejects**. Money cells are numbers in their
+/// currency's own format with the currency code in the column before them; dates are Excel dates;
+/// headers are bold and frozen with an autofilter; column widths fit the content. A table longer than
+/// a sheet continues on `Revenue (2)`… The same content gives the same bytes.
+package enum ReconciliationWorkbook {
+  /// The file name beside the CSV reports.
+  package static let fileName = "reconciliation.xlsx"
+
+  /// Everything the workbook shows.
+  package struct Content: Sendable {
+    /// Report date and as-of instant T.
+    package var date: CivilDate
+    package var asOf: Instant
+    /// IANA time zone of the report day (revenue days are in it; instants are shown in UTC).
+    package var timeZone: String
+    /// Every input with its counts (and error, if it could not be read).
+    package var inputs: [InputReport]
+    /// Findings in report order.
+    package var findings: [Finding]
+    package var revenue: [RevenueRow]
+    package var counts: [CountsRow]
+    package var grants: [GrantRow]
+    /// Every input's rejected rows, input by input.
+    package var rejects: [Reject]
+    /// New / still-open / resolved counts; `nil` when there is no run history.
+    package var history: WorkbookHistory?
+
+    /// Creates the content.
+    package init(
+      date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport], findings: [Finding],
+      revenue: [RevenueRow], counts: [CountsRow], grants: [GrantRow], rejects: [Reject],
+      history: WorkbookHistory? = nil
+    ) {
+      self.date = date
+      self.asOf = asOf
+      self.timeZone = timeZone
+      self.inputs = inputs
+      self.findings = findings
+      self.revenue = revenue
+      self.counts = counts
+      self.grants = grants
+      self.rejects = rejects
+      self.history = history
+    }
+
+    /// Data rows over all tables (decides constant-memory mode).
+    package var tableRows: Int {
+      findings.count + revenue.count + counts.count + grants.count + rejects.count
+    }
+  }
+
+  /// How the workbook is laid out on disk.
+  package struct Options: Sendable {
+    /// Rows per sheet, header included, before a table continues on its next sheet (Excel: 1,048,576).
+    package var rowLimit = XLSXWorksheet.maxRows
+    /// Above this many table rows the workbook is written in libxlsxwriter's constant-memory mode (one
+    /// row per sheet in memory; strings inline instead of a shared-string table).
+    package var constantMemoryAbove = 100_000
+
+    /// Default options.
+    package init() {}
+  }
+
+  /// The sheet of each finding kind.
+  package static func sheetName(_ kind: Finding.Kind) -> String {
+    switch kind {
+    case .orphanedCharge: return "Orphaned charges"
+    case .freeEntitlement: return "Free entitlements"
+    case .duplicateClaim: return "Duplicate claims"
+    }
+  }
+
+  /// Writes the workbook to `path` (through a temporary name and a rename).
+  package static func write(_ content: Content, to path: String, options: Options = Options())
+    throws(XLSXError)
+  {
+    let properties = XLSXProperties(title: "storerecon reconciliation \(content.date)", created: content.date)
+    try XLSXWorkbook.write(
+      to: path, properties: properties, constantMemory: content.tableRows > options.constantMemoryAbove
+    ) { (workbook: XLSXWorkbook) throws(XLSXError) in
+      try writeSummary(content, into: workbook)
+      try writeFindings(content.findings, into: workbook, rowLimit: options.rowLimit)
+      try writeRevenue(content.revenue, into: workbook, rowLimit: options.rowLimit)
+      try writeCounts(content.counts, into: workbook, rowLimit: options.rowLimit)
+      try writeGrants(content.grants, into: workbook, rowLimit: options.rowLimit)
+      try writeRejects(content.rejects, into: workbook, rowLimit: options.rowLimit)
+    }
+  }
+
+  static func writeFindings(_ findings: [Finding], into workbook: XLSXWorkbook, rowLimit: Int)
+    throws(XLSXError)
+  {
+    let header = [
+      "finding_key", "reason", "store", "chain_key", "user_id", "product_id", "currency", "amount", "since",
+      "detail",
+    ]
+    for kind in Finding.Kind.allCases {
+      let rows = findings.indices.filter { findings[$0].kind == kind }
+      try workbook.writeTable(name: sheetName(kind), header: header, rowCount: rows.count, rowLimit: rowLimit)
+      { i in
+        let f = findings[rows[i]]
+        return [
+          .text(f.key), .text(f.reason.rawValue), .text(f.store.rawValue), .text(f.chainKey), .text(f.userId),
+          .text(f.productId), f.currency.map { .text($0.code) } ?? .empty, money(f.amountMinor, f.currency),
+          f.since.map { since in CivilDate.parse(since).map(date) ?? .text(since) } ?? .empty,
+          .text(XLSXWorksheet.clipped(f.detail)),
+        ]
+      }
+    }
+  }
+
+  static func writeRevenue(_ revenue: [RevenueRow], into workbook: XLSXWorkbook, rowLimit: Int)
+    throws(XLSXError)
+  {
+    let header = [
+      "day", "store", "product_id", "currency", "gross", "tax", "refunds", "charges", "refund_count",
+    ]
+    try workbook.writeTable(name: "Revenue", header: header, rowCount: revenue.count, rowLimit: rowLimit) {
+      i in
+      let r = revenue[i]
+      return [
+        date(r.day), .text(r.store.rawValue), .text(r.productId), .text(r.currency.code),
+        .money(minor: r.grossMinor, currency: r.currency), .money(minor: r.taxMinor, currency: r.currency),
+        .money(minor: r.refundsMinor, currency: r.currency), .integer(Int64(r.charges)),
+        .integer(Int64(r.refundCount)),
+      ]
+    }
+  }
+
+  static func writeCounts(_ counts: [CountsRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
+  {
+    let header = ["store", "product_id", "chains_paid_through", "entitlements_active", "difference"]
+    try workbook.writeTable(name: "Counts", header: header, rowCount: counts.count, rowLimit: rowLimit) { i in
+      let r = counts[i]
+      return [
+        .text(r.store.rawValue), .text(r.productId), .integer(Int64(r.chainsPaidThrough)),
+        .integer(Int64(r.entitlementsActive)), .integer(Int64(r.difference)),
+      ]
+    }
+  }
+
+  static func writeGrants(_ grants: [GrantRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
+  {
+    let header = ["source", "grant_id", "user_id", "product_id", "starts_at", "ends_at", "active", "reason"]
+    try workbook.writeTable(name: "Grants", header: header, rowCount: grants.count, rowLimit: rowLimit) { i in
+      let g = grants[i]
+      return [
+        .text(g.source), .text(g.grantId), .text(g.userId), .text(g.productId), instant(g.startsAt),
+        instant(g.endsAt),
+        .text(g.active ? "yes" : "no"), .text(XLSXWorksheet.clipped(g.reason)),
+      ]
+    }
+  }
+
+  static func writeRejects(_ rejects: [Reject], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
+  {
+    try workbook.writeTable(
+      name: "Rejects", header: ["input", "line", "reason", "raw"], rowCount: rejects.count, rowLimit: rowLimit
+    ) { i in
+      let r = rejects[i]
+      return [
+        .text(r.file), .integer(Int64(r.line)), .text(XLSXWorksheet.clipped(r.reason)),
+        .text(XLSXWorksheet.clipped(r.raw)),
+      ]
+    }
+  }
+
+  /// A money cell, or blank where no amount or currency is known.
+  static func money(_ minor: Int64?, _ currency: Currency?) -> XLSXCell {
+    guard let minor, let currency else { return .empty }
+    return .money(minor: minor, currency: currency)
+  }
+
+  /// A date cell; the ISO text for a date outside Excel's years 1900–9999.
+  static func date(_ value: CivilDate) -> XLSXCell {
+    (1900...9999).contains(value.year) ? .date(value) : .text(value.description)
+  }
+
+  /// A date-time cell in UTC; blank for none; the ISO text for "no end" or an instant outside Excel's years.
+  static func instant(_ value: Instant?) -> XLSXCell {
+    guard let value else { return .empty }
+    let year = CivilDate(daysSinceEpoch: value.ms.floorDivided(by: Instant.msPerDay).quotient).year
+    return (1900...9999).contains(year) ? .instant(value) : .text(value.description)
+  }
+}

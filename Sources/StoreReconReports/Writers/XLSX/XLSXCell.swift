@@ -1,0 +1,23 @@
+package import StoreReconCore
+
+/// One cell value of a worksheet. The value decides the cell's type and its cached format.
+package enum XLSXCell: Sendable, Equatable {
+  /// Nothing is written: the cell stays blank.
+  case empty
+  /// Text in the default format.
+  case text(String)
+  /// Bold text: table headers and section titles.
+  case bold(String)
+  /// A whole number in the General format (counts, line numbers).
+  case integer(Int64)
+  /// Money: minor units written as a number in the currency's own format (`#,##0.00` for USD).
+  case money(minor: Int64, currency: Currency)
+  /// A calendar date, written as an Excel date (`yyyy-mm-dd`).
+  case date(CivilDate)
+  /// An instant, written as an Excel date and time in UTC (`yyyy-mm-dd hh:mm:ss`).
+  case instant(Instant)
+  /// A ratio shown as a percentage (`0.00%`): a statistic such as a conversion rate, never money.
+  case percent(Double)
+  /// A plain number in the General format: a statistic, never money.
+  case number(Double)
+}

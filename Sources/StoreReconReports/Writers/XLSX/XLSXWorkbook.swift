@@ -1,0 +1,167 @@
+import CXLSXWriter
+import Foundation
+
+/// The one owner of a libxlsxwriter workbook: sheets, cached formats and charts live inside it, and
+/// `close()` writes the file exactly once.
+///
+/// Nothing is written to disk before ``close()``. A workbook dropped without `close()` (after an error)
+/// is freed without writing anything. Every libxlsxwriter failure becomes an ``XLSXError``.
+package final class XLSXWorkbook {
+  /// The path libxlsxwriter writes to on ``close()``.
+  package let path: String
+  /// Name used in error messages (the final path when writing through ``write(to:properties:constantMemory:build:)``).
+  let displayPath: String
+  /// In constant-memory mode each worksheet keeps one row in memory: rows must be written in order,
+  /// strings are written inline (no shared-string table).
+  package let constantMemory: Bool
+  private var handle: UnsafeMutablePointer<lxw_workbook>?
+  private var formats: [XLSXStyle: UnsafeMutablePointer<lxw_format>] = [:]
+  /// Worksheet names in the order they were added.
+  package private(set) var sheetNames: [String] = []
+
+  /// Starts an empty workbook that ``close()`` will write to `path`.
+  ///
+  /// `properties.created` is written as both the created and modified date of `docProps/core.xml`;
+  /// libxlsxwriter stamps every zip entry 1980-01-01 00:00, so no clock reading reaches the file.
+  package convenience init(path: String, properties: XLSXProperties, constantMemory: Bool = false)
+    throws(XLSXError)
+  {
+    try self.init(path: path, displayPath: path, properties: properties, constantMemory: constantMemory)
+  }
+
+  init(path: String, displayPath: String, properties: XLSXProperties, constantMemory: Bool) throws(XLSXError)
+  {
+    self.path = path
+    self.displayPath = displayPath
+    self.constantMemory = constantMemory
+    var options = lxw_workbook_options()
+    options.constant_memory = constantMemory ? 1 : 0
+    guard let workbook = path.withCString({ workbook_new_opt($0, &options) }) else {
+      throw XLSXError(
+        path: displayPath, operation: "create", reason: "libxlsxwriter could not allocate a workbook")
+    }
+    handle = workbook
+    let created = time_t(properties.created.startUTC.ms / 1000)
+    let status = properties.title.withCString { title in
+      properties.author.withCString { author in
+        var props = lxw_doc_properties()
+        props.title = UnsafeMutablePointer(mutating: title)
+        props.author = UnsafeMutablePointer(mutating: author)
+        props.created = created
+        return workbook_set_properties(workbook, &props)
+      }
+    }
+    try check(status, "set document properties")
+  }
+
+  deinit {
+    // Not closed: an error stopped the build. Free everything, write nothing.
+    if let handle { lxw_workbook_free(handle) }
+  }
+
+  /// Whether ``close()`` has run.
+  package var isClosed: Bool { handle == nil }
+
+  /// Adds a worksheet after the existing ones. Names are at most 31 characters, unique (ignoring case),
+  /// without `[ ] : * ? / \`, and not starting or ending with an apostrophe.
+  package func addWorksheet(_ name: String) throws(XLSXError) -> XLSXWorksheet {
+    let workbook = try open("add sheet '\(name)'")
+    let status = name.withCString { workbook_validate_sheet_name(workbook, $0) }
+    try check(status, "add sheet '\(name)'")
+    guard let sheet = name.withCString({ workbook_add_worksheet(workbook, $0) }) else {
+      throw XLSXError(
+        path: displayPath, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused the sheet")
+    }
+    sheetNames.append(name)
+    return XLSXWorksheet(name: name, workbook: self, handle: sheet)
+  }
+
+  /// Writes the file and frees the workbook. Runs libxlsxwriter's `workbook_close` exactly once; a second
+  /// call throws.
+  package func close() throws(XLSXError) {
+    let workbook = try open("close")
+    handle = nil
+    formats = [:]
+    // workbook_close frees the workbook whether or not writing succeeded.
+    try check(workbook_close(workbook), "close")
+  }
+
+  /// Builds a workbook under a temporary name beside `path`, closes it, then renames it into place, so a
+  /// half-written workbook never exists under its final name. Creates the folder if needed.
+  package static func write(
+    to path: String, properties: XLSXProperties, constantMemory: Bool = false,
+    build: (XLSXWorkbook) throws(XLSXError) -> Void
+  ) throws(XLSXError) {
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw XLSXError(
+        path: path, operation: "create folder \(directory.path)", reason: error.localizedDescription)
+    }
+    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+    do {
+      let workbook = try XLSXWorkbook(
+        path: temporary, displayPath: path, properties: properties, constantMemory: constantMemory)
+      try build(workbook)
+      try workbook.close()
+    } catch {
+      unlink(temporary)
+      throw error
+    }
+    if rename(temporary, path) != 0 {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw XLSXError(path: path, operation: "rename \(temporary)", reason: reason)
+    }
+  }
+
+  // MARK: - Internals shared with worksheets
+
+  /// The open workbook, or an error naming `operation` once it is closed.
+  func open(_ operation: @autoclosure () -> String) throws(XLSXError) -> UnsafeMutablePointer<lxw_workbook> {
+    guard let handle else {
+      throw XLSXError(path: displayPath, operation: operation(), reason: "the workbook is already closed")
+    }
+    return handle
+  }
+
+  /// The cached format for `style`, created on first use.
+  func format(_ style: XLSXStyle) throws(XLSXError) -> UnsafeMutablePointer<lxw_format> {
+    if let cached = formats[style] { return cached }
+    let workbook = try open("add format")
+    guard let format = workbook_add_format(workbook) else {
+      throw XLSXError(
+        path: displayPath, operation: "add format", reason: "libxlsxwriter could not allocate a format")
+    }
+    if style == .bold { format_set_bold(format) }
+    if let numberFormat = style.numberFormat {
+      numberFormat.withCString { format_set_num_format(format, $0) }
+    }
+    formats[style] = format
+    return format
+  }
+
+  /// A new chart object owned by the workbook.
+  func addChart(type: lxw_chart_type, operation: String) throws(XLSXError) -> UnsafeMutablePointer<lxw_chart>
+  {
+    let workbook = try open(operation)
+    guard let chart = workbook_add_chart(workbook, UInt8(type.rawValue)) else {
+      throw XLSXError(
+        path: displayPath, operation: operation, reason: "libxlsxwriter could not create the chart")
+    }
+    return chart
+  }
+
+  /// Throws an ``XLSXError`` with libxlsxwriter's message unless `status` is `LXW_NO_ERROR`.
+  func check(_ status: lxw_error, _ operation: @autoclosure () -> String) throws(XLSXError) {
+    guard status != LXW_NO_ERROR else { return }
+    throw XLSXError(path: displayPath, operation: operation(), reason: XLSXWorkbook.message(status))
+  }
+
+  static func message(_ status: lxw_error) -> String {
+    guard let text = lxw_strerror(status) else { return "libxlsxwriter error \(status.rawValue)" }
+    return String(cString: text)
+  }
+}

@@ -1,0 +1,265 @@
+import CXLSXWriter
+import StoreReconCore
+
+/// One worksheet of an ``XLSXWorkbook``: typed cell writes, frozen header rows, autofilter, fitted column
+/// widths and charts.
+///
+/// The worksheet keeps its workbook alive; every call after the workbook was closed throws instead of
+/// touching freed memory. It tracks the widest content per column for ``fitColumnWidths(minimum:maximum:)``.
+package final class XLSXWorksheet {
+  /// Rows per worksheet in Excel (header included).
+  package static let maxRows = 1_048_576
+  /// Columns per worksheet in Excel.
+  package static let maxColumns = 16_384
+  /// Characters per cell in Excel.
+  package static let maxTextLength = 32_767
+
+  /// The sheet's name.
+  package let name: String
+  /// The workbook that owns the sheet.
+  package let workbook: XLSXWorkbook
+  private let handle: UnsafeMutablePointer<lxw_worksheet>
+  private var lastRow = -1
+  private var contentWidths: [Int] = []
+
+  init(name: String, workbook: XLSXWorkbook, handle: UnsafeMutablePointer<lxw_worksheet>) {
+    self.name = name
+    self.workbook = workbook
+    self.handle = handle
+  }
+
+  /// Writes one cell. In constant-memory mode rows must come in ascending order.
+  ///
+  /// `fitting: false` leaves the cell out of the column-width estimate (a long section title, say).
+  package func write(_ cell: XLSXCell, row: Int, column: Int, fitting: Bool = true) throws(XLSXError) {
+    let (r, c) = try position(row, column)
+    let sheet = try sheetHandle(row, column, ordered: true)
+    let status: lxw_error
+    var width = 0
+    switch cell {
+    case .empty:
+      return
+    case .text(let text), .bold(let text):
+      guard text.utf16.count <= XLSXWorksheet.maxTextLength else {
+        throw error(row, column, "text of \(text.utf16.count) characters exceeds Excel's limit of 32,767")
+      }
+      let format: UnsafeMutablePointer<lxw_format>?
+      if case .bold = cell { format = try workbook.format(.bold) } else { format = nil }
+      // A C string ends at NUL: show it as U+FFFD rather than cut the text.
+      let safe = text.utf8.contains(0) ? String(text.map { $0 == "\0" ? "\u{FFFD}" : $0 }) : text
+      status = safe.withCString { worksheet_write_string(sheet, r, c, $0, format) }
+      width = text.utf8.count <= 255 ? text.unicodeScalars.count : 255
+    case .integer(let value):
+      // Whole numbers up to 2^53 are exact doubles; counts and line numbers are far below.
+      status = worksheet_write_number(sheet, r, c, Double(value), nil)
+      width = String(value).count
+    case .money(let minor, let currency):
+      let digits = currency.minorUnits ?? 0
+      guard let value = XLSXMoney.cellValue(minor: minor, digits: digits) else {
+        throw error(row, column, "amount \(minor) \(currency.code) cannot be written as a number")
+      }
+      status = worksheet_write_number(sheet, r, c, value, try workbook.format(.money(digits: digits)))
+      width = XLSXMoney.displayWidth(minor: minor, digits: digits)
+    case .date(let date):
+      guard (1900...9999).contains(date.year) else {
+        throw error(row, column, "date \(date) is outside Excel's years 1900–9999")
+      }
+      var value = lxw_datetime(
+        year: Int32(date.year), month: Int32(date.month), day: Int32(date.day), hour: 0, min: 0, sec: 0)
+      status = worksheet_write_datetime(sheet, r, c, &value, try workbook.format(.date))
+      width = 10
+    case .instant(let instant):
+      let (days, msOfDay) = instant.ms.floorDivided(by: Instant.msPerDay)
+      let date = CivilDate(daysSinceEpoch: days)
+      guard (1900...9999).contains(date.year) else {
+        throw error(row, column, "instant \(instant) is outside Excel's years 1900–9999")
+      }
+      var value = lxw_datetime(
+        year: Int32(date.year), month: Int32(date.month), day: Int32(date.day),
+        hour: Int32(msOfDay / 3_600_000),
+        min: Int32(msOfDay / 60_000 % 60), sec: Double(msOfDay % 60_000) / 1000)
+      status = worksheet_write_datetime(sheet, r, c, &value, try workbook.format(.dateTime))
+      width = 19
+    case .percent(let value):
+      guard value.isFinite else { throw error(row, column, "percentage \(value) is not a finite number") }
+      status = worksheet_write_number(sheet, r, c, value, try workbook.format(.percent))
+      width = 8
+    case .number(let value):
+      guard value.isFinite else { throw error(row, column, "number \(value) is not a finite number") }
+      status = worksheet_write_number(sheet, r, c, value, nil)
+      width = min(String(value).count, 17)
+    }
+    guard status == LXW_NO_ERROR else { throw error(row, column, XLSXWorkbook.message(status)) }
+    lastRow = row
+    if fitting { noteWidth(width, column: column) }
+  }
+
+  /// Writes `cells` into `row` from `firstColumn` on.
+  package func writeRow(_ cells: [XLSXCell], row: Int, firstColumn: Int = 0, fitting: Bool = true)
+    throws(XLSXError)
+  {
+    for (offset, cell) in cells.enumerated() {
+      try write(cell, row: row, column: firstColumn + offset, fitting: fitting)
+    }
+  }
+
+  /// Keeps the top `rows` rows in view while scrolling (a frozen pane).
+  package func freezeTopRows(_ rows: Int) throws(XLSXError) {
+    let (r, _) = try position(rows, 0)
+    let sheet = try sheetHandle(rows, 0)
+    worksheet_freeze_panes(sheet, r, 0)
+  }
+
+  /// Puts Excel's autofilter buttons on the first row of the range (the table's header).
+  package func setAutofilter(firstRow: Int, firstColumn: Int, lastRow: Int, lastColumn: Int) throws(XLSXError)
+  {
+    let (r1, c1) = try position(firstRow, firstColumn)
+    let (r2, c2) = try position(lastRow, lastColumn)
+    let sheet = try sheetHandle(firstRow, firstColumn)
+    try workbook.check(worksheet_autofilter(sheet, r1, c1, r2, c2), "sheet '\(name)' autofilter")
+  }
+
+  /// Sets the width of a column, in Excel's character units.
+  package func setColumnWidth(_ width: Double, column: Int) throws(XLSXError) {
+    let (_, c) = try position(0, column)
+    let sheet = try sheetHandle(0, column)
+    try workbook.check(worksheet_set_column(sheet, c, c, width, nil), "sheet '\(name)' column width")
+  }
+
+  /// Sets every written column's width from its widest content (estimated in characters), plus a margin
+  /// for the autofilter button, within `minimum...maximum`.
+  package func fitColumnWidths(minimum: Int = 6, maximum: Int = 60) throws(XLSXError) {
+    for (column, characters) in contentWidths.enumerated() where characters > 0 {
+      try setColumnWidth(Double(min(max(characters + 2, minimum), maximum)), column: column)
+    }
+  }
+
+  /// Widest content seen per column, in characters (for tests and custom layouts).
+  package var columnContentWidths: [Int] { contentWidths }
+
+  /// Inserts a native line chart with its top-left corner at (`row`, `column`). Every series range must
+  /// name a worksheet of this workbook.
+  package func insert(_ chart: XLSXLineChart, row: Int, column: Int) throws(XLSXError) {
+    let operation = "sheet '\(name)' chart '\(chart.title)'"
+    let (r, c) = try position(row, column)
+    let sheet = try sheetHandle(row, column)
+    guard !chart.series.isEmpty else {
+      throw XLSXError(
+        path: workbook.displayPath, operation: operation, reason: "a chart needs at least one series")
+    }
+    for series in chart.series {
+      for range in [series.categories, series.values] {
+        guard workbook.sheetNames.contains(range.sheet) else {
+          throw XLSXError(
+            path: workbook.displayPath, operation: operation,
+            reason: "series '\(series.name)' names no sheet '\(range.sheet)'")
+        }
+        _ = try position(range.firstRow, range.firstColumn)
+        _ = try position(range.lastRow, range.lastColumn)
+        guard range.firstRow <= range.lastRow, range.firstColumn <= range.lastColumn else {
+          throw XLSXError(
+            path: workbook.displayPath, operation: operation, reason: "range \(range.description) is empty")
+        }
+      }
+    }
+    let handle = try workbook.addChart(type: LXW_CHART_LINE, operation: operation)
+    chart.title.withCString { chart_title_set_name(handle, $0) }
+    if let title = chart.xAxisTitle { title.withCString { chart_axis_set_name(handle.pointee.x_axis, $0) } }
+    if let title = chart.yAxisTitle { title.withCString { chart_axis_set_name(handle.pointee.y_axis, $0) } }
+    if let format = chart.xAxisNumberFormat {
+      format.withCString { chart_axis_set_num_format(handle.pointee.x_axis, $0) }
+    }
+    if let format = chart.yAxisNumberFormat {
+      format.withCString { chart_axis_set_num_format(handle.pointee.y_axis, $0) }
+    }
+    for series in chart.series {
+      guard let added = chart_add_series(handle, nil, nil) else {
+        throw XLSXError(
+          path: workbook.displayPath, operation: operation, reason: "libxlsxwriter could not add a series")
+      }
+      let (cat, val) = (series.categories, series.values)
+      cat.sheet.withCString {
+        chart_series_set_categories(
+          added, $0, UInt32(cat.firstRow), UInt16(cat.firstColumn), UInt32(cat.lastRow),
+          UInt16(cat.lastColumn))
+      }
+      val.sheet.withCString {
+        chart_series_set_values(
+          added, $0, UInt32(val.firstRow), UInt16(val.firstColumn), UInt32(val.lastRow),
+          UInt16(val.lastColumn))
+      }
+      series.name.withCString { chart_series_set_name(added, $0) }
+    }
+    var options = lxw_chart_options()
+    options.x_scale = Double(max(chart.width, 1)) / 480
+    options.y_scale = Double(max(chart.height, 1)) / 288
+    try workbook.check(worksheet_insert_chart_opt(sheet, r, c, handle, &options), operation)
+  }
+
+  /// `A1`-style name of a zero-based cell position (`B7` for row 6, column 1).
+  package static func cellName(row: Int, column: Int) -> String {
+    var letters = ""
+    var n = column + 1
+    while n > 0 {
+      let remainder = (n - 1) % 26
+      letters = String(UnicodeScalar(UInt8(65 + remainder))) + letters
+      n = (n - 1) / 26
+    }
+    return letters + String(row + 1)
+  }
+
+  /// `text` cut to fit one cell, ending in `… [N characters cut]` when it was longer.
+  package static func clipped(_ text: String) -> String {
+    guard text.utf16.count > maxTextLength else { return text }
+    let marker = "… [\(text.utf16.count) characters, cut]"
+    let budget = maxTextLength - marker.utf16.count
+    var kept = String.UnicodeScalarView()
+    var used = 0
+    for scalar in text.unicodeScalars {
+      let size = scalar.utf16.count
+      if used + size > budget { break }
+      kept.append(scalar)
+      used += size
+    }
+    return String(kept) + marker
+  }
+
+  // MARK: - Private
+
+  /// The sheet while its workbook is open; for a cell write (`ordered`) in constant-memory mode, also
+  /// checks the row does not go back.
+  private func sheetHandle(_ row: Int, _ column: Int, ordered: Bool = false) throws(XLSXError)
+    -> UnsafeMutablePointer<lxw_worksheet>
+  {
+    _ = try workbook.open("sheet '\(name)' cell \(XLSXWorksheet.cellName(row: row, column: column))")
+    if ordered && workbook.constantMemory && row < lastRow {
+      throw error(
+        row, column,
+        "row \(row + 1) comes after row \(lastRow + 1): constant-memory mode writes rows in order")
+    }
+    return handle
+  }
+
+  private func position(_ row: Int, _ column: Int) throws(XLSXError) -> (lxw_row_t, lxw_col_t) {
+    guard row >= 0, row < XLSXWorksheet.maxRows, column >= 0, column < XLSXWorksheet.maxColumns else {
+      throw XLSXError(
+        path: workbook.displayPath, operation: "sheet '\(name)'",
+        reason: "row \(row + 1), column \(column + 1) is outside Excel's 1,048,576 rows × 16,384 columns")
+    }
+    return (lxw_row_t(row), lxw_col_t(column))
+  }
+
+  private func error(_ row: Int, _ column: Int, _ reason: String) -> XLSXError {
+    XLSXError(
+      path: workbook.displayPath,
+      operation: "sheet '\(name)' cell \(XLSXWorksheet.cellName(row: row, column: column))",
+      reason: reason)
+  }
+
+  private func noteWidth(_ width: Int, column: Int) {
+    if column >= contentWidths.count {
+      contentWidths.append(contentsOf: repeatElement(0, count: column - contentWidths.count + 1))
+    }
+    if width > contentWidths[column] { contentWidths[column] = width }
+  }
+}

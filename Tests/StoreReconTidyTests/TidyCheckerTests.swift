@@ -1,0 +1,145 @@
+import Testing
+
+/// The tidy checkers on small synthetic inputs, so a checker that stops finding what it should fails here
+/// and not silently in TidyTreeTests.swift.
+@Suite("Tidy checkers")
+struct TidyCheckerTests {
+  private func core(_ text: String) -> TidyFile {
+    TidyFile(path: "Sources/StoreReconCore/Chain.swift", text: text)
+  }
+
+  // MARK: 1. Imports
+
+  @Test("a Core file importing Foundation is flagged, at its line")
+  func coreImportingFoundation() {
+    let violations = TidyImports.check(core("// Chains.\n\nimport Foundation\n"))
+    #expect(violations.map(\.line) == [3])
+    #expect(
+      violations.first?.message.contains("`import Foundation` is not allowed in target StoreReconCore")
+        == true)
+    #expect(violations.first?.description.hasPrefix("Sources/StoreReconCore/Chain.swift:3: ") == true)
+  }
+
+  @Test("a Core file importing StoreReconPlatform is not flagged")
+  func coreImportingPlatform() {
+    #expect(TidyImports.check(core("internal import StoreReconPlatform\n")) == [])
+  }
+
+  @Test("every import form names its module")
+  func importForms() {
+    let text = """
+      import Foundation
+      internal import Glibc
+      package import Dispatch
+      public import Synchronization
+      @preconcurrency import CZlib
+      @_implementationOnly import CCrypto
+      import struct FoundationEssentials.Date
+      import CLibPQ.Submodule
+      @testable import StoreReconIO
+      import Darwin
+      """
+    let modules = TidyImports.imports(in: ScannedSource(text)).map(\.module)
+    #expect(
+      modules == [
+        "Foundation", "Glibc", "Dispatch", "Synchronization", "CZlib", "CCrypto", "FoundationEssentials",
+        "CLibPQ", "StoreReconIO", "Darwin",
+      ])
+    // All but Darwin (not a known module) are forbidden in Core.
+    #expect(TidyImports.check(core(text)).map(\.line) == Array(1...9))
+  }
+
+  @Test("imports inside comments and strings are not imports")
+  func importsInCommentsAndStrings() {
+    let text = """
+      // import Foundation
+      /* import Glibc */
+      let example = "import CZlib"
+      """
+    #expect(TidyImports.check(core(text)) == [])
+  }
+
+  @Test("wildcards: the executables may import any StoreRecon module, CLI anything")
+  func wildcards() {
+    let text = "import StoreReconCLI\nimport StoreRecon\nimport CLibPQ\n"
+    let tool = TidyFile(path: "Sources/storerecon/main.swift", text: text)
+    #expect(TidyImports.check(tool).map(\.line) == [3])
+    #expect(TidyImports.check(TidyFile(path: "Sources/StoreReconCLI/Run.swift", text: text)) == [])
+  }
+
+  @Test("a target folder missing from the table is flagged once; a known one is not")
+  func unknownTargetFolders() {
+    let files = [
+      TidyFile(path: "Sources/StoreReconNew/A.swift", text: ""),
+      TidyFile(path: "Sources/StoreReconNew/Sub/B.swift", text: ""),
+      TidyFile(path: "Sources/StoreReconCore/C.swift", text: ""),
+      TidyFile(path: "Tests/StoreReconTests/D.swift", text: ""),
+    ]
+    #expect(TidyImports.unknownTargets(files).map(\.path) == ["Sources/StoreReconNew"])
+  }
+
+  // MARK: 2. Pointer code
+
+  @Test("pointer tokens in comments and string literals are not pointer code")
+  func pointerTokensInCommentsAndStrings() {
+    let text = #"""
+      // UnsafePointer<UInt8>
+      /* data.withUnsafeBytes { $0.baseAddress } /* nested: OpaquePointer */ Unmanaged */
+      let a = "UnsafeRawPointer \(count) withMemoryRebound"
+      let b = #"buffer.baseAddress \(x) \"# + "bindMemory"
+      let c = """
+        assumingMemoryBound "quoted" UnsafeMutableBufferPointer
+        """
+      let baseAddress = 1
+      """#
+    #expect(TidyPointers.uses(in: ScannedSource(text)) == [])
+  }
+
+  @Test("pointer code is found, in code and in interpolations, once per line")
+  func pointerCode() {
+    let text = #"""
+      let p: UnsafePointer<UInt8>? = nil
+      data.withUnsafeBytes { raw in print(raw) }
+      let s = "start: \(buffer.baseAddress) end"
+      let q = unsafeBitCast(x, to: Int.self); let r = Unmanaged.passRetained(y)
+      """#
+    let uses = TidyPointers.uses(in: ScannedSource(text))
+    #expect(uses.map(\.line) == [1, 2, 3, 4])
+    #expect(uses.map(\.text) == ["UnsafePointer", "withUnsafeBytes", ".baseAddress", "unsafeBitCast"])
+  }
+
+  @Test("pointer code outside the fence fails unless listed; stale list lines fail")
+  func pointerFence() {
+    let code = "let x = 1\nbuffer.withUnsafeMutableBufferPointer { _ in }\n"
+    let files = [
+      TidyFile(path: "Sources/StoreReconCore/Free.swift", text: code),
+      TidyFile(path: "Sources/StoreReconPlatform/Memory.swift", text: code),
+      TidyFile(path: "Sources/StoreReconCore/Table+Unsafe.swift", text: code),
+      TidyFile(path: "Sources/StoreReconCore/Listed.swift", text: code),
+      TidyFile(path: "Sources/StoreReconCore/Clean.swift", text: "let x = 1\n"),
+    ]
+    let allowlist = """
+      # header
+      Sources/StoreReconCore/Listed.swift
+      Sources/StoreReconCore/Clean.swift
+      Sources/StoreReconCore/Gone.swift
+      Sources/StoreReconPlatform/Memory.swift
+      """
+    let violations = TidyPointers.check(files, allowlist: allowlist).map(\.description)
+    let list = TidyPointers.allowlistPath
+    #expect(
+      violations == [
+        "Sources/StoreReconCore/Free.swift:2: pointer code (`withUnsafeMutableBufferPointer`) outside the "
+          + "fence: move it to StoreReconPlatform or to a file whose name contains `Unsafe` (the allowlist "
+          + "\(list) may only shrink)",
+        "\(list):3: Sources/StoreReconCore/Clean.swift has no pointer code any more: remove this line",
+        "\(list):4: Sources/StoreReconCore/Gone.swift does not exist (moved? regenerate the list with "
+          + "make-allowlists.sh): remove this line",
+        "\(list):5: Sources/StoreReconPlatform/Memory.swift is fenced already (StoreReconPlatform, or "
+          + "`Unsafe` in its name): remove this line",
+      ])
+    #expect(
+      TidyPointers.allowlist(for: files).hasSuffix(
+        "\nSources/StoreReconCore/Free.swift\nSources/StoreReconCore/Listed.swift\n"))
+  }
+}
