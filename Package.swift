@@ -89,6 +89,7 @@ for target in package.targets where target.type != .system {
   settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
   // Generic and small functions cross the targets' boundaries in the hot paths (buffers, scanners, the
   // ledger's views): cross-module optimisation lets release builds inline and specialise them there.
-  settings.append(.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)))
+  settings.append(
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)))
   target.swiftSettings = settings
 }
