@@ -69,11 +69,18 @@ let package = Package(
     .executableTarget(
       name: "storerecon-bench", dependencies: ["StoreReconPlatform", "StoreReconCore", "StoreReconImporters"]),
 
+    // Helpers shared by several test targets (temporary folders, the binary runner, fixtures, the demo
+    // world a run reads): a regular target, so no test target copies another's. It uses only the package
+    // and public API of the targets below (no `@testable`), so it builds in release too.
+    .target(
+      name: "StoreReconTestSupport",
+      dependencies: ["StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconImporters", "StoreReconDemo"]),
     .testTarget(
       name: "StoreReconTests",
       dependencies: [
         "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconImporters", "StoreReconAppRows",
-        "StoreReconPostgres", "StoreReconReports", "StoreReconMail", "StoreReconDemo", "StoreReconCLI", "storerecon",
+        "StoreReconPostgres", "StoreReconReports", "StoreReconMail", "StoreReconDemo", "StoreReconCLI",
+        "StoreReconTestSupport", "storerecon",
       ],
       exclude: ["Mail/smtp_sink.py"]),
     // The layering, the fence around pointer code, function length and citations, checked on the sources.

@@ -1,4 +1,5 @@
 import Testing
+import StoreReconTestSupport
 
 @testable import StoreReconPlatform
 @testable import StoreReconCore

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreReconTestSupport
 @testable import StoreReconPlatform
 @testable import StoreReconCore
 @testable import StoreReconIO

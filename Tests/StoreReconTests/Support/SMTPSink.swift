@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreReconTestSupport
 
 /// A real SMTP server on loopback for the mail tests: Tests/StoreReconTests/Mail/smtp_sink.py (aiosmtpd),
 /// which saves every message it receives and what Python's email package parsed from it.

@@ -1,13 +1,13 @@
 import Foundation
 
 /// Runs command-line tools for fixtures.
-enum Tool {
-  struct Failed: Error, CustomStringConvertible {
-    var description: String
+package enum Tool {
+  package struct Failed: Error, CustomStringConvertible {
+    package var description: String
   }
 
   /// Runs `executable` with `arguments`, feeding `input` on stdin; returns stdout.
-  static func run(_ executable: String, _ arguments: [String], input: [UInt8]) throws -> [UInt8] {
+  package static func run(_ executable: String, _ arguments: [String], input: [UInt8]) throws -> [UInt8] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

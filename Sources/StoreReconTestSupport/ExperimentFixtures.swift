@@ -1,18 +1,9 @@
-@testable import StoreReconPlatform
-@testable import StoreReconCore
-@testable import StoreReconIO
-@testable import StoreReconImporters
-@testable import StoreReconAppRows
-@testable import StoreReconPostgres
-@testable import StoreReconReports
-@testable import StoreReconMail
-@testable import StoreReconDemo
-@testable import StoreReconCLI
+package import StoreReconCore
 
 /// Builders for experiment readout tests: one experiment `e` (control / high, enrolment 2026-09-01 …
 /// 2026-10-15), assignments, and the readout as of ``Fx/t`` (end of 2026-11-29 UTC).
-enum Ex {
-  static let experiment = Experiment(
+package enum Ex {
+  package static let experiment = Experiment(
     id: "e", enrollStart: CivilDate(year: 2026, month: 9, day: 1),
     enrollEnd: CivilDate(year: 2026, month: 10, day: 15),
     arms: [
@@ -27,15 +18,17 @@ enum Ex {
     ],
     bootstrap: BootstrapSettings(iterations: 400, seed: 1))
 
-  static func assign(_ user: String, _ arm: String, _ at: String, experiment: String = "e") -> Assignment {
+  package static func assign(_ user: String, _ arm: String, _ at: String, experiment: String = "e")
+    -> Assignment
+  {
     Assignment(userId: user, experimentId: experiment, armId: arm, assignedAt: Fx.at(at), origin: Fx.origin)
   }
 
-  static func utcDay(_ instant: Instant) -> CivilDate {
+  package static func utcDay(_ instant: Instant) -> CivilDate {
     CivilDate(daysSinceEpoch: instant.ms.floorDivided(by: Instant.msPerDay).quotient)
   }
 
-  static func readout(
+  package static func readout(
     _ records: [StoreTransaction], credentials: [Credential] = [], assignments: [Assignment],
     experiment: Experiment = experiment, fx: [FXRate] = [], fees: FeeSchedule = FeeSchedule(),
     catalog: Catalog = Catalog()
@@ -49,7 +42,7 @@ enum Ex {
   }
 
   /// A monthly App Store charge `id` of chain `original` at `at`.
-  static func apple(
+  package static func apple(
     _ id: String, _ original: String, _ at: String, product: String = "com.acme.pro.monthly",
     price: Int64 = 499,
     sandbox: Bool = false, family: Bool = false, revokedAt: String? = nil, upgraded: Bool = false,
@@ -65,12 +58,12 @@ enum Ex {
     return r
   }
 
-  static func rate(_ date: String, _ code: String, _ text: String) -> FXRate {
+  package static func rate(_ date: String, _ code: String, _ text: String) -> FXRate {
     FXRate(
       date: CivilDate.parse(date) ?? CivilDate(year: 1970, month: 1, day: 1), currency: currency(code),
       rate: (try? DecimalRate.parse(text)) ?? .one, origin: Fx.origin)
   }
 
   /// The currency with `code` (USD for an unknown code, which no test uses).
-  static func currency(_ code: String) -> Currency { Currency.named(code) ?? Fx.usd }
+  package static func currency(_ code: String) -> Currency { Currency.named(code) ?? Fx.usd }
 }

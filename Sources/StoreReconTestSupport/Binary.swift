@@ -1,20 +1,23 @@
-import Foundation
+package import Foundation
 
 /// Runs the built `storerecon` binary as a user would, capturing stdout, stderr and the exit code.
-enum Binary {
-  struct Output {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+///
+/// SwiftPM builds the binary before the tests that run it because their targets depend on the
+/// `storerecon` executable target (Package.swift).
+package enum Binary {
+  package struct Output {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
   }
 
-  /// The package root (two levels above this file's folder).
-  static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  /// The package root (two levels above this file's folder, Sources/StoreReconTestSupport).
+  package static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
-  /// The built executable, next to the test bundle.
-  static var path: String? {
+  /// The built executable, next to the test bundle, or in the package's .build folder.
+  package static var path: String? {
     var candidates: [URL] = []
     let main = Bundle.main.bundleURL
     candidates.append(main.appendingPathComponent("storerecon"))
@@ -27,7 +30,7 @@ enum Binary {
 
   /// Runs the binary with `arguments`; `environment` adds to (or, with a `nil` value, removes from)
   /// the test process's environment.
-  static func run(
+  package static func run(
     _ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]
   ) throws
     -> Output
@@ -36,15 +39,15 @@ enum Binary {
   }
 
   /// A started binary whose output goes to files; ``finish(_:)`` waits for it.
-  struct Running {
-    var process: Process
-    var directory: URL
+  package struct Running {
+    package var process: Process
+    package var directory: URL
     var out: FileHandle
     var err: FileHandle
   }
 
   /// Starts the binary without waiting for it.
-  static func start(
+  package static func start(
     _ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]
   ) throws
     -> Running
@@ -74,7 +77,7 @@ enum Binary {
   }
 
   /// Waits for a started binary and collects its output.
-  static func finish(_ running: Running) throws -> Output {
+  package static func finish(_ running: Running) throws -> Output {
     running.process.waitUntilExit()
     try running.out.close()
     try running.err.close()
@@ -87,7 +90,7 @@ enum Binary {
   }
 
   /// A fresh temporary folder.
-  static func temporaryDirectory() throws -> URL {
+  package static func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
       "storerecon-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -1,26 +1,18 @@
-import Foundation
-@testable import StoreReconPlatform
-@testable import StoreReconCore
-@testable import StoreReconIO
-@testable import StoreReconImporters
-@testable import StoreReconAppRows
-@testable import StoreReconPostgres
-@testable import StoreReconReports
-@testable import StoreReconMail
-@testable import StoreReconDemo
-@testable import StoreReconCLI
+package import Foundation
+import StoreReconCore
+import StoreReconDemo
 
 /// A small demo world on disk whose config the test extends (mail, alerts), for runs of the binary.
-struct RunWorld {
-  let directory: URL
-  var config: URL { directory.appendingPathComponent("storerecon.json") }
-  var out: URL { directory.appendingPathComponent("out") }
+package struct RunWorld {
+  package let directory: URL
+  package var config: URL { directory.appendingPathComponent("storerecon.json") }
+  package var out: URL { directory.appendingPathComponent("out") }
 
   /// Generates a seeded world of `users` users as of 2026-11-29 and merges `extra` into its config.
   ///
   /// A small world's last App Store transaction may fall before noon of 2026-11-29; `coverDay` appends a
   /// sandbox transaction at 13:00 UTC (no finding, no revenue) so the inputs cover the day.
-  init(users: Int = 400, extra: [String: Any] = [:], coverDay: Bool = true) throws {
+  package init(users: Int = 400, extra: [String: Any] = [:], coverDay: Bool = true) throws {
     directory = try Binary.temporaryDirectory()
     var options = DemoOptions()
     options.users = users
@@ -39,14 +31,14 @@ struct RunWorld {
   }
 
   /// Merges `extra` into the config's top-level keys.
-  func setConfig(_ extra: [String: Any]) throws {
+  package func setConfig(_ extra: [String: Any]) throws {
     var root = try JSONSerialization.jsonObject(with: Data(contentsOf: config)) as? [String: Any] ?? [:]
     for (k, v) in extra { root[k] = v }
     try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]).write(to: config)
   }
 
   /// `storerecon run --config … --date … --out … --quiet` plus `args`, optionally with extra environment.
-  func run(_ args: [String], date: String = "2026-11-29", environment: [String: String] = [:]) throws
+  package func run(_ args: [String], date: String = "2026-11-29", environment: [String: String] = [:]) throws
     -> Binary.Output
   {
     try Binary.run(
@@ -54,9 +46,9 @@ struct RunWorld {
       environment: environment.mapValues { $0.isEmpty ? nil : $0 })  // an empty value removes the variable
   }
 
-  func file(_ name: String) throws -> String {
+  package func file(_ name: String) throws -> String {
     try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
   }
 
-  func remove() { try? FileManager.default.removeItem(at: directory) }
+  package func remove() { try? FileManager.default.removeItem(at: directory) }
 }

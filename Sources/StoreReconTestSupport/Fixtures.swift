@@ -1,26 +1,17 @@
-@testable import StoreReconPlatform
-@testable import StoreReconCore
-@testable import StoreReconIO
-@testable import StoreReconImporters
-@testable import StoreReconAppRows
-@testable import StoreReconPostgres
-@testable import StoreReconReports
-@testable import StoreReconMail
-@testable import StoreReconDemo
-@testable import StoreReconCLI
+package import StoreReconCore
 
 /// Small builders for chains and app rows, so each rule test states only what matters to it.
-enum Fx {
-  static let usd = Currency.named("USD")!
-  static let eur = Currency.named("EUR")!
+package enum Fx {
+  package static let usd = Currency.named("USD")!
+  package static let eur = Currency.named("EUR")!
   /// T used by the rule tests: the end of 2026-11-29 UTC.
-  static let t = Instant.parseISO8601("2026-11-30T00:00:00Z")!
-  static let origin = Origin(file: 0, line: 1)
+  package static let t = Instant.parseISO8601("2026-11-30T00:00:00Z")!
+  package static let origin = Origin(file: 0, line: 1)
 
-  static func at(_ text: String) -> Instant { Instant.parseISO8601(text)! }
-  static func days(_ n: Int64) -> Int64 { n * Instant.msPerDay }
+  package static func at(_ text: String) -> Instant { Instant.parseISO8601(text)! }
+  package static func days(_ n: Int64) -> Int64 { n * Instant.msPerDay }
 
-  static func apple(
+  package static func apple(
     _ id: String, original: String, product: String = "com.acme.pro.monthly", at: Instant, expires: Instant?,
     price: Int64 = 499, sandbox: Bool = false, family: Bool = false, revokedAt: Instant? = nil,
     revocationType: String? = nil, percent: Int64? = nil, upgraded: Bool = false,
@@ -43,7 +34,7 @@ enum Fx {
     return r
   }
 
-  static func playCharge(
+  package static func playCharge(
     _ order: String, at: Instant, product: String = "pro:monthly", amount: Int64 = 499, tax: Int64 = 80
   )
     -> StoreTransaction
@@ -60,13 +51,13 @@ enum Fx {
     return r
   }
 
-  static func playRefund(_ order: String, at: Instant, amount: Int64 = 499) -> StoreTransaction {
+  package static func playRefund(_ order: String, at: Instant, amount: Int64 = 499) -> StoreTransaction {
     var r = playCharge(order, at: at, amount: amount, tax: 0)
     r.kind = .refund
     return r
   }
 
-  static func playStatus(
+  package static func playStatus(
     token: String, latestOrder: String, start: Instant, expiry: Instant, product: String = "pro:monthly",
     linked: String? = nil, test: Bool = false, pending: Bool = false
   ) -> StoreTransaction {
@@ -85,7 +76,7 @@ enum Fx {
     return r
   }
 
-  static func playVoid(token: String?, order: String, at: Instant) -> StoreTransaction {
+  package static func playVoid(token: String?, order: String, at: Instant) -> StoreTransaction {
     var r = StoreTransaction(
       store: .play, kind: .void, chainKey: token ?? PlayOrderId.base(order), transactionId: order,
       productId: "", at: at,
@@ -95,7 +86,7 @@ enum Fx {
     return r
   }
 
-  static func ent(
+  package static func ent(
     _ id: String, user: String, product: String = "com.acme.pro.monthly",
     source: EntitlementSource = .appStore,
     key: String?, status: EntitlementStatus = .active, starts: Instant? = nil, expires: Instant?
@@ -105,7 +96,7 @@ enum Fx {
       startsAt: starts, expiresAt: expires, updatedAt: nil, origin: origin)
   }
 
-  static func cred(
+  package static func cred(
     _ store: Store = .appStore, key: String, user: String, order: String? = nil, at: Instant? = nil
   )
     -> Credential
@@ -115,14 +106,15 @@ enum Fx {
       origin: origin)
   }
 
-  static func ledger(_ records: [StoreTransaction], asOf: Instant = t, catalog: Catalog = Catalog()) -> Ledger
+  package static func ledger(_ records: [StoreTransaction], asOf: Instant = t, catalog: Catalog = Catalog())
+    -> Ledger
   {
     let builder = LedgerBuilder()
     for r in records { builder.add(r) }
     return builder.build(asOf: asOf, catalog: catalog)
   }
 
-  static func findings(
+  package static func findings(
     _ records: [StoreTransaction], _ entitlements: [Entitlement], _ credentials: [Credential] = [],
     goodwill: [GoodwillGrant] = [], catalog: Catalog = Catalog()
   ) -> [Finding] {
@@ -132,7 +124,9 @@ enum Fx {
   }
 
   /// A clean monthly App Store chain paid through `until`, bought a month earlier.
-  static func appleMonthly(_ original: String, until: Instant, product: String = "com.acme.pro.monthly")
+  package static func appleMonthly(
+    _ original: String, until: Instant, product: String = "com.acme.pro.monthly"
+  )
     -> StoreTransaction
   {
     apple(original, original: original, product: product, at: until.adding(ms: -days(30)), expires: until)

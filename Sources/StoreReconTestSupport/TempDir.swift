@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 
 /// A temporary directory for one test's fixture files, removed when it goes away.
-final class TempDir {
-  let url: URL
+package final class TempDir {
+  package let url: URL
 
-  init() throws {
+  package init() throws {
     url = FileManager.default.temporaryDirectory.appendingPathComponent(
       "storerecon-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -13,11 +13,11 @@ final class TempDir {
   deinit { try? FileManager.default.removeItem(at: url) }
 
   /// The path of `name` inside the directory.
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+  package func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
   /// Writes `bytes` to `name` and returns its path.
   @discardableResult
-  func write(_ name: String, bytes: [UInt8]) throws -> String {
+  package func write(_ name: String, bytes: [UInt8]) throws -> String {
     let path = path(name)
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return path
@@ -25,13 +25,13 @@ final class TempDir {
 
   /// Writes `text` as UTF-8 to `name` and returns its path.
   @discardableResult
-  func write(_ name: String, _ text: String) throws -> String {
+  package func write(_ name: String, _ text: String) throws -> String {
     try write(name, bytes: Array(text.utf8))
   }
 
   /// Writes `text` gzip-compressed (by the `gzip` tool) to `name` and returns its path.
   @discardableResult
-  func writeGzip(_ name: String, _ text: String) throws -> String {
+  package func writeGzip(_ name: String, _ text: String) throws -> String {
     try write(name, bytes: try Tool.run("/usr/bin/env", ["gzip", "-c"], input: Array(text.utf8)))
   }
 
@@ -40,7 +40,7 @@ final class TempDir {
   /// `method` is a `zipfile` constant name (`ZIP_STORED`, `ZIP_DEFLATED`, `ZIP_BZIP2`);
   /// `streamed` writes to a pipe, so entries carry data descriptors (flag bit 3).
   @discardableResult
-  func writeZip(
+  package func writeZip(
     _ name: String, entries: [(String, String)], method: String = "ZIP_DEFLATED", streamed: Bool = false
   ) throws -> String {
     let path = path(name)

@@ -2,40 +2,40 @@ import Foundation
 
 /// A written .xlsx opened the way a test can check it: entries read with `unzip -p`, the sheet, style and
 /// shared-string XML picked apart with regular expressions.
-struct XLSXPackage {
+package struct XLSXPackage {
   /// One `<c>` element of a sheet.
-  struct Cell {
-    var ref: String
+  package struct Cell {
+    package var ref: String
     /// Index into `cellXfs` (0 when the cell has no `s`).
-    var style: Int
+    package var style: Int
     /// `s` (shared string), `inlineStr`, `str`, or `nil` for a number.
-    var type: String?
+    package var type: String?
     /// The `<v>` text.
-    var value: String?
+    package var value: String?
     /// The `<is><t>` text of an inline string.
-    var inline: String?
+    package var inline: String?
   }
 
   /// One worksheet's XML and cells.
-  struct Sheet {
-    var xml: String
-    var cells: [String: Cell]
+  package struct Sheet {
+    package var xml: String
+    package var cells: [String: Cell]
     /// Rows frozen at the top (`<pane ySplit="N" … state="frozen"/>`), 0 when none.
-    var frozenRows: Int
+    package var frozenRows: Int
     /// The `<autoFilter ref>`, if any.
-    var autofilter: String?
+    package var autofilter: String?
     /// Number of `<row>` elements.
-    var rowCount: Int
+    package var rowCount: Int
   }
 
   /// `styles.xml`: number formats and fonts by `cellXfs` index.
-  struct Styles {
-    var numberFormats: [Int: String]
-    var xfNumberFormat: [Int]
-    var xfBold: [Bool]
+  package struct Styles {
+    package var numberFormats: [Int: String]
+    package var xfNumberFormat: [Int]
+    package var xfBold: [Bool]
 
     /// The format code of a cell style (`General` for built-in 0).
-    func formatCode(style: Int) -> String? {
+    package func formatCode(style: Int) -> String? {
       guard style < xfNumberFormat.count else { return nil }
       let id = xfNumberFormat[style]
       if let custom = numberFormats[id] { return custom }
@@ -46,32 +46,32 @@ struct XLSXPackage {
     }
 
     /// Whether a cell style is bold.
-    func isBold(style: Int) -> Bool { style < xfBold.count && xfBold[style] }
+    package func isBold(style: Int) -> Bool { style < xfBold.count && xfBold[style] }
   }
 
-  let path: String
+  package let path: String
 
-  init(_ path: String) { self.path = path }
+  package init(_ path: String) { self.path = path }
 
   /// The text of one zip entry.
-  func entry(_ name: String) throws -> String {
+  package func entry(_ name: String) throws -> String {
     String(decoding: try Tool.run("/usr/bin/env", ["unzip", "-p", path, name], input: []), as: UTF8.self)
   }
 
   /// Names of every zip entry.
-  func entryNames() throws -> [String] {
+  package func entryNames() throws -> [String] {
     let text = String(
       decoding: try Tool.run("/usr/bin/env", ["unzip", "-Z1", path], input: []), as: UTF8.self)
     return text.split(separator: "\n").map(String.init)
   }
 
   /// Sheet names in workbook order.
-  func sheetNames() throws -> [String] {
+  package func sheetNames() throws -> [String] {
     try Self.matches(#"<sheet name="([^"]*)""#, in: entry("xl/workbook.xml")).map { Self.unescape($0[1]) }
   }
 
   /// The worksheet called `name`.
-  func sheet(_ name: String) throws -> Sheet {
+  package func sheet(_ name: String) throws -> Sheet {
     let workbook = try entry("xl/workbook.xml")
     let rels = try entry("xl/_rels/workbook.xml.rels")
     var target: String?
@@ -100,7 +100,7 @@ struct XLSXPackage {
   }
 
   /// `xl/styles.xml`.
-  func styles() throws -> Styles {
+  package func styles() throws -> Styles {
     let xml = try entry("xl/styles.xml")
     var formats: [Int: String] = [:]
     for m in Self.matches(#"<numFmt numFmtId="(\d+)" formatCode="([^"]*)"/>"#, in: xml) {
@@ -120,7 +120,7 @@ struct XLSXPackage {
   }
 
   /// `xl/sharedStrings.xml` in index order (empty when the workbook has none).
-  func sharedStrings() throws -> [String] {
+  package func sharedStrings() throws -> [String] {
     guard try entryNames().contains("xl/sharedStrings.xml") else { return [] }
     return try Self.matches(#"<si><t[^>]*>(.*?)</t></si>"#, in: entry("xl/sharedStrings.xml")).map {
       Self.unescape($0[1])
@@ -128,7 +128,7 @@ struct XLSXPackage {
   }
 
   /// The text of a string cell (shared or inline), `nil` for a number or blank.
-  static func text(_ cell: Cell?, strings: [String]) -> String? {
+  package static func text(_ cell: Cell?, strings: [String]) -> String? {
     guard let cell else { return nil }
     switch cell.type {
     case "s": return cell.value.flatMap { Int($0) }.flatMap { $0 < strings.count ? strings[$0] : nil }
@@ -138,7 +138,7 @@ struct XLSXPackage {
     }
   }
 
-  static func matches(_ pattern: String, in text: String) -> [[String]] {
+  package static func matches(_ pattern: String, in text: String) -> [[String]] {
     guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else {
       return []
     }
@@ -151,7 +151,7 @@ struct XLSXPackage {
     }
   }
 
-  static func unescape(_ text: String) -> String {
+  package static func unescape(_ text: String) -> String {
     text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
       .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
       .replacingOccurrences(of: "&amp;", with: "&")

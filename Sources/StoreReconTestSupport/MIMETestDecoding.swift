@@ -2,9 +2,9 @@ import Foundation
 
 /// Just enough MIME decoding for tests to read what storerecon wrote: header fields (unfolded, RFC 2047
 /// words decoded) and quoted-printable bodies.
-enum MIMETestDecoding {
+package enum MIMETestDecoding {
   /// The header block of a message, unfolded, as name → raw value (first occurrence).
-  static func headers(_ message: String) -> [String: String] {
+  package static func headers(_ message: String) -> [String: String] {
     let head = message.components(separatedBy: "\r\n\r\n").first ?? ""
     let unfolded = head.replacingOccurrences(of: "\r\n ", with: " ").replacingOccurrences(
       of: "\r\n\t", with: " ")
@@ -19,7 +19,7 @@ enum MIMETestDecoding {
   }
 
   /// A header value with its `=?UTF-8?B?…?=` / `=?UTF-8?Q?…?=` words decoded (adjacent words joined).
-  static func decodeWords(_ value: String) -> String {
+  package static func decodeWords(_ value: String) -> String {
     var out = ""
     var previousWasEncoded = false
     for (i, token) in value.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
@@ -46,10 +46,10 @@ enum MIMETestDecoding {
   }
 
   /// The decoded subject of a message.
-  static func subject(_ message: String) -> String { decodeWords(headers(message)["Subject"] ?? "") }
+  package static func subject(_ message: String) -> String { decodeWords(headers(message)["Subject"] ?? "") }
 
   /// Decodes quoted-printable: soft breaks removed, `=XX` to bytes, CRLF kept.
-  static func quotedPrintable(_ text: String) -> [UInt8] {
+  package static func quotedPrintable(_ text: String) -> [UInt8] {
     let bytes = Array(text.utf8)
     var out: [UInt8] = []
     var i = 0
