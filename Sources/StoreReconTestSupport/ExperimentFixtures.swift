@@ -66,4 +66,26 @@ package enum Ex {
 
   /// The currency with `code` (USD for an unknown code, which no test uses).
   package static func currency(_ code: String) -> Currency { Currency.named(code) ?? Fx.usd }
+
+  /// `n` users of `arm`, assigned on 09-02; the first `payers` each buy one monthly charge of `price` on 09-05.
+  package static func cohort(
+    _ arm: String, prefix: String, n: Int, payers: Int, price: Int64, months: Int = 1
+  )
+    -> (records: [StoreTransaction], credentials: [Credential], assignments: [Assignment])
+  {
+    var records: [StoreTransaction] = []
+    var credentials: [Credential] = []
+    var assignments: [Assignment] = []
+    for i in 0..<n {
+      let user = "\(prefix)\(i)"
+      assignments.append(assign(user, arm, "2026-09-02T00:00:00Z"))
+      guard i < payers else { continue }
+      let key = "\(prefix)-chain-\(i)"
+      for m in 0..<months {
+        records.append(apple("\(key)-\(m)", key, "2026-09-\(10 + 2 * m)T10:00:00Z", price: price))
+      }
+      credentials.append(Fx.cred(key: key, user: user))
+    }
+    return (records, credentials, assignments)
+  }
 }

@@ -131,4 +131,11 @@ package enum Fx {
   {
     apple(original, original: original, product: product, at: until.adding(ms: -days(30)), expires: until)
   }
+
+  /// An App Store finding of 4.99 USD for `reason` on `chain`.
+  package static func finding(_ reason: Finding.Reason, chain: String, user: String = "u1") -> Finding {
+    Finding(
+      reason: reason, store: .appStore, chainKey: chain, userId: user, productId: "com.acme.pro.monthly",
+      currency: Currency.named("USD"), amountMinor: 499, detail: "d")
+  }
 }

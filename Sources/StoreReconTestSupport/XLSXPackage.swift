@@ -127,6 +127,26 @@ package struct XLSXPackage {
     }
   }
 
+  /// Every row of `sheet` as texts (a string cell's text, any other cell's value), trailing blanks dropped.
+  package static func rows(_ sheet: Sheet, strings: [String]) throws -> [[String]] {
+    var byRow: [Int: [(Int, String)]] = [:]
+    for (ref, cell) in sheet.cells {
+      let letters = ref.prefix { $0.isLetter }
+      guard let row = Int(ref.dropFirst(letters.count)), let letter = letters.unicodeScalars.first else {
+        continue
+      }
+      let column = Int(letter.value) - 65
+      byRow[row, default: []].append((column, XLSXPackage.text(cell, strings: strings) ?? cell.value ?? ""))
+    }
+    return byRow.keys.sorted().map { row in
+      let cells = byRow[row] ?? []
+      let width = (cells.map(\.0).max() ?? -1) + 1
+      var out = Array(repeating: "", count: width)
+      for (column, value) in cells { out[column] = value }
+      return out
+    }
+  }
+
   /// The text of a string cell (shared or inline), `nil` for a number or blank.
   package static func text(_ cell: Cell?, strings: [String]) -> String? {
     guard let cell else { return nil }
