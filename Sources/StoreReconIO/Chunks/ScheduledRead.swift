@@ -14,7 +14,7 @@ package class ScheduledRead: @unchecked Sendable {
   weak var schedule: ReadSchedule?
   /// The schedule of a read consumed without one (made by ``begin()``).
   private var ownSchedule: ReadSchedule?
-  private let flag = FileDigest.NSLockLike()
+  private let flag = Lock()
   private var cancelledFlag = false
 
   /// Whether the read also checksums its file (for the run's manifest).
