@@ -233,6 +233,27 @@ package final class LedgerStorage: @unchecked Sendable {
   }
 }
 
+extension LedgerStorage {
+  /// What is wrong with the ledger's look-up tables (nothing: empty): the key pool, the product table,
+  /// the chain index of each store over the chains of that store, and the Play first-order index, each
+  /// by its own `checkInvariants`; and every first order naming a Play chain. For tests and debugging.
+  func checkInvariants() -> [String] {
+    var problems = pool.checkInvariants().map { "key pool: " + $0 }
+    problems += products.checkInvariants()
+    for store in Store.allCases {
+      problems += index[LedgerStorage.slot(store)].checkInvariants(chains: chains) { $0.store == store }
+        .map { "\(store) index: " + $0 }
+    }
+    problems += playOrders.checkInvariants().map { "Play first orders: " + $0 }
+    playOrders.forEach { key, c in
+      if Int(c) >= chains.count || chains[Int(c)].store != .play {
+        problems.append("Play first orders: \(key) names chain \(c), not a Play chain")
+      }
+    }
+    return problems
+  }
+}
+
 /// One chain in the ledger: its key, where its records are, and what follows from them as of T
 /// (64 bytes; fields ordered so that none needs padding).
 struct ChainState: Sendable {
