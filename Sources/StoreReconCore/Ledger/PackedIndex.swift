@@ -153,6 +153,9 @@ extension PackedIndex {
     }
   }
 
+  /// The bytes one slot takes in memory (16, as the map's summary says; a test holds it to that).
+  static var slotStride: Int { MemoryLayout<Slot>.stride }
+
   /// Per slot, whether it holds a key (for tests of ``checkInvariants()``).
   var occupancy: [Bool] { slots.map { $0.payload != 0 } }
 
