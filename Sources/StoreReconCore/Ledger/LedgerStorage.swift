@@ -30,11 +30,14 @@ package final class LedgerStorage: @unchecked Sendable {
 
   /// A sum over what prefetching loops read ahead (kept so that the compiler keeps those reads).
   var touched: Int64 = 0
+  /// Whether ``release()`` freed the records, chains and look-ups.
+  private(set) var isReleased = false
 
   init() {}
 
   /// Drops everything but the key pool and the product names (which lineage rows and findings name).
   func release() {
+    isReleased = true
     records.removeAll()
     order = []
     chains = ChainTable()
