@@ -81,7 +81,9 @@ let package = Package(
     .testTarget(name: "StoreReconPlatformTests", dependencies: ["StoreReconPlatform"]),
     .testTarget(
       name: "StoreReconCoreTests", dependencies: ["StoreReconCore", "StoreReconPlatform", "StoreReconTestSupport"]),
-    .testTarget(name: "StoreReconIOTests", dependencies: ["StoreReconIO", "StoreReconTestSupport"]),
+    .testTarget(
+      name: "StoreReconIOTests",
+      dependencies: ["StoreReconIO", "StoreReconCore", "StoreReconPlatform", "StoreReconTestSupport"]),
     .testTarget(
       name: "StoreReconImportersTests",
       dependencies: [

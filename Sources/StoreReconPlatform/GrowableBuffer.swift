@@ -56,15 +56,19 @@ public final class GrowableBuffer<Element: BitwiseCopyable>: @unchecked Sendable
     held += n
   }
 
-  /// Element `i` (unchecked beyond a debug assertion).
+  /// Element `i`, for `i` in `0..<count` (unchecked beyond a debug assertion).
+  ///
+  /// An `assert`, not a `precondition`, on purpose: this is the per-record access of the ledger's and the
+  /// importers' inner loops, where a check in release builds costs a compare and a branch per element
+  /// and keeps loops from vectorising. Debug builds, and so every test run, check it.
   @inlinable @inline(__always)
   public subscript(i: Int) -> Element {
     get {
-      assert(i >= 0 && i < held)
+      assert(i >= 0 && i < held, "GrowableBuffer: index \(i) outside 0..<\(held)")
       return storage.unsafelyUnwrapped[i]
     }
     set {
-      assert(i >= 0 && i < held)
+      assert(i >= 0 && i < held, "GrowableBuffer: index \(i) outside 0..<\(held)")
       storage.unsafelyUnwrapped[i] = newValue
     }
   }

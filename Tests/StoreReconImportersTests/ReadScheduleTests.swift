@@ -3,6 +3,7 @@ import Testing
 import StoreReconTestSupport
 
 @testable import StoreReconPlatform
+@testable import StoreReconCore
 @testable import StoreReconIO
 
 /// The read-ahead's parts: the JWS fast path, base64 into a buffer, the checksums of mapped files and the
@@ -43,15 +44,16 @@ import StoreReconTestSupport
 
   @Test func base64IntoABufferDecodesAsTheArrayDecoder() {
     let buffer = GrowableBuffer<UInt8>()
-    var generator = SystemRandomNumberGenerator()
+    let seed: UInt64 = 0xB64_0001
+    var generator = SeededGenerator(seed: seed, stream: "base64")
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=*.".utf8)
     for length in 0..<40 {
       for _ in 0..<30 {
-        let text = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+        let text = (0..<length).map { _ in alphabet[generator.below(alphabet.count)] }
         let bytes = text.filter { $0 != 0x2A || length % 7 == 0 }
         let expected = bytes.withUnsafeBufferPointer { Base64URL.decode($0) }
         let got = bytes.withUnsafeBufferPointer { Base64URL.decode($0, into: buffer).map { Array($0) } }
-        #expect(got == expected, "\(String(decoding: bytes, as: UTF8.self))")
+        #expect(got == expected, "seed \(seed): \(String(decoding: bytes, as: UTF8.self))")
       }
     }
   }

@@ -81,14 +81,17 @@ import StoreReconTestSupport
   }
 
   @Test func exactScaleMatchesTheMoneyRoundingAndNeverOverflowsSilently() {
-    var generator = SeededGenerator(seed: 7)
+    let seed: UInt64 = 7
+    var generator = SeededGenerator(seed: seed)
     for _ in 0..<2000 {
       let amount = Int64(generator.below(2_000_000)) - 1_000_000
       let factor = Int64(generator.below(1_000_000))
       let down = generator.below(9)
       for rule in [RoundingRule.halfEven, .halfUp, .down] {
         let expected = rule.scale(amount, numerator: factor, denominator: Pow10.int64(down))
-        #expect(ExactScale.apply(amount, factor: factor, up: 0, down: down, rounding: rule) == expected)
+        #expect(
+          ExactScale.apply(amount, factor: factor, up: 0, down: down, rounding: rule) == expected,
+          "seed \(seed): \(amount) × \(factor) / 10^\(down), \(rule)")
       }
     }
     // 128-bit intermediate: 9e15 × 9e15 / 1e15 fits; 9e18 × 9e18 does not.

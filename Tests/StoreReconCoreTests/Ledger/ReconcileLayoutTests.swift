@@ -59,6 +59,36 @@ import Testing
     #expect(table.count == 2 && table.indices == 0..<2)
   }
 
+  /// The sizes the packed types' comments state, and the field placements the prefetching reads rely
+  /// on ("a record may span two cache lines: read both ends"): a layout change fails here first.
+  @Test func packedLayoutsAreWhatTheirCommentsState() {
+    func layout<T>(_ type: T.Type) -> [Int] {
+      [MemoryLayout<T>.size, MemoryLayout<T>.stride, MemoryLayout<T>.alignment]
+    }
+    // [size, stride, alignment]
+    #expect(layout(PackedRecord.self) == [40, 40, 8], "one record in 40 bytes")
+    #expect(layout(ChainState.self) == [64, 64, 8], "one chain in 64 bytes, no padding: one cache line")
+    #expect(layout(PackedID.self) == [12, 16, 8], "a packed id in 12 bytes")
+    #expect(layout(CompactID.self) == [8, 8, 8], "a compact id in 8 bytes")
+    #expect(layout(StatusRecord.self) == [64, 64, 8], "a Play resource in 64 bytes")
+    #expect(layout(EntitlementTable.Row.self)[1] == 72, "an entitlement row of 72 bytes")
+    #expect(layout(CredentialTable.Row.self)[1] == 40, "a credential row of 40 bytes")
+    #expect(layout(LineageRows.Item.self) == [72, 72, 8], "a lineage row in 72 bytes")
+    #expect(layout(BuilderChain.self)[1] == 56, "a builder chain in 56 bytes, within one cache line")
+    #expect(PackedIndex.slotStride == 16, "a PackedIndex slot in 16 bytes")
+    #expect(MemoryLayout<UInt32>.stride == 4, "a ChainKeyIndex slot in 4 bytes")
+    // Prefetching reads a record's first and last fields, a resource's first and one in its last 16
+    // bytes: whatever 16-byte-aligned place an element has in an array, those touch each line it spans.
+    #expect(MemoryLayout<PackedRecord>.offset(of: \PackedRecord.at) == 0)
+    #expect(MemoryLayout<PackedRecord>.offset(of: \PackedRecord.flags) == MemoryLayout<PackedRecord>.size - 2)
+    #expect(MemoryLayout<StatusRecord>.offset(of: \StatusRecord.at) == 0)
+    #expect(
+      (MemoryLayout<StatusRecord>.offset(of: \StatusRecord.token) ?? 0) >= MemoryLayout<StatusRecord>.size
+        - 16)
+    // The key, which every look-up compares, opens a chain's cache line.
+    #expect(MemoryLayout<ChainState>.offset(of: \ChainState.key) == 0)
+  }
+
   @Test func revenueTableAddsUpPerKey() {
     var table = RevenueTable()
     let day = CivilDate(year: 2026, month: 11, day: 29)
