@@ -123,7 +123,7 @@ package enum SMTPSender {
       if !detail.isEmpty && detail != text { text += " (\(detail))" }
       if response > 0 { text += ", last SMTP reply \(response)" }
       // libcurl reports every refused AUTH as "login denied"; only 535 (or no reply code) means the
-      // credentials are wrong. 530/538 mean the server wants TLS first, 534 a stronger mechanism.
+      // user name or password is wrong. 530/538 mean the server wants TLS first, 534 a stronger mechanism.
       let wrongCredentials = result == CURLE_LOGIN_DENIED && (response == 535 || response == 0)
       if result == CURLE_LOGIN_DENIED && (response == 530 || response == 538) {
         text += ": the server wants TLS before AUTH (set mail.tls to starttls)"
