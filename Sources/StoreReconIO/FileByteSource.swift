@@ -9,7 +9,7 @@ package final class FileByteSource: ByteSource {
   package let displayName: String
   /// The file's size in bytes when it was opened.
   package let size: Int64
-  private let file: ReadOnlyFile
+  let file: ReadOnlyFile
 
   /// Opens `path` for reading; errors name `displayName`.
   package init(path: String, displayName: String) throws(InputError) {
@@ -31,26 +31,6 @@ package final class FileByteSource: ByteSource {
   /// between threads.
   func mapWhole() {
     if mapping == nil { mapping = MappedFile(fd: file.descriptor, size: size) }
-  }
-
-  /// Reads the next bytes of the file; `0` at the end.
-  package func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputError) -> Int {
-    do {
-      return try file.read(into: buffer)
-    } catch {
-      throw .unreadable(path: displayName, reason: error.description)
-    }
-  }
-
-  /// Reads up to `buffer.count` bytes at `offset`, without moving the sequential position.
-  package func read(at offset: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputError)
-    -> Int
-  {
-    do {
-      return try file.read(at: offset, into: buffer)
-    } catch {
-      throw .unreadable(path: displayName, reason: error.description)
-    }
   }
 
   static func message(_ code: Int32) -> String { Syscall.message(code) }

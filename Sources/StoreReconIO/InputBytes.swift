@@ -32,10 +32,8 @@ package enum InputBytes {
   /// Looks at the first bytes of `file` (without moving its read position).
   static func sniff(_ file: FileByteSource, path: String, displayName: String) throws(InputError) -> Container
   {
-    var magic = [UInt8](repeating: 0, count: 4)
-    let got = try magic.withUnsafeMutableBufferPointer { (buffer) throws(InputError) -> Int in
-      try file.read(at: 0, into: buffer)
-    }
+    let magic = try file.bytes(at: 0, count: 4)
+    let got = magic.count
     let lower = path.lowercased()
     if got >= 2 && magic[0] == 0x1F && magic[1] == 0x8B { return .gzip }
     if got >= 4 && magic[0] == 0x50 && magic[1] == 0x4B && (magic[2] == 3 || magic[2] == 5) {

@@ -106,11 +106,10 @@ enum ZipDirectory {
   private static func bytes(
     _ file: FileByteSource, at offset: Int64, count: Int, displayName: String
   ) throws(InputError) -> [UInt8] {
-    var result = [UInt8](repeating: 0, count: count)
-    let got = try result.withUnsafeMutableBufferPointer { (buffer) throws(InputError) -> Int in
-      try file.read(at: offset, into: buffer)
+    let result = try file.bytes(at: offset, count: count)
+    guard result.count == count else {
+      throw .malformed(path: displayName, reason: "zip archive is truncated")
     }
-    guard got == count else { throw .malformed(path: displayName, reason: "zip archive is truncated") }
     return result
   }
 

@@ -33,19 +33,6 @@ package struct PlayVoidedPurchaseImporter: StoreImporter {
       threads: threads)
   }
 
-  /// Packs lines through the full parser.
-  package struct Packer: JSONLinePacker {
-    package init() {}
-
-    package mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch)
-      throws(RowRejection)
-    {
-      batch.add(
-        try PlayVoidedPurchaseImporter.transaction(
-          from: try JSONLinesImport.parse(line), origin: Origin(file: -1, line: 0)))
-    }
-  }
-
   /// Maps one `VoidedPurchase` to a void record.
   package static func transaction(from voided: JSONValue, origin: Origin) throws(RowRejection)
     -> StoreTransaction

@@ -11,14 +11,6 @@ enum StoreCurrency {
     return currency
   }
 
-  /// The currency these bytes name; rejects with "unknown currency 'XYZ'" otherwise.
-  static func named(bytes: UnsafeBufferPointer<UInt8>) throws(RowRejection) -> Currency {
-    guard let currency = Currency.named(bytes: bytes) else {
-      throw RowRejection(MoneyError.unknownCurrency(RawText.truncated(bytes)))
-    }
-    return currency
-  }
-
   /// Runs a money conversion, turning its error into a rejection with the error's description.
   static func convert(_ body: () throws(MoneyError) -> Int64) throws(RowRejection) -> Int64 {
     do {

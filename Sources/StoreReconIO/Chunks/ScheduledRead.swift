@@ -47,11 +47,7 @@ package class ScheduledRead: @unchecked Sendable {
   final func checksumInBackground(_ path: String) {
     guard checksums, checksumWork == nil else { return }
     let box = checksum
-    checksumWork = BackgroundWork {
-      let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
-      defer { buffer.deallocate() }
-      box.value = FileDigest.of(path: path, buffer: buffer)
-    }
+    checksumWork = BackgroundWork { box.value = FileByteSource.digest(path: path) }
   }
 
   /// Queues task `k` to `pool`.

@@ -1,0 +1,19 @@
+import StoreReconPlatform
+package import StoreReconCore
+package import StoreReconIO
+
+// The batch import's line packer: each line a buffer into the read's chunk, valid during the call.
+extension PlayVoidedPurchaseImporter {
+  /// Packs lines through the full parser.
+  package struct Packer: JSONLinePacker {
+    package init() {}
+
+    package mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch)
+      throws(RowRejection)
+    {
+      batch.add(
+        try PlayVoidedPurchaseImporter.transaction(
+          from: try JSONLinesImport.parse(line), origin: Origin(file: -1, line: 0)))
+    }
+  }
+}
