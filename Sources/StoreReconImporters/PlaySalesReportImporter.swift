@@ -112,9 +112,9 @@ package struct PlaySalesReportImporter: StoreImporter {
     let columns: Columns
     /// Products seen (SKU, base plan, product type) and their variants, for ``knownIn``: rows repeat a
     /// few products.
-    private var known: [(product: [UInt8], variant: UInt32)] = []
+    var known: [(product: [UInt8], variant: UInt32)] = []
     private var knownIn: ProductTable?
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
 
     package static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> Columns {
       try Columns(displayName: header.displayName) { header.columnIndex(anyOf: $0) }
@@ -186,31 +186,7 @@ package struct PlaySalesReportImporter: StoreImporter {
         knownIn = batch.products
         known.removeAll()
       }
-      var found: UInt32?
-      scratch.withUnsafeBufferPointer { product in
-        for entry in known where entry.product.count == product.count {
-          let same = entry.product.withUnsafeBufferPointer { p in
-            guard let a = p.baseAddress, let b = product.baseAddress else { return true }
-            return Memory.memcmp(a, b, product.count) == 0
-          }
-          if same {
-            found = entry.variant
-            return
-          }
-        }
-      }
-      let variant: UInt32
-      if let found {
-        variant = found
-      } else {
-        let products = batch.products
-        variant = scratch.withUnsafeBufferPointer { all in
-          products.variant(
-            store: .play, name: products.name(UnsafeBufferPointer(rebasing: all[0..<nameLength])),
-            type: products.type(UnsafeBufferPointer(rebasing: all[(nameLength + 1)...])))
-        }
-        if known.count < 64 { known.append((scratch.withUnsafeBufferPointer { Array($0) }, variant)) }
-      }
+      let variant = knownVariant(nameLength: nameLength, in: batch)
 
       let at = value * 1000
       batch.noteInstant(at)

@@ -1,0 +1,37 @@
+import StoreReconPlatform
+import StoreReconCore
+import StoreReconIO
+
+extension PlaySalesReportImporter.Packer {
+  // The product cache's look-up: `scratch` (`sku` or `sku:basePlan`, a zero byte, the raw product type)
+  // compared byte for byte with the products seen, through buffers valid inside each closure.
+
+  /// The variant `scratch` spells (its first `nameLength` bytes the product, the bytes after the zero
+  /// byte its type): one seen before, else a new one in `batch`'s products, remembered while fewer than
+  /// 64 are.
+  @inline(__always)
+  mutating func knownVariant(nameLength: Int, in batch: RecordBatch) -> UInt32 {
+    var found: UInt32?
+    scratch.withUnsafeBufferPointer { product in
+      for entry in known where entry.product.count == product.count {
+        let same = entry.product.withUnsafeBufferPointer { p in
+          guard let a = p.baseAddress, let b = product.baseAddress else { return true }
+          return Memory.memcmp(a, b, product.count) == 0
+        }
+        if same {
+          found = entry.variant
+          return
+        }
+      }
+    }
+    if let found { return found }
+    let products = batch.products
+    let variant = scratch.withUnsafeBufferPointer { all in
+      products.variant(
+        store: .play, name: products.name(UnsafeBufferPointer(rebasing: all[0..<nameLength])),
+        type: products.type(UnsafeBufferPointer(rebasing: all[(nameLength + 1)...])))
+    }
+    if known.count < 64 { known.append((scratch.withUnsafeBufferPointer { Array($0) }, variant)) }
+    return variant
+  }
+}
