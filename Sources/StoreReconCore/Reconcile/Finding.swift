@@ -90,18 +90,14 @@ package struct Finding: Sendable, Equatable {
       return (kind * reasons.count + reason) * stores.count + store
     }
     var order = Array(findings.indices)
-    findings.withUnsafeBufferPointer { all in
-      ranks.withUnsafeBufferPointer { ranks in
-        order.sort { a, b in
-          if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
-          let x = all[a]
-          let y = all[b]
-          if x.chainKey != y.chainKey { return x.chainKey < y.chainKey }
-          if x.userId != y.userId { return x.userId < y.userId }
-          if x.key != y.key { return x.key < y.key }
-          return a < b
-        }
-      }
+    order.sort { a, b in
+      if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+      let x = findings[a]
+      let y = findings[b]
+      if x.chainKey != y.chainKey { return x.chainKey < y.chainKey }
+      if x.userId != y.userId { return x.userId < y.userId }
+      if x.key != y.key { return x.key < y.key }
+      return a < b
     }
     return order.map { findings[$0] }
   }
