@@ -99,6 +99,24 @@ extension Parallel {
     }
   }
 
+  /// ``map(parts:filling:_:)`` over `a`, each part also with a window on all of `b`, where the parts
+  /// must touch disjoint elements (as ``map(parts:sharing:_:)``).
+  @inlinable
+  package static func map<A, B, T>(
+    parts: Int, filling a: inout [A], sharing b: inout [B], _ body: (Range<Int>, PartSlots<A>, PartSlots<B>) -> T
+  ) -> [T] {
+    let count = a.count
+    return a.withUnsafeMutableBufferPointer { bufferA in
+      b.withUnsafeMutableBufferPointer { bufferB in
+        let (a, b) = (bufferA, bufferB)
+        return map(parts: parts) { part in
+          let range = Parallel.range(part, of: parts, count: count)
+          return body(range, PartSlots(a, range: range), PartSlots(b, range: 0..<b.count))
+        }
+      }
+    }
+  }
+
   /// Runs `body` for parts `0..<parts`, each with a window on all of `a`: the parts must touch disjoint
   /// elements (each element is one part's), which the windows cannot check; they check the bounds.
   /// Returns the results in part order.
