@@ -37,7 +37,8 @@ package struct PartSlots<Element> {
   package func withUnsafeMutableBufferPointer<R>(
     covering part: Range<Int>, _ body: (UnsafeMutableBufferPointer<Element>) -> R
   ) -> R {
-    precondition(part.isEmpty || (part.lowerBound >= range.lowerBound && part.upperBound <= range.upperBound),
+    precondition(
+      part.isEmpty || (part.lowerBound >= range.lowerBound && part.upperBound <= range.upperBound),
       "PartSlots: rows outside the part's range")
     return body(UnsafeMutableBufferPointer(rebasing: buffer[..<range.upperBound]))
   }
@@ -92,7 +93,8 @@ extension Parallel {
           let (a, b, c) = (bufferA, bufferB, bufferC)
           return map(parts: parts) { part in
             let range = Parallel.range(part, of: parts, count: count)
-            return body(range, PartSlots(a, range: range), PartSlots(b, range: range), PartSlots(c, range: range))
+            return body(
+              range, PartSlots(a, range: range), PartSlots(b, range: range), PartSlots(c, range: range))
           }
         }
       }
@@ -103,7 +105,8 @@ extension Parallel {
   /// must touch disjoint elements (as ``map(parts:sharing:_:)``).
   @inlinable
   package static func map<A, B, T>(
-    parts: Int, filling a: inout [A], sharing b: inout [B], _ body: (Range<Int>, PartSlots<A>, PartSlots<B>) -> T
+    parts: Int, filling a: inout [A], sharing b: inout [B],
+    _ body: (Range<Int>, PartSlots<A>, PartSlots<B>) -> T
   ) -> [T] {
     let count = a.count
     return a.withUnsafeMutableBufferPointer { bufferA in

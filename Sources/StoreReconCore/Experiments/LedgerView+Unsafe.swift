@@ -33,7 +33,8 @@ struct LedgerView: ~Copyable {
       storage.order.withUnsafeBufferPointer { order in
         storage.statuses.withUnsafeBufferPointer { statuses in
           let view = LedgerView(
-            storage: storage, chains: chains, order: order, records: UnsafeBufferPointer(storage.records.buffer),
+            storage: storage, chains: chains, order: order,
+            records: UnsafeBufferPointer(storage.records.buffer),
             statuses: statuses)
           return body(view)
         }

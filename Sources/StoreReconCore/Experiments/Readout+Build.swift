@@ -112,7 +112,8 @@ extension Readout {
     let srm = ChiSquare.goodnessOfFit(observed: counts, weights: arms.map(\.weight))
     let credited = CreditedUsers(people, arms: assigned.arms, armCount: arms.count)
     let columns = CurrencyColumns(tallies: totals.tallies, credited: credited)
-    var payers = PayerRows(people, otherNet: totals.otherNet, arms: assigned.arms, credited: credited, columns: columns)
+    var payers = PayerRows(
+      people, otherNet: totals.otherNet, arms: assigned.arms, credited: credited, columns: columns)
     people = []
     let samples = arms.indices.map { SampleSummary(users: counts[$0], nonZero: payers.reporting[$0]) }
     payers.reporting = []
@@ -259,7 +260,8 @@ extension Readout {
     /// The columns of arms with `tallies` and `credited` users.
     init(tallies: [ArmTally], credited: CreditedUsers) {
       byArm = tallies.indices.map { a in
-        Currency.all.filter { tallies[a].hasRow[$0.tableIndex] || credited.hasUsers[a][$0.tableIndex] }.sorted()
+        Currency.all.filter { tallies[a].hasRow[$0.tableIndex] || credited.hasUsers[a][$0.tableIndex] }
+          .sorted()
       }
       currencies = Set(byArm.joined()).sorted()
       var columnOf = [Int](repeating: -1, count: Currency.all.count)
@@ -396,7 +398,8 @@ extension Readout {
     let parts = Parallel.parts(for: owners.count, minimum: 100_000)
     _ = Parallel.map(parts: parts, filling: &owners) { range, owners in
       for k in range {
-        if let n = users.owner(ofLineage: users.lineage(k), ledger: s, assigned: assigned, claimers: claimers) {
+        if let n = users.owner(ofLineage: users.lineage(k), ledger: s, assigned: assigned, claimers: claimers)
+        {
           owners[k] = n
         }
       }

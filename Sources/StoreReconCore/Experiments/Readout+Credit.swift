@@ -124,9 +124,10 @@ extension Readout {
         person.trialCurrency = UInt16(currency.tableIndex + 1)
       }
     }
-    if let mature = maturity(
-      scratch.charges, trial: trial, headFirst: headFirst, eligible: scratch.eligible, original: original, c, s)
-    {
+    let mature = maturity(
+      scratch.charges, trial: trial, headFirst: headFirst, eligible: scratch.eligible, original: original,
+      c, s)
+    if let mature {
       part.tallies[a].reporting.subscriptionLineages += 1
       if mature { part.tallies[a].reporting.matureLineages += 1 }
       if let currency = lineageCurrency {
@@ -188,7 +189,9 @@ extension Readout {
   /// Whether chain `i`'s product (its current one, else its first purchase's) is one arm `a` does not
   /// offer and another arm does.
   @inline(__always)
-  static func isOtherArmsProduct(_ i: Int, arm a: Int, _ c: CreditContext, _ s: borrowing LedgerView) -> Bool {
+  static func isOtherArmsProduct(
+    _ i: Int, arm a: Int, _ c: CreditContext, _ s: borrowing LedgerView
+  ) -> Bool {
     let chain = s.chain(i)
     var product = chain.currentProduct
     if product == UInt32.max, let first = s.purchases(i).first {
@@ -322,7 +325,8 @@ extension Readout {
   /// misses of a level are independent loads the processor overlaps, instead of one miss after another
   /// while crediting. Returns a sum of what it read (kept, so the loads are not optimised away).
   static func warm(
-    _ batch: ArraySlice<Int32>, _ c: CreditContext, _ s: borrowing LedgerView, _ people: PartSlots<ArmTally.Person>
+    _ batch: ArraySlice<Int32>, _ c: CreditContext, _ s: borrowing LedgerView,
+    _ people: PartSlots<ArmTally.Person>
   ) -> UInt64 {
     let starts = c.users.starts
     let members = c.users.members

@@ -79,7 +79,8 @@ extension LedgerBuilder {
     var heads = [Int](repeating: 0, count: runs.count)
     while !runs.isEmpty {
       var best = 0
-      for k in 1..<runs.count where ChainSortEntry.less(runs[k][heads[k]], runs[best][heads[best]], pool: pool) {
+      for k in 1..<runs.count
+      where ChainSortEntry.less(runs[k][heads[k]], runs[best][heads[best]], pool: pool) {
         best = k
       }
       out.append(runs[best][heads[best]].chain)

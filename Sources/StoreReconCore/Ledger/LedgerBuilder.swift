@@ -323,8 +323,9 @@ package final class LedgerBuilder {
     for range in (0..<orders.count).blocks(of: block) {
       for k in range { sink &+= tokenOfOrder.touch(chains[Int(orders[k])].key) }
       for k in range {
-        found[k - range.lowerBound] = tokenOfOrder[chains[Int(orders[k])].key] ?? UInt32.max
-        if found[k - range.lowerBound] != UInt32.max { sink &+= chains[Int(found[k - range.lowerBound])].firstPurchase }
+        let token = tokenOfOrder[chains[Int(orders[k])].key] ?? UInt32.max
+        found[k - range.lowerBound] = token
+        if token != UInt32.max { sink &+= chains[Int(token)].firstPurchase }
       }
       for k in range where found[k - range.lowerBound] != UInt32.max {
         link(Int(orders[k]), into: found[k - range.lowerBound], target: &target)

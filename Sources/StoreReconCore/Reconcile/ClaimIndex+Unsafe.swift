@@ -16,8 +16,10 @@ extension ClaimIndex {
       credentialUsers: UnsafeBufferPointer<UInt64>, entitlementUsers: UnsafeBufferPointer<UInt64>,
       entitlementActive: UnsafeBufferPointer<Bool>
     ) {
-      precondition(starts.count >= 1 && Int(starts[starts.count - 1]) == sources.count, "ClaimIndex: bad starts")
-      precondition(entitlementUsers.count == entitlementActive.count, "ClaimIndex: entitlement columns differ")
+      precondition(
+        starts.count >= 1 && Int(starts[starts.count - 1]) == sources.count, "ClaimIndex: bad starts")
+      precondition(
+        entitlementUsers.count == entitlementActive.count, "ClaimIndex: entitlement columns differ")
       self.starts = starts
       self.sources = sources
       self.credentialUsers = credentialUsers

@@ -100,7 +100,8 @@ package enum Reconciler {
         var facts = [UInt8](repeating: 0, count: block)
         for chains in Parallel.range(part, of: parts, count: chainCount).blocks(of: block) {
           for c in chains {
-            facts[c - chains.lowerBound] = ClaimIndex.facts(view.sources(of: c), view, entitlements, credentials)
+            facts[c - chains.lowerBound] = ClaimIndex.facts(
+              view.sources(of: c), view, entitlements, credentials)
           }
           for c in chains {
             let claimed = view.sources(of: c)
@@ -132,7 +133,8 @@ package enum Reconciler {
 
     /// The grants of `goodwill` that cover `t`.
     init(_ goodwill: [GoodwillGrant], at t: Instant) {
-      for grant in goodwill where (grant.startsAt ?? .distantPast) <= t && (grant.endsAt ?? .distantFuture) > t {
+      for grant in goodwill
+      where (grant.startsAt ?? .distantPast) <= t && (grant.endsAt ?? .distantFuture) > t {
         grants.insert("\(grant.userId)\u{1F}\(grant.productId)")
         users.insert(grant.userId)
       }

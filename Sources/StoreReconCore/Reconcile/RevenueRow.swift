@@ -65,7 +65,8 @@ package enum Revenue {
   ///   - productNames: the product name number of each product variant.
   @inline(__always)
   static func add(
-    record n: Int, _ view: borrowing LedgerView, productNames names: [UInt32], asOf t: Int64, rounding: RoundingRule,
+    record n: Int, _ view: borrowing LedgerView, productNames names: [UInt32], asOf t: Int64,
+    rounding: RoundingRule,
     dayOf: (Instant) -> CivilDate, to table: inout RevenueTable
   ) {
     let r = view.record(number: n)
