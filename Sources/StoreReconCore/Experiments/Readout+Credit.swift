@@ -368,7 +368,7 @@ extension Readout {
   /// place: by charge instant, store, chain key, transaction id, and credit order where all of those
   /// tie (a stable sort).
   static func sortUserRows(_ items: GrowableBuffer<LineageRows.Item>, from: Int, pool: TextPool) {
-    items.sortTail(from: from) { x, y in
+    LineageRows.sortTail(items, from: from) { x, y in
       if x.charged != y.charged { return x.charged < y.charged }
       if x.store != y.store { return LineageRows.store(x.store) < LineageRows.store(y.store) }
       let c = PackedID.compare(x.chain, y.chain, pool: pool)

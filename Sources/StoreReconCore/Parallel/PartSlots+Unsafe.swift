@@ -1,3 +1,5 @@
+import StoreReconPlatform
+
 /// One part's window on an array that the parts of a ``Parallel`` loop fill side by side.
 ///
 /// It reads and writes the elements of ``range`` only (a precondition on every access), so parts whose
@@ -6,12 +8,12 @@
 /// elements (each element belongs to one part's work), and the precondition checks the bounds.
 ///
 /// Valid only inside the `map` call that made it (it is not kept past it: the loop's parts end there).
-package struct PartSlots<Element> {
-  @usableFromInline let buffer: UnsafeMutableBufferPointer<Element>
+struct PartSlots<Element> {
+  private let buffer: UnsafeMutableBufferPointer<Element>
   /// The elements this part may read and write.
-  package let range: Range<Int>
+  let range: Range<Int>
 
-  @inlinable
+  @inline(__always)
   init(_ buffer: UnsafeMutableBufferPointer<Element>, range: Range<Int>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "PartSlots: range out of bounds")
     self.buffer = buffer
@@ -19,8 +21,8 @@ package struct PartSlots<Element> {
   }
 
   /// Element `i`, which must be in ``range``.
-  @inlinable
-  package subscript(i: Int) -> Element {
+  @inline(__always)
+  subscript(i: Int) -> Element {
     @inline(__always) get {
       precondition(range.contains(i), "PartSlots: index outside the part's range")
       return buffer[i]
@@ -33,8 +35,8 @@ package struct PartSlots<Element> {
 
   /// Calls `body` with the array's elements `0..<range.upperBound` as a buffer, for fenced code that
   /// fills `part` (within ``range``) through pointers.
-  @inlinable
-  package func withUnsafeMutableBufferPointer<R>(
+  @inline(__always)
+  func withUnsafeMutableBufferPointer<R>(
     covering part: Range<Int>, _ body: (UnsafeMutableBufferPointer<Element>) -> R
   ) -> R {
     precondition(
@@ -47,8 +49,8 @@ package struct PartSlots<Element> {
 extension Parallel {
   /// Runs `body` for parts `0..<parts` of `a`'s indexes (as ``range(_:of:count:)`` cuts them), each with
   /// its part's range and a window on that range of `a`; returns the results in part order.
-  @inlinable
-  package static func map<A, T>(
+  @inline(__always)
+  static func map<A, T>(
     parts: Int, filling a: inout [A], _ body: (Range<Int>, PartSlots<A>) -> T
   ) -> [T] {
     let count = a.count
@@ -62,8 +64,8 @@ extension Parallel {
   }
 
   /// ``map(parts:filling:_:)`` over two arrays of the same count, filled side by side.
-  @inlinable
-  package static func map<A, B, T>(
+  @inline(__always)
+  static func map<A, B, T>(
     parts: Int, filling a: inout [A], _ b: inout [B], _ body: (Range<Int>, PartSlots<A>, PartSlots<B>) -> T
   ) -> [T] {
     let count = a.count
@@ -80,8 +82,8 @@ extension Parallel {
   }
 
   /// ``map(parts:filling:_:)`` over three arrays of the same count, filled side by side.
-  @inlinable
-  package static func map<A, B, C, T>(
+  @inline(__always)
+  static func map<A, B, C, T>(
     parts: Int, filling a: inout [A], _ b: inout [B], _ c: inout [C],
     _ body: (Range<Int>, PartSlots<A>, PartSlots<B>, PartSlots<C>) -> T
   ) -> [T] {
@@ -103,8 +105,8 @@ extension Parallel {
 
   /// ``map(parts:filling:_:)`` over `a`, each part also with a window on all of `b`, where the parts
   /// must touch disjoint elements (as ``map(parts:sharing:_:)``).
-  @inlinable
-  package static func map<A, B, T>(
+  @inline(__always)
+  static func map<A, B, T>(
     parts: Int, filling a: inout [A], sharing b: inout [B],
     _ body: (Range<Int>, PartSlots<A>, PartSlots<B>) -> T
   ) -> [T] {
@@ -123,8 +125,8 @@ extension Parallel {
   /// Runs `body` for parts `0..<parts`, each with a window on all of `a`: the parts must touch disjoint
   /// elements (each element is one part's), which the windows cannot check; they check the bounds.
   /// Returns the results in part order.
-  @inlinable
-  package static func map<A, T>(parts: Int, sharing a: inout [A], _ body: (Int, PartSlots<A>) -> T) -> [T] {
+  @inline(__always)
+  static func map<A, T>(parts: Int, sharing a: inout [A], _ body: (Int, PartSlots<A>) -> T) -> [T] {
     a.withUnsafeMutableBufferPointer { buffer in
       let a = buffer
       return map(parts: parts) { part in body(part, PartSlots(a, range: 0..<a.count)) }
