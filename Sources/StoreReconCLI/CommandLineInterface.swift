@@ -335,7 +335,7 @@ extension StoreReconCLI {
         }
         let directory = parsed.positional[0]
         var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+        let exists = unsafe FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
         guard exists, isDirectory.boolValue else {
           throw RunError(.missingInput, "folder \(directory) does not exist")
         }

@@ -13,7 +13,7 @@ package enum Glob {
       return FileManager.default.fileExists(atPath: resolved) ? [(resolved, pattern)] : []
     }
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-    return entries.filter { !$0.hasPrefix(".") && fnmatch(name, $0, 0) == 0 }.sorted().map { entry in
+    return entries.filter { unsafe (!$0.hasPrefix(".") && fnmatch(name, $0, 0) == 0) }.sorted().map { entry in
       (directory + "/" + entry, displayDirectory.isEmpty ? entry : displayDirectory + "/" + entry)
     }
   }

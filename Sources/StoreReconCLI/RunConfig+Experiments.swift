@@ -7,7 +7,7 @@ extension RunConfig {
   /// and 1 on Linux, where JSONSerialization returns both as `NSNumber`; only booleans have type code `c`.)
   static func isJSONBool(_ value: Any) -> Bool {
     guard let number = value as? NSNumber else { return false }
-    return String(cString: number.objCType) == "c"
+    return unsafe String(cString: number.objCType) == "c"
   }
 
   static func parseExperimentKeys(_ root: [String: Any], into config: inout RunConfig, name: String)

@@ -27,7 +27,7 @@ final class DemoFileWriter {
 
   /// Appends literal text.
   func write(_ text: StaticString) throws {
-    text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    text.withUTF8Buffer { unsafe buffer.append(contentsOf: $0) }
     try flushIfFull()
   }
 

@@ -15,7 +15,7 @@ struct DemoLine {
 
   /// Appends literal text.
   mutating func raw(_ text: StaticString) {
-    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    text.withUTF8Buffer { unsafe bytes.append(contentsOf: $0) }
   }
 
   /// Appends a string's UTF-8 bytes as they are.

@@ -2,13 +2,13 @@
 ///
 /// A record points into the reader's buffers: it is valid only until the reader's next call.
 /// Copy out what you keep (``string(_:)``).
-package struct CSVRecord {
+public struct CSVRecord {
   /// The 1-based physical line the record starts on.
   package let line: Int
   /// Why the record could not be split (an unclosed quote, text after a closing quote); `nil` when fine.
   package let malformed: String?
-  private let storage: UnsafeBufferPointer<UInt8>
-  private let bounds: UnsafeBufferPointer<Int>
+  @usableFromInline let storage: UnsafeBufferPointer<UInt8>
+  @usableFromInline let bounds: UnsafeBufferPointer<Int>
   /// The record's bytes as read (all its lines, joined by `\n`).
   package let raw: UnsafeBufferPointer<UInt8>
 
@@ -24,11 +24,12 @@ package struct CSVRecord {
   }
 
   /// The number of fields.
-  package var count: Int { bounds.count / 2 }
+  @usableFromInline package var count: Int { bounds.count / 2 }
 
   /// The bytes of field `index`, quotes removed and `""` unescaped; empty when the record has no such field.
   @inline(__always)
-  package func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+  @inlinable
+  public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     guard index >= 0 && index < count else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(rebasing: storage[bounds[2 * index]..<bounds[2 * index + 1]])
   }

@@ -1,4 +1,4 @@
-import StoreReconPlatform
+public import StoreReconPlatform
 
 /// Walks the top-level members of one JSON object in place, without building a tree.
 ///
@@ -6,9 +6,9 @@ import StoreReconPlatform
 /// as byte spans and returns `false` the moment anything is unusual — an escape in a key, invalid
 /// JSON, trailing bytes — so the caller can fall back to the full ``JSONParser``, which produces the
 /// precise rejection. Nested objects and arrays are validated with ``JSONParser`` (they are rare).
-package enum FlatJSONScanner {
+public enum FlatJSONScanner {
   /// One member's value, as bytes of the line.
-  package enum Value {
+  public enum Value {
     /// A string without escapes: the bytes between the quotes.
     case string(UnsafeBufferPointer<UInt8>)
     /// A string with escapes: the bytes between the quotes, still escaped.
@@ -23,7 +23,8 @@ package enum FlatJSONScanner {
 
   /// Calls `visit` for every member of the object in `bytes`, in order; `false` when the line is not
   /// a plain, valid JSON object (nothing is promised about which members were visited then).
-  package static func scan(
+  @inlinable
+  public static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>, _ visit: (UnsafeBufferPointer<UInt8>, Value) -> Void
   ) -> Bool {
     guard let base = bytes.baseAddress else { return false }
@@ -68,7 +69,7 @@ package enum FlatJSONScanner {
         i += 1
         if escaped {
           // Let the real parser check the escapes.
-          guard (try? JSONParser.parse(span(start - 1, i))) != nil else { return false }
+          guard JSONParser.isValid(span(start - 1, i)) else { return false }
           value = .escapedString(text)
         } else {
           value = .string(text)
@@ -95,7 +96,7 @@ package enum FlatJSONScanner {
         guard let end = compositeEnd(bytes, from: i) else { return false }
         i = end
         let text = span(start, end)
-        guard (try? JSONParser.parse(text)) != nil else { return false }
+        guard JSONParser.isValid(text) else { return false }
         value = .composite(text)
       default:
         return false
@@ -114,7 +115,7 @@ package enum FlatJSONScanner {
 
   /// The index of the first byte at or after `i` that is not JSON whitespace, or `n`.
   @inline(__always)
-  static func skipSpace(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+  @usableFromInline static func skipSpace(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
     var i = i
     while i < n {
       let b = base[i]
@@ -127,7 +128,7 @@ package enum FlatJSONScanner {
   /// The index of the first byte at or after `i` that ends a plain run of string bytes — a quote, a
   /// backslash or a control byte (below 0x20) — or `n` (at least `i`). Eight bytes at a time.
   @inline(__always)
-  static func stringStop(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+  @usableFromInline static func stringStop(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
     var i = i
     #if _endian(little)
       let ones: UInt64 = 0x0101_0101_0101_0101
@@ -152,7 +153,7 @@ package enum FlatJSONScanner {
   }
 
   /// The end of a JSON number starting at `start` (RFC 8259 grammar), or `nil`.
-  static func numberEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+  @usableFromInline static func numberEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     let n = bytes.count
     var i = start
     @inline(__always) func digits() -> Int {
@@ -179,7 +180,9 @@ package enum FlatJSONScanner {
     return i
   }
 
-  static func literal(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, _ word: StaticString) -> Bool {
+  @usableFromInline static func literal(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, _ word: StaticString)
+    -> Bool
+  {
     let count = word.utf8CodeUnitCount
     guard i + count <= bytes.count else { return false }
     let w = word.utf8Start
@@ -188,7 +191,7 @@ package enum FlatJSONScanner {
   }
 
   /// The index after the object or array starting at `start`, matching brackets outside strings.
-  static func compositeEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+  @usableFromInline static func compositeEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     var depth = 0
     var i = start
     let n = bytes.count
@@ -213,7 +216,8 @@ package enum FlatJSONScanner {
 
   /// Whether `bytes` spell exactly `word`.
   @inline(__always)
-  package static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+  @inlinable
+  public static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
     let count = word.utf8CodeUnitCount
     guard bytes.count == count, let base = bytes.baseAddress else { return count == 0 }
     return Memory.memcmp(base, word.utf8Start, count) == 0
@@ -221,7 +225,8 @@ package enum FlatJSONScanner {
 
   /// A plain decimal integer (`-?[0-9]+`, at most 18 digits), or `nil` for anything else.
   @inline(__always)
-  package static func plainInt64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+  @inlinable
+  public static func plainInt64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
     var i = 0
     var negative = false
     if bytes.count > 0 && bytes[0] == 0x2D {

@@ -2,7 +2,7 @@
 ///
 /// Numbers are validated and kept as text; strings resolve every escape, `\uXXXX` surrogate pairs
 /// included (a lone surrogate becomes U+FFFD). Nesting deeper than ``maximumDepth`` is an error.
-package struct JSONParser {
+@usableFromInline package struct JSONParser {
   /// The deepest nesting of arrays and objects accepted.
   package static let maximumDepth = 256
 
@@ -14,6 +14,10 @@ package struct JSONParser {
   private init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
   }
+
+  /// Whether `bytes` hold one valid JSON value (the fast paths' check of what they do not take apart).
+  @usableFromInline
+  static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { (try? parse(bytes)) != nil }
 
   /// Parses exactly one JSON value from `bytes`.
   package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONValue {

@@ -8,6 +8,8 @@ import StoreReconPlatform
 package final class LineReader {
   /// The longest line accepted; a longer one makes the file malformed (it is likely not text).
   package static let maximumLineLength = 64 * 1024 * 1024
+  /// The fewest bytes the reader asks its source for (``ByteSource/read(into:)`` needs 8).
+  static let minimumRead = 8
 
   /// The 1-based number of the line last returned by ``next()``; 0 before the first.
   package private(set) var lineNumber = 0
@@ -73,14 +75,16 @@ package final class LineReader {
       lineStart = 0
       end = pending
     }
-    if end == buffer.count {
-      guard buffer.count < LineReader.maximumLineLength else {
+    // A source fills at least 8 bytes (``ByteSource/read(into:)``): a UTF-16 source given fewer
+    // returns 0, which would end the file in the middle of a line.
+    if buffer.count - end < LineReader.minimumRead || end >= LineReader.maximumLineLength {
+      guard end < LineReader.maximumLineLength else {
         throw .malformed(
           path: displayName,
           reason: "line \(lineNumber + 1) is longer than \(LineReader.maximumLineLength) bytes")
       }
       let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(
-        capacity: min(buffer.count * 2, LineReader.maximumLineLength))
+        capacity: min(buffer.count * 2, LineReader.maximumLineLength + LineReader.minimumRead))
       if let to = bigger.baseAddress, let from = buffer.baseAddress { to.update(from: from, count: end) }
       buffer.deallocate()
       buffer = bigger

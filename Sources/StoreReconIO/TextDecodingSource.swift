@@ -54,6 +54,9 @@ package final class TextDecodingSource: ByteSource {
 
   /// Reads the next UTF-8 bytes; `0` at the end.
   package func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputError) -> Int {
+    // Once per chunk read. With fewer bytes the UTF-16 conversion would return 0, which means the end.
+    precondition(
+      buffer.count >= 8, "ByteSource.read(into:): the buffer holds at least 8 bytes (given \(buffer.count))")
     switch try encoding() {
     case .utf8:
       if start < end {

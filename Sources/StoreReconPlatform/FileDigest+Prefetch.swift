@@ -12,7 +12,7 @@ extension FileDigest {
     private var results: [(bytes: Int64, sha256: String)?]
     private let ready: [DispatchSemaphore]
     private var taken: [Bool]
-    private let lock = NSLockLike()
+    private let lock = Lock()
 
     /// Starts checksumming `paths` in order.
     package init(_ paths: [String]) {
@@ -87,19 +87,5 @@ extension FileDigest {
       digest.update(UnsafeRawBufferPointer(start: base, count: n))
     }
     return (total, digest.finalizeHex())
-  }
-
-  /// A pthread mutex.
-  package final class NSLockLike: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-
-    package init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    package func locked<T>(_ body: () -> T) -> T {
-      pthread_mutex_lock(&mutex)
-      defer { pthread_mutex_unlock(&mutex) }
-      return body()
-    }
   }
 }

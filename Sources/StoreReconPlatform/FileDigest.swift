@@ -6,8 +6,9 @@ package enum FileDigest {
     var total: Int64 = 0
     var block = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let got = block.withUnsafeMutableBufferPointer { (try? file.read(into: $0)) ?? -1 }
-      if got < 0 { return nil }
+      // A read error ends the file as the end of file would: the digest of the bytes read so far (a
+      // file that cannot be read at all fails above).
+      let got = block.withUnsafeMutableBufferPointer { (try? file.read(into: $0)) ?? 0 }
       if got == 0 { break }
       total += Int64(got)
       block.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }

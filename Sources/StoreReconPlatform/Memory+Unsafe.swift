@@ -1,12 +1,12 @@
-import Glibc
+public import Glibc
 
 /// Raw-memory primitives of the C library for the fenced files that scan or copy bytes, and
 /// allocations that trap when the memory is not there: out of memory must stop a run, never let it go
 /// on with fewer rows (and so fewer findings) than it read.
-package enum Memory {
+public enum Memory {
   /// The first `byte` in `count` bytes at `base`, or `nil` (`memchr`).
   @inlinable
-  package static func memchr(_ base: UnsafeRawPointer, _ byte: Int32, _ count: Int)
+  public static func memchr(_ base: UnsafeRawPointer, _ byte: Int32, _ count: Int)
     -> UnsafeMutableRawPointer?
   {
     Glibc.memchr(base, byte, count)
@@ -14,13 +14,13 @@ package enum Memory {
 
   /// Compares `count` bytes (`memcmp`): 0 when equal.
   @inlinable
-  package static func memcmp(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Int32 {
+  public static func memcmp(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Int32 {
     Glibc.memcmp(a, b, count)
   }
 
   /// Copies `count` bytes between possibly overlapping ranges (`memmove`).
   @inlinable
-  package static func memmove(
+  public static func memmove(
     _ destination: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, _ count: Int
   ) {
     _ = Glibc.memmove(destination, source, count)

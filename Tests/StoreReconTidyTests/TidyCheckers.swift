@@ -38,6 +38,7 @@ let allowedImports: [String: [String]] = [
   "StoreReconMail": ["StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl", "Foundation"],
   "StoreReconDemo": ["StoreReconCore", "StoreReconPlatform", "Foundation"],
   "StoreReconCLI": ["*"],
+  "StoreReconTestSupport": ["StoreRecon*", "Foundation", "Testing"],
   "storerecon": ["StoreRecon*", "Glibc", "Foundation"],
   "storerecon-bench": ["StoreRecon*", "Glibc", "Foundation"],
 ]

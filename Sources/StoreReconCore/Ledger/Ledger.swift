@@ -14,11 +14,20 @@ package struct Ledger: Sendable {
   package func release() { storage.release() }
 
   /// The chains, sorted by store then key.
-  package var chains: Chains { Chains(storage: storage) }
+  package var chains: Chains {
+    precondition(!storage.isReleased, Ledger.releasedMessage)
+    return Chains(storage: storage)
+  }
 
   /// The index of the chain that `key` names in `store`: a chain key, or for Play any order id of the
   /// chain (first order or renewal `..N`).
-  package func chainIndex(store: Store, key: String) -> Int? { storage.chainIndex(store: store, key: key) }
+  package func chainIndex(store: Store, key: String) -> Int? {
+    // After release the look-ups are empty: every key would quietly find no chain.
+    precondition(!storage.isReleased, Ledger.releasedMessage)
+    return storage.chainIndex(store: store, key: key)
+  }
+
+  static let releasedMessage = "Ledger: read after release() (its records, chains and look-ups are freed)"
 
   /// The chain that `key` names in `store`, if the store data knows it.
   package func chain(store: Store, key: String) -> Chain? {

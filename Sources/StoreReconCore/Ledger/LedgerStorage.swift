@@ -30,11 +30,14 @@ package final class LedgerStorage: @unchecked Sendable {
 
   /// A sum over what prefetching loops read ahead (kept so that the compiler keeps those reads).
   var touched: Int64 = 0
+  /// Whether ``release()`` freed the records, chains and look-ups.
+  private(set) var isReleased = false
 
   init() {}
 
   /// Drops everything but the key pool and the product names (which lineage rows and findings name).
   func release() {
+    isReleased = true
     records.removeAll()
     order = []
     chains = ChainTable()
@@ -230,6 +233,27 @@ package final class LedgerStorage: @unchecked Sendable {
     t.linkedChainKey = r.linked.optionalString(pool: pool)
     if r.token != 0 { t.accountToken = tokens.string(r.token - 1) }
     return t
+  }
+}
+
+extension LedgerStorage {
+  /// What is wrong with the ledger's look-up tables (nothing: empty): the key pool, the product table,
+  /// the chain index of each store over the chains of that store, and the Play first-order index, each
+  /// by its own `checkInvariants`; and every first order naming a Play chain. For tests and debugging.
+  func checkInvariants() -> [String] {
+    var problems = pool.checkInvariants().map { "key pool: " + $0 }
+    problems += products.checkInvariants()
+    for store in Store.allCases {
+      problems += index[LedgerStorage.slot(store)].checkInvariants(chains: chains) { $0.store == store }
+        .map { "\(store) index: " + $0 }
+    }
+    problems += playOrders.checkInvariants().map { "Play first orders: " + $0 }
+    playOrders.forEach { key, c in
+      if Int(c) >= chains.count || chains[Int(c)].store != .play {
+        problems.append("Play first orders: \(key) names chain \(c), not a Play chain")
+      }
+    }
+    return problems
   }
 }
 

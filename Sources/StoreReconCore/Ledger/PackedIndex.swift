@@ -135,3 +135,34 @@ struct PackedIndex: Sendable {
     }
   }
 }
+
+extension PackedIndex {
+  /// What is wrong with the map (nothing: empty): the slots a power of two (16 at least) at most half
+  /// full, as many occupied as ``count`` says, and every key in the slot its probe reaches, found there
+  /// by a look-up, stored once (``LinearProbing``). For tests and debugging: it walks every probe.
+  func checkInvariants() -> [String] {
+    slots.withUnsafeBufferPointer { s in
+      LinearProbing.problems(
+        LinearProbing.Table(
+          name: "PackedIndex", slotCount: s.count, mask: mask, count: count, minimumSlots: 16,
+          occupied: { s[$0].payload != 0 },
+          home: { PackedIndex.hash(PackedID(value: s[$0].value, meta: s[$0].meta)) & (s.count - 1) },
+          same: { s[$0].value == s[$1].value && s[$0].meta == s[$1].meta },
+          found: { self[PackedID(value: s[$0].value, meta: s[$0].meta)] == s[$0].payload - 1 },
+          describe: { "key \(s[$0].value)/\(s[$0].meta) → \(s[$0].payload - 1)" }))
+    }
+  }
+
+  /// The bytes one slot takes in memory (16, as the map's summary says; a test holds it to that).
+  static var slotStride: Int { MemoryLayout<Slot>.stride }
+
+  /// Per slot, whether it holds a key (for tests of ``checkInvariants()``).
+  var occupancy: [Bool] { slots.map { $0.payload != 0 } }
+
+  /// Breaks the map on purpose, for tests of ``checkInvariants()``: slot `i` becomes a copy of slot
+  /// `from` (a key stored twice, or a key away from its probe), or empty when `from` is `nil` (a key
+  /// lost); ``count`` stays as it was.
+  mutating func corruptSlot(_ i: Int, copying from: Int?) {
+    slots[i] = from.map { slots[$0] } ?? Slot(value: 0, meta: 0, payload: 0)
+  }
+}

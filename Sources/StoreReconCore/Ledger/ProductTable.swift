@@ -103,3 +103,29 @@ package final class ProductTable: @unchecked Sendable {
     period = variants.map { catalog.period(names[Int($0.name)], store: $0.store) }
   }
 }
+
+extension ProductTable {
+  /// What is wrong with the table (nothing: empty): its two pools (``TextPool/checkInvariants()``),
+  /// each name and type kept once as a `String` under its pool number, and the variant index holding
+  /// each variant once, under its own number. For tests and debugging.
+  func checkInvariants() -> [String] {
+    var problems = namePool.checkInvariants().map { "names: " + $0 }
+    problems += typePool.checkInvariants().map { "types: " + $0 }
+    for (label, pool, texts) in [("name", namePool, names), ("type", typePool, types)] {
+      if pool.count != texts.count {
+        problems.append("ProductTable: \(pool.count) \(label)s pooled, \(texts.count) kept as text")
+      }
+      for (i, text) in texts.enumerated() where i < pool.count && pool.string(UInt32(i)) != text {
+        problems.append("ProductTable: \(label) \(i) is \(text.debugDescription) as text, not as pooled")
+      }
+    }
+    if variantIndex.count != variants.count {
+      problems.append("ProductTable: \(variants.count) variants, \(variantIndex.count) in the index")
+    }
+    for (i, v) in variants.enumerated() where variantIndex[v] != UInt32(truncatingIfNeeded: i) {
+      problems.append(
+        "ProductTable: variant \(i) is filed under \(variantIndex[v].map(String.init) ?? "none")")
+    }
+    return problems
+  }
+}

@@ -172,3 +172,57 @@ package final class TextPool: @unchecked Sendable {
     return z
   }
 }
+
+extension TextPool {
+  /// What is wrong with the pool (nothing: empty): every ASCII text in one slot of the hash index — a
+  /// power of two (64 at least) at most half full — that carries the upper half of its hash, in the slot
+  /// its probe reaches, found there by ``find(_:)``, stored once (``LinearProbing``); every other text in
+  /// the `String` map under its own number. For tests and debugging: it walks every probe.
+  package func checkInvariants() -> [String] {
+    var problems: [String] = []
+    if ends.count != ascii.count || ends.last.map({ $0 != bytes.count }) ?? !bytes.isEmpty {
+      problems.append("TextPool: \(ends.count) texts, \(ascii.count) flags, \(bytes.count) bytes")
+    }
+    for i in ends.indices.dropFirst() where ends[i] < ends[i - 1] {
+      problems.append("TextPool: text \(i) ends at \(ends[i]), before text \(i - 1) ends")
+    }
+    guard problems.isEmpty else { return problems }
+    let idOf = { (slot: UInt64) in UInt32(truncatingIfNeeded: slot) &- 1 }
+    for (i, slot) in slots.enumerated() where slot != 0 {
+      let id = idOf(slot)
+      if Int(id) >= ends.count || !ascii[Int(id)] {
+        problems.append("TextPool: slot \(i) names \(Int(id) < ends.count ? "non-ASCII " : "")text \(id)")
+      } else if withBytes(id, { TextPool.hash($0) >> 32 }) != slot >> 32 {
+        problems.append("TextPool: slot \(i) carries a hash that is not the hash of text \(id)")
+      }
+    }
+    for (text, id) in nonASCII where Int(id) >= ends.count || ascii[Int(id)] || string(id) != text {
+      problems.append("TextPool: non-ASCII text \(text.debugDescription) is filed under text \(id)")
+    }
+    let nonASCIICount = ascii.reduce(0) { $0 + ($1 ? 0 : 1) }
+    if nonASCII.count != nonASCIICount {
+      problems.append("TextPool: \(nonASCIICount) non-ASCII texts, \(nonASCII.count) in the map")
+    }
+    guard problems.isEmpty else { return problems }
+    return LinearProbing.problems(
+      LinearProbing.Table(
+        name: "TextPool", slotCount: slots.count, mask: mask, count: ends.count - nonASCIICount,
+        minimumSlots: 64, occupied: { self.slots[$0] != 0 },
+        home: { Int(truncatingIfNeeded: self.slots[$0] >> 32) & (self.slots.count - 1) },
+        same: { self.equals(idOf(self.slots[$0]), idOf(self.slots[$1])) },
+        found: { i in self.withBytes(idOf(self.slots[i])) { self.find($0) } == idOf(self.slots[i]) },
+        describe: { "text \(idOf(self.slots[$0])) \(self.string(idOf(self.slots[$0])).debugDescription)" }))
+  }
+
+  /// Whether texts `a` and `b` have the same bytes.
+  private func equals(_ a: UInt32, _ b: UInt32) -> Bool {
+    withBytes(b) { equals(a, $0) }
+  }
+
+  /// Per slot of the hash index, whether it holds a text (for tests of ``checkInvariants()``).
+  var occupancy: [Bool] { slots.map { $0 != 0 } }
+
+  /// Breaks the pool on purpose, for tests of ``checkInvariants()``: slot `i` of the hash index becomes a
+  /// copy of slot `from`, or empty when `from` is `nil`.
+  func corruptSlot(_ i: Int, copying from: Int?) { slots[i] = from.map { slots[$0] } ?? 0 }
+}

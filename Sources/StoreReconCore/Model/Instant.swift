@@ -45,7 +45,8 @@ package struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible 
 
 extension Int64 {
   /// Floor division with a non-negative remainder.
-  package func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+  @inlinable
+  public func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
     var q = self / divisor
     var r = self % divisor
     if r < 0 {

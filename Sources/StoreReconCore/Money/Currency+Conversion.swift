@@ -5,10 +5,20 @@ extension Currency {
     return digits
   }
 
-  /// Converts an amount given in units of 10^-`scale` of the currency into exact minor units.
+  /// Converts an amount given in units of 10^-`scale` of the currency into exact minor units; `scale`
+  /// is from 0 to 18 (the powers of ten an `Int64` holds).
   ///
   /// Fails when a non-zero digit would be dropped or the result does not fit an `Int64`.
   package func minor(scaled value: Int64, scale: Int) throws(MoneyError) -> Int64 {
+    precondition(
+      Pow10.exponents.contains(scale), "Currency.minor(scaled:scale:): the scale is 0 to 18 (given \(scale))")
+    return try exactMinor(value, scale: scale)
+  }
+
+  /// ``minor(scaled:scale:)`` for a scale known to be within 0…18: the per-record conversions, whose
+  /// scales are constants (3, 6), take this path, so their inner loops carry no check.
+  @inline(__always)
+  private func exactMinor(_ value: Int64, scale: Int) throws(MoneyError) -> Int64 {
     let digits = try digits()
     if scale == digits { return value }
     if scale > digits {
@@ -25,12 +35,12 @@ extension Currency {
 
   /// Apple's `price`: milliunits (1 unit = 1000) to minor units, exactly.
   package func minor(milliunits: Int64) throws(MoneyError) -> Int64 {
-    try minor(scaled: milliunits, scale: 3)
+    try exactMinor(milliunits, scale: 3)
   }
 
   /// Google's `priceAmountMicros`: micro-units (1 unit = 1,000,000) to minor units, exactly.
   package func minor(micros: Int64) throws(MoneyError) -> Int64 {
-    try minor(scaled: micros, scale: 6)
+    try exactMinor(micros, scale: 6)
   }
 
   /// Google's `Money{units, nanos}` (nanos in 10^-9, same sign as units) to minor units, exactly.
@@ -118,7 +128,11 @@ extension Currency {
     Currency.render(minor, scale: minorUnits ?? 0)
   }
 
+  /// `value` units of 10^-`scale` as a decimal: `render(-50, scale: 2)` is `-0.50`. `scale` is not
+  /// negative.
   package static func render(_ value: Int64, scale: Int) -> String {
+    // Checked here, where a String is built anyway: a negative scale would print no point at all.
+    precondition(scale >= 0, "Currency.render(_:scale:): the scale is not negative (given \(scale))")
     let magnitude = value.magnitude
     var digitsText = String(magnitude)
     if scale > 0 {
@@ -133,12 +147,15 @@ extension Currency {
 
 /// Powers of ten as exact integers.
 package enum Pow10 {
-  static let table: [Int64] = (0...18).map { exponent in
+  static let table: [Int64] = exponents.map { exponent in
     var value: Int64 = 1
     for _ in 0..<exponent { value *= 10 }
     return value
   }
 
-  /// 10^exponent for 0...18.
+  /// The exponents ``int64(_:)`` knows: 0...18.
+  package static let exponents = 0...18
+
+  /// 10^exponent for 0...18 (beyond them the table's own bounds check traps).
   package static func int64(_ exponent: Int) -> Int64 { table[exponent] }
 }

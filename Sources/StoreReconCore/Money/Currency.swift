@@ -4,7 +4,7 @@
 /// carry one cheaply. Two currencies are equal when their codes are equal. `minorUnits` is `nil` for
 /// codes that have no minor unit in ISO 4217 (metals, bond units, XDR, XTS, XXX…); such codes cannot
 /// hold money here.
-package struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// One row of the ISO 4217 table.
   struct Entry: Sendable {
     let code: String
@@ -37,13 +37,13 @@ package struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Year and month the code was withdrawn (`2026-01`), or `nil` for a current code.
   package var withdrawn: String? { entry.withdrawn }
 
-  package static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
-  package var description: String { code }
+  public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
+  public var description: String { code }
 
   /// All known currencies: the current ISO 4217 list, then recently withdrawn codes.
   package static let all: [Currency] = iso4217Table.indices.map { Currency(index: $0) }
 
-  private static let byKey: [UInt32: Currency] = {
+  @usableFromInline static let byKey: [UInt32: Currency] = {
     var map: [UInt32: Currency] = [:]
     for (i, entry) in iso4217Table.enumerated() {
       if let key = packKey(Array(entry.code.utf8)) { map[key] = Currency(index: i) }
@@ -51,7 +51,7 @@ package struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible
     return map
   }()
 
-  private static func packKey<C: Collection<UInt8>>(_ bytes: C) -> UInt32? {
+  @usableFromInline static func packKey<C: Collection<UInt8>>(_ bytes: C) -> UInt32? {
     guard bytes.count == 3 else { return nil }
     var key: UInt32 = 0
     for byte in bytes {
@@ -70,7 +70,8 @@ package struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   /// The currency whose code these UTF-8 bytes spell (case-insensitive), or `nil`.
-  package static func named<C: Collection<UInt8>>(bytes: C) -> Currency? {
+  @inlinable
+  public static func named<C: Collection<UInt8>>(bytes: C) -> Currency? {
     guard let key = packKey(bytes) else { return nil }
     return byKey[key]
   }

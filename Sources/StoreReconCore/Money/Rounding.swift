@@ -38,10 +38,15 @@ package enum RoundingRule: String, Sendable, Codable {
     {
       return divide(Int64(bitPattern: product.low), by: denominator)
     }
-    // Very large products: fall back to long division on magnitudes.
+    // Very large products: fall back to long division on magnitudes (rare: checked here, not above).
+    precondition(denominator > 0, "RoundingRule.scale: the denominator is positive")
     let negative = (amount < 0) != (numerator < 0)
     let magnitude = amount.magnitude.multipliedFullWidth(by: numerator.magnitude)
+    precondition(
+      magnitude.high < UInt64(denominator),
+      "RoundingRule.scale: amount × numerator / denominator fits an Int64")
     let (q, r) = UInt64(denominator).dividingFullWidth(magnitude)
+    precondition(q <= UInt64(Int64.max), "RoundingRule.scale: amount × numerator / denominator fits an Int64")
     var result = Int64(q)
     let twice = r * 2
     let d = UInt64(denominator)

@@ -33,6 +33,9 @@ final class ChunkHasher: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     guard !closed else { return }
+    precondition(
+      from >= hashed && parked[from] == nil,
+      "ChunkHasher.offer: stretches tile the file ([\(from), \(to)) starts inside bytes offered before)")
     parked[from] = (to, loaded)
     guard !busy else { return }
     busy = true

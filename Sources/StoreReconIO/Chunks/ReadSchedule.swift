@@ -27,6 +27,7 @@ package final class ReadSchedule {
 
   /// Adds `read` after the reads added before: its tasks are queued after theirs.
   package func add(_ read: ScheduledRead) {
+    precondition(read.schedule == nil, "ReadSchedule.add: a read joins one schedule, once")
     read.schedule = self
     reads.append(read)
   }
@@ -54,6 +55,8 @@ package final class ReadSchedule {
 
   /// A task was taken (or dropped) by the consumer: `n` fewer out.
   func release(_ n: Int) {
+    precondition(
+      n >= 0 && n <= inFlight, "ReadSchedule.release: only tasks queued and not yet taken are released")
     inFlight -= n
     topUp()
   }

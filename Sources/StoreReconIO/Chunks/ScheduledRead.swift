@@ -14,7 +14,7 @@ package class ScheduledRead: @unchecked Sendable {
   weak var schedule: ReadSchedule?
   /// The schedule of a read consumed without one (made by ``begin()``).
   private var ownSchedule: ReadSchedule?
-  private let flag = FileDigest.NSLockLike()
+  private let flag = Lock()
   private var cancelledFlag = false
 
   /// Whether the read also checksums its file (for the run's manifest).
@@ -85,11 +85,19 @@ package class ScheduledRead: @unchecked Sendable {
 
   /// Makes sure task `k` (the next to take) is queued.
   final func ensureSubmitted(_ k: Int) {
+    precondition(
+      k == taken, "ScheduledRead: chunks are merged in file order (chunk \(k) asked, \(taken) next)")
     if k >= submitted { schedule?.topUp() }
+    // Unqueued here, the chunk would read as empty: its records silently lost.
+    precondition(
+      k >= taskCount || k < submitted,
+      "ReadSchedule: reads are consumed in the order added (chunk \(k) is not queued: a read added before "
+        + "this one was neither consumed nor cancelled, or the schedule is gone)")
   }
 
   /// Notes that the consumer took the next task.
   final func tookOne() {
+    precondition(taken < submitted, "ScheduledRead: a chunk is taken only once it is queued")
     taken += 1
     schedule?.release(1)
   }

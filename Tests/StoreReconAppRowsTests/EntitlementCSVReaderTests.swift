@@ -1,0 +1,85 @@
+import Testing
+import StoreReconTestSupport
+
+@testable import StoreReconCore
+@testable import StoreReconIO
+@testable import StoreReconAppRows
+
+@Suite struct EntitlementCSVReaderTests {
+  func read(_ text: String) throws -> ImportResult<Entitlement> {
+    let dir = try TempDir()
+    return try runReader(
+      EntitlementCSVReader(), try dir.write("entitlements.csv", text), name: "entitlements.csv")
+  }
+
+  @Test func readsRowsInAnyColumnOrder() throws {
+    let text = """
+      status,user_id,entitlement_id,product_id,source,store_key,starts_at,expires_at,updated_at,note
+      active,u1,e1,pro:monthly,play,GPA.1..2,2026-11-01T00:00:00Z,2026-12-01T00:00:00+01:00,,"x, y"
+      expired,u2,e2,lifetime,app_store,,2026-01-01 10:00:00+00,,2026-01-02T00:00:00.5Z,
+      """
+    let result = try read(text)
+    #expect(result.rejects == [])
+    #expect(result.counts == InputCounts(read: 2, accepted: 2, rejected: 0))
+    let first = result.rows[0]
+    #expect(first.entitlementId == "e1")
+    #expect(first.userId == "u1")
+    #expect(first.productId == "pro:monthly")
+    #expect(first.source == .play)
+    #expect(first.storeKey == "GPA.1..2")
+    #expect(first.status == .active)
+    #expect(first.startsAt == Instant.parseISO8601("2026-11-01T00:00:00Z"))
+    #expect(first.expiresAt == Instant.parseISO8601("2026-11-30T23:00:00Z"))
+    #expect(first.updatedAt == nil)
+    #expect(first.origin == Origin(file: 1, line: 2))
+    let second = result.rows[1]
+    #expect(second.storeKey == nil)
+    #expect(second.expiresAt == nil)
+    #expect(second.status == .expired)
+    #expect(second.source == .appStore)
+    #expect(second.updatedAt == Instant.parseISO8601("2026-01-02T00:00:00.500Z"))
+  }
+
+  @Test func missingContractColumnStopsTheFile() throws {
+    #expect(
+      throws: InputError.missingColumns(file: "entitlements.csv", ["store_key", "updated_at"])
+    ) {
+      _ = try read("entitlement_id,user_id,product_id,source,status,starts_at,expires_at\n")
+    }
+  }
+
+  @Test func everyRejectionHasItsReason() throws {
+    let header = "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at"
+    let text = [
+      header,
+      ",u,p,play,k,active,,,",
+      "e,,p,play,k,active,,,",
+      "e,u,,play,k,active,,,",
+      "e,u,p,,k,active,,,",
+      "e,u,p,itunes,k,active,,,",
+      "e,u,p,play,k,enabled,,,",
+      "e,u,p,play,k,active,2026-11-01T00:00:00,,",
+      "e,u,p,play,k,active,,31/12/2026,",
+      "e,u,p,play,k,active",
+      "e,u,p,PLAY,k,Grace,,,",
+    ].joined(separator: "\n")
+    let result = try read(text)
+    #expect(result.counts == InputCounts(read: 10, accepted: 1, rejected: 9))
+    #expect(
+      result.rejects.map(\.reason) == [
+        "missing entitlement_id",
+        "missing user_id",
+        "missing product_id",
+        "missing source",
+        "unknown source 'itunes' (expected one of app_store, play, stripe, goodwill, promo, manual)",
+        "unknown status 'enabled' (expected one of active, grace, billing_retry, on_hold, paused, expired, revoked)",
+        "starts_at '2026-11-01T00:00:00' is not an ISO 8601 timestamp with an offset",
+        "expires_at '31/12/2026' is not an ISO 8601 timestamp with an offset",
+        "expected 9 fields as in the header, found 6",
+      ])
+    #expect(result.rejects.map(\.line) == Array(2...10))
+    #expect(result.rejects[6].raw == "e,u,p,play,k,active,2026-11-01T00:00:00,,")
+    #expect(result.rows.first?.source == .play)
+    #expect(result.rows.first?.status == .grace)
+  }
+}

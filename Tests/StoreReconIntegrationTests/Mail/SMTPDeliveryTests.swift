@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import StoreReconTestSupport
+
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconMail
+
+/// Real mail to a real SMTP server (aiosmtpd on loopback, started here): what arrives is parsed by
+/// Python's email package and compared with the files on disk.
+@Suite(.serialized, .enabled(if: SMTPSink.python != nil, SMTPSink.unavailable))
+struct SMTPDeliveryTests {
+  static let password = "pässword with spaces & symbols"
+
+  static func mailConfig(url: String, auth: Bool = true) -> [String: Any] {
+    var mail: [String: Any] = [
+      "from": "Acme Recon <recon@acme.example>",
+      "to": ["finance@acme.example", "Ünal Ops <ops@acme.example>"],
+      "smtp": url, "tls": "none", "subjectPrefix": "[storerecon]", "timeoutSeconds": 20,
+    ]
+    if auth {
+      mail["username"] = "recon"
+      mail["passwordEnv"] = "STORERECON_TEST_SMTP_PASSWORD"
+    }
+    return mail
+  }
+
+  /// The seed of the made-up workbooks' bytes (a failure names it, so it replays).
+  static let workbookSeed: UInt64 = 0x5A7_0001
+
+  /// Workbooks the XLSX feature will write; made up here so attachments are tested on this branch.
+  static func makeWorkbooks(in folder: URL) throws -> [String: [UInt8]] {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var files: [String: [UInt8]] = [:]
+    var generator = SeededGenerator(seed: workbookSeed, stream: "workbooks")
+    for (name, size) in [("reconciliation.xlsx", 70_001), ("price-tests.xlsx", 2)] {
+      let bytes = (0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+      try Data(bytes).write(to: folder.appendingPathComponent(name))
+      files[name] = bytes
+    }
+    try Data("not a workbook".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    return files
+  }
+
+  @Test func runMailSendsTheSummaryAndEveryWorkbook() throws {
+    let sink = try SMTPSink(user: "recon", password: Self.password)
+    defer { sink.stop() }
+    let world = try RunWorld(extra: ["mail": Self.mailConfig(url: sink.url)])
+    defer { world.remove() }
+    let workbooks = try Self.makeWorkbooks(in: world.out)
+
+    let out = try world.run(["--mail"], environment: ["STORERECON_TEST_SMTP_PASSWORD": Self.password])
+    #expect(out.status == 0, "\(out.stderr)")
+    let messages = try sink.received()
+    try #require(messages.count == 1)
+    let m = messages[0]
+
+    let summary = try world.file("summary.txt")
+    let headline = String(summary.prefix { $0 != "\n" })
+    #expect(headline.hasPrefix("OK — 2026-11-29: "))
+    #expect(m.string("subject") == "[storerecon] " + (headline.components(separatedBy: "; ").first ?? ""))
+    #expect(m.string("mailFrom") == "recon@acme.example")
+    #expect(m.recipients == ["finance@acme.example", "ops@acme.example"])
+    #expect(m.string("from") == "Acme Recon <recon@acme.example>")
+    #expect(m.string("to") == "finance@acme.example, Ünal Ops <ops@acme.example>")
+    #expect(m.string("mimeVersion") == "1.0")
+    #expect(m.string("messageId").hasPrefix("<storerecon.out."))
+    #expect(m.string("messageId").hasSuffix("@acme.example>"))
+    #expect(m.string("date").hasSuffix(" +0000"))
+    #expect((m.json["defects"] as? [String]) == [])
+    #expect(
+      (m.json["parts"] as? [String]) == [
+        "multipart/mixed", "multipart/alternative", "text/plain", "text/html", MailAttachment.xlsxType,
+        MailAttachment.xlsxType,
+      ])
+
+    // Both text parts decode to the files on disk.
+    #expect(m.string("text").replacingOccurrences(of: "\r\n", with: "\n") == summary)
+    #expect(m.string("html").replacingOccurrences(of: "\r\n", with: "\n") == (try world.file("summary.html")))
+
+    // Every *.xlsx of the folder is attached, by name, and decodes to the same bytes; nothing else is.
+    #expect(m.attachments.map { $0["filename"] as? String } == ["price-tests.xlsx", "reconciliation.xlsx"])
+    for attachment in m.attachments {
+      let name = attachment["filename"] as? String ?? ""
+      #expect(attachment["contentType"] as? String == MailAttachment.xlsxType)
+      #expect((attachment["transferEncoding"] as? String)?.lowercased() == "base64")
+      let decoded = Data(base64Encoded: attachment["base64"] as? String ?? "").map { [UInt8]($0) }
+      let onDisk = try [UInt8](Data(contentsOf: world.out.appendingPathComponent(name)))
+      #expect(decoded == onDisk, "\(name), workbook seed \(Self.workbookSeed)")
+    }
+    _ = workbooks
+    // Every line of what arrived fits SMTP's limits and ends in CRLF.
+    let lines = m.raw.split(separator: 10, omittingEmptySubsequences: false).dropLast()
+    #expect(lines.allSatisfy { $0.last == 13 && $0.count <= 79 })
+  }
+
+  @Test func mailCommandSendsAFinishedRunFolder() throws {
+    let sink = try SMTPSink()
+    defer { sink.stop() }
+    let world = try RunWorld(extra: ["mail": Self.mailConfig(url: sink.url, auth: false)])
+    defer { world.remove() }
+    let run = try world.run([])
+    #expect(run.status == 0, "\(run.stderr)")
+    let out = try Binary.run(["mail", "--config", world.config.path, "--out", world.out.path, "--quiet"])
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stdout.hasPrefix("mailed [storerecon] OK — 2026-11-29: "))
+    let messages = try sink.received()
+    try #require(messages.count == 1)
+    // The run's own workbooks are attached, byte for byte as they are on disk.
+    let names = messages[0].attachments.compactMap { $0["filename"] as? String }
+    #expect(names.contains("reconciliation.xlsx"))
+    for attachment in messages[0].attachments {
+      let name = attachment["filename"] as? String ?? ""
+      let decoded = Data(base64Encoded: attachment["base64"] as? String ?? "").map { [UInt8]($0) }
+      #expect(decoded == (try [UInt8](Data(contentsOf: world.out.appendingPathComponent(name)))), "\(name)")
+    }
+    #expect(
+      messages[0].string("text").replacingOccurrences(of: "\r\n", with: "\n")
+        == (try world.file("summary.txt")))
+  }
+
+  @Test func refusedConnectionExits75AndTheReportsStay() throws {
+    let port = SMTPSink.closedPort()
+    let world = try RunWorld(extra: ["mail": Self.mailConfig(url: "smtp://127.0.0.1:\(port)")])
+    defer { world.remove() }
+    let out = try world.run(["--mail"], environment: ["STORERECON_TEST_SMTP_PASSWORD": Self.password])
+    #expect(out.status == 75)
+    #expect(out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
+    #expect(
+      out.stderr.hasPrefix("storerecon: error: cannot send the e-mail through smtp://127.0.0.1:\(port): "))
+    #expect(out.stderr.contains("the reports stay in \(world.out.path)"))
+    try Self.expectReportsIntact(world.out)
+  }
+
+  @Test func wrongPasswordIsOneClearLineAndExit77() throws {
+    let sink = try SMTPSink(user: "recon", password: Self.password)
+    defer { sink.stop() }
+    let world = try RunWorld(extra: ["mail": Self.mailConfig(url: sink.url)])
+    defer { world.remove() }
+    let out = try world.run(["--mail"], environment: ["STORERECON_TEST_SMTP_PASSWORD": "not the password"])
+    #expect(out.status == 77)
+    #expect(out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
+    #expect(out.stderr.contains("refused the login of 'recon': wrong user name or password"))
+    #expect(!out.stderr.contains("not the password"))
+    #expect(try sink.received().isEmpty)
+    try Self.expectReportsIntact(world.out)
+
+    // No password in the environment: a config error before any connection, reports still written.
+    let missing = try world.run(["--mail"], environment: ["STORERECON_TEST_SMTP_PASSWORD": ""])
+    #expect(missing.status == 78)
+    #expect(missing.stderr.contains("STORERECON_TEST_SMTP_PASSWORD (mail.passwordEnv) is not set"))
+  }
+
+  @Test func passwordFromAFile() throws {
+    let sink = try SMTPSink(user: "recon", password: Self.password)
+    defer { sink.stop() }
+    let world = try RunWorld()
+    defer { world.remove() }
+    try Data((Self.password + "\n").utf8).write(to: world.directory.appendingPathComponent("smtp-password"))
+    var mail = Self.mailConfig(url: sink.url)
+    mail["passwordEnv"] = nil
+    mail["passwordFile"] = "smtp-password"
+    try world.setConfig(["mail": mail])
+    let out = try world.run(["--mail"])
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(try sink.received().count == 1)
+  }
+
+  /// Every output the manifest lists exists with the checksum the manifest states.
+  static func expectReportsIntact(_ folder: URL) throws {
+    let manifest =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+      as? [String: Any]
+    let outputs = manifest?["outputs"] as? [[String: Any]] ?? []
+    #expect(outputs.contains { $0["file"] as? String == "summary.txt" })
+    #expect(outputs.contains { $0["file"] as? String == "summary.html" })
+    for output in outputs {
+      let name = output["file"] as? String ?? ""
+      let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+      #expect(SHA256Digest.hex(of: bytes) == output["sha256"] as? String, "\(name)")
+    }
+  }
+}
