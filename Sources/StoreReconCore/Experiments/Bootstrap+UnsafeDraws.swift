@@ -47,4 +47,37 @@ extension Bootstrap {
     }
     state = s
   }
+
+  /// Draws one multinomial resample of `users` users over the distinct rows (see the type's notes):
+  /// count₁ ~ B(N, c₁/N), then countₖ ~ B(N − drawn so far, cₖ / (N − c₁ − … − cₖ₋₁)), the last row
+  /// taking what remains, each from `draws`; leaves Σ countₖ × rowₖ (exact, in Int64) in `sums`
+  /// (`distinct.lanes` vectors).
+  static func multinomialResample(
+    users: Int, distinct: DistinctRows, using draws: inout SeededGenerator, into sums: inout [SIMD8<Int64>]
+  ) {
+    let lanes = distinct.lanes
+    let counts = distinct.counts
+    let categories = counts.count
+    precondition(
+      sums.count == lanes && distinct.rows.count == categories * lanes, "multinomialResample: bad rows")
+    distinct.rows.withUnsafeBufferPointer { rows in
+      sums.withUnsafeMutableBufferPointer { sums in
+        for l in 0..<lanes { sums[l] = SIMD8() }
+        var remaining = users
+        var weight = users
+        for k in 0..<categories where remaining > 0 {
+          let count =
+            k == categories - 1
+            ? remaining
+            : Binomial.draw(trials: remaining, probability: Double(counts[k]) / Double(weight), using: &draws)
+          if count > 0 {
+            let times = SIMD8<Int64>(repeating: Int64(count))
+            for l in 0..<lanes { sums[l] &+= times &* rows[k * lanes + l] }
+          }
+          remaining -= count
+          weight -= counts[k]
+        }
+      }
+    }
+  }
 }

@@ -87,8 +87,7 @@ package enum Bootstrap {
   ) -> [[Double]] {
     guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
     let lanes = distinct.lanes
-    let counts = distinct.counts
-    let categories = counts.count
+    let categories = distinct.counts.count
     var seeds: [UInt64] = []
     seeds.reserveCapacity(iterations)
     for _ in 0..<iterations { seeds.append(generator.next()) }
@@ -97,26 +96,10 @@ package enum Bootstrap {
     let results: [[[Double]]] = Parallel.map(parts: parts) { part -> [[Double]] in
       let range = Parallel.range(part, of: parts, count: iterations)
       var out = Array(repeating: [Double](repeating: 0, count: range.count), count: columns)
-      let rows = distinct.rows
       var sums = [SIMD8<Int64>](repeating: SIMD8(), count: lanes)
       for (j, i) in range.enumerated() {
         var draws = SeededGenerator(seed: seeds[i])
-        for l in 0..<lanes { sums[l] = SIMD8() }
-        var remaining = users
-        var weight = users
-        for k in 0..<categories where remaining > 0 {
-          let count =
-            k == categories - 1
-            ? remaining
-            : Binomial.draw(
-              trials: remaining, probability: Double(counts[k]) / Double(weight), using: &draws)
-          if count > 0 {
-            let times = SIMD8<Int64>(repeating: Int64(count))
-            for l in 0..<lanes { sums[l] &+= times &* rows[k * lanes + l] }
-          }
-          remaining -= count
-          weight -= counts[k]
-        }
+        multinomialResample(users: users, distinct: distinct, using: &draws, into: &sums)
         for c in 0..<columns { out[c][j] = Double(sums[c / 8][c % 8]) / n }
       }
       return out

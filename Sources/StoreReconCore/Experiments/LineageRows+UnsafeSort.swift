@@ -4,7 +4,7 @@ extension LineageRows {
   /// Sorts `items` from `start` to the end in place by `less`, stably (rows where neither is less keep
   /// their order): an insertion sort for up to 32 rows (the few rows of one user, the usual case), else
   /// a sort of their positions.
-  @inline(__always)
+  @inline(always)
   static func sortTail(_ items: GrowableBuffer<Item>, from start: Int, by less: (Item, Item) -> Bool) {
     let all = items.buffer
     precondition(start >= 0 && start <= all.count, "LineageRows.sortTail: start out of range")

@@ -94,7 +94,7 @@ extension Readout {
   /// assigned before the lineage's first purchase, every paid charge of its eligible chains, with the
   /// trial, maturity and money they make; otherwise the chains are counted as assigned after purchase.
   /// Sandbox and Family Sharing chains are excluded.
-  @inline(__always)
+  @inline(always)
   static func creditLineage(
     _ k: Int, of owner: Int32, _ c: CreditContext, _ s: borrowing LedgerView, person: inout ArmTally.Person,
     scratch: inout CreditScratch, part: inout CreditPart, dayOf: (Instant) -> CivilDate
@@ -144,7 +144,7 @@ extension Readout {
   /// Puts lineage `lineage`'s chains (positions in `members`) that can be credited into `eligible`:
   /// production chains not shared through Family Sharing. Returns the earliest original purchase of
   /// those chains (``PackedRecord/none`` when none states one).
-  @inline(__always)
+  @inline(always)
   static func eligibleChains(
     _ lineage: Range<Int>, _ members: [Int32], _ s: borrowing LedgerView, into eligible: inout [Int]
   ) -> Int64 {
@@ -166,7 +166,7 @@ extension Readout {
   /// Puts the credited charges of the eligible chains into `scratch.charges`, in credit order (charge
   /// instant, then the chain's place in the lineage, then its purchase order): every paid production
   /// charge of a chain that is not pending. Counts the chains whose product only another arm offers.
-  @inline(__always)
+  @inline(always)
   static func creditedCharges(
     arm a: Int, _ c: CreditContext, _ s: borrowing LedgerView, scratch: inout CreditScratch,
     tally: inout ArmTally, dayOf: (Instant) -> CivilDate
@@ -188,7 +188,7 @@ extension Readout {
 
   /// Whether chain `i`'s product (its current one, else its first purchase's) is one arm `a` does not
   /// offer and another arm does.
-  @inline(__always)
+  @inline(always)
   static func isOtherArmsProduct(
     _ i: Int, arm a: Int, _ c: CreditContext, _ s: borrowing LedgerView
   ) -> Bool {
@@ -204,7 +204,7 @@ extension Readout {
 
   /// Appends chain `i`'s paid production charges (not Family Sharing ones) with their money worked out;
   /// `position` is the chain's place in the lineage. Fees count from the chain's first paid charge.
-  @inline(__always)
+  @inline(always)
   static func appendCharges(
     ofChain i: Int, position n: Int, _ c: CreditContext, _ s: borrowing LedgerView, fx: inout FXDayCache,
     to charges: inout [CreditedCharge], dayOf: (Instant) -> CivilDate
@@ -233,7 +233,7 @@ extension Readout {
   /// Maturity of a credited lineage: `nil` unless it is a subscription purchase (paid, or at least a
   /// trial); else whether its first billing period has elapsed by T (from its first charge; without a
   /// charge, its latest paid-through, else its original purchase, is at or before T).
-  @inline(__always)
+  @inline(always)
   static func maturity(
     _ charges: [CreditedCharge], trial: Bool, headFirst: PackedRecord?, eligible: [Int], original: Int64,
     _ c: CreditContext, _ s: borrowing LedgerView
@@ -255,7 +255,7 @@ extension Readout {
   /// Adds a credited lineage's charges (in credit order: the first is the purchase, the others
   /// renewals) to arm `a`'s totals, its reporting curve and the user `owner`'s net, and makes their
   /// lineage rows; a charge without an FX rate is an FX gap.
-  @inline(__always)
+  @inline(always)
   static func addCharges(
     _ charges: [CreditedCharge], of owner: Int32, arm a: Int, _ c: CreditContext, _ s: borrowing LedgerView,
     person: inout ArmTally.Person, part: inout CreditPart

@@ -7,7 +7,7 @@ extension LedgerBuilder {
   /// Entries are made on all cores, each part of the builder numbering into one block per store rank
   /// (the first sort key); the blocks (big ones halved) are sorted on all cores, then each rank's
   /// blocks are merged. A block has room for its whole part: only the pages written are ever touched.
-  @inline(__always)
+  @inline(always)
   static func sortedChains(count n: Int, pool: TextPool, _ entry: (Int) -> ChainSortEntry?) -> [UInt32] {
     let ranks = ChainSortEntry.ranks
     let sortParts = Parallel.parts(for: n, minimum: 200_000)

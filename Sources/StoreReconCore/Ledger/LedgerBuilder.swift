@@ -75,7 +75,7 @@ package final class LedgerBuilder {
   /// into the builder's pools as they are first met.
   private func mergeBatch(_ batch: RecordBatch) {
     let variants = storage.products.numbers(of: batch.products)
-    var ids = BatchIDs(batch)
+    var ids = BatchIDs(batch, into: storage)
     mergeRecords(batch, variants: variants, ids: &ids)
     mergeStatuses(batch, variants: variants, ids: &ids)
   }
@@ -99,21 +99,21 @@ package final class LedgerBuilder {
       if i & 15 == 0 { touched &+= touchChains(batch, i..<min(i + 16, records.count)) }
       var r = records[i]
       r.variant = variants[Int(r.variant)]
-      if r.tx.isPooled { r.tx = CompactID(pooled: ids.global(.pooled(r.tx.poolNumber), storage).poolID) }
+      if r.tx.isPooled { r.tx = CompactID(pooled: ids.global(.pooled(r.tx.poolNumber)).poolID) }
       let key = batch.keys[i]
       let space = batch.spaces[i]
       let c: UInt32
       if key == lastKey && space == lastSpace {
         c = lastChain
       } else {
-        c = chain(ids.global(key, storage), space)
+        c = chain(ids.global(key), space)
         lastKey = key
         lastSpace = space
         lastChain = c
       }
       if r.flags.contains(.rare), let fields = batch.rare[i] { storage.rare[base + i] = fields }
       while let (record, orderBase) = nextExplicit, record == i {
-        bases.append((c, ids.global(orderBase, storage)))
+        bases.append((c, ids.global(orderBase)))
         nextExplicit = explicit.next()
       }
       if space == .playToken || space == .playOrder { noteImplicitBase(r.transactionId, chain: c) }
@@ -131,25 +131,23 @@ package final class LedgerBuilder {
 
   /// Purchase record `n` (at `at`) may be its chain's first purchase, and its first purchase carrying
   /// an account token (`token`: the batch's number of it, 0 for none).
-  @inline(__always)
+  @inline(always)
   private func notePurchase(
     _ n: UInt32, at: Int64, chain c: Int, original: Int64, token: UInt32, ids: inout BatchIDs
   ) {
-    var chain = chains[c]
-    if chain.firstPurchase == UInt32.max || precedes(n, at, chain.firstPurchase, chain.firstAt) {
-      chain.firstPurchase = n
-      chain.firstAt = at
-      chain.firstOriginal = original
+    if chains[c].firstPurchase == UInt32.max || precedes(n, at, chains[c].firstPurchase, chains[c].firstAt) {
+      chains[c].firstPurchase = n
+      chains[c].firstAt = at
+      chains[c].firstOriginal = original
     }
     if token != 0
-      && (chain.firstTokenPurchase == UInt32.max
-        || precedes(n, at, chain.firstTokenPurchase, chain.firstTokenAt))
+      && (chains[c].firstTokenPurchase == UInt32.max
+        || precedes(n, at, chains[c].firstTokenPurchase, chains[c].firstTokenAt))
     {
-      chain.firstTokenPurchase = n
-      chain.firstTokenAt = at
-      chain.firstToken = ids.globalToken(token, storage)
+      chains[c].firstTokenPurchase = n
+      chains[c].firstTokenAt = at
+      chains[c].firstToken = ids.globalToken(token)
     }
-    chains[c] = chain
   }
 
   /// Adds the batch's Play resources to their chains (a chain keeps the one that says more recent
@@ -160,13 +158,13 @@ package final class LedgerBuilder {
     for (i, incoming) in batch.statuses.enumerated() {
       var s = incoming
       s.variant = variants[Int(s.variant)]
-      s.latestOrder = ids.global(s.latestOrder, storage)
-      s.linked = ids.global(s.linked, storage)
-      s.token = ids.globalToken(s.token, storage)
-      let c = chain(ids.global(batch.statusKeys[i], storage), batch.statusSpaces[i])
+      s.latestOrder = ids.global(s.latestOrder)
+      s.linked = ids.global(s.linked)
+      s.token = ids.globalToken(s.token)
+      let c = chain(ids.global(batch.statusKeys[i]), batch.statusSpaces[i])
       keepStatus(s, chain: Int(c))
       while let (status, orderBase) = nextBase, status == i {
-        bases.append((c, ids.global(orderBase, storage)))
+        bases.append((c, ids.global(orderBase)))
         nextBase = statusBases.next()
       }
     }
@@ -525,37 +523,44 @@ package final class LedgerBuilder {
 /// A batch's own text and token numbers as the builder's, each interned into the builder's pools once,
 /// when first met.
 struct BatchIDs {
-  private let batch: RecordBatch
+  /// The batch's pools, and the builder's.
+  private let batchTexts: TextPool
+  private let batchTokens: TextPool
+  private let pool: TextPool
+  private let tokenStore: TokenStore
   /// Per batch text: the builder's number, or `UInt32.max` before it is met.
   private var texts: [UInt32]
   /// Per batch token: the builder's number + 1, or 0 before it is met.
   private var tokens: [UInt32]
 
-  /// The numbers of `batch`, none met yet.
-  init(_ batch: RecordBatch) {
-    self.batch = batch
+  /// The numbers of `batch` in `storage`'s pools, none met yet.
+  init(_ batch: RecordBatch, into storage: LedgerStorage) {
+    batchTexts = batch.texts
+    batchTokens = batch.tokens
+    pool = storage.pool
+    tokenStore = storage.tokens
     texts = [UInt32](repeating: UInt32.max, count: batch.texts.count)
     tokens = [UInt32](repeating: 0, count: batch.tokens.count)
   }
 
-  /// `id` as the builder numbers it (a pooled id interned into `storage`'s pool).
-  @inline(__always)
-  mutating func global(_ id: PackedID, _ storage: LedgerStorage) -> PackedID {
+  /// `id` as the builder numbers it (a pooled id interned into the builder's pool).
+  @inline(always)
+  mutating func global(_ id: PackedID) -> PackedID {
     guard id.kind == .pooled else { return id }
     let local = Int(id.poolID)
     if texts[local] == UInt32.max {
-      texts[local] = batch.texts.withBytes(id.poolID) { storage.pool.intern($0) }
+      texts[local] = batchTexts.withBytes(id.poolID) { pool.intern($0) }
     }
     return .pooled(texts[local])
   }
 
   /// Account token `token` (the batch's number + 1, or 0) as the builder numbers it.
-  @inline(__always)
-  mutating func globalToken(_ token: UInt32, _ storage: LedgerStorage) -> UInt32 {
+  @inline(always)
+  mutating func globalToken(_ token: UInt32) -> UInt32 {
     guard token != 0 else { return 0 }
     let local = Int(token - 1)
     if tokens[local] == 0 {
-      tokens[local] = batch.tokens.withBytes(token - 1) { storage.tokens.add($0) } + 1
+      tokens[local] = batchTokens.withBytes(token - 1) { tokenStore.add($0) } + 1
     }
     return tokens[local]
   }
@@ -600,6 +605,8 @@ struct ChainSortEntry {
   /// How many store ranks there are.
   static let ranks = 3
 
+  /// The entry of builder chain `chain`, whose key is `key` (texts in `pool`) in namespace `space`.
+  @inline(always)
   init(key: PackedID, space: RecordBatch.Space, chain: UInt32, pool: TextPool) {
     self.key = key
     self.chain = chain
@@ -683,7 +690,7 @@ extension BuilderChain {
   /// purchases, refunds and voids start at `starts[p * 3]`, `starts[p * 3 + 1]` and `starts[p * 3 + 2]`),
   /// its Play resource and store, and as of T its original purchase (its first purchase's, unless even
   /// that one is after T) and its account token (from its first purchase carrying one, at or before T).
-  @inline(__always)
+  @inline(always)
   func state(at p: Int, starts: [UInt32], asOf t: Int64) -> ChainState {
     var original = PackedRecord.none
     if firstPurchase != UInt32.max, firstAt <= t {

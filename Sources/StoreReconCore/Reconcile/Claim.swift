@@ -89,7 +89,7 @@ struct ClaimIndex {
 
   /// What a chain's claim sources say: ``anyActive`` and ``severalUsers`` flags (users compared by
   /// their codes, by their ids where a code is not exact).
-  @inline(__always)
+  @inline(always)
   static func facts(
     _ sources: Sources, _ view: View, _ entitlements: EntitlementTable, _ credentials: CredentialTable
   ) -> UInt8 {

@@ -70,7 +70,7 @@ package enum Reconciler {
           guard let store = rows[i].source.store, active[i], rules.checks(store) else { continue }
           let chain = chains[i]
           if let finding = freeEntitlement(
-            rows[i], chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
+            rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
             excused: { goodwill.excuses(rows[i].userId, s.products.names[Int(rows[i].product)]) })
           {
             found.append(finding)
@@ -218,16 +218,16 @@ package enum Reconciler {
 
   // MARK: free_entitlement
 
-  /// The finding about an entitlement row (active at T, of `store`, naming `chain` if any), if any.
+  /// The finding about entitlement row `i` (active at T, of `store`, naming `chain` if any), if any.
   /// `excused`: whether goodwill covering T excuses it (asked only where it matters).
   static func freeEntitlement(
-    _ row: EntitlementTable.Row, chain c: Int?, store: Store, storage s: LedgerStorage, rules: Rules,
-    excused: () -> Bool
+    _ rows: [EntitlementTable.Row], _ i: Int, chain c: Int?, store: Store, storage s: LedgerStorage,
+    rules: Rules, excused: () -> Bool
   ) -> Finding? {
     let t = Instant(ms: rules.asOf)
-    let key = row.key
+    let key = rows[i].key
     func finding(_ reason: Finding.Reason, _ c: Int?, _ detail: String) -> Finding {
-      let e = row
+      let e = rows[i]
       let productId = s.products.names[Int(e.product)]
       let charge = c.flatMap { quotedCharge($0, s) }
       let until = e.expiresAt == PackedRecord.none ? "no end" : Instant(ms: e.expiresAt).description
@@ -277,14 +277,14 @@ package enum Reconciler {
           "store paid through \(paidThrough), + \(rules.graceDays[slot])d grace is before T \(t)")
     }
     let limit = graceEnd &+ rules.toleranceMs
-    let expires = row.expiresAt == PackedRecord.none ? Instant.distantFuture.ms : row.expiresAt
+    let expires = rows[i].expiresAt == PackedRecord.none ? Instant.distantFuture.ms : rows[i].expiresAt
     if expires > limit && chain.paidThrough < Instant.distantFuture.ms && !excused() {
       let paidThrough = Instant(ms: chain.paidThrough)
       return finding(
         .overextended, c,
         "runs past store paid-through \(paidThrough) + \(rules.graceDays[slot])d grace + tolerance")
     }
-    let product = row.product
+    let product = rows[i].product
     if chain.currentProduct != UInt32.max, chain.currentProduct != product {
       let current = s.products.names[Int(chain.currentProduct)]
       return finding(

@@ -63,7 +63,7 @@ package enum Revenue {
   ///
   /// - Parameters:
   ///   - productNames: the product name number of each product variant.
-  @inline(__always)
+  @inline(always)
   static func add(
     record n: Int, _ view: borrowing LedgerView, productNames names: [UInt32], asOf t: Int64,
     rounding: RoundingRule,
@@ -99,7 +99,7 @@ package enum Revenue {
   /// When purchase `n` (`r`) was refunded by its revocation as of T, and how much: the whole price, or
   /// its prorated share where `REFUND_PRORATED`; `nil` when it was not revoked by T, or the revocation
   /// returned no money (a Family Sharing removal, an upgrade).
-  @inline(__always)
+  @inline(always)
   static func revocationRefund(
     _ n: Int, _ r: PackedRecord, _ s: LedgerStorage, asOf t: Int64, rounding: RoundingRule
   ) -> (at: Instant, amount: Int64)? {
