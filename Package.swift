@@ -14,9 +14,12 @@ import PackageDescription
 //   StoreReconMail       Core, Reports, CCurl
 //   StoreReconDemo       Core — the seeded demo world
 //   StoreReconCLI        everything — the only place errors become exit codes
-/// The targets whose inner loops run over every input byte and every ledger record. Release builds skip
-/// the run-time exclusivity checks on class properties there (the compile-time checks stay): in the
-/// importers' and the ledger's inner loops they cost up to a third of the time.
+/// The targets whose inner loops run over every input byte, every ledger record and every credited
+/// charge. Release builds skip the run-time exclusivity checks on class properties there (the
+/// compile-time checks stay). Measured with callgrind on a 30,000-user run (5.38 G instructions with
+/// these settings): without them the checks cost 112 M instructions in Core, 73 M in Importers, 14 M in
+/// Reports and 11 M in IO (+6.2 % in all), and under 0.1 M in Platform, AppRows and the CLI, which
+/// therefore keep them.
 let hotLoops: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 
@@ -43,19 +46,20 @@ let package = Package(
       name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]),
 
-    .target(name: "StoreReconPlatform", dependencies: ["CCrypto"], swiftSettings: hotLoops),
+    .target(name: "StoreReconPlatform", dependencies: ["CCrypto"]),
     .target(name: "StoreReconCore", dependencies: ["StoreReconPlatform"], swiftSettings: hotLoops),
     .target(name: "StoreReconIO", dependencies: ["StoreReconCore", "StoreReconPlatform", "CZlib"], swiftSettings: hotLoops),
     .target(
       name: "StoreReconImporters", dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconPlatform"],
       swiftSettings: hotLoops),
     .target(
-      name: "StoreReconAppRows", dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconPlatform"],
-      swiftSettings: hotLoops),
+      name: "StoreReconAppRows", dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconPlatform"]),
     .target(
       name: "StoreReconPostgres",
       dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconPlatform", "CLibPQ"]),
-    .target(name: "StoreReconReports", dependencies: ["StoreReconCore", "StoreReconPlatform", "CXLSXWriter"]),
+    .target(
+      name: "StoreReconReports", dependencies: ["StoreReconCore", "StoreReconPlatform", "CXLSXWriter"],
+      swiftSettings: hotLoops),
     .target(name: "StoreReconMail", dependencies: ["StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl"]),
     .target(name: "StoreReconDemo", dependencies: ["StoreReconCore", "StoreReconPlatform"]),
     .target(

@@ -18,18 +18,6 @@ enum AppRowCSV {
       record.optionalString(columns[k])
     }
 
-    /// The bytes of contract column `k` as written (empty: NULL).
-    @inline(__always)
-    func bytes(_ k: Int) -> UnsafeBufferPointer<UInt8> { record.field(columns[k]) }
-
-    /// The bytes of contract column `k`, which must not be NULL.
-    @inline(__always)
-    func requiredBytes(_ k: Int) throws(RowRejection) -> UnsafeBufferPointer<UInt8> {
-      let value = record.field(columns[k])
-      guard !value.isEmpty else { throw RowRejection("missing \(names[k])") }
-      return value
-    }
-
     /// The timestamp in contract column `k` in milliseconds, or ``PackedRecord/none`` when NULL.
     @inline(__always)
     func timestampMs(_ k: Int) throws(RowRejection) -> Int64 {

@@ -43,7 +43,7 @@ enum Help {
       70  internal error (a bug; please report it)
       74  cannot write the reports
       75  database or SMTP server unreachable, or another run holds the date's lock (cron may retry)
-      77  the database refused the credentials (wrong or missing password) or a privilege, or the
+      77  the database refused the login (wrong or missing password) or a privilege, or the
           SMTP server refused the user name or password
       78  invalid config, query file or database connection string
 
@@ -120,7 +120,7 @@ enum Help {
       --queries DIR       Where schema.sql is (default: ./queries, else the built-in schema).
       -h, --help          Show help information.
 
-    Exit codes: 75 database unreachable, 77 credentials refused, 78 unknown database or missing
+    Exit codes: 75 database unreachable, 77 login refused, 78 unknown database or missing
     tables (run db init first), 65 a file that cannot be loaded (nothing is loaded then).
 
     """

@@ -22,7 +22,7 @@ package struct RunError: Error, CustomStringConvertible, Sendable {
     case ioError = 74
     /// A database or SMTP server could not be reached, or another run holds the date's lock (cron may retry).
     case unavailable = 75
-    /// The database refused the credentials (wrong or missing password) or a privilege is missing;
+    /// The database refused the login (wrong or missing password) or a privilege is missing;
     /// or the SMTP server refused the user name or password.
     case noPermission = 77
     /// The configuration is invalid.

@@ -13,7 +13,7 @@ package struct DatabaseError: Error, CustomStringConvertible, Sendable {
     case ioError
     /// The server could not be reached, or another run holds the date's lock (worth retrying).
     case unavailable
-    /// The server refused the credentials or a privilege is missing.
+    /// The server refused the user name or password, or a privilege is missing.
     case noPermission
     /// The connection string, a query or the database named is wrong.
     case config

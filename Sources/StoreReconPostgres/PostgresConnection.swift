@@ -15,13 +15,12 @@ package final class PostgresConnection {
   /// The seconds a connection attempt waits when the connection string sets no `connect_timeout`.
   package static let defaultConnectTimeout = 30
 
-  let handle: OpaquePointer
+  /// The libpq connection; the one owner of its `PGconn`.
+  let handle: LibPQ.Connection
   /// Set while a COPY streams on this connection; no other statement may run meanwhile.
   var copyInProgress = false
 
-  private init(owning handle: OpaquePointer) { self.handle = handle }
-
-  deinit { PQfinish(handle) }
+  private init(owning handle: LibPQ.Connection) { self.handle = handle }
 
   // MARK: connecting
 
@@ -31,10 +30,7 @@ package final class PostgresConnection {
     try ConnectionString.validate(connectionString)
     let keywords = ["dbname", "fallback_application_name", "client_encoding"]
     let values = [connectionString, "storerecon", "UTF8"]
-    let started = withCStrings(keywords + [nil]) { k in
-      withCStrings(values + [nil]) { v in PQconnectStartParams(k, v, 1) }
-    }
-    guard let started else {
+    guard let started = LibPQ.Connection.start(keywords: keywords, values: values) else {
       throw PostgresError(sqlState: nil, message: "libpq could not allocate a connection", category: .other)
     }
     let connection = PostgresConnection(owning: started)  // finishes the handle on every path from here
@@ -46,9 +42,9 @@ package final class PostgresConnection {
   /// Drives the non-blocking connect to its end. Errors are verbose meanwhile so that a server's
   /// refusal carries its SQLSTATE (28P01 wrong password, 3D000 unknown database, …).
   private func completeConnect() throws(PostgresError) {
-    PQsetErrorVerbosity(handle, PQERRORS_VERBOSE)
-    defer { PQsetErrorVerbosity(handle, PQERRORS_DEFAULT) }
-    guard PQstatus(handle) != CONNECTION_BAD else { throw connectError() }
+    handle.setErrorVerbosity(PQERRORS_VERBOSE)
+    defer { handle.setErrorVerbosity(PQERRORS_DEFAULT) }
+    guard handle.status != CONNECTION_BAD else { throw connectError() }
     let clock = ContinuousClock()
     let deadline = clock.now + .seconds(connectTimeout())
     var state = PGRES_POLLING_WRITING
@@ -66,7 +62,7 @@ package final class PostgresConnection {
         let ready: Bool
         do {
           ready = try Syscall.waitFor(
-            socket: PQsocket(handle), readable: state == PGRES_POLLING_READING, timeoutMs: Int32(clamping: ms)
+            socket: handle.socket, readable: state == PGRES_POLLING_READING, timeoutMs: Int32(clamping: ms)
           )
         } catch {
           throw PostgresError(
@@ -76,30 +72,26 @@ package final class PostgresConnection {
       default:
         break
       }
-      state = PQconnectPoll(handle)
+      state = handle.poll()
     }
   }
 
   private func connectTimeout() -> Int {
-    guard let options = PQconninfo(handle) else { return PostgresConnection.defaultConnectTimeout }
-    defer { PQconninfoFree(options) }
-    var i = 0
-    while let keyword = options[i].keyword {
-      if String(cString: keyword) == "connect_timeout", let value = options[i].val,
-        let seconds = Int(String(cString: value)), seconds > 0
+    guard let options = handle.options else { return PostgresConnection.defaultConnectTimeout }
+    for option in options {
+      if option.keyword == "connect_timeout", let value = option.value, let seconds = Int(value), seconds > 0
       {
         return max(seconds, 2)
       }
-      i += 1
     }
     return PostgresConnection.defaultConnectTimeout
   }
 
   private var target: String {
-    let host = PQhost(handle).map { String(cString: $0) } ?? ""
-    let port = PQport(handle).map { String(cString: $0) } ?? ""
-    let db = PQdb(handle).map { String(cString: $0) } ?? ""
-    let user = PQuser(handle).map { String(cString: $0) } ?? ""
+    let host = handle.host ?? ""
+    let port = handle.port ?? ""
+    let db = handle.database ?? ""
+    let user = handle.user ?? ""
     return "\(user)@\(host):\(port)/\(db)"
   }
 
@@ -111,9 +103,9 @@ package final class PostgresConnection {
 
   /// The failed connection's error, with the server's SQLSTATE where the server refused it.
   private func connectError() -> PostgresError {
-    let text = PQerrorMessage(handle).map { String(cString: $0) } ?? "connection failed"
+    let text = handle.errorMessage ?? "connection failed"
     let parsed = PostgresConnection.parseVerboseConnectError(text)
-    if parsed.sqlState == nil && PQconnectionNeedsPassword(handle) != 0 {
+    if parsed.sqlState == nil && handle.needsPassword {
       return PostgresError(
         sqlState: nil,
         message: "\(target) asks for a password and none was given (set it in ~/.pgpass or PGPASSWORD)",
@@ -161,10 +153,8 @@ package final class PostgresConnection {
       throw PostgresError(
         sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
     }
-    let raw = withCStrings(parameters) { values in
-      PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
-    }
-    return try checked(raw, expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK])
+    return try checked(
+      handle.exec(sql, parameters: parameters), expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK])
   }
 
   /// Runs a script of several statements without parameters (`schema.sql`) in one round trip; the
@@ -174,13 +164,13 @@ package final class PostgresConnection {
       throw PostgresError(
         sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
     }
-    _ = try checked(PQexec(handle, sql), expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY])
+    _ = try checked(handle.exec(sql), expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY])
   }
 
   /// The names of the columns `sql` returns, without running it (prepare + describe).
   package func columns(of sql: String) throws(PostgresError) -> [String] {
-    _ = try checked(PQprepare(handle, "", sql, 0, nil), expecting: [PGRES_COMMAND_OK])
-    let described = try checked(PQdescribePrepared(handle, ""), expecting: [PGRES_COMMAND_OK])
+    _ = try checked(handle.prepareUnnamed(sql), expecting: [PGRES_COMMAND_OK])
+    let described = try checked(handle.describeUnnamed(), expecting: [PGRES_COMMAND_OK])
     return (0..<described.columnCount).map { described.columnName($0) }
   }
 
@@ -191,7 +181,7 @@ package final class PostgresConnection {
     do {
       value = try body()
     } catch {
-      if PQstatus(handle) == CONNECTION_OK && !copyInProgress { _ = try? execute("ROLLBACK") }
+      if handle.status == CONNECTION_OK && !copyInProgress { _ = try? execute("ROLLBACK") }
       throw error
     }
     try execute("COMMIT")
@@ -206,7 +196,7 @@ package final class PostgresConnection {
       throw PostgresError(
         sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
     }
-    _ = try checked(PQexec(handle, copyStatement), expecting: [PGRES_COPY_OUT])
+    _ = try checked(handle.exec(copyStatement), expecting: [PGRES_COPY_OUT])
     copyInProgress = true
     return PostgresCopyOutSource(connection: self, displayName: displayName)
   }
@@ -217,49 +207,48 @@ package final class PostgresConnection {
       throw PostgresError(
         sqlState: nil, message: "a COPY is still in progress on this connection", category: .other)
     }
-    _ = try checked(PQexec(handle, copyStatement), expecting: [PGRES_COPY_IN])
+    _ = try checked(handle.exec(copyStatement), expecting: [PGRES_COPY_IN])
     copyInProgress = true
     return PostgresCopyIn(connection: self)
   }
 
   /// Wraps a result: throws its error unless its status is one of `expecting`.
-  func checked(_ raw: OpaquePointer?, expecting: [ExecStatusType]) throws(PostgresError) -> PostgresResult {
+  func checked(_ raw: LibPQ.Result?, expecting: [ExecStatusType]) throws(PostgresError) -> PostgresResult {
     guard let raw else { throw lastError() }
     let result = PostgresResult(owning: raw)
-    let status = PQresultStatus(raw)
+    let status = raw.status
     guard expecting.contains(status) else {
       if status == PGRES_FATAL_ERROR || status == PGRES_NONFATAL_ERROR { throw error(of: raw) }
-      let name = PQresStatus(status).map { String(cString: $0) } ?? "\(status)"
+      let name = raw.statusName ?? "\(status)"
       throw PostgresError(sqlState: nil, message: "unexpected result status \(name)", category: .other)
     }
     return result
   }
 
   /// The error a failed result carries: SQLSTATE, primary message, detail and first context line.
-  func error(of result: OpaquePointer) -> PostgresError {
+  func error(of result: LibPQ.Result) -> PostgresError {
     func field(_ code: Int32) -> String? {
-      guard let text = PQresultErrorField(result, code) else { return nil }
-      let s = String(cString: text)
+      guard let s = result.errorField(code) else { return nil }
       return s.isEmpty ? nil : s
     }
     let state = field(storerecon_pg_diag_sqlstate())
     var message =
       field(storerecon_pg_diag_message_primary())
-      ?? PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
+      ?? result.errorMessage ?? "unknown error"
     if let detail = field(storerecon_pg_diag_message_detail()) { message += " — " + detail }
     if let context = field(storerecon_pg_diag_context()), let first = context.split(separator: "\n").first {
       message += " (\(first))"
     }
     return PostgresError(
-      sqlState: state, message: message, connectionLost: PQstatus(handle) == CONNECTION_BAD)
+      sqlState: state, message: message, connectionLost: handle.status == CONNECTION_BAD)
   }
 
   /// The connection's current error message, for calls that returned no result.
   func lastError() -> PostgresError {
-    let text = PQerrorMessage(handle).map { String(cString: $0) } ?? ""
+    let text = handle.errorMessage ?? ""
     return PostgresError(
       sqlState: nil, message: text.isEmpty ? "the server connection failed" : text,
-      connectionLost: PQstatus(handle) == CONNECTION_BAD)
+      connectionLost: handle.status == CONNECTION_BAD)
   }
 
   // MARK: facts
@@ -268,7 +257,7 @@ package final class PostgresConnection {
   package var description: String { target }
 
   /// The server's version number (`150018` for 15.18).
-  package var serverVersion: Int { Int(PQserverVersion(handle)) }
+  package var serverVersion: Int { handle.serverVersion }
 }
 
 extension String {
@@ -283,18 +272,4 @@ extension String {
     }
     return out
   }
-}
-
-/// Calls `body` with C copies of `strings` (`nil` stays NULL), freed afterwards.
-func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-  let copies: [UnsafeMutablePointer<CChar>?] = strings.map { string in
-    string.map { text in
-      let utf8 = Array(text.utf8CString)
-      let copy = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
-      copy.initialize(from: utf8, count: utf8.count)
-      return copy
-    }
-  }
-  defer { for copy in copies { copy?.deallocate() } }
-  return body(copies.map { $0.map { UnsafePointer($0) } })
 }

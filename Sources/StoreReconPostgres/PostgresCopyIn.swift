@@ -51,11 +51,7 @@ package final class PostgresCopyIn {
 
   private func flush() throws(PostgresError) {
     guard !buffer.isEmpty else { return }
-    let status = buffer.withUnsafeBufferPointer { bytes in
-      bytes.withMemoryRebound(to: CChar.self) {
-        PQputCopyData(connection.handle, $0.baseAddress, Int32(bytes.count))
-      }
-    }
+    let status = connection.handle.putCopyData(buffer)
     buffer.removeAll(keepingCapacity: true)
     guard status == 1 else {
       let error = connection.lastError()
@@ -70,22 +66,21 @@ package final class PostgresCopyIn {
     try flush()
     done = true
     connection.copyInProgress = false
-    guard PQputCopyEnd(connection.handle, nil) == 1 else {
+    guard connection.handle.putCopyEnd(failure: nil) == 1 else {
       let error = connection.lastError()
-      while let result = PQgetResult(connection.handle) { PQclear(result) }
+      connection.handle.discardResults()
       throw error
     }
     var failure: PostgresError?
     var rows = 0
-    while let raw = PQgetResult(connection.handle) {
+    while let result = connection.handle.nextResult() {
       if failure == nil {
-        if PQresultStatus(raw) == PGRES_COMMAND_OK {
-          rows = PQcmdTuples(raw).flatMap { Int(String(cString: $0)) } ?? 0
+        if result.status == PGRES_COMMAND_OK {
+          rows = result.affectedRowsText.flatMap { Int($0) } ?? 0
         } else {
-          failure = connection.error(of: raw)
+          failure = connection.error(of: result)
         }
       }
-      PQclear(raw)
     }
     if let failure { throw failure }
     return rows
@@ -97,7 +92,7 @@ package final class PostgresCopyIn {
     done = true
     connection.copyInProgress = false
     buffer.removeAll()
-    _ = PQputCopyEnd(connection.handle, reason)
-    while let result = PQgetResult(connection.handle) { PQclear(result) }
+    _ = connection.handle.putCopyEnd(failure: reason)
+    connection.handle.discardResults()
   }
 }

@@ -9,7 +9,7 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The server cannot be reached, or the connection was lost, or it is starting up, shutting down
     /// or out of resources: try again later (exit 75).
     case unavailable
-    /// Authentication failed or a privilege is missing: fix the credentials or grants (exit 77).
+    /// Authentication failed or a privilege is missing: fix the user name, the password or the grants (exit 77).
     case permission
     /// The database named in the connection string does not exist (exit 78).
     case unknownDatabase

@@ -17,7 +17,7 @@ import StoreReconTestSupport
       #expect(run.stdout.contains(option), "\(option)")
     }
     let overview = try Binary.run(["--help"])
-    #expect(overview.stdout.contains("77  the database refused the credentials"))
+    #expect(overview.stdout.contains("77  the database refused the login"))
     #expect(overview.stdout.contains("db         Create the reference PostgreSQL schema"))
   }
 

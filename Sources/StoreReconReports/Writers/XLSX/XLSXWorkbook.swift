@@ -14,8 +14,8 @@ package final class XLSXWorkbook {
   /// In constant-memory mode each worksheet keeps one row in memory: rows must be written in order,
   /// strings are written inline (no shared-string table).
   package let constantMemory: Bool
-  private var handle: UnsafeMutablePointer<lxw_workbook>?
-  private var formats: [XLSXStyle: UnsafeMutablePointer<lxw_format>] = [:]
+  private let handle: LXW.Workbook
+  private var formats: [XLSXStyle: LXW.Format] = [:]
   /// Worksheet names in the order they were added.
   package private(set) var sheetNames: [String] = []
 
@@ -34,41 +34,25 @@ package final class XLSXWorkbook {
     self.path = path
     self.displayPath = displayPath
     self.constantMemory = constantMemory
-    var options = lxw_workbook_options()
-    options.constant_memory = constantMemory ? 1 : 0
-    guard let workbook = path.withCString({ workbook_new_opt($0, &options) }) else {
+    guard let workbook = LXW.Workbook(path: path, constantMemory: constantMemory) else {
       throw XLSXError(
         path: displayPath, operation: "create", reason: "libxlsxwriter could not allocate a workbook")
     }
     handle = workbook
     let created = time_t(properties.created.startUTC.ms / 1000)
-    let status = properties.title.withCString { title in
-      properties.author.withCString { author in
-        var props = lxw_doc_properties()
-        props.title = UnsafeMutablePointer(mutating: title)
-        props.author = UnsafeMutablePointer(mutating: author)
-        props.created = created
-        return workbook_set_properties(workbook, &props)
-      }
-    }
+    let status = workbook.setProperties(title: properties.title, author: properties.author, created: created)
     try check(status, "set document properties")
   }
 
-  deinit {
-    // Not closed: an error stopped the build. Free everything, write nothing.
-    if let handle { lxw_workbook_free(handle) }
-  }
-
   /// Whether ``close()`` has run.
-  package var isClosed: Bool { handle == nil }
+  package var isClosed: Bool { !handle.isOpen }
 
   /// Adds a worksheet after the existing ones. Names are at most 31 characters, unique (ignoring case),
   /// without `[ ] : * ? / \`, and not starting or ending with an apostrophe.
   package func addWorksheet(_ name: String) throws(XLSXError) -> XLSXWorksheet {
     let workbook = try open("add sheet '\(name)'")
-    let status = name.withCString { workbook_validate_sheet_name(workbook, $0) }
-    try check(status, "add sheet '\(name)'")
-    guard let sheet = name.withCString({ workbook_add_worksheet(workbook, $0) }) else {
+    try check(workbook.validateSheetName(name), "add sheet '\(name)'")
+    guard let sheet = workbook.addWorksheet(name) else {
       throw XLSXError(
         path: displayPath, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused the sheet")
     }
@@ -80,10 +64,9 @@ package final class XLSXWorkbook {
   /// call throws.
   package func close() throws(XLSXError) {
     let workbook = try open("close")
-    handle = nil
     formats = [:]
     // workbook_close frees the workbook whether or not writing succeeded.
-    try check(workbook_close(workbook), "close")
+    try check(workbook.close(), "close")
   }
 
   /// Builds a workbook under a temporary name beside `path`, closes it, then renames it into place, so a
@@ -111,7 +94,7 @@ package final class XLSXWorkbook {
       throw error
     }
     if rename(temporary, path) != 0 {
-      let reason = String(cString: strerror(errno))
+      let reason = LXW.errnoMessage()
       unlink(temporary)
       throw XLSXError(path: path, operation: "rename \(temporary)", reason: reason)
     }
@@ -120,34 +103,29 @@ package final class XLSXWorkbook {
   // MARK: - Internals shared with worksheets
 
   /// The open workbook, or an error naming `operation` once it is closed.
-  func open(_ operation: @autoclosure () -> String) throws(XLSXError) -> UnsafeMutablePointer<lxw_workbook> {
-    guard let handle else {
+  func open(_ operation: @autoclosure () -> String) throws(XLSXError) -> LXW.Workbook {
+    guard handle.isOpen else {
       throw XLSXError(path: displayPath, operation: operation(), reason: "the workbook is already closed")
     }
     return handle
   }
 
   /// The cached format for `style`, created on first use.
-  func format(_ style: XLSXStyle) throws(XLSXError) -> UnsafeMutablePointer<lxw_format> {
+  func format(_ style: XLSXStyle) throws(XLSXError) -> LXW.Format {
     if let cached = formats[style] { return cached }
     let workbook = try open("add format")
-    guard let format = workbook_add_format(workbook) else {
+    guard let format = workbook.addFormat(bold: style == .bold, numberFormat: style.numberFormat) else {
       throw XLSXError(
         path: displayPath, operation: "add format", reason: "libxlsxwriter could not allocate a format")
-    }
-    if style == .bold { format_set_bold(format) }
-    if let numberFormat = style.numberFormat {
-      numberFormat.withCString { format_set_num_format(format, $0) }
     }
     formats[style] = format
     return format
   }
 
   /// A new chart object owned by the workbook.
-  func addChart(type: lxw_chart_type, operation: String) throws(XLSXError) -> UnsafeMutablePointer<lxw_chart>
-  {
+  func addChart(type: lxw_chart_type, operation: String) throws(XLSXError) -> LXW.Chart {
     let workbook = try open(operation)
-    guard let chart = workbook_add_chart(workbook, UInt8(type.rawValue)) else {
+    guard let chart = workbook.addChart(type: type) else {
       throw XLSXError(
         path: displayPath, operation: operation, reason: "libxlsxwriter could not create the chart")
     }
@@ -160,8 +138,5 @@ package final class XLSXWorkbook {
     throw XLSXError(path: displayPath, operation: operation(), reason: XLSXWorkbook.message(status))
   }
 
-  static func message(_ status: lxw_error) -> String {
-    guard let text = lxw_strerror(status) else { return "libxlsxwriter error \(status.rawValue)" }
-    return String(cString: text)
-  }
+  static func message(_ status: lxw_error) -> String { LXW.message(status) }
 }

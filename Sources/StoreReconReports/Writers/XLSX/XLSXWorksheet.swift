@@ -18,11 +18,11 @@ package final class XLSXWorksheet {
   package let name: String
   /// The workbook that owns the sheet.
   package let workbook: XLSXWorkbook
-  private let handle: UnsafeMutablePointer<lxw_worksheet>
+  private let handle: LXW.Sheet
   private var lastRow = -1
   private var contentWidths: [Int] = []
 
-  init(name: String, workbook: XLSXWorkbook, handle: UnsafeMutablePointer<lxw_worksheet>) {
+  init(name: String, workbook: XLSXWorkbook, handle: LXW.Sheet) {
     self.name = name
     self.workbook = workbook
     self.handle = handle
@@ -43,30 +43,30 @@ package final class XLSXWorksheet {
       guard text.utf16.count <= XLSXWorksheet.maxTextLength else {
         throw error(row, column, "text of \(text.utf16.count) characters exceeds Excel's limit of 32,767")
       }
-      let format: UnsafeMutablePointer<lxw_format>?
+      let format: LXW.Format?
       if case .bold = cell { format = try workbook.format(.bold) } else { format = nil }
       // A C string ends at NUL: show it as U+FFFD rather than cut the text.
       let safe = text.utf8.contains(0) ? String(text.map { $0 == "\0" ? "\u{FFFD}" : $0 }) : text
-      status = safe.withCString { worksheet_write_string(sheet, r, c, $0, format) }
+      status = sheet.writeString(r, c, safe, format: format)
       width = text.utf8.count <= 255 ? text.unicodeScalars.count : 255
     case .integer(let value):
       // Whole numbers up to 2^53 are exact doubles; counts and line numbers are far below.
-      status = worksheet_write_number(sheet, r, c, Double(value), nil)
+      status = sheet.writeNumber(r, c, Double(value), format: nil)
       width = String(value).count
     case .money(let minor, let currency):
       let digits = currency.minorUnits ?? 0
       guard let value = XLSXMoney.cellValue(minor: minor, digits: digits) else {
         throw error(row, column, "amount \(minor) \(currency.code) cannot be written as a number")
       }
-      status = worksheet_write_number(sheet, r, c, value, try workbook.format(.money(digits: digits)))
+      status = sheet.writeNumber(r, c, value, format: try workbook.format(.money(digits: digits)))
       width = XLSXMoney.displayWidth(minor: minor, digits: digits)
     case .date(let date):
       guard (1900...9999).contains(date.year) else {
         throw error(row, column, "date \(date) is outside Excel's years 1900–9999")
       }
-      var value = lxw_datetime(
+      let value = lxw_datetime(
         year: Int32(date.year), month: Int32(date.month), day: Int32(date.day), hour: 0, min: 0, sec: 0)
-      status = worksheet_write_datetime(sheet, r, c, &value, try workbook.format(.date))
+      status = sheet.writeDatetime(r, c, value, format: try workbook.format(.date))
       width = 10
     case .instant(let instant):
       let (days, msOfDay) = instant.ms.floorDivided(by: Instant.msPerDay)
@@ -74,19 +74,19 @@ package final class XLSXWorksheet {
       guard (1900...9999).contains(date.year) else {
         throw error(row, column, "instant \(instant) is outside Excel's years 1900–9999")
       }
-      var value = lxw_datetime(
+      let value = lxw_datetime(
         year: Int32(date.year), month: Int32(date.month), day: Int32(date.day),
         hour: Int32(msOfDay / 3_600_000),
         min: Int32(msOfDay / 60_000 % 60), sec: Double(msOfDay % 60_000) / 1000)
-      status = worksheet_write_datetime(sheet, r, c, &value, try workbook.format(.dateTime))
+      status = sheet.writeDatetime(r, c, value, format: try workbook.format(.dateTime))
       width = 19
     case .percent(let value):
       guard value.isFinite else { throw error(row, column, "percentage \(value) is not a finite number") }
-      status = worksheet_write_number(sheet, r, c, value, try workbook.format(.percent))
+      status = sheet.writeNumber(r, c, value, format: try workbook.format(.percent))
       width = 8
     case .number(let value):
       guard value.isFinite else { throw error(row, column, "number \(value) is not a finite number") }
-      status = worksheet_write_number(sheet, r, c, value, nil)
+      status = sheet.writeNumber(r, c, value, format: nil)
       width = min(String(value).count, 17)
     }
     guard status == LXW_NO_ERROR else { throw error(row, column, XLSXWorkbook.message(status)) }
@@ -107,7 +107,7 @@ package final class XLSXWorksheet {
   package func freezeTopRows(_ rows: Int) throws(XLSXError) {
     let (r, _) = try position(rows, 0)
     let sheet = try sheetHandle(rows, 0)
-    worksheet_freeze_panes(sheet, r, 0)
+    sheet.freezePanes(r, 0)
   }
 
   /// Puts Excel's autofilter buttons on the first row of the range (the table's header).
@@ -116,14 +116,14 @@ package final class XLSXWorksheet {
     let (r1, c1) = try position(firstRow, firstColumn)
     let (r2, c2) = try position(lastRow, lastColumn)
     let sheet = try sheetHandle(firstRow, firstColumn)
-    try workbook.check(worksheet_autofilter(sheet, r1, c1, r2, c2), "sheet '\(name)' autofilter")
+    try workbook.check(sheet.autofilter(r1, c1, r2, c2), "sheet '\(name)' autofilter")
   }
 
   /// Sets the width of a column, in Excel's character units.
   package func setColumnWidth(_ width: Double, column: Int) throws(XLSXError) {
     let (_, c) = try position(0, column)
     let sheet = try sheetHandle(0, column)
-    try workbook.check(worksheet_set_column(sheet, c, c, width, nil), "sheet '\(name)' column width")
+    try workbook.check(sheet.setColumn(c, c, width: width), "sheet '\(name)' column width")
   }
 
   /// Sets every written column's width from its widest content (estimated in characters), plus a margin
@@ -163,37 +163,24 @@ package final class XLSXWorksheet {
       }
     }
     let handle = try workbook.addChart(type: LXW_CHART_LINE, operation: operation)
-    chart.title.withCString { chart_title_set_name(handle, $0) }
-    if let title = chart.xAxisTitle { title.withCString { chart_axis_set_name(handle.pointee.x_axis, $0) } }
-    if let title = chart.yAxisTitle { title.withCString { chart_axis_set_name(handle.pointee.y_axis, $0) } }
-    if let format = chart.xAxisNumberFormat {
-      format.withCString { chart_axis_set_num_format(handle.pointee.x_axis, $0) }
-    }
-    if let format = chart.yAxisNumberFormat {
-      format.withCString { chart_axis_set_num_format(handle.pointee.y_axis, $0) }
-    }
+    handle.setTitle(chart.title)
+    if let title = chart.xAxisTitle { handle.setName(title, of: .x) }
+    if let title = chart.yAxisTitle { handle.setName(title, of: .y) }
+    if let format = chart.xAxisNumberFormat { handle.setNumberFormat(format, of: .x) }
+    if let format = chart.yAxisNumberFormat { handle.setNumberFormat(format, of: .y) }
     for series in chart.series {
-      guard let added = chart_add_series(handle, nil, nil) else {
+      guard let added = handle.addSeries() else {
         throw XLSXError(
           path: workbook.displayPath, operation: operation, reason: "libxlsxwriter could not add a series")
       }
       let (cat, val) = (series.categories, series.values)
-      cat.sheet.withCString {
-        chart_series_set_categories(
-          added, $0, UInt32(cat.firstRow), UInt16(cat.firstColumn), UInt32(cat.lastRow),
-          UInt16(cat.lastColumn))
-      }
-      val.sheet.withCString {
-        chart_series_set_values(
-          added, $0, UInt32(val.firstRow), UInt16(val.firstColumn), UInt32(val.lastRow),
-          UInt16(val.lastColumn))
-      }
-      series.name.withCString { chart_series_set_name(added, $0) }
+      added.setCategories(sheet: cat.sheet, cat.firstRow, cat.firstColumn, cat.lastRow, cat.lastColumn)
+      added.setValues(sheet: val.sheet, val.firstRow, val.firstColumn, val.lastRow, val.lastColumn)
+      added.setName(series.name)
     }
-    var options = lxw_chart_options()
-    options.x_scale = Double(max(chart.width, 1)) / 480
-    options.y_scale = Double(max(chart.height, 1)) / 288
-    try workbook.check(worksheet_insert_chart_opt(sheet, r, c, handle, &options), operation)
+    let xScale = Double(max(chart.width, 1)) / 480
+    let yScale = Double(max(chart.height, 1)) / 288
+    try workbook.check(sheet.insertChart(r, c, handle, xScale: xScale, yScale: yScale), operation)
   }
 
   /// `A1`-style name of a zero-based cell position (`B7` for row 6, column 1).
@@ -228,9 +215,7 @@ package final class XLSXWorksheet {
 
   /// The sheet while its workbook is open; for a cell write (`ordered`) in constant-memory mode, also
   /// checks the row does not go back.
-  private func sheetHandle(_ row: Int, _ column: Int, ordered: Bool = false) throws(XLSXError)
-    -> UnsafeMutablePointer<lxw_worksheet>
-  {
+  private func sheetHandle(_ row: Int, _ column: Int, ordered: Bool = false) throws(XLSXError) -> LXW.Sheet {
     _ = try workbook.open("sheet '\(name)' cell \(XLSXWorksheet.cellName(row: row, column: column))")
     if ordered && workbook.constantMemory && row < lastRow {
       throw error(
