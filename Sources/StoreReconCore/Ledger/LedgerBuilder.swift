@@ -220,7 +220,7 @@ package final class LedgerBuilder {
   }
 
   /// Whether record `a` (at `atA`) comes before record `b` (at `atB`) in purchase order.
-  @inline(__always)
+  @inline(always)
   private func precedes(_ a: UInt32, _ atA: Int64, _ b: UInt32, _ atB: Int64) -> Bool {
     if atA != atB { return atA < atB }
     return ChainDerivation.purchaseLess(a, b, storage.records.buffer, storage.pool)
