@@ -3,8 +3,10 @@
 /// reads it directly.
 ///
 /// A view exists only inside ``with(_:_:)``, borrowed: it cannot be copied, kept or sent beyond the
-/// call (the compiler holds it to that), and the ledger is only read meanwhile. Every read checks its
-/// index against the array it reads.
+/// call (the compiler holds it to that), and the ledger is only read meanwhile. Making it checks that
+/// the record order covers the records (a precondition: a released ledger has neither); every read
+/// checks its index against the array it reads in debug builds (an assertion, as the ledger's own
+/// buffers do: a per-record check on the hot path).
 struct LedgerView: ~Copyable {
   /// The ledger read.
   let storage: LedgerStorage
@@ -48,28 +50,28 @@ struct LedgerView: ~Copyable {
   /// Chain `c` (a chain index).
   @inline(__always)
   func chain(_ c: Int) -> ChainState {
-    precondition(UInt(bitPattern: c) < UInt(chains.count), "LedgerView: chain out of range")
+    assert(UInt(bitPattern: c) < UInt(chains.count), "LedgerView: chain out of range")
     return chains[c]
   }
 
   /// The number of the record at position `k` of the ledger's record order.
   @inline(__always)
   func recordNumber(at k: Int) -> Int {
-    precondition(UInt(bitPattern: k) < UInt(order.count), "LedgerView: position out of range")
+    assert(UInt(bitPattern: k) < UInt(order.count), "LedgerView: position out of range")
     return Int(order[k])
   }
 
   /// Record number `n`.
   @inline(__always)
   func record(number n: Int) -> PackedRecord {
-    precondition(UInt(bitPattern: n) < UInt(records.count), "LedgerView: record out of range")
+    assert(UInt(bitPattern: n) < UInt(records.count), "LedgerView: record out of range")
     return records[n]
   }
 
   /// Play resource `i` (a chain's ``ChainState/status``, when not -1).
   @inline(__always)
   func status(_ i: Int) -> StatusRecord {
-    precondition(UInt(bitPattern: i) < UInt(statuses.count), "LedgerView: status out of range")
+    assert(UInt(bitPattern: i) < UInt(statuses.count), "LedgerView: status out of range")
     return statuses[i]
   }
 }

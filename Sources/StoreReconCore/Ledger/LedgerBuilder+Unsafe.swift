@@ -1,14 +1,15 @@
 import StoreReconPlatform
 
 extension LedgerBuilder {
-  /// The builder chains `0..<count` that `entry` gives an entry for (`nil`: left out), in the order of
-  /// ``ChainSortEntry/less(_:_:pool:)``, on all cores.
+  /// The live builder chains (those whose `target` is themselves: not merged into another) in the
+  /// order of ``ChainSortEntry/less(_:_:pool:)``, on all cores.
   ///
   /// Entries are made on all cores, each part of the builder numbering into one block per store rank
   /// (the first sort key); the blocks (big ones halved) are sorted on all cores, then each rank's
   /// blocks are merged. A block has room for its whole part: only the pages written are ever touched.
-  @inline(always)
-  static func sortedChains(count n: Int, pool: TextPool, _ entry: (Int) -> ChainSortEntry?) -> [UInt32] {
+  static func sortedLiveChains(_ chains: [BuilderChain], target: [UInt32], pool: TextPool) -> [UInt32] {
+    precondition(target.count == chains.count, "sortedLiveChains: a target per chain")
+    let n = chains.count
     let ranks = ChainSortEntry.ranks
     let sortParts = Parallel.parts(for: n, minimum: 200_000)
     let blocks = Parallel.map(parts: sortParts) { part -> [UnsafeMutableBufferPointer<ChainSortEntry>] in
@@ -17,10 +18,9 @@ extension LedgerBuilder {
         UnsafeMutablePointer<ChainSortEntry>.allocate(capacity: max(1, range.count))
       }
       var counts = [Int](repeating: 0, count: ranks)
-      for c in range {
-        guard let entry = entry(c) else { continue }
+      for c in range where target[c] == UInt32(c) {
+        let entry = ChainSortEntry(key: chains[c].key, space: chains[c].space, chain: UInt32(c), pool: pool)
         let rank = Int(entry.rank)
-        precondition(counts[rank] < range.count, "sortedChains: more entries than chains")
         (room[rank] + counts[rank]).initialize(to: entry)
         counts[rank] += 1
       }

@@ -338,12 +338,7 @@ package final class LedgerBuilder {
   /// its key's first 16 bytes, big-endian, so most comparisons are two integer comparisons; longer or
   /// non-ASCII keys fall back to comparing the texts.
   private func sortedLiveChains(target: [UInt32]) -> [UInt32] {
-    let pool = storage.pool
-    let chains = self.chains
-    return LedgerBuilder.sortedChains(count: chains.count, pool: pool) { c in
-      guard target[c] == UInt32(c) else { return nil }
-      return ChainSortEntry(key: chains[c].key, space: chains[c].space, chain: UInt32(c), pool: pool)
-    }
+    LedgerBuilder.sortedLiveChains(chains, target: target, pool: storage.pool)
   }
 
   /// Each builder chain's position in the ledger: a live chain's place in `live`, a merged chain its

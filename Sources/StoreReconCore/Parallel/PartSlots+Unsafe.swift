@@ -2,10 +2,12 @@ import StoreReconPlatform
 
 /// One part's window on an array that the parts of a ``Parallel`` loop fill side by side.
 ///
-/// It reads and writes the elements of ``range`` only (a precondition on every access), so parts whose
-/// ranges do not overlap never touch the same element. A window made by
-/// ``Parallel/map(parts:sharing:_:)`` spans the whole array: there the parts promise to touch disjoint
-/// elements (each element belongs to one part's work), and the precondition checks the bounds.
+/// It reads and writes the elements of ``range`` only, so parts whose ranges do not overlap never touch
+/// the same element. A window made by ``Parallel/map(parts:sharing:_:)`` spans the whole array: there
+/// the parts promise to touch disjoint elements (each element belongs to one part's work). The window's
+/// range is checked against the array (a precondition) when it is made, and against a block handed to
+/// pointer code; each element access checks its index in debug builds (an assertion, as the ledger's
+/// buffers do: a per-element check on the hot path).
 ///
 /// Valid only inside the `map` call that made it (it is not kept past it: the loop's parts end there).
 struct PartSlots<Element> {
@@ -24,11 +26,11 @@ struct PartSlots<Element> {
   @inline(__always)
   subscript(i: Int) -> Element {
     @inline(__always) get {
-      precondition(range.contains(i), "PartSlots: index outside the part's range")
+      assert(range.contains(i), "PartSlots: index outside the part's range")
       return buffer[i]
     }
     @inline(__always) nonmutating set {
-      precondition(range.contains(i), "PartSlots: index outside the part's range")
+      assert(range.contains(i), "PartSlots: index outside the part's range")
       buffer[i] = newValue
     }
   }

@@ -3,7 +3,9 @@ extension ClaimIndex {
   /// code and activity, without copying or retaining the index's arrays per chain.
   ///
   /// Valid only inside ``withView(_:)`` (the index is a value the view borrows), as are the ``Sources``
-  /// it hands out.
+  /// it hands out. Making the view checks the index once (preconditions): the starts ascend to the
+  /// number of sources, and every source names a row of the credential or entitlement columns; so each
+  /// read after that checks its index in debug builds only (an assertion: a per-chain check).
   struct View {
     private let starts: UnsafeBufferPointer<Int32>
     private let sources: UnsafeBufferPointer<Int32>
@@ -20,6 +22,16 @@ extension ClaimIndex {
         starts.count >= 1 && Int(starts[starts.count - 1]) == sources.count, "ClaimIndex: bad starts")
       precondition(
         entitlementUsers.count == entitlementActive.count, "ClaimIndex: entitlement columns differ")
+      var ascending = starts[0] == 0
+      for c in 1..<starts.count { ascending = ascending && starts[c - 1] <= starts[c] }
+      precondition(ascending, "ClaimIndex: bad starts")
+      var named = true
+      for source in sources {
+        named =
+          named
+          && (source >= 0 ? Int(source) < credentialUsers.count : Int(-source - 1) < entitlementUsers.count)
+      }
+      precondition(named, "ClaimIndex: a source names no row")
       self.starts = starts
       self.sources = sources
       self.credentialUsers = credentialUsers
@@ -33,10 +45,10 @@ extension ClaimIndex {
     /// Chain `c`'s claim sources (`c` a chain index of the ledger).
     @inline(__always)
     func sources(of c: Int) -> Sources {
-      precondition(c >= 0 && c < starts.count - 1, "ClaimIndex: chain out of range")
+      assert(c >= 0 && c < starts.count - 1, "ClaimIndex: chain out of range")
       let from = Int(starts[c])
       let to = Int(starts[c + 1])
-      precondition(from <= to && to <= sources.count, "ClaimIndex: bad starts")
+      assert(from <= to && to <= sources.count, "ClaimIndex: bad starts")
       return Sources(UnsafeBufferPointer(rebasing: sources[from..<to]))
     }
 
@@ -44,11 +56,11 @@ extension ClaimIndex {
     @inline(__always)
     func userCode(_ source: Int32) -> UInt64 {
       if source >= 0 {
-        precondition(Int(source) < credentialUsers.count, "ClaimIndex: credential row out of range")
+        assert(Int(source) < credentialUsers.count, "ClaimIndex: credential row out of range")
         return credentialUsers[Int(source)]
       }
       let j = Int(-source - 1)
-      precondition(j < entitlementUsers.count, "ClaimIndex: entitlement row out of range")
+      assert(j < entitlementUsers.count, "ClaimIndex: entitlement row out of range")
       return entitlementUsers[j]
     }
 
@@ -57,7 +69,7 @@ extension ClaimIndex {
     func isActiveEntitlement(_ source: Int32) -> Bool {
       guard source < 0 else { return false }
       let j = Int(-source - 1)
-      precondition(j < entitlementActive.count, "ClaimIndex: entitlement row out of range")
+      assert(j < entitlementActive.count, "ClaimIndex: entitlement row out of range")
       return entitlementActive[j]
     }
   }
@@ -75,7 +87,7 @@ extension ClaimIndex {
     /// Source `i` (in `0..<count`).
     @inline(__always)
     subscript(i: Int) -> Int32 {
-      precondition(i >= 0 && i < base.count, "ClaimIndex: source out of range")
+      assert(i >= 0 && i < base.count, "ClaimIndex: source out of range")
       return base[i]
     }
   }

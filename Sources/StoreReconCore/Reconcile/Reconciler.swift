@@ -53,31 +53,32 @@ package enum Reconciler {
     _ entitlements: EntitlementTable, storage s: LedgerStorage, rules: Rules, goodwill: GoodwillCover,
     chains: inout [Int32], users: inout [UInt64], active: inout [Bool]
   ) -> [Finding] {
-    let rows = entitlements.rows
-    let parts = Parallel.parts(for: rows.count, minimum: 50_000)
-    let found = Parallel.map(parts: parts, filling: &chains, &users, &active) {
-      range, chains, users, active -> [Finding] in
-      var found: [Finding] = []
-      for block in range.blocks(of: 64) {
-        s.chainIndexes(block, into: chains) { j in
-          let key = rows[j].key
-          guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
-          return (store, key)
-        }
-        for i in block {
-          users[i] = UserCode.of(rows[i].userId)
-          active[i] = rows[i].isActive(at: rules.asOf)
-          guard let store = rows[i].source.store, active[i], rules.checks(store) else { continue }
-          let chain = chains[i]
-          if let finding = freeEntitlement(
-            rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
-            excused: { goodwill.excuses(rows[i].userId, s.products.names[Int(rows[i].product)]) })
-          {
-            found.append(finding)
+    let parts = Parallel.parts(for: entitlements.rows.count, minimum: 50_000)
+    let found = entitlements.withRows { rows in
+      Parallel.map(parts: parts, filling: &chains, &users, &active) {
+        range, chains, users, active -> [Finding] in
+        var found: [Finding] = []
+        for block in range.blocks(of: 64) {
+          s.chainIndexes(block, into: chains) { j in
+            let key = rows[j].key
+            guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
+            return (store, key)
+          }
+          for i in block {
+            users[i] = UserCode.of(rows[i].userId)
+            active[i] = rows[i].isActive(at: rules.asOf)
+            guard let store = rows[i].source.store, active[i], rules.checks(store) else { continue }
+            let chain = chains[i]
+            if let finding = freeEntitlement(
+              rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
+              excused: { goodwill.excuses(rows[i].userId, s.products.names[Int(rows[i].product)]) })
+            {
+              found.append(finding)
+            }
           }
         }
+        return found
       }
-      return found
     }
     return found.flatMap { $0 }
   }
@@ -221,7 +222,7 @@ package enum Reconciler {
   /// The finding about entitlement row `i` (active at T, of `store`, naming `chain` if any), if any.
   /// `excused`: whether goodwill covering T excuses it (asked only where it matters).
   static func freeEntitlement(
-    _ rows: [EntitlementTable.Row], _ i: Int, chain c: Int?, store: Store, storage s: LedgerStorage,
+    _ rows: borrowing EntitlementTable.Rows, _ i: Int, chain c: Int?, store: Store, storage s: LedgerStorage,
     rules: Rules, excused: () -> Bool
   ) -> Finding? {
     let t = Instant(ms: rules.asOf)
