@@ -46,6 +46,8 @@ package enum ReconciliationRun {
     }
   }
 
+  /// One input the run reads: its config role, path and display name, and for the app's rows read
+  /// from PostgreSQL its contract query.
   struct PlannedInput {
     var role: String
     var path: String
@@ -543,10 +545,14 @@ package enum ReconciliationRun {
     }
   }
 
+  /// `d` in whole milliseconds.
   static func milliseconds(_ d: Duration) -> Int64 {
     d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
   }
 
+  /// The files the config's store export patterns match, then the app's CSV files (with `appFiles`)
+  /// and the FX table; with `allowMissing`, a pattern or optional file that matches nothing is listed as
+  /// missing instead of stopping the run.
   static func planInputs(
     _ config: RunConfig, configPath: String, appFiles: Bool = true, allowMissing: Bool = false
   ) throws(RunError) -> ([PlannedInput], [Completeness.Missing]) {
@@ -622,5 +628,6 @@ package enum ReconciliationRun {
 /// How long the reconciliation workbook took on its own thread (set there before the owner's `wait`
 /// returns, read only after it).
 final class WorkbookTime: @unchecked Sendable {
+  /// The milliseconds it took.
   var ms: Int64 = 0
 }

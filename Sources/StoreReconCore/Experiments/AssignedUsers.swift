@@ -26,6 +26,7 @@ package struct AssignedUsers {
 
   /// One valid row while sorting.
   private struct Row {
+    /// The user id's key.
     package var key: IdentifierKey
     var at: Int64
     var row: Int32

@@ -567,6 +567,7 @@ struct BatchIDs {
 struct ChainSortEntry {
   var high: UInt64
   var low: UInt64
+  /// The chain key.
   package var key: PackedID
   var chain: UInt32
   var rank: UInt8
@@ -659,6 +660,7 @@ struct ChainSortEntry {
 
 /// What the builder tracks of one chain while records arrive (56 bytes, one cache line).
 struct BuilderChain {
+  /// The chain key (in its namespace, ``space``).
   package var key: PackedID
   /// The kept status (index into the statuses), or -1.
   var status: Int32 = -1

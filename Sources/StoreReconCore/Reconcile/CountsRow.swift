@@ -2,7 +2,9 @@ import StoreReconPlatform
 
 /// Per store × product: chains the store says are paid through T against the app's active entitlements.
 package struct CountsRow: Sendable, Equatable {
+  /// The store and product of the row.
   package var store: Store
+  /// The product id (the store's).
   package var productId: String
   /// Production, non-pending chains not refunded or superseded whose paid-through is after T.
   package var chainsPaidThrough: Int = 0

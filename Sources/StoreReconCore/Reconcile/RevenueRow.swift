@@ -2,9 +2,13 @@ import StoreReconPlatform
 
 /// Revenue of one store × product × currency × day: what finance ties to the stores' consoles.
 package struct RevenueRow: Sendable, Equatable {
+  /// The report day (charges on their charge day, refunds on their refund day).
   package var day: CivilDate
+  /// The store that took the money.
   package var store: Store
+  /// The product id (the store's).
   package var productId: String
+  /// The currency of the amounts.
   package var currency: Currency
   /// Number of production paid charges.
   package var charges: Int = 0
