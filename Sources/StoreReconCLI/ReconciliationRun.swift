@@ -46,6 +46,8 @@ package enum ReconciliationRun {
     }
   }
 
+  /// One input the run reads: its config role, path and display name, and for the app's rows read
+  /// from PostgreSQL its contract query.
   struct PlannedInput {
     var role: String
     var path: String
@@ -65,6 +67,53 @@ package enum ReconciliationRun {
     let started = clock.now
     // The machine clock, for the run history's metadata only.
     let startedAt = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000)).description
+    var setup = try setUp(request, progress: progress)
+    // The database first: an unreachable server, a wrong password, a locked date or a query that does
+    // not return its contract stops the run before any file is read.
+    var session: DatabaseSession?
+    if let uri = setup.databaseURI {
+      session = try openDatabase(uri, request: request, setup: &setup, progress: progress)
+    }
+    let database = session?.connection.description
+    var inputs = try readInputs(setup.plan, database: session?.connection, progress: progress, clock: clock)
+    let readMs = milliseconds(clock.now - started)
+    var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
+    if let store = session?.history {
+      try recordHistory(
+        store, &outcome, setup: setup, reports: inputs.reports, database: database, startedAt: startedAt,
+        progress: progress, clock: clock)
+    }
+    var written = try writeReports(
+      setup, &inputs, outcome, database: database, workbookOptions: workbookOptions, progress: progress,
+      clock: clock)
+    let timings: [(String, Int64)] = [
+      ("read", readMs), ("reconcile", outcome.ms), ("experiments", written.experimentMs),
+      ("write", written.writeMs), ("workbook", written.workbookMs),
+      ("total", milliseconds(clock.now - started)),
+    ]
+    try writeManifest(
+      &written, setup: setup, configPath: request.configPath, database: database, timings: timings)
+    progress.note("wrote \(written.files.count + 1) files to \(setup.out) (\(written.writeMs) ms)")
+    session?.history?.unlock(date: setup.date)
+    return written.result
+  }
+
+  /// What a run works from: the config, its calendar, the report date and as-of instant T, the output
+  /// folder, the database (if any) and the planned inputs, with the missing ones (`--allow-missing`).
+  struct Setup {
+    var config: RunConfig
+    var calendar: ReportCalendar
+    var date: CivilDate
+    var asOf: Instant
+    var out: String
+    var databaseURI: String?
+    var plan: [PlannedInput]
+    var missing: [Completeness.Missing]
+  }
+
+  /// Reads the config, fixes the report date and T, and plans the inputs (the files the config's
+  /// patterns match); warns of unknown config keys and missing inputs.
+  static func setUp(_ request: Request, progress: any ProgressSink) throws(RunError) -> Setup {
     let config = try RunConfig.load(path: request.configPath)
     for key in config.unknownKeys {
       progress.note("warning: config key '\(key)' is not used by this version and was ignored")
@@ -73,106 +122,98 @@ package enum ReconciliationRun {
       throw RunError(.config, "config \(request.configPath): unknown time zone '\(config.timeZone)'")
     }
     let date = request.date ?? calendar.yesterday()
-    let asOf = calendar.asOf(date)
-    let out = request.outDirectory ?? "reports/\(date)"
     let databaseURI = request.database ?? config.database
     guard databaseURI != nil || config.entitlements != nil else {
       throw RunError(
         .config, "config \(request.configPath): app.entitlements is required (or app.database / --database)")
     }
-    var (plan, missing) = try planInputs(
+    let (plan, missing) = try planInputs(
       config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing
     )
     for m in missing {
       progress.note(
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
     }
+    return Setup(
+      config: config, calendar: calendar, date: date, asOf: calendar.asOf(date),
+      out: request.outDirectory ?? "reports/\(date)", databaseURI: databaseURI, plan: plan, missing: missing)
+  }
 
-    // The database first: an unreachable server, a wrong password, a locked date or a query that does
-    // not return its contract stops the run before any file is read.
-    var database: PostgresConnection?
-    var historyStore: RunHistoryStore?
-    if let databaseURI {
-      let queries = try viaDatabase { () throws(DatabaseError) in
-        try QueryFolder.contractQueries(directory: request.queriesDirectory ?? config.queries)
-      }
-      let appFiles = [config.entitlements, config.credentials, config.assignments, config.goodwill]
-      if appFiles.contains(where: { $0 != nil }) {
-        progress.note("app rows come from the database; the config's app CSV files are not read")
-      }
-      let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(databaseURI)
-      }
-      progress.note("connected to \(connection.description) (server version \(connection.serverVersion))")
-      if request.history {
-        let store = RunHistoryStore(connection: connection)
-        do {
-          try store.ensureTables()
-        } catch {
-          throw RunError(error.databaseError("creating the run history tables", queryCode: .software))
-        }
-        try viaDatabase { () throws(DatabaseError) in
-          try store.lock(date: date, timeoutSeconds: request.lockTimeoutSeconds) { progress.note($0) }
-        }
-        historyStore = store
-      }
-      try viaDatabase { () throws(DatabaseError) in
-        try DatabaseAppRows.checkContracts(queries, connection: connection)
-      }
-      for query in queries {
-        let name = query.displayName
-        plan.append(PlannedInput(role: query.contract.role, path: name, display: name, query: query))
-      }
-      database = connection
+  /// The database connection of a run whose app rows come from PostgreSQL, and its run history store
+  /// (holding the report date's lock) when history is kept.
+  struct DatabaseSession {
+    let connection: PostgresConnection
+    let history: RunHistoryStore?
+  }
+
+  /// Connects to the database, takes the report date's history lock (when history is kept), checks the
+  /// contract queries and plans them as the app-row inputs.
+  static func openDatabase(
+    _ uri: String, request: Request, setup: inout Setup, progress: any ProgressSink
+  ) throws(RunError) -> DatabaseSession {
+    let config = setup.config
+    let queries = try viaDatabase { () throws(DatabaseError) in
+      try QueryFolder.contractQueries(directory: request.queriesDirectory ?? config.queries)
     }
-    // The chunked inputs' chunks are parsed on all cores, ahead of the merge, across file boundaries;
-    // the workers checksum each file as they go.
+    let appFiles = [config.entitlements, config.credentials, config.assignments, config.goodwill]
+    if appFiles.contains(where: { $0 != nil }) {
+      progress.note("app rows come from the database; the config's app CSV files are not read")
+    }
+    let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(uri) }
+    progress.note("connected to \(connection.description) (server version \(connection.serverVersion))")
+    var historyStore: RunHistoryStore?
+    if request.history {
+      let store = RunHistoryStore(connection: connection)
+      do {
+        try store.ensureTables()
+      } catch {
+        throw RunError(error.databaseError("creating the run history tables", queryCode: .software))
+      }
+      let date = setup.date
+      try viaDatabase { () throws(DatabaseError) in
+        try store.lock(date: date, timeoutSeconds: request.lockTimeoutSeconds) { progress.note($0) }
+      }
+      historyStore = store
+    }
+    try viaDatabase { () throws(DatabaseError) in
+      try DatabaseAppRows.checkContracts(queries, connection: connection)
+    }
+    for query in queries {
+      let name = query.displayName
+      setup.plan.append(PlannedInput(role: query.contract.role, path: name, display: name, query: query))
+    }
+    return DatabaseSession(connection: connection, history: historyStore)
+  }
+
+  /// What reading the inputs gave: the ledger builder holding every store record, the app's rows, and
+  /// per input its report and its rejected rows (with the name of their file).
+  struct Inputs {
+    let builder: LedgerBuilder
+    var rows: AppRowSet
+    var reports: [InputReport]
+    var rejectFiles: [(String, [Reject])]
+  }
+
+  /// Reads every planned input in plan order, then adds the files' sizes and checksums. The chunked
+  /// inputs' chunks are parsed on all cores, ahead of the merge, across file boundaries (the workers
+  /// checksum each file as they go); the other files are checksummed on another thread while they are
+  /// read.
+  static func readInputs(
+    _ plan: [PlannedInput], database: PostgresConnection?, progress: any ProgressSink, clock: ContinuousClock
+  ) throws(RunError) -> Inputs {
     let schedule = ReadSchedule()
     var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
-    // Checksums of the other files on another thread while they are read.
     let digests = FileDigest.Prefetch(
       plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
-    let builder = LedgerBuilder()
-    var rows = AppRowSet()
-    var reports: [InputReport] = []
-    var rejectFiles: [(String, [Reject])] = []
+    var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
-      let readStart = clock.now
-      let flat = input.display.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "_")
-      var name = "rejects/\(flat).csv"
-      if usedRejectNames.contains(name) { name = "rejects/\(index)-\(flat).csv" }
-      usedRejectNames.insert(name)
-      var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
-      let rejects = RejectList()
-      if let query = input.query, let database {
-        report.database = database.description
-        report.builtInQuery = query.builtIn
-        report.bytes = Int64(query.text.utf8.count)
-        report.sha256 = query.sha256
-        report.counts = try viaDatabase { () throws(DatabaseError) in
-          try DatabaseAppRows.read(
-            query, connection: database, fileIndex: Int32(index), rejects: rejects, rows: &rows
-          ).counts
-        }
-      } else {
-        do {
-          report.counts = try InputReaders.read(
-            input, fileIndex: Int32(index), rejects: rejects, ledger: builder, rows: &rows, report: &report,
-            prepared: prepared[index])
-        } catch {
-          report.error = error.description
-          progress.note("ERROR \(error.description) — the run goes on without this file")
-        }
-      }
-      report.elapsedMs = milliseconds(clock.now - readStart)
-      rejectFiles.append((name, rejects.rejects))
-      reports.append(report)
-      let c = report.counts
-      let from = input.query == nil ? "" : " from PostgreSQL"
-      let rate = input.query == nil ? "" : ", \(c.read * 1000 / Int(max(report.elapsedMs, 1))) rows/s"
-      progress.note(
-        "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
-          + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
+      let name = rejectsFileName(input, index: index, used: &usedRejectNames)
+      let (report, rejects) = try readInput(
+        input, index: index, rejectsFile: name, prepared: prepared[index], database: database,
+        into: &inputs, progress: progress, clock: clock)
+      inputs.rejectFiles.append((name, rejects))
+      inputs.reports.append(report)
     }
     // The checksums, last: the run does not wait for one while inputs remain to be read.
     for (index, input) in plan.enumerated() where input.query == nil {
@@ -183,26 +224,98 @@ package enum ReconciliationRun {
         digest = digests.of(path: input.path)
       }
       if let digest {
-        reports[index].bytes = digest.bytes
-        reports[index].sha256 = digest.sha256
+        inputs.reports[index].bytes = digest.bytes
+        inputs.reports[index].sha256 = digest.sha256
       }
     }
     prepared = []
     schedule.finish()
     FreeMemory.release()  // what the read's worker threads freed in their own arenas
-    let readMs = milliseconds(clock.now - started)
+    return inputs
+  }
 
+  /// The rejects file of input `index`: `rejects/<path with / as _>.csv`, numbered when taken already.
+  static func rejectsFileName(_ input: PlannedInput, index: Int, used: inout Set<String>) -> String {
+    let flat = input.display.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "_")
+    var name = "rejects/\(flat).csv"
+    if used.contains(name) { name = "rejects/\(index)-\(flat).csv" }
+    used.insert(name)
+    return name
+  }
+
+  /// Reads one input (a file, or a contract query from the database) into the builder or the app's
+  /// rows; returns its report and its rejected rows. A file that cannot be read is reported, and the
+  /// run goes on without it; a database failure stops the run.
+  static func readInput(
+    _ input: PlannedInput, index: Int, rejectsFile name: String, prepared: ScheduledRead?,
+    database: PostgresConnection?, into inputs: inout Inputs, progress: any ProgressSink,
+    clock: ContinuousClock
+  ) throws(RunError) -> (InputReport, [Reject]) {
+    let readStart = clock.now
+    var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
+    let rejects = RejectList()
+    if let query = input.query, let database {
+      report.database = database.description
+      report.builtInQuery = query.builtIn
+      report.bytes = Int64(query.text.utf8.count)
+      report.sha256 = query.sha256
+      report.counts = try viaDatabase { () throws(DatabaseError) in
+        try DatabaseAppRows.read(
+          query, connection: database, fileIndex: Int32(index), rejects: rejects, rows: &inputs.rows
+        ).counts
+      }
+    } else {
+      do {
+        report.counts = try InputReaders.read(
+          input, fileIndex: Int32(index), rejects: rejects, ledger: inputs.builder, rows: &inputs.rows,
+          report: &report, prepared: prepared)
+      } catch {
+        report.error = error.description
+        progress.note("ERROR \(error.description) — the run goes on without this file")
+      }
+    }
+    report.elapsedMs = milliseconds(clock.now - readStart)
+    let c = report.counts
+    let from = input.query == nil ? "" : " from PostgreSQL"
+    let rate = input.query == nil ? "" : ", \(c.read * 1000 / Int(max(report.elapsedMs, 1))) rows/s"
+    progress.note(
+      "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
+        + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
+    return (report, rejects.rejects)
+  }
+
+  /// What reconciling gave: the ledger, the findings, revenue and counts, the active entitlements per
+  /// store that could not be checked, and how long it took (the ledger's build included).
+  struct Outcome {
+    let ledger: Ledger
+    var findings: [Finding]
+    let revenue: [RevenueRow]
+    let counts: [CountsRow]
+    let unchecked: [Store: Int]
+    let ms: Int64
+    /// With run history: what changed since the previous run.
+    var changes: [FindingChange]?
+    var delta: HistoryDelta?
+  }
+
+  /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.
+  static func reconcile(
+    _ setup: Setup, _ inputs: Inputs, progress: any ProgressSink, clock: ContinuousClock
+  ) -> Outcome {
+    let config = setup.config
+    let calendar = setup.calendar
+    let rows = inputs.rows
     let reconcileStart = clock.now
-    let ledger = builder.build(asOf: asOf, catalog: config.catalog)
-    var options = ReconcileOptions(asOf: asOf)
+    let ledger = inputs.builder.build(asOf: setup.asOf, catalog: config.catalog)
+    var options = ReconcileOptions(asOf: setup.asOf)
     options.graceDays = config.graceDays
     options.toleranceMs = config.toleranceHours * 3_600_000
     options.storesWithData = config.storesWithExports
-    var findings = Reconciler.findings(
+    let findings = Reconciler.findings(
       ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials, goodwill: rows.goodwill,
       options: options)
     let revenue = Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding)
-    let counts = CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: asOf)
+    let counts = CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: setup.asOf)
     let reconcileMs = milliseconds(clock.now - reconcileStart)
     let unchecked = Reconciler.uncheckedEntitlements(rows.entitlements, options: options)
     for (store, n) in unchecked.sorted(by: { $0.key < $1.key }) {
@@ -211,112 +324,191 @@ package enum ReconciliationRun {
       )
     }
     progress.note(
-      "reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(asOf): \(findings.count) findings (\(reconcileMs) ms)"
+      "reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(setup.asOf): \(findings.count) findings (\(reconcileMs) ms)"
     )
-    // Run history: compare with the previous run, then replace this date's history in one transaction.
-    var changes: [FindingChange]?
-    var delta: HistoryDelta?
-    if let historyStore {
-      let historyStart = clock.now
-      let past: (previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate])
-      do {
-        past = try historyStore.history(before: date, keys: Array(Set(findings.map(\.key))))
-      } catch {
-        throw RunError(error.databaseError("reading the run history", queryCode: .software))
-      }
-      let outcome = FindingHistory.compare(
-        current: findings, date: date, previous: past.previous, firstSeen: past.firstSeen)
-      findings = outcome.findings
-      changes = outcome.changes
-      delta = outcome.delta
-      let record = RunHistoryStore.RunRecord(
-        date: date, asOf: asOf,
-        optionsJSON: Manifest.options(config: config, database: database?.description).rendered(),
-        inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(), findings: outcome.recorded,
-        findingCount: findings.count, delta: outcome.delta,
-        status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
-      do {
-        try historyStore.record(record)
-      } catch {
-        throw RunError(error.databaseError("recording the run history", queryCode: .software))
-      }
-      let since = outcome.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
-      progress.note(
-        "history (\(since)): \(outcome.delta.newCount) new, \(outcome.delta.openCount) still open, "
-          + "\(outcome.delta.resolvedCount) resolved; "
-          + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
-    }
+    return Outcome(
+      ledger: ledger, findings: findings, revenue: revenue, counts: counts, unchecked: unchecked,
+      ms: reconcileMs)
+  }
 
-    let writeStart = clock.now
-    let grants = GrantRow.rows(goodwill: rows.goodwill, entitlements: rows.entitlements, asOf: asOf)
-    let fx = summaryFX(config, rates: rows.fxRates, date: date)
-    let workbookStart = clock.now
-    let workbook = ReconciliationWorkbook.Content(
-      date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports, findings: findings,
-      revenue: revenue, counts: counts, grants: grants, rejects: rejectFiles.flatMap(\.1),
-      history: changes.map { WorkbookHistory(previousDate: delta?.previousDate, changes: $0) })
-    let workbookPath = out + "/" + ReconciliationWorkbook.fileName
-    // The workbook, the larger part of the writing (one core for ~1.4 s at 1.5M users), is written on
-    // another core while the experiments are read out and the CSV files and summaries are written.
-    let workbookTime = WorkbookTime()
-    let workbookWork = BackgroundWork { () throws(XLSXError) in
-      try ReconciliationWorkbook.write(workbook, to: workbookPath, options: workbookOptions)
-      workbookTime.ms = milliseconds(clock.now - workbookStart)
+  /// Run history: compares the findings with the previous run's (each finding gets its `since`), then
+  /// replaces this date's history in one transaction.
+  static func recordHistory(
+    _ historyStore: RunHistoryStore, _ outcome: inout Outcome, setup: Setup, reports: [InputReport],
+    database: String?, startedAt: String, progress: any ProgressSink, clock: ContinuousClock
+  ) throws(RunError) {
+    let historyStart = clock.now
+    let date = setup.date
+    let past: (previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate])
+    do {
+      past = try historyStore.history(before: date, keys: Array(Set(outcome.findings.map(\.key))))
+    } catch {
+      throw RunError(error.databaseError("reading the run history", queryCode: .software))
     }
+    let compared = FindingHistory.compare(
+      current: outcome.findings, date: date, previous: past.previous, firstSeen: past.firstSeen)
+    outcome.findings = compared.findings
+    outcome.changes = compared.changes
+    outcome.delta = compared.delta
+    let record = RunHistoryStore.RunRecord(
+      date: date, asOf: setup.asOf,
+      optionsJSON: Manifest.options(config: setup.config, database: database).rendered(),
+      inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(), findings: compared.recorded,
+      findingCount: compared.findings.count, delta: compared.delta,
+      status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
+    do {
+      try historyStore.record(record)
+    } catch {
+      throw RunError(error.databaseError("recording the run history", queryCode: .software))
+    }
+    let since = compared.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
+    progress.note(
+      "history (\(since)): \(compared.delta.newCount) new, \(compared.delta.openCount) still open, "
+        + "\(compared.delta.resolvedCount) resolved; "
+        + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
+  }
+
+  /// What writing the reports gave: the run's result, every file written with its bytes (for the
+  /// manifest), and the timings of the experiments' readout, the writing and the workbooks.
+  struct Written {
+    var result: RunResult
+    var files: [(String, [UInt8])]
+    let experimentMs: Int64
+    let writeMs: Int64
+    let workbookMs: Int64
+  }
+
+  /// Writes the reports: the reconciliation workbook on another core while the experiments are read out
+  /// and the CSV files and summaries are written, then the price-tests workbook. Frees the ledger and
+  /// the app's rows once nothing reads them.
+  static func writeReports(
+    _ setup: Setup, _ inputs: inout Inputs, _ outcome: Outcome, database: String?,
+    workbookOptions: ReconciliationWorkbook.Options, progress: any ProgressSink, clock: ContinuousClock
+  ) throws(RunError) -> Written {
+    let writeStart = clock.now
+    let grants = GrantRow.rows(
+      goodwill: inputs.rows.goodwill, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
+    let workbook = try startWorkbook(
+      setup, inputs, outcome, grants: grants, options: workbookOptions, clock: clock)
     let experimentStart = clock.now
-    let readouts = readExperiments(config, ledger: ledger, rows: rows, calendar: calendar)
-    ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
+    let readouts = readExperiments(
+      setup.config, ledger: outcome.ledger, rows: inputs.rows, calendar: setup.calendar)
+    outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
     for readout in readouts {
       progress.note(ExperimentSummary.progressLine(readout) + " (\(experimentMs) ms)")
       if !readout.fxGaps.isEmpty { progress.note("warning: " + ExperimentSummary.gapLine(readout)) }
     }
+    let fx = summaryFX(setup.config, rates: inputs.rows.fxRates, date: setup.date)
+    inputs.rows = AppRowSet()  // likewise the app's rows
+    var (files, summary) = reportFiles(
+      setup, inputs, outcome, grants: grants, readouts: readouts, fx: fx)
+    for (name, bytes) in files {
+      do {
+        try AtomicFile.write(bytes, to: setup.out + "/" + name)
+      } catch {
+        throw RunError(.ioError, error.description)
+      }
+    }
+    let workbookMs = try finishWorkbooks(
+      workbook, readouts: readouts, setup: setup, files: &files, progress: progress, clock: clock)
+    // Writing, without the experiments' readout that ran meanwhile (timed on its own).
+    let writeMs = milliseconds(clock.now - writeStart) - experimentMs
+    var result = RunResult(
+      date: setup.date, asOf: setup.asOf, outDirectory: setup.out, inputs: inputs.reports,
+      findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
+      files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: outcome.delta,
+      summary: summary)
+    result.uncheckedEntitlements = outcome.unchecked
+    return Written(
+      result: result, files: files, experimentMs: experimentMs, writeMs: writeMs, workbookMs: workbookMs)
+  }
 
-    rows = AppRowSet()  // likewise the app's rows
+  /// The reconciliation workbook being written on its own thread.
+  struct WorkbookWriting {
+    let work: BackgroundWork<XLSXError>
+    let path: String
+    let time: WorkbookTime
+  }
+
+  /// Starts writing the reconciliation workbook (the larger part of the writing: one core for ~1.4 s at
+  /// 1.5M users) on another core.
+  static func startWorkbook(
+    _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow],
+    options: ReconciliationWorkbook.Options, clock: ContinuousClock
+  ) throws(RunError) -> WorkbookWriting {
+    let workbookStart = clock.now
+    let workbook = ReconciliationWorkbook.Content(
+      date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
+      findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
+      rejects: inputs.rejectFiles.flatMap(\.1),
+      history: outcome.changes.map { WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0) }
+    )
+    let path = setup.out + "/" + ReconciliationWorkbook.fileName
+    let time = WorkbookTime()
+    let work = BackgroundWork { () throws(XLSXError) in
+      try ReconciliationWorkbook.write(workbook, to: path, options: options)
+      time.ms = milliseconds(clock.now - workbookStart)
+    }
+    return WorkbookWriting(work: work, path: path, time: time)
+  }
+
+  /// The CSV files (findings, revenue, counts, grants, the experiments', changes, rejects) and the
+  /// summaries, with their bytes, in the order they are written; and the summary.
+  static func reportFiles(
+    _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow], readouts: [Readout],
+    fx: SummaryFX?
+  ) -> ([(String, [UInt8])], ReportSummary) {
+    let config = setup.config
     var files: [(String, [UInt8])] = [
-      ("findings.csv", ReportTables.findingsCSV(findings)),
-      ("revenue.csv", ReportTables.revenueCSV(revenue)),
-      ("counts.csv", ReportTables.countsCSV(counts)),
+      ("findings.csv", ReportTables.findingsCSV(outcome.findings)),
+      ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
+      ("counts.csv", ReportTables.countsCSV(outcome.counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
     ]
     if !config.experiments.isEmpty {
       files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
       files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
     }
-    if let changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
-    for (name, rejects) in rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
+    if let changes = outcome.changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
+    for (name, rejects) in inputs.rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
     // Run history and price-test verdicts plug in as plain values when configured.
     let facts = SummaryFacts(
-      version: StoreReconVersion.version, date: date, asOf: asOf, timeZone: config.timeZone, inputs: reports,
-      findings: findings, revenue: revenue, alerts: config.alerts,
-      incomplete: Completeness.reasons(date: date, calendar: calendar, inputs: reports, missing: missing),
-      history: changes.map { SummaryHistory(changes: $0, previousRunDate: delta?.previousDate) },
+      version: StoreReconVersion.version, date: setup.date, asOf: setup.asOf, timeZone: config.timeZone,
+      inputs: inputs.reports, findings: outcome.findings, revenue: outcome.revenue, alerts: config.alerts,
+      incomplete: Completeness.reasons(
+        date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing),
+      history: outcome.changes.map {
+        SummaryHistory(changes: $0, previousRunDate: outcome.delta?.previousDate)
+      },
       experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict),
       fx: fx)
     let summary = ReportSummary.build(facts)
     files.append(("summary.txt", Array(summary.text.utf8)))
     files.append(("summary.html", Array(summary.html.utf8)))
-    for (name, bytes) in files {
-      do {
-        try AtomicFile.write(bytes, to: out + "/" + name)
-      } catch {
-        throw RunError(.ioError, error.description)
-      }
-    }
+    return (files, summary)
+  }
+
+  /// Waits for the reconciliation workbook, then writes the price-tests workbook (with experiments);
+  /// adds both to `files` and returns the milliseconds they took.
+  static func finishWorkbooks(
+    _ workbook: WorkbookWriting, readouts: [Readout], setup: Setup, files: inout [(String, [UInt8])],
+    progress: any ProgressSink, clock: ContinuousClock
+  ) throws(RunError) -> Int64 {
     do {
-      try workbookWork.wait()
+      try workbook.work.wait()
     } catch {
       throw RunError(.ioError, error.description)
     }
-    files.append((ReconciliationWorkbook.fileName, try readBytes(workbookPath)))
+    files.append((ReconciliationWorkbook.fileName, try readBytes(workbook.path)))
     let workbookBytes = files.last?.1.count ?? 0
-    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(workbookTime.ms) ms)")
+    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(workbook.time.ms) ms)")
     var priceMs: Int64 = 0
     if !readouts.isEmpty {
       let priceStart = clock.now
-      let pricePath = out + "/" + PriceTestsWorkbook.fileName
+      let pricePath = setup.out + "/" + PriceTestsWorkbook.fileName
       do {
-        try PriceTestsWorkbook.write(readouts, date: date, to: pricePath)
+        try PriceTestsWorkbook.write(readouts, date: setup.date, to: pricePath)
       } catch {
         throw RunError(.ioError, error.description)
       }
@@ -325,30 +517,23 @@ package enum ReconciliationRun {
       priceMs = milliseconds(clock.now - priceStart)
       progress.note("wrote \(PriceTestsWorkbook.fileName): \(priceBytes) bytes (\(priceMs) ms)")
     }
-    // Writing, without the experiments' readout that ran meanwhile (timed on its own).
-    let writeMs = milliseconds(clock.now - writeStart) - experimentMs
-    var result = RunResult(
-      date: date, asOf: asOf, outDirectory: out, inputs: reports, findings: findings, revenue: revenue,
-      counts: counts,
-      files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: delta, summary: summary)
-    result.uncheckedEntitlements = unchecked
+    return workbook.time.ms + priceMs
+  }
+
+  /// Writes `manifest.json` (the result, the config, every output's size and checksum, the timings),
+  /// then sorts the result's file list.
+  static func writeManifest(
+    _ written: inout Written, setup: Setup, configPath: String, database: String?, timings: [(String, Int64)]
+  ) throws(RunError) {
     let manifest = Manifest.render(
-      result: result, config: config, configPath: request.configPath, database: database?.description,
-      outputs: files,
-      timings: [
-        ("read", readMs), ("reconcile", reconcileMs), ("experiments", experimentMs), ("write", writeMs),
-        ("workbook", workbookTime.ms + priceMs),
-        ("total", milliseconds(clock.now - started)),
-      ])
+      result: written.result, config: setup.config, configPath: configPath, database: database,
+      outputs: written.files, timings: timings)
     do {
-      try AtomicFile.write(manifest, to: out + "/manifest.json")
+      try AtomicFile.write(manifest, to: setup.out + "/manifest.json")
     } catch {
       throw RunError(.ioError, error.description)
     }
-    result.files.sort()
-    progress.note("wrote \(files.count + 1) files to \(out) (\(writeMs) ms)")
-    historyStore?.unlock(date: date)
-    return result
+    written.result.files.sort()
   }
 
   /// The bytes of a file the run just wrote (for the manifest's size and checksum).
@@ -360,10 +545,14 @@ package enum ReconciliationRun {
     }
   }
 
+  /// `d` in whole milliseconds.
   static func milliseconds(_ d: Duration) -> Int64 {
     d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
   }
 
+  /// The files the config's store export patterns match, then the app's CSV files (with `appFiles`)
+  /// and the FX table; with `allowMissing`, a pattern or optional file that matches nothing is listed as
+  /// missing instead of stopping the run.
   static func planInputs(
     _ config: RunConfig, configPath: String, appFiles: Bool = true, allowMissing: Bool = false
   ) throws(RunError) -> ([PlannedInput], [Completeness.Missing]) {
@@ -438,6 +627,7 @@ package enum ReconciliationRun {
 
 /// How long the reconciliation workbook took on its own thread (set there before the owner's `wait`
 /// returns, read only after it).
-private final class WorkbookTime: @unchecked Sendable {
+final class WorkbookTime: @unchecked Sendable {
+  /// The milliseconds it took.
   var ms: Int64 = 0
 }

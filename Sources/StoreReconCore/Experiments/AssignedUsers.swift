@@ -26,6 +26,7 @@ package struct AssignedUsers {
 
   /// One valid row while sorting.
   private struct Row {
+    /// The user id's key.
     package var key: IdentifierKey
     var at: Int64
     var row: Int32
@@ -40,57 +41,56 @@ package struct AssignedUsers {
     let armIds = experiment.arms.map(\.id)
     let armRanks = armIds.map { id in UInt16(armIds.filter { $0 < id }.count) }
     var valid: [Row] = []
-    assignments.withUnsafeBufferPointer { rows in
-      for i in rows.indices where rows[i].experimentId == experiment.id {
-        let at = rows[i].assignedAt
-        let day = dayOf(at)
-        guard at <= t, day >= experiment.enrollStart, day <= experiment.enrollEnd else {
-          outsideWindow += 1
-          continue
-        }
-        // The first arm with this id (String == compares equal small strings by their bits).
-        guard let arm = armIds.firstIndex(of: rows[i].armId) else {
-          unknownArm += 1
-          continue
-        }
-        valid.append(
-          Row(
-            key: IdentifierKey(rows[i].userId), at: at.ms, row: Int32(i), arm: UInt16(arm),
-            armRank: armRanks[arm]))
+    let rows = assignments
+    for i in rows.indices where rows[i].experimentId == experiment.id {
+      let at = rows[i].assignedAt
+      let day = dayOf(at)
+      guard at <= t, day >= experiment.enrollStart, day <= experiment.enrollEnd else {
+        outsideWindow += 1
+        continue
       }
-      // By user id, then assignment instant, then arm id (then row, which only keeps the order stable).
-      valid.sort { x, y in
-        let c = IdentifierKey.compare(rows[Int(x.row)].userId, x.key, rows[Int(y.row)].userId, y.key)
-        if c != 0 { return c < 0 }
-        if x.at != y.at { return x.at < y.at }
-        if x.armRank != y.armRank { return x.armRank < y.armRank }
-        return x.row < y.row
+      // The first arm with this id (String == compares equal small strings by their bits).
+      guard let arm = armIds.firstIndex(of: rows[i].armId) else {
+        unknownArm += 1
+        continue
       }
-      users.reserveCapacity(valid.count)
-      arms.reserveCapacity(valid.count)
-      assignedAt.reserveCapacity(valid.count)
-      var previous: Row?
-      var reassigned = false
-      for v in valid {
-        let id = rows[Int(v.row)].userId
-        if let p = previous, IdentifierKey.compare(rows[Int(p.row)].userId, p.key, id, v.key) == 0 {
-          repeated += 1
-          if Int(v.arm) != Int(arms[arms.count - 1]) { reassigned = true }
-          continue
-        }
-        if reassigned { reassignedUsers += 1 }
-        reassigned = false
-        previous = v
-        users.append(id)
-        arms.append(v.arm)
-        assignedAt.append(v.at)
-        if !v.key.isASCII || id.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
-          let key = id.lowercased()
-          folded[key] = min(folded[key] ?? id, id)
-        }
+      valid.append(
+        Row(
+          key: IdentifierKey(rows[i].userId), at: at.ms, row: Int32(i), arm: UInt16(arm),
+          armRank: armRanks[arm]))
+    }
+    // By user id, then assignment instant, then arm id (then row, which only keeps the order stable).
+    valid.sort { x, y in
+      let c = IdentifierKey.compare(rows[Int(x.row)].userId, x.key, rows[Int(y.row)].userId, y.key)
+      if c != 0 { return c < 0 }
+      if x.at != y.at { return x.at < y.at }
+      if x.armRank != y.armRank { return x.armRank < y.armRank }
+      return x.row < y.row
+    }
+    users.reserveCapacity(valid.count)
+    arms.reserveCapacity(valid.count)
+    assignedAt.reserveCapacity(valid.count)
+    var previous: Row?
+    var reassigned = false
+    for v in valid {
+      let id = rows[Int(v.row)].userId
+      if let p = previous, IdentifierKey.compare(rows[Int(p.row)].userId, p.key, id, v.key) == 0 {
+        repeated += 1
+        if Int(v.arm) != Int(arms[arms.count - 1]) { reassigned = true }
+        continue
       }
       if reassigned { reassignedUsers += 1 }
+      reassigned = false
+      previous = v
+      users.append(id)
+      arms.append(v.arm)
+      assignedAt.append(v.at)
+      if !v.key.isASCII || id.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+        let key = id.lowercased()
+        folded[key] = min(folded[key] ?? id, id)
+      }
     }
+    if reassigned { reassignedUsers += 1 }
   }
 
   /// The number of the user whose id is `id` (`String` equality): a binary search of the ids.

@@ -87,8 +87,7 @@ package enum Bootstrap {
   ) -> [[Double]] {
     guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
     let lanes = distinct.lanes
-    let counts = distinct.counts
-    let categories = counts.count
+    let categories = distinct.counts.count
     var seeds: [UInt64] = []
     seeds.reserveCapacity(iterations)
     for _ in 0..<iterations { seeds.append(generator.next()) }
@@ -97,28 +96,11 @@ package enum Bootstrap {
     let results: [[[Double]]] = Parallel.map(parts: parts) { part -> [[Double]] in
       let range = Parallel.range(part, of: parts, count: iterations)
       var out = Array(repeating: [Double](repeating: 0, count: range.count), count: columns)
-      distinct.rows.withUnsafeBufferPointer { rows in
-        var sums = [SIMD8<Int64>](repeating: SIMD8(), count: lanes)
-        for (j, i) in range.enumerated() {
-          var draws = SeededGenerator(seed: seeds[i])
-          for l in 0..<lanes { sums[l] = SIMD8() }
-          var remaining = users
-          var weight = users
-          for k in 0..<categories where remaining > 0 {
-            let count =
-              k == categories - 1
-              ? remaining
-              : Binomial.draw(
-                trials: remaining, probability: Double(counts[k]) / Double(weight), using: &draws)
-            if count > 0 {
-              let times = SIMD8<Int64>(repeating: Int64(count))
-              for l in 0..<lanes { sums[l] &+= times &* rows[k * lanes + l] }
-            }
-            remaining -= count
-            weight -= counts[k]
-          }
-          for c in 0..<columns { out[c][j] = Double(sums[c / 8][c % 8]) / n }
-        }
+      var sums = [SIMD8<Int64>](repeating: SIMD8(), count: lanes)
+      for (j, i) in range.enumerated() {
+        var draws = SeededGenerator(seed: seeds[i])
+        multinomialResample(users: users, distinct: distinct, using: &draws, into: &sums)
+        for c in 0..<columns { out[c][j] = Double(sums[c / 8][c % 8]) / n }
       }
       return out
     }
@@ -138,7 +120,6 @@ package enum Bootstrap {
   ) -> [[Double]] {
     guard users > 0, iterations > 0, columns > 0 else { return Array(repeating: [], count: columns) }
     let lanes = (columns + 7) / 8
-    let payerCount = rows.count / lanes
     let start = generator.currentState
     let n = Double(users)
     // Iterations are independent and the generator is counter-based: cut them into parts by count,
@@ -148,40 +129,10 @@ package enum Bootstrap {
       let range = Parallel.range(part, of: min(parts, iterations), count: iterations)
       var out = Array(repeating: [Double](repeating: 0, count: range.count), count: columns)
       var state = start &+ UInt64(range.lowerBound) &* UInt64(users) &* SeededGenerator.gamma
-      rows.withUnsafeBufferPointer { rows in
-        var sums = [SIMD8<Int64>](repeating: SIMD8(), count: lanes)
-        // Draws go in blocks: first the random numbers, keeping (without branching) the indexes that
-        // land on a payer, then the payers' rows are added. Same draws, same order of additions.
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 512) { picked in
-          for (k, _) in range.enumerated() {
-            for l in 0..<lanes { sums[l] = SIMD8() }
-            var acc = SIMD8<Int64>()
-            var remaining = users
-            while remaining > 0 {
-              let block = min(512, remaining)
-              remaining -= block
-              var kept = 0
-              for _ in 0..<block {
-                state = state &+ SeededGenerator.gamma
-                let z = SeededGenerator.mix(state)
-                let index = Int(truncatingIfNeeded: z.multipliedFullWidth(by: UInt64(users)).high)
-                picked[kept] = Int32(truncatingIfNeeded: index)
-                // index < payerCount, as arithmetic: a branch here would be mispredicted constantly.
-                kept &+= Int(bitPattern: UInt(bitPattern: index &- payerCount) >> 63)
-              }
-              if lanes == 1 {
-                for j in 0..<kept { acc &+= rows[Int(picked[j])] }
-              } else {
-                for j in 0..<kept {
-                  let base = Int(picked[j]) * lanes
-                  for l in 0..<lanes { sums[l] &+= rows[base + l] }
-                }
-              }
-            }
-            if lanes == 1 { sums[0] = acc }
-            for c in 0..<columns { out[c][k] = Double(sums[c / 8][c % 8]) / n }
-          }
-        }
+      var sums = [SIMD8<Int64>](repeating: SIMD8(), count: lanes)
+      for k in 0..<range.count {
+        drawResample(users: users, rows: rows, lanes: lanes, state: &state, into: &sums)
+        for c in 0..<columns { out[c][k] = Double(sums[c / 8][c % 8]) / n }
       }
       return out
     }

@@ -24,44 +24,75 @@ package struct ChainUsers {
   /// The credentials the claimers are rows of.
   package let credentials: CredentialTable
 
+  /// Who bought each chain of `ledger` (from the credential rows of `table`) and which chains form one
+  /// lineage.
   init(ledger: Ledger, credentials table: CredentialTable) {
     let s = ledger.storage
     let credentials = table.sharing(pool: s.pool)
     self.credentials = credentials
-    let count = s.chains.count
-    // The chain each credential names, and for Play credentials the chain their linked key names (only
-    // Play chains take a parent): look-ups on all cores. The linked keys, searched row by row, are
-    // looked up after the chains, so that the chain look-ups (cache misses) follow one another.
+    var (chainOf, linkedOf) = ChainUsers.namedChains(s, credentials)
+    var linkedByCredential: [Int32]
+    (claimer, linkedByCredential) = ChainUsers.firstClaimers(
+      chainCount: s.chains.count, credentials, chainOf: chainOf, linkedOf: linkedOf)
+    chainOf = []
+    linkedOf = []
+    var parent = ChainUsers.parents(s, linkedByCredential: linkedByCredential)
+    linkedByCredential = []
+    let root = ChainUsers.roots(parent)
+    parent = []
+    // Group by root (lineages in root order), root first, the others by original purchase then key.
+    (starts, members) = ChainUsers.group(roots: root) { a, b in
+      let x = s.chains[Int(a)].originalPurchaseAt
+      let y = s.chains[Int(b)].originalPurchaseAt
+      let xa = x == PackedRecord.none ? Instant.distantFuture.ms : x
+      let ya = y == PackedRecord.none ? Instant.distantFuture.ms : y
+      if xa != ya { return xa < ya }
+      if s.chains[Int(a)].key != s.chains[Int(b)].key {
+        return PackedID.less(s.chains[Int(a)].key, s.chains[Int(b)].key, pool: s.pool)
+      }
+      return a < b
+    }
+  }
+
+  /// Per credential row, the chain it names (its store key, else its order id; -1: none), and for a Play
+  /// credential the other chain its linked key names (-1: none): look-ups on all cores. The linked keys,
+  /// searched row by row, are looked up after the part's chains, so that the chain look-ups (cache
+  /// misses) follow one another.
+  static func namedChains(_ s: LedgerStorage, _ credentials: CredentialTable) -> (
+    chains: [Int32], linked: [Int32]
+  ) {
     let rowCount = credentials.rows.count
-    let parts = Parallel.parts(for: rowCount, minimum: 100_000)
     var chainOf = [Int32](repeating: -1, count: rowCount)
     var linkedOf = [Int32](repeating: -1, count: rowCount)
-    chainOf.withUnsafeMutableBufferPointer { chainOf in
-      linkedOf.withUnsafeMutableBufferPointer { linkedOf in
-        _ = Parallel.map(parts: parts) { part in
-          let range = Parallel.range(part, of: parts, count: rowCount)
-          for i in range {
-            let credential = credentials.rows[i]
-            var index = s.chainIndex(store: credential.store, key: credential.key)
-            if index == nil, case let order = credentials.order(i), !order.isAbsent {
-              index = s.chainIndex(store: credential.store, key: order)
-            }
-            if let index { chainOf[i] = Int32(index) }
-          }
-          for i in range where chainOf[i] >= 0 && credentials.rows[i].store == .play {
-            if case let linked = credentials.linked(i), !linked.isAbsent, linked != .empty,
-              let p = s.chainIndex(store: .play, key: linked), p != Int(chainOf[i])
-            {
-              linkedOf[i] = Int32(p)
-            }
-          }
+    let parts = Parallel.parts(for: rowCount, minimum: 100_000)
+    _ = Parallel.map(parts: parts, filling: &chainOf, &linkedOf) { range, chainOf, linkedOf in
+      for i in range {
+        let credential = credentials.rows[i]
+        var index = s.chainIndex(store: credential.store, key: credential.key)
+        if index == nil, case let order = credentials.order(i), !order.isAbsent {
+          index = s.chainIndex(store: credential.store, key: order)
+        }
+        if let index { chainOf[i] = Int32(index) }
+      }
+      for i in range where chainOf[i] >= 0 && credentials.rows[i].store == .play {
+        if case let linked = credentials.linked(i), !linked.isAbsent, linked != .empty,
+          let p = s.chainIndex(store: .play, key: linked), p != Int(chainOf[i])
+        {
+          linkedOf[i] = Int32(p)
         }
       }
     }
+    return (chainOf, linkedOf)
+  }
+
+  /// Per chain, the credential row of its first claimer (earliest `claimed_at`, ties by user id; -1:
+  /// none), and the oldest chain (smallest index) its credentials name as linked (-1: none).
+  static func firstClaimers(
+    chainCount count: Int, _ credentials: CredentialTable, chainOf: [Int32], linkedOf: [Int32]
+  ) -> (claimer: [Int32], linked: [Int32]) {
     var best = [Int32](repeating: -1, count: count)
-    // The oldest chain a chain's credentials name as linked (smallest index), or -1.
     var linkedByCredential = [Int32](repeating: -1, count: count)
-    for i in 0..<rowCount where chainOf[i] >= 0 {
+    for i in chainOf.indices where chainOf[i] >= 0 {
       let index = Int(chainOf[i])
       let current = best[index]
       if current < 0 {
@@ -81,30 +112,34 @@ package struct ChainUsers {
         linkedByCredential[index] = kept >= 0 ? min(kept, p) : p
       }
     }
-    claimer = best
-    chainOf = []
-    linkedOf = []
+    return (best, linkedByCredential)
+  }
 
-    // Each Play chain's parent: its resource's linked token, else its credentials' linked key (on all cores).
-    var parent = [Int32](repeating: -1, count: count)
-    let chainParts = Parallel.parts(for: count, minimum: 200_000)
-    parent.withUnsafeMutableBufferPointer { parent in
-      _ = Parallel.map(parts: chainParts) { part in
-        for i in Parallel.range(part, of: chainParts, count: count) where s.chains[i].store == .play {
-          let chain = s.chains[i]
-          if chain.status >= 0, case let key = s.statuses[Int(chain.status)].linked, !key.isAbsent,
-            key != .empty, let j = s.chainIndex(store: .play, key: key), j != i
-          {
-            parent[i] = Int32(j)
-          } else if linkedByCredential[i] >= 0 {
-            parent[i] = linkedByCredential[i]
-          }
+  /// Each Play chain's parent (-1: none): the chain its resource's linked token names, else the one its
+  /// credentials' linked key names (`linkedByCredential`), on all cores.
+  static func parents(_ s: LedgerStorage, linkedByCredential: [Int32]) -> [Int32] {
+    var parent = [Int32](repeating: -1, count: s.chains.count)
+    let parts = Parallel.parts(for: parent.count, minimum: 200_000)
+    _ = Parallel.map(parts: parts, filling: &parent) { range, parent in
+      for i in range where s.chains[i].store == .play {
+        let chain = s.chains[i]
+        if chain.status >= 0, case let key = s.statuses[Int(chain.status)].linked, !key.isAbsent,
+          key != .empty, let j = s.chainIndex(store: .play, key: key), j != i
+        {
+          parent[i] = Int32(j)
+        } else if linkedByCredential[i] >= 0 {
+          parent[i] = linkedByCredential[i]
         }
       }
     }
-    linkedByCredential = []
-    var root = [Int32](repeating: 0, count: count)
-    for i in 0..<count {
+    return parent
+  }
+
+  /// Each chain's root: the end of its walk up its parents (a walk stops where it would come back to a
+  /// chain it has passed).
+  static func roots(_ parent: [Int32]) -> [Int32] {
+    var root = [Int32](repeating: 0, count: parent.count)
+    for i in parent.indices {
       guard parent[i] >= 0 else {
         root[i] = Int32(i)
         continue
@@ -116,19 +151,7 @@ package struct ChainUsers {
       }
       root[i] = current
     }
-
-    // Group by root (lineages in root order), root first, the others by original purchase then key.
-    (starts, members) = ChainUsers.group(roots: root) { a, b in
-      let x = s.chains[Int(a)].originalPurchaseAt
-      let y = s.chains[Int(b)].originalPurchaseAt
-      let xa = x == PackedRecord.none ? Instant.distantFuture.ms : x
-      let ya = y == PackedRecord.none ? Instant.distantFuture.ms : y
-      if xa != ya { return xa < ya }
-      if s.chains[Int(a)].key != s.chains[Int(b)].key {
-        return PackedID.less(s.chains[Int(a)].key, s.chains[Int(b)].key, pool: s.pool)
-      }
-      return a < b
-    }
+    return root
   }
 
   /// Lineages from each chain's root (the end of its walk up its parents): one lineage per chain that is
@@ -173,17 +196,14 @@ package struct ChainUsers {
   /// come sorted by user), on all cores. (`credentials` are the rows ``init(ledger:credentials:)`` was
   /// given: the same rows in the same order as ``credentials``.)
   static func claimerNumbers(_ credentials: CredentialTable, _ assigned: AssignedUsers) -> [Int32] {
-    let count = credentials.rows.count
-    var numbers = [Int32](repeating: -1, count: count)
+    var numbers = [Int32](repeating: -1, count: credentials.rows.count)
     let keys = assigned.keys()
-    let parts = Parallel.parts(for: count, minimum: 100_000)
-    numbers.withUnsafeMutableBufferPointer { numbers in
-      _ = Parallel.map(parts: parts) { part in
-        var cursor = 0
-        for r in Parallel.range(part, of: parts, count: count) {
-          if let n = assigned.number(of: credentials.rows[r].userId, keys: keys, from: &cursor) {
-            numbers[r] = n
-          }
+    let parts = Parallel.parts(for: numbers.count, minimum: 100_000)
+    _ = Parallel.map(parts: parts, filling: &numbers) { range, numbers in
+      var cursor = 0
+      for r in range {
+        if let n = assigned.number(of: credentials.rows[r].userId, keys: keys, from: &cursor) {
+          numbers[r] = n
         }
       }
     }

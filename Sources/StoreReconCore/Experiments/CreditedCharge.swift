@@ -27,17 +27,17 @@ struct CreditedCharge {
   ///   - firstAnniversary: ``FeeSchedule/firstAnniversary(_:)`` of the chain's first paid charge.
   ///   - fx: the FX table's conversions (cached).
   init(
-    _ k: Int, chain c: Int, position: Int, ledger s: LedgerView, firstAnniversary: Instant,
+    _ k: Int, chain c: Int, position: Int, ledger s: borrowing LedgerView, firstAnniversary: Instant,
     subscription: Bool, fees: FeeSchedule, rounding: RoundingRule, reporting: Currency, asOf t: Int64,
     day: CivilDate, fx: inout FXDayCache
   ) {
-    let n = Int(s.order[k])
-    let purchase = s.records[n]
-    let store = s.chains[c].store
+    let n = s.recordNumber(at: k)
+    let purchase = s.record(number: n)
+    let store = s.chain(c).store
     self.chain = Int32(c)
     self.position = Int32(position)
     self.record = Int32(truncatingIfNeeded: n)
-    self.purchaseIndex = Int32(k - s.chains[c].start)
+    self.purchaseIndex = Int32(k - s.chain(c).start)
     self.at = purchase.at
     self.day = day
     currency = purchase.currencyValue ?? reporting
@@ -79,13 +79,13 @@ struct CreditedCharge {
   /// prorated share where `REFUND_PRORATED`. Play: the sales report's `Refund` rows for the order
   /// (at most the charge); without one, a voided purchase for the order returns the whole charge.
   static func refundedMinor(
-    _ k: Int, chain c: Int, ledger s: LedgerView, asOf t: Int64, rounding: RoundingRule
+    _ k: Int, chain c: Int, ledger s: borrowing LedgerView, asOf t: Int64, rounding: RoundingRule
   )
     -> Int64?
   {
-    let n = Int(s.order[k])
-    let purchase = s.records[n]
-    if s.chains[c].store == .play {
+    let n = s.recordNumber(at: k)
+    let purchase = s.record(number: n)
+    if s.chain(c).store == .play {
       let id = purchase.tx
       var rows = false
       var total: Int64 = 0

@@ -27,44 +27,45 @@ struct DistinctRows {
     var first: [Int32] = []
     var found: [Int] = []
     var zeroPayers = 0
-    let fits: Bool = payers.withUnsafeBufferPointer { payers in
-      for p in 0..<payerCount {
-        let base = p * lanes
-        var hash: UInt64 = 0
-        var zero = true
-        for l in 0..<lanes {
-          let v = payers[base + l]
-          if v != SIMD8() { zero = false }
-          for c in 0..<8 { hash = SeededGenerator.mix(hash ^ UInt64(bitPattern: v[c])) }
-        }
-        if zero {
-          zeroPayers += 1
-          continue
-        }
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-          let k = Int(slots[slot])
-          if k < 0 {
-            guard first.count < limit else { return false }
-            slots[slot] = Int32(first.count)
-            first.append(Int32(p))
-            found.append(1)
-            break
-          }
-          let other = Int(first[k]) * lanes
-          var same = true
-          for l in 0..<lanes where payers[other + l] != payers[base + l] {
-            same = false
-            break
-          }
-          if same {
-            found[k] += 1
-            break
-          }
-          slot = (slot + 1) & mask
-        }
+    var fits = true
+    scan: for p in 0..<payerCount {
+      let base = p * lanes
+      var hash: UInt64 = 0
+      var zero = true
+      for l in 0..<lanes {
+        let v = payers[base + l]
+        if v != SIMD8() { zero = false }
+        for c in 0..<8 { hash = SeededGenerator.mix(hash ^ UInt64(bitPattern: v[c])) }
       }
-      return true
+      if zero {
+        zeroPayers += 1
+        continue
+      }
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let k = Int(slots[slot])
+        if k < 0 {
+          guard first.count < limit else {
+            fits = false
+            break scan
+          }
+          slots[slot] = Int32(first.count)
+          first.append(Int32(p))
+          found.append(1)
+          break
+        }
+        let other = Int(first[k]) * lanes
+        var same = true
+        for l in 0..<lanes where payers[other + l] != payers[base + l] {
+          same = false
+          break
+        }
+        if same {
+          found[k] += 1
+          break
+        }
+        slot = (slot + 1) & mask
+      }
     }
     let zeroUsers = users - payerCount + zeroPayers
     guard fits, first.count + (zeroUsers > 0 ? 1 : 0) <= limit else { return nil }

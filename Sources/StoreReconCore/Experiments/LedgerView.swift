@@ -1,49 +1,34 @@
-/// The ledger's arrays as buffers, for the crediting pass's inner loops: reading an array property of
-/// the ledger (a class) retains and releases the array on every access; a view reads it directly.
-///
-/// Valid only inside ``with(_:_:)``, while the ledger is not changed (the readout only reads it).
-struct LedgerView {
-  let storage: LedgerStorage
-  let chains: UnsafeBufferPointer<ChainState>
-  let order: UnsafeBufferPointer<UInt32>
-  let records: UnsafeMutableBufferPointer<PackedRecord>
-  let statuses: UnsafeBufferPointer<StatusRecord>
-
-  /// Calls `body` with a view of `storage`.
-  static func with<R>(_ storage: LedgerStorage, _ body: (LedgerView) -> R) -> R {
-    storage.chains.withUnsafeBufferPointer { chains in
-      storage.order.withUnsafeBufferPointer { order in
-        storage.statuses.withUnsafeBufferPointer { statuses in
-          body(
-            LedgerView(
-              storage: storage, chains: chains, order: order, records: storage.records.buffer,
-              statuses: statuses))
-        }
-      }
-    }
-  }
-
+/// What the readout asks of a ``LedgerView`` beyond its arrays: records by their place in a chain, the
+/// chains' record ranges, a record's tax, and the ledger's texts.
+extension LedgerView {
   /// The ledger's text pool and product table.
   var pool: TextPool { storage.pool }
   var products: ProductTable { storage.products }
 
   /// The record at position `k` of the ledger's record order.
-  @inline(__always) func record(at k: Int) -> PackedRecord { records[Int(order[k])] }
+  @inline(__always) func record(at k: Int) -> PackedRecord { record(number: recordNumber(at: k)) }
 
   /// Positions of chain `c`'s purchases, refunds and voids in the record order.
   @inline(__always)
-  func purchases(_ c: Int) -> Range<Int> { chains[c].purchaseRange }
+  func purchases(_ c: Int) -> Range<Int> { chain(c).purchaseRange }
 
   @inline(__always)
-  func refunds(_ c: Int) -> Range<Int> { chains[c].refundRange }
+  func refunds(_ c: Int) -> Range<Int> { chain(c).refundRange }
 
   @inline(__always)
-  func voids(_ c: Int) -> Range<Int> { chains[c].voidRange }
+  func voids(_ c: Int) -> Range<Int> { chain(c).voidRange }
+
+  /// Chain `c`'s Play resource, if it has one.
+  @inline(__always)
+  func status(ofChain c: Int) -> StatusRecord? {
+    let status = chain(c).status
+    return status >= 0 ? self.status(Int(status)) : nil
+  }
 
   /// The tax of record `n` (0 when it states none), as ``LedgerStorage/tax(_:)``.
   @inline(__always)
   func tax(_ n: Int) -> Int64 {
-    let r = records[n]
+    let r = record(number: n)
     if r.flags.contains(.taxInExtra) { return r.extra }
     return r.flags.contains(.rare) ? storage.tax(n) : 0
   }

@@ -75,7 +75,9 @@ extension Readout {
     }
   }
 
-  /// Reads out one experiment from its assigned users and the ledger's lineages.
+  /// Reads out one experiment from its assigned users and the ledger's lineages: each user's lineages
+  /// are credited (on all cores), the parts' tallies added up, the payers' values bootstrapped, and
+  /// each arm's rows, curve and verdict worked out.
   ///
   /// - Parameters:
   ///   - claimers: ``ChainUsers/claimerNumbers(_:_:)`` for `assigned`, when already worked out.
@@ -86,166 +88,276 @@ extension Readout {
     ledger: Ledger, settings: ExperimentSettings, dayOf: (Instant) -> CivilDate, creditParts: Int? = nil
   ) -> Readout {
     let s = ledger.storage
-    let t = ledger.asOf
-    let reportDate = dayOf(t.adding(ms: -1))
+    let reportDate = dayOf(ledger.asOf.adding(ms: -1))
     let arms = experiment.arms
-    let facts = VariantFacts(s.products, catalog: settings.catalog)
-    // Which product names each arm offers, per store.
-    let nameCount = s.products.names.count
-    let offers: [[Bool]] = arms.map { arm in
+    let counts = assigned.counts(arms: arms.count)
+    let owners = lineageOwners(
+      users, ledger: s, assigned: assigned,
+      claimers: claimers ?? ChainUsers.claimerNumbers(users.credentials, assigned))
+    let startDay = experiment.enrollStart.daysSinceEpoch
+    let days = max(0, Int(reportDate.daysSinceEpoch - startDay) + 1)
+    let context = CreditContext(
+      ledger: s, asOf: ledger.asOf, arms: arms, assigned: assigned, users: users, owners: owners,
+      places: places(assigned, counts: counts), facts: VariantFacts(s.products, catalog: settings.catalog),
+      offers: offers(arms, s.products), nameCount: s.products.names.count, settings: settings,
+      startDay: startDay, days: days)
+    var (people, results) = creditAll(context, parts: creditParts, dayOf: dayOf)
+    var totals = CreditTotals(arms: arms.count, days: days)
+    for result in results { totals.add(result) }
+    let lineageStorage = LineageRows.Storage(
+      experimentId: experiment.id, armIds: arms.map(\.id), users: assigned.users, pool: s.pool,
+      segments: results.map(\.items))
+    results = []
+
+    let srm = ChiSquare.goodnessOfFit(observed: counts, weights: arms.map(\.weight))
+    let credited = CreditedUsers(people, arms: assigned.arms, armCount: arms.count)
+    let columns = CurrencyColumns(tallies: totals.tallies, credited: credited)
+    var payers = PayerRows(
+      people, otherNet: totals.otherNet, arms: assigned.arms, credited: credited, columns: columns)
+    people = []
+    let samples = arms.indices.map { SampleSummary(users: counts[$0], nonZero: payers.reporting[$0]) }
+    payers.reporting = []
+    let means = bootstrapMeans(experiment, counts: counts, payers: &payers, width: columns.width)
+    let newUsers = newUsersByDay(experiment, assigned: assigned, arms: arms.count, days: days, dayOf: dayOf)
+    let armReadouts = self.armReadouts(
+      experiment, counts: counts, tallies: totals.tallies, credited: credited, columns: columns, means: means,
+      samples: samples, newUsers: newUsers, reportDate: reportDate, settings: settings)
+    var readout = Readout(
+      experiment: experiment, reportingCurrency: settings.reportingCurrency, reportDate: reportDate,
+      arms: armReadouts,
+      srm: srm, lineage: LineageRows(storage: lineageStorage), fxGaps: totals.sortedGaps(),
+      assignmentsOutsideWindow: assigned.outsideWindow,
+      assignmentsToUnknownArms: assigned.unknownArm, repeatedAssignments: assigned.repeated,
+      usersReassigned: assigned.reassignedUsers)
+    readout.decideVerdicts()
+    return readout
+  }
+
+  /// Per arm, which product names it offers per store: `offers[arm][slot * names + name]`, `slot` as
+  /// ``LedgerStorage/slot(_:)`` numbers the stores.
+  static func offers(_ arms: [ExperimentArm], _ products: ProductTable) -> [[Bool]] {
+    let nameCount = products.names.count
+    return arms.map { arm in
       var flags = [Bool](repeating: false, count: nameCount * 3)
       for store in Store.allCases {
-        for (i, name) in s.products.names.enumerated() where arm.offers(name, store: store) {
+        for (i, name) in products.names.enumerated() where arm.offers(name, store: store) {
           flags[LedgerStorage.slot(store) * nameCount + i] = true
         }
       }
       return flags
     }
-    let userCount = assigned.users.count
-    let counts = assigned.counts(arms: arms.count)
-    let owners = lineageOwners(
-      users, ledger: s, assigned: assigned,
-      claimers: claimers ?? ChainUsers.claimerNumbers(users.credentials, assigned))
-    // Each user's place in (arm, user number) order.
-    var places = [Int32](repeating: 0, count: userCount)
-    do {
-      var next = [Int32](repeating: 0, count: arms.count)
-      for a in arms.indices.dropFirst() { next[a] = next[a - 1] + Int32(counts[a - 1]) }
-      for n in 0..<userCount {
-        let a = Int(assigned.arms[n])
-        places[n] = next[a]
-        next[a] += 1
-      }
+  }
+
+  /// Each user's place in (arm, user number) order; `counts`: the users per arm.
+  static func places(_ assigned: AssignedUsers, counts: [Int]) -> [Int32] {
+    var places = [Int32](repeating: 0, count: assigned.users.count)
+    var next = [Int32](repeating: 0, count: counts.count)
+    for a in counts.indices.dropFirst() { next[a] = next[a - 1] + Int32(counts[a - 1]) }
+    for n in places.indices {
+      let a = Int(assigned.arms[n])
+      places[n] = next[a]
+      next[a] += 1
     }
-    let startDay = experiment.enrollStart.daysSinceEpoch
-    let days = max(0, Int(reportDate.daysSinceEpoch - startDay) + 1)
-    let context = CreditContext(
-      ledger: s, asOf: t, arms: arms, assigned: assigned, users: users, owners: owners, places: places,
-      facts: facts, offers: offers, nameCount: nameCount, settings: settings, startDay: startDay, days: days)
+    return places
+  }
+
+  /// Credits every owned lineage: the users (by place) are cut into `parts` contiguous parts (default:
+  /// one per core, for enough lineages), each crediting its users' lineages on its own core. Returns
+  /// every user's entry (by user number) and each part's results, in part order.
+  static func creditAll(_ c: CreditContext, parts: Int?, dayOf: (Instant) -> CivilDate) -> (
+    people: [ArmTally.Person], parts: [CreditPart]
+  ) {
+    let userCount = c.places.count
     // The lineages by their users' places, then in lineage order: `lineages[first[p]..<first[p + 1]]`
     // are the lineages of the user at place p.
     var first = [Int32](repeating: 0, count: userCount + 1)
-    for owner in owners where owner >= 0 { first[Int(places[Int(owner)]) + 1] += 1 }
+    for owner in c.owners where owner >= 0 { first[Int(c.places[Int(owner)]) + 1] += 1 }
     for p in 0..<userCount { first[p + 1] += first[p] }
     var lineages = [Int32](repeating: 0, count: Int(first[userCount]))
-    do {
-      var fill = first
-      for (k, owner) in owners.enumerated() where owner >= 0 {
-        let p = Int(places[Int(owner)])
-        lineages[Int(fill[p])] = Int32(k)
-        fill[p] += 1
-      }
+    var fill = first
+    for (k, owner) in c.owners.enumerated() where owner >= 0 {
+      let p = Int(c.places[Int(owner)])
+      lineages[Int(fill[p])] = Int32(k)
+      fill[p] += 1
     }
+    fill = []
     var people = Array(repeating: ArmTally.Person(), count: userCount)
-    let parts = max(1, creditParts ?? Parallel.parts(for: owners.count, minimum: 50_000))
-    let results: [CreditPart] = people.withUnsafeMutableBufferPointer { people in
-      LedgerView.with(s) { view in
-        Parallel.map(parts: parts) { part in
-          let range = Parallel.range(part, of: parts, count: userCount)
-          return credit(
-            context, view, places: range,
-            lineages: lineages[Int(first[range.lowerBound])..<Int(first[range.upperBound])], people: people,
-            dayOf: dayOf)
-        }
+    let parts = max(1, parts ?? Parallel.parts(for: c.owners.count, minimum: 50_000))
+    let results: [CreditPart] = LedgerView.with(c.ledger) { view in
+      Parallel.map(parts: parts, sharing: &people) { part, people in
+        let range = Parallel.range(part, of: parts, count: userCount)
+        return credit(
+          c, view, places: range,
+          lineages: lineages[Int(first[range.lowerBound])..<Int(first[range.upperBound])], people: people,
+          dayOf: dayOf)
       }
     }
-    var tallies = Array(repeating: ArmTally(days: days), count: arms.count)
+    return (people, results)
+  }
+
+  /// The crediting parts' tallies, FX gaps and other-currency nets, added up.
+  struct CreditTotals {
+    var tallies: [ArmTally]
     var gaps: [FXGap] = []
     var otherNet: [Int32: [Currency: Int64]] = [:]
-    for result in results {
-      for a in arms.indices { tallies[a].add(result.tallies[a]) }
-      gaps += result.gaps
-      otherNet.merge(result.otherNet) { $1 }
-    }
-    let lineageStorage = LineageRows.Storage(
-      experimentId: experiment.id, armIds: arms.map(\.id), users: assigned.users, pool: s.pool,
-      segments: results.map(\.items))
 
-    let srm = ChiSquare.goodnessOfFit(observed: counts, weights: arms.map(\.weight))
-    // Per arm: credited users counted for the reporting row and, by their currency, the currency rows.
-    var everyone = Array(repeating: PersonCounts(), count: arms.count)
-    var byCurrency = Array(
-      repeating: Array(repeating: PersonCounts(), count: Currency.all.count), count: arms.count)
-    var hasUsers = Array(repeating: Array(repeating: false, count: Currency.all.count), count: arms.count)
-    for n in 0..<userCount where people[n].credited {
-      let a = Int(assigned.arms[n])
-      let p = people[n]
-      everyone[a].count(p)
-      if let c = p.currency {
-        byCurrency[a][c.tableIndex].count(p)
-        hasUsers[a][c.tableIndex] = true
+    init(arms: Int, days: Int) { tallies = Array(repeating: ArmTally(days: days), count: arms) }
+
+    /// Adds one part's results (after the parts before it).
+    mutating func add(_ part: CreditPart) {
+      for a in tallies.indices { tallies[a].add(part.tallies[a]) }
+      gaps += part.gaps
+      otherNet.merge(part.otherNet) { $1 }
+    }
+
+    /// The FX gaps by currency, day, store, chain key and transaction id.
+    func sortedGaps() -> [FXGap] {
+      gaps.sorted {
+        ($0.currency, $0.day, $0.store, $0.chainKey, $0.transactionId) < (
+          $1.currency, $1.day, $1.store, $1.chainKey, $1.transactionId
+        )
       }
     }
-    // Every currency an arm has a row for, sorted.
-    let currenciesByArm: [[Currency]] = arms.indices.map { a in
-      Currency.all.filter { tallies[a].hasRow[$0.tableIndex] || hasUsers[a][$0.tableIndex] }.sorted()
-    }
-    let columns = Set(currenciesByArm.joined()).sorted()
-    var columnOf = [Int](repeating: -1, count: Currency.all.count)
-    for (c, currency) in columns.enumerated() { columnOf[currency.tableIndex] = c + 1 }
-    // Per arm: the payers' values (reporting, then each currency), users in id order, as 8-lane vectors.
-    let width = columns.count + 1
-    let lanes = (width + 7) / 8
-    var rowsByArm = Array(repeating: [SIMD8<Int64>](), count: arms.count)
-    var reportingByArm = Array(repeating: [Int64](), count: arms.count)
-    for a in arms.indices {
-      rowsByArm[a].reserveCapacity(everyone[a].credited * lanes)
-      reportingByArm[a].reserveCapacity(everyone[a].credited)
-    }
-    people.withUnsafeBufferPointer { people in
-      withUnsafeTemporaryAllocation(of: SIMD8<Int64>.self, capacity: lanes) { row in
-        for n in 0..<userCount where people[n].credited {
-          let p = people[n]
-          for l in 0..<lanes { row[l] = SIMD8() }
-          row[0][0] = p.reportingNet
-          if p.netCurrency != 0, case let c = columnOf[Int(p.netCurrency) - 1], c > 0 {
-            row[c / 8][c % 8] = p.net
-          }
-          if p.mixed, let other = otherNet[Int32(n)] {
-            for (currency, net) in other where columnOf[currency.tableIndex] > 0 {
-              let c = columnOf[currency.tableIndex]
-              row[c / 8][c % 8] = net
-            }
-          }
-          var any = false
-          for l in 0..<lanes where row[l] != SIMD8() { any = true }
-          guard any else { continue }
-          let a = Int(assigned.arms[n])
-          for l in 0..<lanes { rowsByArm[a].append(row[l]) }
-          reportingByArm[a].append(p.reportingNet)
+  }
+
+  /// Per arm, the credited users counted for the reporting row and, by their currency, the currency
+  /// rows.
+  struct CreditedUsers {
+    var everyone: [PersonCounts]
+    /// `byCurrency[arm][currency table index]`.
+    var byCurrency: [[PersonCounts]]
+    /// `hasUsers[arm][currency table index]`: a credited user of the arm is counted under the currency.
+    var hasUsers: [[Bool]]
+
+    /// The counts of `people` (by user number), whose arms are `arms`.
+    init(_ people: [ArmTally.Person], arms: [UInt16], armCount: Int) {
+      everyone = Array(repeating: PersonCounts(), count: armCount)
+      byCurrency = Array(
+        repeating: Array(repeating: PersonCounts(), count: Currency.all.count), count: armCount)
+      hasUsers = Array(repeating: Array(repeating: false, count: Currency.all.count), count: armCount)
+      for n in people.indices where people[n].credited {
+        let a = Int(arms[n])
+        let p = people[n]
+        everyone[a].count(p)
+        if let c = p.currency {
+          byCurrency[a][c.tableIndex].count(p)
+          hasUsers[a][c.tableIndex] = true
         }
       }
     }
-    let samples = arms.indices.map { SampleSummary(users: counts[$0], nonZero: reportingByArm[$0]) }
-    reportingByArm = []
-    let meansByArm: [[[Double]]] = arms.indices.map { a in
+  }
+
+  /// The currencies the arms have rows for, and the bootstrap's value columns: column 0 the reporting
+  /// currency, then one per currency any arm has a row for (sorted).
+  struct CurrencyColumns {
+    /// Per arm, every currency it has a row for, sorted.
+    let byArm: [[Currency]]
+    /// The currencies of columns 1, 2, …
+    let currencies: [Currency]
+    /// Per currency table index: its column, or -1.
+    let columnOf: [Int]
+
+    /// The columns of arms with `tallies` and `credited` users.
+    init(tallies: [ArmTally], credited: CreditedUsers) {
+      byArm = tallies.indices.map { a in
+        Currency.all.filter { tallies[a].hasRow[$0.tableIndex] || credited.hasUsers[a][$0.tableIndex] }
+          .sorted()
+      }
+      currencies = Set(byArm.joined()).sorted()
+      var columnOf = [Int](repeating: -1, count: Currency.all.count)
+      for (c, currency) in currencies.enumerated() { columnOf[currency.tableIndex] = c + 1 }
+      self.columnOf = columnOf
+    }
+
+    /// Values per user: the reporting currency and each currency column.
+    var width: Int { currencies.count + 1 }
+    /// 8-lane vectors per user.
+    var lanes: Int { (width + 7) / 8 }
+  }
+
+  /// Per arm, the payers' values for the bootstrap, users in number order: each payer's row of
+  /// ``CurrencyColumns/lanes`` vectors (net proceeds in the reporting currency, then in each currency
+  /// column), and their reporting-currency nets. A credited user whose values are all zero is no payer.
+  struct PayerRows {
+    var rows: [[SIMD8<Int64>]]
+    var reporting: [[Int64]]
+
+    /// The payers among `people` (by user number, in arms `arms`).
+    init(
+      _ people: [ArmTally.Person], otherNet: [Int32: [Currency: Int64]], arms: [UInt16],
+      credited: CreditedUsers, columns: CurrencyColumns
+    ) {
+      let lanes = columns.lanes
+      let columnOf = columns.columnOf
+      rows = Array(repeating: [], count: credited.everyone.count)
+      reporting = Array(repeating: [], count: credited.everyone.count)
+      for (a, users) in credited.everyone.enumerated() {
+        rows[a].reserveCapacity(users.credited * lanes)
+        reporting[a].reserveCapacity(users.credited)
+      }
+      var row = [SIMD8<Int64>](repeating: SIMD8(), count: lanes)
+      for n in people.indices where people[n].credited {
+        let p = people[n]
+        for l in 0..<lanes { row[l] = SIMD8() }
+        row[0][0] = p.reportingNet
+        if p.netCurrency != 0, case let c = columnOf[Int(p.netCurrency) - 1], c > 0 {
+          row[c / 8][c % 8] = p.net
+        }
+        if p.mixed, let other = otherNet[Int32(n)] {
+          for (currency, net) in other where columnOf[currency.tableIndex] > 0 {
+            let c = columnOf[currency.tableIndex]
+            row[c / 8][c % 8] = net
+          }
+        }
+        guard row.contains(where: { $0 != SIMD8() }) else { continue }
+        let a = Int(arms[n])
+        rows[a].append(contentsOf: row)
+        reporting[a].append(p.reportingNet)
+      }
+    }
+  }
+
+  /// Per arm, the bootstrap's per-resample means of each column (`means[arm][column][iteration]`),
+  /// from each arm's own seeded stream; frees the payers' rows as it goes.
+  static func bootstrapMeans(
+    _ experiment: Experiment, counts: [Int], payers: inout PayerRows, width: Int
+  ) -> [[[Double]]] {
+    experiment.arms.indices.map { a in
       var generator = SeededGenerator(
-        seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(arms[a].id)")
-      let rows = rowsByArm[a]
-      rowsByArm[a] = []
+        seed: experiment.bootstrap.seed, stream: "\(experiment.id)\u{1F}\(experiment.arms[a].id)")
+      let rows = payers.rows[a]
+      payers.rows[a] = []
       return Bootstrap.means(
         users: counts[a], rows: rows, columns: width, iterations: experiment.bootstrap.iterations,
         generator: &generator)
     }
-    let newUsers = newUsersByDay(experiment, assigned: assigned, arms: arms.count, days: days, dayOf: dayOf)
+  }
+
+  /// Each arm's readout: its reporting and currency rows with their bootstrap intervals, the
+  /// difference to control (bootstrap and Welch), its curve and counts; verdicts are decided after.
+  static func armReadouts(
+    _ experiment: Experiment, counts: [Int], tallies: [ArmTally], credited: CreditedUsers,
+    columns: CurrencyColumns, means meansByArm: [[[Double]]], samples: [SampleSummary], newUsers: [[Int]],
+    reportDate: CivilDate, settings: ExperimentSettings
+  ) -> [ArmReadout] {
     var armReadouts: [ArmReadout] = []
     var controlMeans: [Double] = []
     var controlSample = SampleSummary(count: 0, mean: 0, variance: 0)
-    for (a, arm) in arms.enumerated() {
+    for (a, arm) in experiment.arms.enumerated() {
       let tally = tallies[a]
       let n = counts[a]
       let means = meansByArm[a]
       let sample = samples[a]
 
       var reporting = row(
-        .reporting, settings.reportingCurrency, tally.reporting, users: everyone[a], assigned: n,
+        .reporting, settings.reportingCurrency, tally.reporting, users: credited.everyone[a], assigned: n,
         rounding: settings.rounding)
       reporting.revenuePerAssignedInterval = Bootstrap.percentileInterval(means[0])
-      let currencyRows = currenciesByArm[a].map { c -> ArmRow in
+      let currencyRows = columns.byArm[a].map { c -> ArmRow in
         var r = row(
-          .currency, c, tally.byCurrency[c.tableIndex], users: byCurrency[a][c.tableIndex], assigned: n,
-          rounding: settings.rounding)
-        if let column = columns.firstIndex(of: c) {
+          .currency, c, tally.byCurrency[c.tableIndex], users: credited.byCurrency[a][c.tableIndex],
+          assigned: n, rounding: settings.rounding)
+        if let column = columns.currencies.firstIndex(of: c) {
           r.revenuePerAssignedInterval = Bootstrap.percentileInterval(means[column + 1])
         }
         return r
@@ -275,38 +387,20 @@ extension Readout {
           chainsAssignedAfterPurchase: tally.chainsAssignedAfterPurchase,
           chainsExcluded: tally.chainsExcluded, chainsOfOtherArmsProducts: tally.chainsOfOtherArmsProducts))
     }
-
-    gaps.sort {
-      ($0.currency, $0.day, $0.store, $0.chainKey, $0.transactionId) < (
-        $1.currency, $1.day, $1.store, $1.chainKey, $1.transactionId
-      )
-    }
-    var readout = Readout(
-      experiment: experiment, reportingCurrency: settings.reportingCurrency, reportDate: reportDate,
-      arms: armReadouts,
-      srm: srm, lineage: LineageRows(storage: lineageStorage), fxGaps: gaps,
-      assignmentsOutsideWindow: assigned.outsideWindow,
-      assignmentsToUnknownArms: assigned.unknownArm, repeatedAssignments: assigned.repeated,
-      usersReassigned: assigned.reassignedUsers)
-    readout.decideVerdicts()
-    return readout
+    return armReadouts
   }
 
   /// Each lineage's user for one experiment (its number, or -1), on all cores.
   static func lineageOwners(
     _ users: ChainUsers, ledger s: LedgerStorage, assigned: AssignedUsers, claimers: [Int32]
   ) -> [Int32] {
-    let count = users.lineageCount
-    var owners = [Int32](repeating: -1, count: count)
-    let parts = Parallel.parts(for: count, minimum: 100_000)
-    owners.withUnsafeMutableBufferPointer { owners in
-      _ = Parallel.map(parts: parts) { part in
-        for k in Parallel.range(part, of: parts, count: count) {
-          if let n = users.owner(
-            ofLineage: users.lineage(k), ledger: s, assigned: assigned, claimers: claimers)
-          {
-            owners[k] = n
-          }
+    var owners = [Int32](repeating: -1, count: users.lineageCount)
+    let parts = Parallel.parts(for: owners.count, minimum: 100_000)
+    _ = Parallel.map(parts: parts, filling: &owners) { range, owners in
+      for k in range {
+        if let n = users.owner(ofLineage: users.lineage(k), ledger: s, assigned: assigned, claimers: claimers)
+        {
+          owners[k] = n
         }
       }
     }
@@ -377,13 +471,11 @@ extension Readout {
   /// Whether a purchase began with a free period: an App Store free-trial transaction first; a Play
   /// chain whose earliest charged order is a renewal (`..N`: the initial order was free), or whose
   /// resource says it is in a free trial and nothing was charged yet.
-  static func startedWithTrial(_ c: Int, _ s: LedgerView) -> Bool {
-    let chain = s.chains[c]
+  static func startedWithTrial(_ c: Int, _ s: borrowing LedgerView) -> Bool {
+    let chain = s.chain(c)
     let range = s.purchases(c)
     if chain.store == .play {
-      guard let first = range.first else {
-        return chain.status >= 0 ? s.statuses[Int(chain.status)].isTrial : false
-      }
+      guard let first = range.first else { return s.status(ofChain: c)?.isTrial ?? false }
       return renewal(s.record(at: first).transactionId, s.pool) != nil
     }
     return range.first.map { s.record(at: $0).isTrial } ?? false

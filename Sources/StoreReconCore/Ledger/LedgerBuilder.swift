@@ -71,103 +71,100 @@ package final class LedgerBuilder {
     return found
   }
 
+  /// Adds a batch's records and Play resources to their chains, the batch's texts and tokens interned
+  /// into the builder's pools as they are first met.
   private func mergeBatch(_ batch: RecordBatch) {
-    let pool = storage.pool
     let variants = storage.products.numbers(of: batch.products)
-    var textMap = [UInt32](repeating: UInt32.max, count: batch.texts.count)
-    var tokenMap = [UInt32](repeating: 0, count: batch.tokens.count)
-    func global(_ id: PackedID) -> PackedID {
-      guard id.kind == .pooled else { return id }
-      let local = Int(id.poolID)
-      if textMap[local] == UInt32.max {
-        textMap[local] = batch.texts.withBytes(id.poolID) { pool.intern($0) }
-      }
-      return .pooled(textMap[local])
-    }
-    func globalToken(_ token: UInt32) -> UInt32 {
-      guard token != 0 else { return 0 }
-      let local = Int(token - 1)
-      if tokenMap[local] == 0 {
-        tokenMap[local] = batch.tokens.withBytes(token - 1) { storage.tokens.add($0) } + 1
-      }
-      return tokenMap[local]
-    }
+    var ids = BatchIDs(batch, into: storage)
+    mergeRecords(batch, variants: variants, ids: &ids)
+    mergeStatuses(batch, variants: variants, ids: &ids)
+  }
 
+  /// Appends the batch's records to the ledger, each to its chain (a new key makes a new chain), and
+  /// notes the first order ids they name and each chain's first purchases. The chains of the next 16
+  /// records are read ahead (``touchChains(_:_:)``).
+  private func mergeRecords(_ batch: RecordBatch, variants: [UInt32], ids: inout BatchIDs) {
+    let records = batch.records
     let base = storage.records.count
-    storage.records.reserve(base + batch.records.count)
-    recordChain.reserve(base + batch.records.count)
-    recordKind.reserve(base + batch.records.count)
+    storage.records.reserve(base + records.count)
+    recordChain.reserve(base + records.count)
+    recordKind.reserve(base + records.count)
     var lastKey = PackedID.absent
     var lastSpace = RecordBatch.Space.appStore
     var lastChain: UInt32 = 0
     var explicit = batch.recordBases.makeIterator()
     var nextExplicit = explicit.next()
     var touched: UInt32 = 0
-    batch.records.withUnsafeBufferPointer { records in
-      for i in 0..<records.count {
-        if i & 15 == 0 { touched &+= touchChains(batch, i..<min(i + 16, records.count)) }
-        var r = records[i]
-        r.variant = variants[Int(r.variant)]
-        if r.tx.isPooled { r.tx = CompactID(pooled: global(.pooled(r.tx.poolNumber)).poolID) }
-        let key = batch.keys[i]
-        let space = batch.spaces[i]
-        let c: UInt32
-        if key == lastKey && space == lastSpace {
-          c = lastChain
-        } else {
-          c = chain(global(key), space)
-          lastKey = key
-          lastSpace = space
-          lastChain = c
-        }
-        if r.flags.contains(.rare), let fields = batch.rare[i] { storage.rare[base + i] = fields }
-        while let (record, orderBase) = nextExplicit, record == i {
-          bases.append((c, global(orderBase)))
-          nextExplicit = explicit.next()
-        }
-        if space == .playToken || space == .playOrder { noteImplicitBase(r.transactionId, chain: c) }
-        storage.records.append(r)
-        recordChain.append(c)
-        recordKind.append(UInt8(truncatingIfNeeded: r.flags.rawValue & 3))
-        if r.flags.rawValue & 3 == 0 {
-          let n = UInt32(truncatingIfNeeded: base + i)
-          let chain = Int(c)
-          let token = batch.tokenNumbers[i]
-          chains.withUnsafeMutableBufferPointer { all in
-            if all[chain].firstPurchase == UInt32.max
-              || precedes(n, r.at, all[chain].firstPurchase, all[chain].firstAt)
-            {
-              all[chain].firstPurchase = n
-              all[chain].firstAt = r.at
-              all[chain].firstOriginal = batch.originals[i]
-            }
-            if token != 0
-              && (all[chain].firstTokenPurchase == UInt32.max
-                || precedes(n, r.at, all[chain].firstTokenPurchase, all[chain].firstTokenAt))
-            {
-              all[chain].firstTokenPurchase = n
-              all[chain].firstTokenAt = r.at
-              all[chain].firstToken = globalToken(token)
-            }
-          }
-        }
+    for i in records.indices {
+      if i & 15 == 0 { touched &+= touchChains(batch, i..<min(i + 16, records.count)) }
+      var r = records[i]
+      r.variant = variants[Int(r.variant)]
+      if r.tx.isPooled { r.tx = CompactID(pooled: ids.global(.pooled(r.tx.poolNumber)).poolID) }
+      let key = batch.keys[i]
+      let space = batch.spaces[i]
+      let c: UInt32
+      if key == lastKey && space == lastSpace {
+        c = lastChain
+      } else {
+        c = chain(ids.global(key), space)
+        lastKey = key
+        lastSpace = space
+        lastChain = c
+      }
+      if r.flags.contains(.rare), let fields = batch.rare[i] { storage.rare[base + i] = fields }
+      while let (record, orderBase) = nextExplicit, record == i {
+        bases.append((c, ids.global(orderBase)))
+        nextExplicit = explicit.next()
+      }
+      if space == .playToken || space == .playOrder { noteImplicitBase(r.transactionId, chain: c) }
+      storage.records.append(r)
+      recordChain.append(c)
+      recordKind.append(UInt8(truncatingIfNeeded: r.flags.rawValue & 3))
+      if r.flags.rawValue & 3 == 0 {
+        notePurchase(
+          UInt32(truncatingIfNeeded: base + i), at: r.at, chain: Int(c), original: batch.originals[i],
+          token: batch.tokenNumbers[i], ids: &ids)
       }
     }
-
     prefetchSink &+= touched
+  }
 
+  /// Purchase record `n` (at `at`) may be its chain's first purchase, and its first purchase carrying
+  /// an account token (`token`: the batch's number of it, 0 for none).
+  @inline(always)
+  private func notePurchase(
+    _ n: UInt32, at: Int64, chain c: Int, original: Int64, token: UInt32, ids: inout BatchIDs
+  ) {
+    if chains[c].firstPurchase == UInt32.max || precedes(n, at, chains[c].firstPurchase, chains[c].firstAt) {
+      chains[c].firstPurchase = n
+      chains[c].firstAt = at
+      chains[c].firstOriginal = original
+    }
+    if token != 0
+      && (chains[c].firstTokenPurchase == UInt32.max
+        || precedes(n, at, chains[c].firstTokenPurchase, chains[c].firstTokenAt))
+    {
+      chains[c].firstTokenPurchase = n
+      chains[c].firstTokenAt = at
+      chains[c].firstToken = ids.globalToken(token)
+    }
+  }
+
+  /// Adds the batch's Play resources to their chains (a chain keeps the one that says more recent
+  /// things), and notes the first order ids they name.
+  private func mergeStatuses(_ batch: RecordBatch, variants: [UInt32], ids: inout BatchIDs) {
     var statusBases = batch.statusBases.makeIterator()
     var nextBase = statusBases.next()
     for (i, incoming) in batch.statuses.enumerated() {
       var s = incoming
       s.variant = variants[Int(s.variant)]
-      s.latestOrder = global(s.latestOrder)
-      s.linked = global(s.linked)
-      s.token = globalToken(s.token)
-      let c = chain(global(batch.statusKeys[i]), batch.statusSpaces[i])
+      s.latestOrder = ids.global(s.latestOrder)
+      s.linked = ids.global(s.linked)
+      s.token = ids.globalToken(s.token)
+      let c = chain(ids.global(batch.statusKeys[i]), batch.statusSpaces[i])
       keepStatus(s, chain: Int(c))
       while let (status, orderBase) = nextBase, status == i {
-        bases.append((c, global(orderBase)))
+        bases.append((c, ids.global(orderBase)))
         nextBase = statusBases.next()
       }
     }
@@ -223,7 +220,7 @@ package final class LedgerBuilder {
   }
 
   /// Whether record `a` (at `atA`) comes before record `b` (at `atB`) in purchase order.
-  @inline(__always)
+  @inline(always)
   private func precedes(_ a: UInt32, _ atA: Int64, _ b: UInt32, _ atB: Int64) -> Bool {
     if atA != atB { return atA < atB }
     return ChainDerivation.purchaseLess(a, b, storage.records.buffer, storage.pool)
@@ -269,271 +266,243 @@ package final class LedgerBuilder {
   package func build(asOf: Instant, catalog: Catalog) -> Ledger {
     flushPending()
     maps = []  // every record is in: chains are found by number from here on
-    let pool = storage.pool
     storage.products.resolve(catalog: catalog)
-    let n = chains.count
-
-    // Link order-keyed Play chains to the token chain that names their first order (the least token).
-    // (In blocks: each block's map slots, then its chains, are read in one go, so the misses overlap.)
-    var tokenOfOrder = PackedIndex(capacity: bases.count)
-    var sink: UInt32 = 0
-    let block = 16
-    for from in stride(from: 0, to: bases.count, by: block) {
-      let to = min(from + block, bases.count)
-      for k in from..<to { sink &+= tokenOfOrder.touch(bases[k].base) }
-      for k in from..<to where chains[Int(bases[k].chain)].space == .playToken {
-        let (c, orderBase) = bases[k]
-        tokenOfOrder.set(orderBase, c) { PackedID.less(chains[Int(c)].key, chains[Int($0)].key, pool: pool) }
-      }
-    }
-    var target = [UInt32](unsafeUninitializedCapacity: n) { target, initialized in
-      for c in 0..<n { (target.baseAddress.unsafelyUnwrapped + c).initialize(to: UInt32(c)) }
-      initialized = n
-    }
-    var found = [UInt32](repeating: UInt32.max, count: block)
-    let orders = orderChains
-    orderChains = []
-    for from in stride(from: 0, to: orders.count, by: block) {
-      let to = min(from + block, orders.count)
-      for k in from..<to { sink &+= tokenOfOrder.touch(chains[Int(orders[k])].key) }
-      for k in from..<to {
-        found[k - from] = tokenOfOrder[chains[Int(orders[k])].key] ?? UInt32.max
-        if found[k - from] != UInt32.max { sink &+= chains[Int(found[k - from])].firstPurchase }
-      }
-      for k in from..<to where found[k - from] != UInt32.max {
-        link(Int(orders[k]), into: found[k - from], target: &target)
-      }
-    }
-    prefetchSink = sink
-    tokenOfOrder = PackedIndex()
-
-    // Sort the live chains by store, then key (as Swift orders the keys' texts), then namespace and
-    // arrival. Each entry carries its key's first 16 bytes, big-endian, so most comparisons are two
-    // integer comparisons; longer or non-ASCII keys fall back to comparing the texts.
-    // Each core sorts the live chains of its part of the builder numbering; the sorted parts are merged.
-    // Entries are made on all cores into one block per part and store (the first sort key); the blocks
-    // (big ones halved) are sorted on all cores, then each store's blocks are merged.
-    let sortParts = Parallel.parts(for: n, minimum: 200_000)
-    let blocks = Parallel.map(parts: sortParts) { part -> [UnsafeMutableBufferPointer<ChainSortEntry>] in
-      let range = Parallel.range(part, of: sortParts, count: n)
-      // Room for the whole part in each store's block: only the pages written are ever touched.
-      let room = (0..<ChainSortEntry.ranks).map { _ in
-        UnsafeMutablePointer<ChainSortEntry>.allocate(capacity: max(1, range.count))
-      }
-      var counts = [Int](repeating: 0, count: ChainSortEntry.ranks)
-      target.withUnsafeBufferPointer { target in
-        chains.withUnsafeBufferPointer { chains in
-          for c in range where target[c] == UInt32(c) {
-            let entry = ChainSortEntry(
-              key: chains[c].key, space: chains[c].space, chain: UInt32(c), pool: pool)
-            let rank = Int(entry.rank)
-            (room[rank] + counts[rank]).initialize(to: entry)
-            counts[rank] += 1
-          }
-        }
-      }
-      return (0..<ChainSortEntry.ranks).map { UnsafeMutableBufferPointer(start: room[$0], count: counts[$0]) }
-    }
-    var runs: [[UnsafeMutableBufferPointer<ChainSortEntry>]] = Array(
-      repeating: [], count: ChainSortEntry.ranks)
-    for part in blocks {
-      for (rank, block) in part.enumerated() where !block.isEmpty {
-        if block.count >= 100_000 {
-          let half = block.count / 2
-          runs[rank].append(UnsafeMutableBufferPointer(rebasing: block[..<half]))
-          runs[rank].append(UnsafeMutableBufferPointer(rebasing: block[half...]))
-        } else {
-          runs[rank].append(block)
-        }
-      }
-    }
-    let allRuns = runs.flatMap { $0 }
-    if !allRuns.isEmpty {
-      _ = Parallel.map(parts: allRuns.count) { i in
-        var run = allRuns[i]
-        run.sort { ChainSortEntry.less($0, $1, pool: pool) }
-      }
-    }
-    var live: [UInt32] = []
-    live.reserveCapacity(n)
-    for rank in 0..<ChainSortEntry.ranks { ChainSortEntry.merge(runs[rank], into: &live, pool: pool) }
-    for part in blocks {
-      for block in part { block.baseAddress.map { $0.deallocate() } }
-    }
-    var position = [UInt32](repeating: 0, count: n)
-    for (p, c) in live.enumerated() { position[Int(c)] = UInt32(p) }
-    for c in 0..<n where target[c] != UInt32(c) { position[c] = position[Int(target[c])] }
+    var target = linkOrderChains(tokenChainsByOrder())
+    var live = sortedLiveChains(target: target)
+    var position = LedgerBuilder.positions(live: live, target: target)
     target = []
-
-    // Group record numbers by chain, then kind (purchases, refunds, voids), in arrival order.
-    let chainCount = live.count
-    let slotCount = chainCount * 3
-    let recordCount = storage.records.count
-    // Counted and placed on all cores: each part counts its records per slot (chain × kind); a part's
-    // records of a slot follow the earlier parts' there, so each slot keeps arrival order.
-    let groupParts = Parallel.parts(for: recordCount, minimum: 500_000)
-    var fills = Parallel.map(parts: groupParts) { part -> [UInt32] in
-      var counts = [UInt32](repeating: 0, count: slotCount)
-      position.withUnsafeBufferPointer { position in
-        counts.withUnsafeMutableBufferPointer { counts in
-          for i in Parallel.range(part, of: groupParts, count: recordCount) {
-            let slot = position[Int(recordChain[i])] &* 3 &+ UInt32(recordKind[i])
-            recordChain[i] = slot
-            counts[Int(slot)] += 1
-          }
-        }
-      }
-      return counts
-    }
-    var starts = [UInt32](repeating: 0, count: slotCount + 1)
-    do {
-      var total: UInt32 = 0
-      for slot in 0..<slotCount {
-        starts[slot] = total
-        for k in 0..<groupParts {
-          let count = fills[k][slot]
-          fills[k][slot] = total
-          total += count
-        }
-      }
-      starts[slotCount] = total
-    }
-    storage.order = [UInt32](unsafeUninitializedCapacity: recordCount) { order, initialized in
-      fills.withUnsafeMutableBufferPointer { fills in
-        _ = Parallel.map(parts: groupParts) { part in
-          fills[part].withUnsafeMutableBufferPointer { fill in
-            for i in Parallel.range(part, of: groupParts, count: recordCount) {
-              let slot = Int(recordChain[i])
-              order[Int(fill[slot])] = UInt32(truncatingIfNeeded: i)
-              fill[slot] += 1
-            }
-          }
-        }
-      }
-      initialized = recordCount
-    }
-    fills = []
-    recordChain.removeAll()
-    recordKind.removeAll()
-
-    let t = asOf.ms
-    let stateParts = Parallel.parts(for: chainCount, minimum: 200_000)
-    // Each part also lists its chains whose own key is one of their first order ids.
-    var selfNamed: [[(chain: UInt32, base: PackedID)]] = []
-    storage.chains = ChainTable(count: chainCount) { states in
-      chains.withUnsafeBufferPointer { chains in
-        selfNamed = Parallel.map(parts: stateParts) { part -> [(chain: UInt32, base: PackedID)] in
-          var selfBases: [(chain: UInt32, base: PackedID)] = []
-          for p in Parallel.range(part, of: stateParts, count: chainCount) {
-            let chain = chains[Int(live[p])]
-            if chain.selfBase { selfBases.append((UInt32(p), chain.key)) }
-            // The first purchase as of T: the first of all purchases, unless even that one is after T.
-            var original = PackedRecord.none
-            if chain.firstPurchase != UInt32.max, chain.firstAt <= t {
-              original = chain.firstOriginal == PackedRecord.none ? chain.firstAt : chain.firstOriginal
-            }
-            let token =
-              chain.firstTokenPurchase != UInt32.max && chain.firstTokenAt <= t ? chain.firstToken : 0
-            (states.baseAddress.unsafelyUnwrapped + p).initialize(
-              to: ChainState(
-                key: chain.key, startOffset: starts[p * 3], purchaseCount: starts[p * 3 + 1] - starts[p * 3],
-                refundCount: starts[p * 3 + 2] - starts[p * 3 + 1],
-                voidCount: starts[p * 3 + 3] - starts[p * 3 + 2],
-                status: chain.status, currentProduct: UInt32.max, supersededBy: -1, accountToken: token,
-                store: chain.space.store, flags: [.production], paidThrough: PackedRecord.none,
-                originalPurchaseAt: original))
-          }
-          return selfBases
-        }
-      }
-    }
+    var starts = groupRecords(chainCount: live.count, position: position)
+    var selfNamed = makeChainStates(live: live, starts: starts, asOf: asOf.ms)
     starts = []
-
-    // First order ids each chain names: its own key where its records name it, and the ids it names.
-    // (Which chain wins an id does not depend on this order: see the first order ids below.)
-    let baseCount = bases.count
-    let selfCount = selfNamed.reduce(0) { $0 + $1.count }
-    let nameParts = Parallel.parts(for: baseCount, minimum: 200_000)
-    var named = [(chain: UInt32, base: PackedID)](unsafeUninitializedCapacity: baseCount + selfCount) {
-      named, initialized in
-      bases.withUnsafeBufferPointer { bases in
-        position.withUnsafeBufferPointer { position in
-          _ = Parallel.map(parts: nameParts) { part in
-            for i in Parallel.range(part, of: nameParts, count: baseCount) {
-              (named.baseAddress.unsafelyUnwrapped + i).initialize(
-                to: (position[Int(bases[i].chain)], bases[i].base))
-            }
-          }
-        }
-      }
-      var i = baseCount
-      for part in selfNamed {
-        for entry in part {
-          (named.baseAddress.unsafelyUnwrapped + i).initialize(to: entry)
-          i += 1
-        }
-      }
-      initialized = baseCount + selfCount
-    }
+    var named = namedOrderIds(position: position, selfNamed: selfNamed)
     bases = []
     selfNamed = []
     chains = []
     live = []
     position = []
+    // Derive each chain as of T; drop chains none of whose records is at or before T.
+    var kept = dropEmptyChains(ChainDerivation.deriveAll(storage, asOf: asOf))
+    makeIndexes(named: named, kept: kept)
+    named = []
+    kept = []
+    markSuperseded(asOf: asOf)
+    let built = storage
+    storage = LedgerStorage()
+    return Ledger(storage: built, asOf: asOf)
+  }
 
-    // Derive each chain as of T; drop chains none of whose records is at or before T (in place).
-    let empty = ChainDerivation.deriveAll(storage, asOf: asOf)
-    // Chain positions after the drop (-1: dropped); empty when no chain is dropped (nothing moves).
-    var kept: [Int32] = []
-    var w = chainCount
-    if empty > 0 {
-      kept = [Int32](repeating: -1, count: chainCount)
-      w = 0
-      for p in 0..<chainCount where !storage.chains[p].isEmpty {
-        kept[p] = Int32(truncatingIfNeeded: w)
-        if w != p { storage.chains[w] = storage.chains[p] }
-        w += 1
+  /// The token-keyed Play chain of each first order id the chains name: the one with the least key.
+  /// In blocks of 16 ids: each block's index slots are read ahead, then its chains, so the misses overlap.
+  private func tokenChainsByOrder() -> PackedIndex {
+    let pool = storage.pool
+    var tokenOfOrder = PackedIndex(capacity: bases.count)
+    var sink: UInt32 = 0
+    for block in (0..<bases.count).blocks(of: 16) {
+      for k in block { sink &+= tokenOfOrder.touch(bases[k].base) }
+      for k in block where chains[Int(bases[k].chain)].space == .playToken {
+        let (c, orderBase) = bases[k]
+        tokenOfOrder.set(orderBase, c) { PackedID.less(chains[Int(c)].key, chains[Int($0)].key, pool: pool) }
       }
-      storage.chains.removeLast(chainCount - w)
-      var revocations: [Int32: Chain.Revocation] = [:]
-      for (p, revocation) in storage.revocations where kept[Int(p)] >= 0 {
-        revocations[kept[Int(p)]] = revocation
-      }
-      storage.revocations = revocations
     }
+    prefetchSink = sink
+    return tokenOfOrder
+  }
 
-    // Look-ups: chain keys per store (a later chain wins a tie), Play first order ids (the first chain wins).
-    // The App Store index on one core; the Play and Stripe indexes and the first order ids on the other.
-    let keyed = storage.chains.withUnsafeBufferPointer { chains in
-      Parallel.map(parts: 2) { part -> ([ChainKeyIndex], PackedIndex, UInt32) in
-        guard part == 1 else {
-          return ([ChainKeyIndex(chains, include: { $0.store == .appStore })], PackedIndex(), 0)
-        }
-        let indexes = [
-          ChainKeyIndex(chains, include: { $0.store == .play }),
-          ChainKeyIndex(chains, include: { $0.store == .stripe }),
-        ]
-        var playOrders = PackedIndex(capacity: named.count)
-        var touched: UInt32 = 0
-        for from in stride(from: 0, to: named.count, by: 16) {
-          let to = min(from + 16, named.count)
-          for i in from..<to { touched &+= playOrders.touch(named[i].base) }
-          for i in from..<to {
-            let (chain, base) = named[i]
-            let k = kept.isEmpty ? Int32(bitPattern: chain) : kept[Int(chain)]
-            guard k >= 0 else { continue }
-            playOrders.set(base, UInt32(k)) { Int32($0) > k }
-          }
-        }
-        return (indexes, playOrders, touched)
+  /// Merges each order-keyed Play chain into the token chain that names its first order
+  /// (`tokenOfOrder`), if any; returns every chain's target: the chain it was merged into, or itself.
+  /// In blocks of 16 chains: each block's index slots are read ahead, then the token chains found.
+  private func linkOrderChains(_ tokenOfOrder: PackedIndex) -> [UInt32] {
+    var target = Array(0..<UInt32(truncatingIfNeeded: chains.count))
+    let block = 16
+    var found = [UInt32](repeating: UInt32.max, count: block)
+    var sink: UInt32 = 0
+    let orders = orderChains
+    orderChains = []
+    for range in (0..<orders.count).blocks(of: block) {
+      for k in range { sink &+= tokenOfOrder.touch(chains[Int(orders[k])].key) }
+      for k in range {
+        let token = tokenOfOrder[chains[Int(orders[k])].key] ?? UInt32.max
+        found[k - range.lowerBound] = token
+        if token != UInt32.max { sink &+= chains[Int(token)].firstPurchase }
       }
+      for k in range where found[k - range.lowerBound] != UInt32.max {
+        link(Int(orders[k]), into: found[k - range.lowerBound], target: &target)
+      }
+    }
+    prefetchSink &+= sink
+    return target
+  }
+
+  /// The live chains (the chains not merged into another: their own target) in ledger order: by
+  /// store, then key (as Swift orders the keys' texts), then namespace and arrival. Each entry carries
+  /// its key's first 16 bytes, big-endian, so most comparisons are two integer comparisons; longer or
+  /// non-ASCII keys fall back to comparing the texts.
+  private func sortedLiveChains(target: [UInt32]) -> [UInt32] {
+    LedgerBuilder.sortedLiveChains(chains, target: target, pool: storage.pool)
+  }
+
+  /// Each builder chain's position in the ledger: a live chain's place in `live`, a merged chain its
+  /// target's.
+  private static func positions(live: [UInt32], target: [UInt32]) -> [UInt32] {
+    var position = [UInt32](repeating: 0, count: target.count)
+    for (p, c) in live.enumerated() { position[Int(c)] = UInt32(p) }
+    for c in target.indices where target[c] != UInt32(c) { position[c] = position[Int(target[c])] }
+    return position
+  }
+
+  /// Groups the record numbers by chain position, then kind (purchases, refunds, voids), in arrival
+  /// order, into the ledger's record order; returns where each group starts (`starts[p * 3 + kind]`,
+  /// then the end), and frees the per-record chain and kind.
+  ///
+  /// Counted and placed on all cores: each part counts its records per slot (chain × kind); a part's
+  /// records of a slot follow the earlier parts' there, so each slot keeps arrival order.
+  private func groupRecords(chainCount: Int, position: [UInt32]) -> [UInt32] {
+    let slotCount = chainCount * 3
+    let recordCount = storage.records.count
+    let recordChain = self.recordChain
+    let recordKind = self.recordKind
+    let parts = Parallel.parts(for: recordCount, minimum: 500_000)
+    var fills = Parallel.map(parts: parts) { part -> [UInt32] in
+      var counts = [UInt32](repeating: 0, count: slotCount)
+      for i in Parallel.range(part, of: parts, count: recordCount) {
+        let slot = position[Int(recordChain[i])] &* 3 &+ UInt32(recordKind[i])
+        recordChain[i] = slot
+        counts[Int(slot)] += 1
+      }
+      return counts
+    }
+    var starts = [UInt32](repeating: 0, count: slotCount + 1)
+    var total: UInt32 = 0
+    for slot in 0..<slotCount {
+      starts[slot] = total
+      for k in 0..<parts {
+        let count = fills[k][slot]
+        fills[k][slot] = total
+        total += count
+      }
+    }
+    starts[slotCount] = total
+    var order = [UInt32](repeating: 0, count: recordCount)
+    // Part k fills its own `fills[k]` (its window is that one element) and its records' places in `order`.
+    _ = Parallel.map(parts: parts, filling: &fills, sharing: &order) { own, fills, order in
+      var fill = fills[own.lowerBound]
+      fills[own.lowerBound] = []
+      for i in Parallel.range(own.lowerBound, of: parts, count: recordCount) {
+        let slot = Int(recordChain[i])
+        order[Int(fill[slot])] = UInt32(truncatingIfNeeded: i)
+        fill[slot] += 1
+      }
+    }
+    storage.order = order
+    self.recordChain.removeAll()
+    self.recordKind.removeAll()
+    return starts
+  }
+
+  /// The ledger's chains as their records left them, before deriving (on all cores): chain position
+  /// `p` is builder chain `live[p]`, its records at `starts`. Returns, per part, the chains whose own
+  /// key is one of their first order ids.
+  private func makeChainStates(live: [UInt32], starts: [UInt32], asOf t: Int64) -> [[(
+    chain: UInt32, base: PackedID
+  )]] {
+    let chains = self.chains
+    let parts = Parallel.parts(for: live.count, minimum: 200_000)
+    let made = ChainTable.made(count: live.count, parts: parts) { range, states in
+      var selfBases: [(chain: UInt32, base: PackedID)] = []
+      for p in range {
+        let chain = chains[Int(live[p])]
+        if chain.selfBase { selfBases.append((UInt32(p), chain.key)) }
+        states.append(chain.state(at: p, starts: starts, asOf: t))
+      }
+      return selfBases
+    }
+    storage.chains = made.table
+    return made.parts
+  }
+
+  /// The first order ids each chain names, by chain position: the ids its records and resources name,
+  /// then its own key where its records name it (`selfNamed`). (Which chain wins an id does not depend
+  /// on this order: see ``makeIndexes(named:kept:)``.)
+  private func namedOrderIds(position: [UInt32], selfNamed: [[(chain: UInt32, base: PackedID)]]) -> [(
+    chain: UInt32, base: PackedID
+  )] {
+    let bases = self.bases
+    var named: [(chain: UInt32, base: PackedID)] = []
+    named.reserveCapacity(bases.count + selfNamed.reduce(0) { $0 + $1.count })
+    named.append(contentsOf: repeatElement((chain: UInt32(0), base: PackedID.absent), count: bases.count))
+    let parts = Parallel.parts(for: bases.count, minimum: 200_000)
+    _ = Parallel.map(parts: parts, filling: &named) { range, named in
+      for i in range { named[i] = (position[Int(bases[i].chain)], bases[i].base) }
+    }
+    for part in selfNamed { named.append(contentsOf: part) }
+    return named
+  }
+
+  /// Drops the `empty` chains none of whose records is at or before T, in place, and renumbers the
+  /// revocations; returns each chain's new position (-1: dropped), or nothing when no chain is dropped
+  /// (nothing moves).
+  private func dropEmptyChains(_ empty: Int) -> [Int32] {
+    guard empty > 0 else { return [] }
+    let chainCount = storage.chains.count
+    var kept = [Int32](repeating: -1, count: chainCount)
+    var w = 0
+    for p in 0..<chainCount where !storage.chains[p].isEmpty {
+      kept[p] = Int32(truncatingIfNeeded: w)
+      if w != p { storage.chains[w] = storage.chains[p] }
+      w += 1
+    }
+    storage.chains.removeLast(chainCount - w)
+    var revocations: [Int32: Chain.Revocation] = [:]
+    for (p, revocation) in storage.revocations where kept[Int(p)] >= 0 {
+      revocations[kept[Int(p)]] = revocation
+    }
+    storage.revocations = revocations
+    return kept
+  }
+
+  /// The look-ups: chain keys per store (a later chain wins a tie) and Play first order ids
+  /// (``firstOrderIndex(_:kept:)``). The App Store index on one core; the Play and Stripe indexes and
+  /// the first order ids on the other.
+  private func makeIndexes(named: [(chain: UInt32, base: PackedID)], kept: [Int32]) {
+    let chains = storage.chains
+    let keyed = Parallel.map(parts: 2) { part -> ([ChainKeyIndex], PackedIndex, UInt32) in
+      guard part == 1 else {
+        return ([ChainKeyIndex(chains, include: { $0.store == .appStore })], PackedIndex(), 0)
+      }
+      let indexes = [
+        ChainKeyIndex(chains, include: { $0.store == .play }),
+        ChainKeyIndex(chains, include: { $0.store == .stripe }),
+      ]
+      let (playOrders, touched) = LedgerBuilder.firstOrderIndex(named, kept: kept)
+      return (indexes, playOrders, touched)
     }
     storage.index = keyed[0].0 + keyed[1].0
     storage.playOrders = keyed[1].1
     prefetchSink &+= keyed[1].2
-    named = []
-    kept = []
-    // A Play chain named by another chain's linkedPurchaseToken is superseded by it.
+  }
+
+  /// The Play chain of each first order id (`named`, by chain position before the drop; `kept`: the
+  /// positions after it, empty when nothing was dropped): the first chain naming it wins. In blocks of
+  /// 16 ids whose index slots are read ahead. Returns the index and a sum of what was read ahead.
+  private static func firstOrderIndex(_ named: [(chain: UInt32, base: PackedID)], kept: [Int32]) -> (
+    PackedIndex, UInt32
+  ) {
+    var playOrders = PackedIndex(capacity: named.count)
+    var touched: UInt32 = 0
+    for block in (0..<named.count).blocks(of: 16) {
+      for i in block { touched &+= playOrders.touch(named[i].base) }
+      for i in block {
+        let (chain, base) = named[i]
+        let k = kept.isEmpty ? Int32(bitPattern: chain) : kept[Int(chain)]
+        guard k >= 0 else { continue }
+        playOrders.set(base, UInt32(k)) { Int32($0) > k }
+      }
+    }
+    return (playOrders, touched)
+  }
+
+  /// A Play chain named by another chain's `linkedPurchaseToken` (as of T) is superseded by it.
+  private func markSuperseded(asOf: Instant) {
     for i in storage.chains.indices where storage.chains[i].store == .play {
       let chain = storage.chains[i]
       guard chain.status >= 0, !chain.pending else { continue }
@@ -543,9 +512,52 @@ package final class LedgerBuilder {
       else { continue }
       storage.chains[t].supersededBy = Int32(truncatingIfNeeded: i)
     }
-    let built = storage
-    storage = LedgerStorage()
-    return Ledger(storage: built, asOf: asOf)
+  }
+}
+
+/// A batch's own text and token numbers as the builder's, each interned into the builder's pools once,
+/// when first met.
+struct BatchIDs {
+  /// The batch's pools, and the builder's.
+  private let batchTexts: TextPool
+  private let batchTokens: TextPool
+  private let pool: TextPool
+  private let tokenStore: TokenStore
+  /// Per batch text: the builder's number, or `UInt32.max` before it is met.
+  private var texts: [UInt32]
+  /// Per batch token: the builder's number + 1, or 0 before it is met.
+  private var tokens: [UInt32]
+
+  /// The numbers of `batch` in `storage`'s pools, none met yet.
+  init(_ batch: RecordBatch, into storage: LedgerStorage) {
+    batchTexts = batch.texts
+    batchTokens = batch.tokens
+    pool = storage.pool
+    tokenStore = storage.tokens
+    texts = [UInt32](repeating: UInt32.max, count: batch.texts.count)
+    tokens = [UInt32](repeating: 0, count: batch.tokens.count)
+  }
+
+  /// `id` as the builder numbers it (a pooled id interned into the builder's pool).
+  @inline(always)
+  mutating func global(_ id: PackedID) -> PackedID {
+    guard id.kind == .pooled else { return id }
+    let local = Int(id.poolID)
+    if texts[local] == UInt32.max {
+      texts[local] = batchTexts.withBytes(id.poolID) { pool.intern($0) }
+    }
+    return .pooled(texts[local])
+  }
+
+  /// Account token `token` (the batch's number + 1, or 0) as the builder numbers it.
+  @inline(always)
+  mutating func globalToken(_ token: UInt32) -> UInt32 {
+    guard token != 0 else { return 0 }
+    let local = Int(token - 1)
+    if tokens[local] == 0 {
+      tokens[local] = batchTokens.withBytes(token - 1) { tokenStore.add($0) } + 1
+    }
+    return tokens[local]
   }
 }
 
@@ -555,6 +567,7 @@ package final class LedgerBuilder {
 struct ChainSortEntry {
   var high: UInt64
   var low: UInt64
+  /// The chain key.
   package var key: PackedID
   var chain: UInt32
   var rank: UInt8
@@ -588,38 +601,8 @@ struct ChainSortEntry {
   /// How many store ranks there are.
   static let ranks = 3
 
-  /// Appends the chains of sorted `runs` to `out` in order (the order is total: no two entries are
-  /// equal, so the result does not depend on how the entries were split into runs). Runs that follow
-  /// one another are copied; others are merged.
-  static func merge(
-    _ runs: [UnsafeMutableBufferPointer<ChainSortEntry>], into out: inout [UInt32], pool: TextPool
-  ) {
-    var runs = runs.filter { !$0.isEmpty }
-    var inOrder = true
-    for k in runs.indices.dropFirst() where less(runs[k][0], runs[k - 1][runs[k - 1].count - 1], pool: pool) {
-      inOrder = false
-      break
-    }
-    if inOrder {
-      for run in runs {
-        for entry in run { out.append(entry.chain) }
-      }
-      return
-    }
-    // k-way merge: each step takes the least head.
-    var heads = [Int](repeating: 0, count: runs.count)
-    while !runs.isEmpty {
-      var best = 0
-      for k in 1..<runs.count where less(runs[k][heads[k]], runs[best][heads[best]], pool: pool) { best = k }
-      out.append(runs[best][heads[best]].chain)
-      heads[best] += 1
-      if heads[best] == runs[best].count {
-        runs.remove(at: best)
-        heads.remove(at: best)
-      }
-    }
-  }
-
+  /// The entry of builder chain `chain`, whose key is `key` (texts in `pool`) in namespace `space`.
+  @inline(always)
   init(key: PackedID, space: RecordBatch.Space, chain: UInt32, pool: TextPool) {
     self.key = key
     self.chain = chain
@@ -677,6 +660,7 @@ struct ChainSortEntry {
 
 /// What the builder tracks of one chain while records arrive (56 bytes, one cache line).
 struct BuilderChain {
+  /// The chain key (in its namespace, ``space``).
   package var key: PackedID
   /// The kept status (index into the statuses), or -1.
   var status: Int32 = -1
@@ -695,5 +679,26 @@ struct BuilderChain {
   init(key: PackedID, space: RecordBatch.Space) {
     self.key = key
     self.space = space
+  }
+}
+
+extension BuilderChain {
+  /// The chain's ledger state at position `p` before deriving: its key, where its records are (its
+  /// purchases, refunds and voids start at `starts[p * 3]`, `starts[p * 3 + 1]` and `starts[p * 3 + 2]`),
+  /// its Play resource and store, and as of T its original purchase (its first purchase's, unless even
+  /// that one is after T) and its account token (from its first purchase carrying one, at or before T).
+  @inline(always)
+  func state(at p: Int, starts: [UInt32], asOf t: Int64) -> ChainState {
+    var original = PackedRecord.none
+    if firstPurchase != UInt32.max, firstAt <= t {
+      original = firstOriginal == PackedRecord.none ? firstAt : firstOriginal
+    }
+    let token = firstTokenPurchase != UInt32.max && firstTokenAt <= t ? firstToken : 0
+    let first = p * 3
+    return ChainState(
+      key: key, startOffset: starts[first], purchaseCount: starts[first + 1] - starts[first],
+      refundCount: starts[first + 2] - starts[first + 1], voidCount: starts[first + 3] - starts[first + 2],
+      status: status, currentProduct: UInt32.max, supersededBy: -1, accountToken: token, store: space.store,
+      flags: [.production], paidThrough: PackedRecord.none, originalPurchaseAt: original)
   }
 }

@@ -11,129 +11,116 @@ struct Claim: Sendable {
 /// a start per chain into one array of claim sources).
 struct ClaimIndex {
   /// `starts[c]..<starts[c + 1]` are chain `c`'s claims in ``sources``.
-  private(set) var starts: [Int32]
+  let starts: [Int32]
   /// A credential row `i` as `i`, an entitlement row `j` as `-(j + 1)`: credentials first, each in row order.
-  private(set) var sources: [Int32]
+  let sources: [Int32]
 
   /// The chain each entitlement row names (-1: none, or not store-sourced), by row.
-  private(set) var entitlementChains: [Int32]
+  let entitlementChains: [Int32]
+
+  /// Per credential row: ``UserCode`` of its user.
+  let credentialUsers: [UInt64]
+  /// Per entitlement row: ``UserCode`` of its user, and whether it is active at T.
+  let entitlementUsers: [UInt64]
+  let entitlementActive: [Bool]
 
   /// The index of who claims which chain; `entitlementChains` is the chain each entitlement row names
   /// (-1: none), as ``LedgerStorage/chainIndexes(_:into:_:)`` finds them.
-  /// Per credential row: ``UserCode`` of its user.
-  private let credentialUsers: [UInt64]
-  /// Per entitlement row: ``UserCode`` of its user, and whether it is active at T.
-  private let entitlementUsers: [UInt64]
-  private let entitlementActive: [Bool]
-
   init(
     ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable, entitlementChains: [Int32],
     entitlementUsers: [UInt64], entitlementActive: [Bool]
   ) {
     self.entitlementUsers = entitlementUsers
     self.entitlementActive = entitlementActive
-    var credentialUsers = [UInt64](repeating: 0, count: credentials.rows.count)
-    let s = ledger.storage
-    let chainCount = s.chains.count
-    // Which chain each credential names (and its user's code): look-ups on all cores.
-    let target = credentialUsers.withUnsafeMutableBufferPointer { users in
-      ClaimIndex.lookUp(count: credentials.rows.count) { range, out in
-        credentials.rows.withUnsafeBufferPointer { rows in
-          s.chainIndexes(range, into: out) { (rows[$0].store, rows[$0].key) }
-          for i in range { users[i] = UserCode.of(rows[i].userId) }
-          // A credential whose store key names no chain may name it by its order id.
-          for i in range where out[i] < 0 {
-            let order = credentials.order(i)
-            guard !order.isAbsent, order != .empty else { continue }
-            out[i] = s.chainIndex(store: rows[i].store, key: order).map { Int32($0) } ?? -1
-          }
-        }
+    self.entitlementChains = entitlementChains
+    let (target, credentialUsers) = ClaimIndex.credentialChains(ledger.storage, credentials)
+    self.credentialUsers = credentialUsers
+    (starts, sources) = ClaimIndex.group(
+      chainCount: ledger.storage.chains.count, credentialChains: target, entitlementChains: entitlementChains)
+  }
+
+  /// Which chain each credential row names (-1: none), and its user's code: look-ups on all cores.
+  private static func credentialChains(_ s: LedgerStorage, _ credentials: CredentialTable) -> (
+    chains: [Int32], users: [UInt64]
+  ) {
+    let rows = credentials.rows
+    var target = [Int32](repeating: -1, count: rows.count)
+    var users = [UInt64](repeating: 0, count: rows.count)
+    let parts = Parallel.parts(for: rows.count, minimum: 100_000)
+    _ = Parallel.map(parts: parts, filling: &target, &users) { range, out, users in
+      s.chainIndexes(range, into: out) { (rows[$0].store, rows[$0].key) }
+      for i in range { users[i] = UserCode.of(rows[i].userId) }
+      // A credential whose store key names no chain may name it by its order id.
+      for i in range where out[i] < 0 {
+        let order = credentials.order(i)
+        guard !order.isAbsent, order != .empty else { continue }
+        out[i] = s.chainIndex(store: rows[i].store, key: order).map { Int32($0) } ?? -1
       }
     }
-    self.credentialUsers = credentialUsers
-    let entitlementTarget = entitlementChains
-    self.entitlementChains = entitlementChains
+    return (target, users)
+  }
+
+  /// The claim sources grouped by chain (a counting sort): credentials first, then entitlements, each in
+  /// row order.
+  private static func group(chainCount: Int, credentialChains: [Int32], entitlementChains: [Int32]) -> (
+    starts: [Int32], sources: [Int32]
+  ) {
     var counts = [Int32](repeating: 0, count: chainCount + 1)
-    for c in target where c >= 0 { counts[Int(c) + 1] += 1 }
-    for c in entitlementTarget where c >= 0 { counts[Int(c) + 1] += 1 }
+    for c in credentialChains where c >= 0 { counts[Int(c) + 1] += 1 }
+    for c in entitlementChains where c >= 0 { counts[Int(c) + 1] += 1 }
     for c in 0..<chainCount { counts[c + 1] += counts[c] }
-    starts = counts
     var fill = counts
-    sources = [Int32](repeating: 0, count: Int(counts[chainCount]))
-    for (i, c) in target.enumerated() where c >= 0 {
+    var sources = [Int32](repeating: 0, count: Int(counts[chainCount]))
+    for (i, c) in credentialChains.enumerated() where c >= 0 {
       sources[Int(fill[Int(c)])] = Int32(i)
       fill[Int(c)] += 1
     }
-    for (j, c) in entitlementTarget.enumerated() where c >= 0 {
+    for (j, c) in entitlementChains.enumerated() where c >= 0 {
       sources[Int(fill[Int(c)])] = -Int32(j) - 1
       fill[Int(c)] += 1
     }
+    return (counts, sources)
   }
 
-  /// Fills an array of `count` chain indexes on all cores: `body` fills the rows of one part.
-  private static func lookUp(
-    count: Int, _ body: (Range<Int>, UnsafeMutableBufferPointer<Int32>) -> Void
-  ) -> [Int32] {
-    [Int32](unsafeUninitializedCapacity: count) { buffer, initialized in
-      let parts = Parallel.parts(for: count, minimum: 100_000)
-      _ = Parallel.map(parts: parts) { part in body(Parallel.range(part, of: parts, count: count), buffer) }
-      initialized = count
-    }
-  }
-
-  /// Calls `body` with ``starts`` and ``sources``.
-  @inline(__always)
-  func withSources<R>(_ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>) -> R) -> R {
-    starts.withUnsafeBufferPointer { starts in sources.withUnsafeBufferPointer { body(starts, $0) } }
-  }
-
-  /// ``facts(_:_:_:asOf:)``: an entitlement among the sources is active at T.
+  /// ``facts(_:_:_:_:)``: an entitlement among the sources is active at T.
   static let anyActive: UInt8 = 1
-  /// ``facts(_:_:_:asOf:)``: the sources name more than one user.
+  /// ``facts(_:_:_:_:)``: the sources name more than one user.
   static let severalUsers: UInt8 = 2
 
   /// What a chain's claim sources say: ``anyActive`` and ``severalUsers`` flags (users compared by
   /// their codes, by their ids where a code is not exact).
-  @inline(__always)
-  func facts(
-    _ sources: Slice<UnsafeBufferPointer<Int32>>, _ entitlements: UnsafeBufferPointer<EntitlementTable.Row>,
-    _ credentials: UnsafeBufferPointer<CredentialTable.Row>
+  @inline(always)
+  static func facts(
+    _ sources: Sources, _ view: View, _ entitlements: EntitlementTable, _ credentials: CredentialTable
   ) -> UInt8 {
     guard let first = sources.first else { return 0 }
     var facts: UInt8 = 0
-    credentialUsers.withUnsafeBufferPointer { credentialUsers in
-      entitlementUsers.withUnsafeBufferPointer { entitlementUsers in
-        entitlementActive.withUnsafeBufferPointer { active in
-          func code(_ source: Int32) -> UInt64 {
-            source >= 0 ? credentialUsers[Int(source)] : entitlementUsers[Int(-source - 1)]
-          }
-          func user(_ source: Int32) -> String {
-            source >= 0 ? credentials[Int(source)].userId : entitlements[Int(-source - 1)].userId
-          }
-          let firstCode = code(first)
-          for source in sources.dropFirst() {
-            let other = code(source)
-            let differs =
-              firstCode != UserCode.inexact && other != UserCode.inexact
-              ? other != firstCode : user(source) != user(first)
-            if differs {
-              facts |= ClaimIndex.severalUsers
-              break
-            }
-          }
-          for source in sources where source < 0 && active[Int(-source - 1)] {
-            facts |= ClaimIndex.anyActive
-            break
-          }
-        }
+    let firstCode = view.userCode(first)
+    for source in sources.dropFirst() {
+      let other = view.userCode(source)
+      let differs =
+        firstCode != UserCode.inexact && other != UserCode.inexact
+        ? other != firstCode
+        : userId(source, entitlements, credentials) != userId(first, entitlements, credentials)
+      if differs {
+        facts |= ClaimIndex.severalUsers
+        break
       }
+    }
+    for source in sources where view.isActiveEntitlement(source) {
+      facts |= ClaimIndex.anyActive
+      break
     }
     return facts
   }
 
-  /// Chain `c`'s claim sources.
+  /// The user id of a claim source.
   @inline(__always)
-  func claims(_ c: Int) -> ArraySlice<Int32> { sources[Int(starts[c])..<Int(starts[c + 1])] }
+  static func userId(_ source: Int32, _ entitlements: EntitlementTable, _ credentials: CredentialTable)
+    -> String
+  {
+    source >= 0 ? credentials.rows[Int(source)].userId : entitlements.rows[Int(-source - 1)].userId
+  }
 
   /// The claim a source stands for.
   @inline(__always)

@@ -2,7 +2,9 @@ import StoreReconPlatform
 
 /// Per store × product: chains the store says are paid through T against the app's active entitlements.
 package struct CountsRow: Sendable, Equatable {
+  /// The store and product of the row.
   package var store: Store
+  /// The product id (the store's).
   package var productId: String
   /// Production, non-pending chains not refunded or superseded whose paid-through is after T.
   package var chainsPaidThrough: Int = 0
@@ -41,15 +43,14 @@ package struct CountsRow: Sendable, Equatable {
       {
         Parallel.map(parts: chainParts) { part -> [Int] in
           var counts = [Int](repeating: 0, count: stores * products)
-          s.chains.withUnsafeBufferPointer { chains in
-            for c in Parallel.range(part, of: chainParts, count: chainCount) {
-              let chain = chains[c]
-              guard chain.production && !chain.pending && !chain.revoked && chain.supersededBy < 0,
-                chain.paidThrough != PackedRecord.none, chain.paidThrough > t.ms,
-                chain.currentProduct != UInt32.max
-              else { continue }
-              counts[LedgerStorage.slot(chain.store) * products + Int(chain.currentProduct)] += 1
-            }
+          let chains = s.chains
+          for c in Parallel.range(part, of: chainParts, count: chainCount) {
+            let chain = chains[c]
+            guard chain.production && !chain.pending && !chain.revoked && chain.supersededBy < 0,
+              chain.paidThrough != PackedRecord.none, chain.paidThrough > t.ms,
+              chain.currentProduct != UInt32.max
+            else { continue }
+            counts[LedgerStorage.slot(chain.store) * products + Int(chain.currentProduct)] += 1
           }
           return counts
         }
@@ -57,11 +58,10 @@ package struct CountsRow: Sendable, Equatable {
       {
         Parallel.map(parts: rowParts) { part -> [Int] in
           var counts = [Int](repeating: 0, count: stores * products)
-          entitlements.rows.withUnsafeBufferPointer { rows in
-            for i in Parallel.range(part, of: rowParts, count: rowCount) where rows[i].isActive(at: t.ms) {
-              guard let store = rows[i].source.store else { continue }
-              counts[LedgerStorage.slot(store) * products + Int(rows[i].product)] += 1
-            }
+          let rows = entitlements.rows
+          for i in Parallel.range(part, of: rowParts, count: rowCount) where rows[i].isActive(at: t.ms) {
+            guard let store = rows[i].source.store else { continue }
+            counts[LedgerStorage.slot(store) * products + Int(rows[i].product)] += 1
           }
           return counts
         }

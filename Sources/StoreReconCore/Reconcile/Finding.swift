@@ -8,6 +8,7 @@ package struct Finding: Sendable, Equatable {
     case freeEntitlement = "free_entitlement"
     case duplicateClaim = "duplicate_claim"
 
+    /// Kinds order by their names.
     package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
   }
 
@@ -18,6 +19,7 @@ package struct Finding: Sendable, Equatable {
     case overextended, productMismatch = "product_mismatch"
     case multipleUsers = "multiple_users"
 
+    /// Reasons order by their names.
     package static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The kind this reason belongs to.
@@ -32,11 +34,17 @@ package struct Finding: Sendable, Equatable {
 
   /// Stable across runs: a hash of kind, store, chain key and user.
   package var key: String
+  /// The family of the finding, and why it was raised.
   package var kind: Kind
+  /// Why the finding was raised.
   package var reason: Reason
+  /// The store of the chain or entitlement.
   package var store: Store
+  /// The chain key (or the key the entitlement names), as the store writes it.
   package var chainKey: String
+  /// The app's user (empty where no user claims the chain).
   package var userId: String
+  /// The product id (the store's).
   package var productId: String
   /// Currency of `amountMinor`; `nil` where no amount is known.
   package var currency: Currency?
@@ -90,18 +98,14 @@ package struct Finding: Sendable, Equatable {
       return (kind * reasons.count + reason) * stores.count + store
     }
     var order = Array(findings.indices)
-    findings.withUnsafeBufferPointer { all in
-      ranks.withUnsafeBufferPointer { ranks in
-        order.sort { a, b in
-          if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
-          let x = all[a]
-          let y = all[b]
-          if x.chainKey != y.chainKey { return x.chainKey < y.chainKey }
-          if x.userId != y.userId { return x.userId < y.userId }
-          if x.key != y.key { return x.key < y.key }
-          return a < b
-        }
-      }
+    order.sort { a, b in
+      if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+      let x = findings[a]
+      let y = findings[b]
+      if x.chainKey != y.chainKey { return x.chainKey < y.chainKey }
+      if x.userId != y.userId { return x.userId < y.userId }
+      if x.key != y.key { return x.key < y.key }
+      return a < b
     }
     return order.map { findings[$0] }
   }

@@ -15,7 +15,8 @@ package enum Reconciler {
     return findings(ledger: ledger, entitlements: e, credentials: c, goodwill: goodwill, options: options)
   }
 
-  /// Every finding as of `options.asOf`, in report order, from packed app rows.
+  /// Every finding as of `options.asOf`, in report order, from packed app rows: the entitlement
+  /// findings, then the chain findings (which read what the entitlement pass found of each row).
   package static func findings(
     ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable, goodwill: [GoodwillGrant],
     options: ReconcileOptions
@@ -23,127 +24,127 @@ package enum Reconciler {
     let s = ledger.storage
     let entitlements = entitlements.sharing(pool: s.pool, products: s.products)
     let credentials = credentials.sharing(pool: s.pool)
-    let t = options.asOf
     let rules = Rules(options)
-    var findings: [Finding] = []
-
-    // Goodwill covering T excuses a store entitlement that merely runs past the store (support's choice).
-    var goodwillNow = Set<String>()
-    var goodwillUsers = Set<String>()
-    for grant in goodwill where (grant.startsAt ?? .distantPast) <= t && (grant.endsAt ?? .distantFuture) > t
-    {
-      goodwillNow.insert("\(grant.userId)\u{1F}\(grant.productId)")
-      goodwillUsers.insert(grant.userId)
-    }
-
-    // Entitlement findings, then chain findings, each computed on all cores and kept in row order.
-    // Each entitlement's chain is looked up in blocks of rows, and the block's findings are raised
-    // while those chains are still in the cache.
     let rowCount = entitlements.rows.count
-    let rowParts = Parallel.parts(for: rowCount, minimum: 50_000)
     var entitlementChains = [Int32](repeating: -1, count: rowCount)
     // Per row, for the chain findings: the user's code and whether the row is active at T.
     var entitlementUsers = [UInt64](repeating: 0, count: rowCount)
     var entitlementActive = [Bool](repeating: false, count: rowCount)
-    let entitlementFindings = withBuffers(&entitlementChains, &entitlementUsers, &entitlementActive) {
-      out, users, active in
-      Parallel.map(parts: rowParts) { part -> [Finding] in
-        var found: [Finding] = []
-        entitlements.rows.withUnsafeBufferPointer { rows in
-          let range = Parallel.range(part, of: rowParts, count: rowCount)
-          var start = range.lowerBound
-          while start < range.upperBound {
-            let block = start..<min(start + 64, range.upperBound)
-            s.chainIndexes(block, into: out) { j in
-              let key = rows[j].key
-              guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
-              return (store, key)
-            }
-            for i in block {
-              users[i] = UserCode.of(rows[i].userId)
-              active[i] = rows[i].isActive(at: t.ms)
-              guard let store = rows[i].source.store, active[i], rules.checks(store) else { continue }
-              let chain = out[i]
-              if let finding = freeEntitlement(
-                rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
-                excused: {
-                  goodwillUsers.contains(rows[i].userId)
-                    && goodwillNow.contains(
-                      "\(rows[i].userId)\u{1F}\(s.products.names[Int(rows[i].product)])")
-                })
-              {
-                found.append(finding)
-              }
-            }
-            start = block.upperBound
-          }
-        }
-        return found
-      }
-    }
-    for part in entitlementFindings { findings.append(contentsOf: part) }
+    var findings = entitlementFindings(
+      entitlements, storage: s, rules: rules, goodwill: GoodwillCover(goodwill, at: options.asOf),
+      chains: &entitlementChains, users: &entitlementUsers, active: &entitlementActive)
     let claims = ClaimIndex(
       ledger: ledger, entitlements: entitlements, credentials: credentials,
       entitlementChains: entitlementChains,
       entitlementUsers: entitlementUsers, entitlementActive: entitlementActive)
     entitlementUsers = []
     entitlementActive = []
+    findings += chainFindings(
+      ledger, claims: claims, entitlements: entitlements, credentials: credentials, rules: rules)
+    return Finding.sortedInReportOrder(findings)
+  }
 
-    // Per chain: in blocks, first what its claims say (any active entitlement naming it, one user or
-    // several) in a tight loop whose row reads overlap, then its findings.
-    let chainCount = s.chains.count
-    let chainParts = Parallel.parts(for: chainCount, minimum: 50_000)
-    for part in Parallel.map(
-      parts: chainParts,
-      { part -> [Finding] in
+  /// The free_entitlement findings of every entitlement row, in row order, on all cores; fills in each
+  /// row's chain (-1: none), its user's code and whether it is active at T.
+  ///
+  /// Each part looks up its rows' chains in blocks of 64 rows, and raises the block's findings while
+  /// those chains are still in the cache.
+  private static func entitlementFindings(
+    _ entitlements: EntitlementTable, storage s: LedgerStorage, rules: Rules, goodwill: GoodwillCover,
+    chains: inout [Int32], users: inout [UInt64], active: inout [Bool]
+  ) -> [Finding] {
+    let parts = Parallel.parts(for: entitlements.rows.count, minimum: 50_000)
+    let found = entitlements.withRows { rows in
+      Parallel.map(parts: parts, filling: &chains, &users, &active) {
+        range, chains, users, active -> [Finding] in
         var found: [Finding] = []
-        let block = 32
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block) { facts in
-          claims.withSources { starts, sources in
-            entitlements.rows.withUnsafeBufferPointer { erows in
-              credentials.rows.withUnsafeBufferPointer { crows in
-                let range = Parallel.range(part, of: chainParts, count: chainCount)
-                var c0 = range.lowerBound
-                while c0 < range.upperBound {
-                  let c1 = min(c0 + block, range.upperBound)
-                  for c in c0..<c1 {
-                    facts[c - c0] = claims.facts(sources[Int(starts[c])..<Int(starts[c + 1])], erows, crows)
-                  }
-                  for c in c0..<c1 {
-                    let claimed = UnsafeBufferPointer(rebasing: sources[Int(starts[c])..<Int(starts[c + 1])])
-                    let fact = facts[c - c0]
-                    if let finding = orphanedCharge(
-                      c, storage: s, claims: claimed, anyActive: fact & ClaimIndex.anyActive != 0,
-                      entitlements: entitlements, credentials: credentials, rules: rules)
-                    {
-                      found.append(finding)
-                    }
-                    if fact & ClaimIndex.severalUsers != 0 {
-                      let list = claimed.map { ClaimIndex.claim($0, entitlements, credentials) }
-                      found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
-                    }
-                  }
-                  c0 = c1
-                }
-              }
+        for block in range.blocks(of: 64) {
+          s.chainIndexes(block, into: chains) { j in
+            let key = rows[j].key
+            guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
+            return (store, key)
+          }
+          for i in block {
+            users[i] = UserCode.of(rows[i].userId)
+            active[i] = rows[i].isActive(at: rules.asOf)
+            guard let store = rows[i].source.store, active[i], rules.checks(store) else { continue }
+            let chain = chains[i]
+            if let finding = freeEntitlement(
+              rows, i, chain: chain < 0 ? nil : Int(chain), store: store, storage: s, rules: rules,
+              excused: { goodwill.excuses(rows[i].userId, s.products.names[Int(rows[i].product)]) })
+            {
+              found.append(finding)
             }
           }
         }
         return found
-      })
-    {
-      findings.append(contentsOf: part)
+      }
     }
-    return Finding.sortedInReportOrder(findings)
+    return found.flatMap { $0 }
   }
 
-  /// Calls `body` with the buffers of three arrays.
-  private static func withBuffers<A, B, C, R>(
-    _ a: inout [A], _ b: inout [B], _ c: inout [C],
-    _ body: (UnsafeMutableBufferPointer<A>, UnsafeMutableBufferPointer<B>, UnsafeMutableBufferPointer<C>) -> R
-  ) -> R {
-    a.withUnsafeMutableBufferPointer { a in
-      b.withUnsafeMutableBufferPointer { b in c.withUnsafeMutableBufferPointer { c in body(a, b, c) } }
+  /// The orphaned_charge and duplicate_claim findings of every chain, in chain order, on all cores.
+  ///
+  /// Each part goes in blocks of 32 chains: first what each chain's claims say (any active entitlement
+  /// naming it, one user or several) in a tight loop whose row reads overlap, then the block's findings.
+  private static func chainFindings(
+    _ ledger: Ledger, claims: ClaimIndex, entitlements: EntitlementTable, credentials: CredentialTable,
+    rules: Rules
+  ) -> [Finding] {
+    let s = ledger.storage
+    let chainCount = s.chains.count
+    let parts = Parallel.parts(for: chainCount, minimum: 50_000)
+    let block = 32
+    let found = claims.withView { view in
+      Parallel.map(parts: parts) { part -> [Finding] in
+        var found: [Finding] = []
+        var facts = [UInt8](repeating: 0, count: block)
+        for chains in Parallel.range(part, of: parts, count: chainCount).blocks(of: block) {
+          for c in chains {
+            facts[c - chains.lowerBound] = ClaimIndex.facts(
+              view.sources(of: c), view, entitlements, credentials)
+          }
+          for c in chains {
+            let claimed = view.sources(of: c)
+            let fact = facts[c - chains.lowerBound]
+            if let finding = orphanedCharge(
+              c, storage: s, claims: claimed, anyActive: fact & ClaimIndex.anyActive != 0,
+              entitlements: entitlements, credentials: credentials, rules: rules)
+            {
+              found.append(finding)
+            }
+            if fact & ClaimIndex.severalUsers != 0 {
+              let list = claimed.map { ClaimIndex.claim($0, entitlements, credentials) }
+              found.append(contentsOf: duplicateClaims(c, ledger: ledger, claims: list))
+            }
+          }
+        }
+        return found
+      }
+    }
+    return found.flatMap { $0 }
+  }
+
+  /// The goodwill grants covering T: they excuse a store entitlement that merely runs past the store
+  /// (support's choice).
+  struct GoodwillCover {
+    /// `user id` U+001F `product id` of each grant, and the users with one.
+    private var grants = Set<String>()
+    private var users = Set<String>()
+
+    /// The grants of `goodwill` that cover `t`.
+    init(_ goodwill: [GoodwillGrant], at t: Instant) {
+      for grant in goodwill
+      where (grant.startsAt ?? .distantPast) <= t && (grant.endsAt ?? .distantFuture) > t {
+        grants.insert("\(grant.userId)\u{1F}\(grant.productId)")
+        users.insert(grant.userId)
+      }
+    }
+
+    /// Whether a grant covering T gives `userId` the product (`productId`, asked only for users with a grant).
+    @inline(__always)
+    func excuses(_ userId: String, _ productId: @autoclosure () -> String) -> Bool {
+      users.contains(userId) && grants.contains("\(userId)\u{1F}\(productId())")
     }
   }
 
@@ -221,8 +222,8 @@ package enum Reconciler {
   /// The finding about entitlement row `i` (active at T, of `store`, naming `chain` if any), if any.
   /// `excused`: whether goodwill covering T excuses it (asked only where it matters).
   static func freeEntitlement(
-    _ rows: UnsafeBufferPointer<EntitlementTable.Row>, _ i: Int, chain c: Int?, store: Store,
-    storage s: LedgerStorage, rules: Rules, excused: () -> Bool
+    _ rows: borrowing EntitlementTable.Rows, _ i: Int, chain c: Int?, store: Store, storage s: LedgerStorage,
+    rules: Rules, excused: () -> Bool
   ) -> Finding? {
     let t = Instant(ms: rules.asOf)
     let key = rows[i].key
@@ -298,7 +299,7 @@ package enum Reconciler {
 
   /// The orphaned charge chain `c` raises, if any (`anyActive`: an entitlement naming it is active at T).
   static func orphanedCharge(
-    _ c: Int, storage s: LedgerStorage, claims sources: UnsafeBufferPointer<Int32>, anyActive: Bool,
+    _ c: Int, storage s: LedgerStorage, claims sources: ClaimIndex.Sources, anyActive: Bool,
     entitlements: EntitlementTable, credentials: CredentialTable, rules: Rules
   ) -> Finding? {
     let chain = s.chains[c]

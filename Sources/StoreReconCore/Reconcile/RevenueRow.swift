@@ -2,9 +2,13 @@ import StoreReconPlatform
 
 /// Revenue of one store × product × currency × day: what finance ties to the stores' consoles.
 package struct RevenueRow: Sendable, Equatable {
+  /// The report day (charges on their charge day, refunds on their refund day).
   package var day: CivilDate
+  /// The store that took the money.
   package var store: Store
+  /// The product id (the store's).
   package var productId: String
+  /// The currency of the amounts.
   package var currency: Currency
   /// Number of production paid charges.
   package var charges: Int = 0
@@ -45,49 +49,77 @@ package enum Revenue {
     let count = s.records.count
     let parts = Parallel.parts(for: count, minimum: 200_000)
     let names = s.products.variants.map(\.name)
-    let tables = Parallel.map(parts: parts) { part -> RevenueTable in
-      var table = RevenueTable()
-      let records = s.records.buffer
-      names.withUnsafeBufferPointer { names in
+    let tables = LedgerView.with(s) { view in
+      Parallel.map(parts: parts) { part -> RevenueTable in
+        var table = RevenueTable()
         for n in Parallel.range(part, of: parts, count: count) {
-          let r = records[n]
-          let slot = r.flags.revenueSlot
-          guard slot >= 0, r.currency != 0 else { continue }
-          let store: Store = slot == 0 ? .appStore : (slot == 1 ? .play : .stripe)
-          let product = names[Int(r.variant)]
-          if r.flags.rawValue & 3 == 1 {
-            table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
-              row.refundsMinor += r.amount
-              row.refundCount += 1
-            }
-            continue
-          }
-          let tax = s.tax(n)
-          table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
-            row.charges += 1
-            row.grossMinor += r.amount
-            row.taxMinor += tax
-          }
-          // App Store refunds are revocations of the purchase itself.
-          guard store != .play, let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t else {
-            continue
-          }
-          let type = rare.revocationTypeUpper
-          guard type != "FAMILY_REVOKE" else { continue }
-          if r.isUpgraded && type == nil && rare.revocationReason == nil { continue }
-          var refunded = r.amount
-          if type == "REFUND_PRORATED", let milli = rare.revocationPercentMilli {
-            refunded = rounding.scale(r.amount, numerator: milli, denominator: 100_000)
-          }
-          table.add(dayOf(at), slot, product, r.currency) { row in
-            row.refundsMinor += refunded
-            row.refundCount += 1
-          }
+          add(record: n, view, productNames: names, asOf: t, rounding: rounding, dayOf: dayOf, to: &table)
         }
+        return table
       }
-      return table
     }
-    // Sum the parts (in part order), then sort by day, store, product and currency, each ranked once.
+    return reportRows(total(tables), names: s.products.names)
+  }
+
+  /// Adds what record `n` moves to its rows: a charge on its charge day (and, for an App Store purchase
+  /// revoked by T, its refund on the revocation day), or a Play refund row on its day. Records the
+  /// ledger did not mark as counting in revenue move nothing.
+  ///
+  /// - Parameters:
+  ///   - productNames: the product name number of each product variant.
+  @inline(always)
+  static func add(
+    record n: Int, _ view: borrowing LedgerView, productNames names: [UInt32], asOf t: Int64,
+    rounding: RoundingRule,
+    dayOf: (Instant) -> CivilDate, to table: inout RevenueTable
+  ) {
+    let r = view.record(number: n)
+    let slot = r.flags.revenueSlot
+    guard slot >= 0, r.currency != 0 else { return }
+    let store: Store = slot == 0 ? .appStore : (slot == 1 ? .play : .stripe)
+    let product = names[Int(r.variant)]
+    if r.flags.rawValue & 3 == 1 {
+      table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
+        row.refundsMinor += r.amount
+        row.refundCount += 1
+      }
+      return
+    }
+    let tax = view.storage.tax(n)
+    table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
+      row.charges += 1
+      row.grossMinor += r.amount
+      row.taxMinor += tax
+    }
+    // App Store refunds are revocations of the purchase itself.
+    guard store != .play, let refund = revocationRefund(n, r, view.storage, asOf: t, rounding: rounding)
+    else { return }
+    table.add(dayOf(refund.at), slot, product, r.currency) { row in
+      row.refundsMinor += refund.amount
+      row.refundCount += 1
+    }
+  }
+
+  /// When purchase `n` (`r`) was refunded by its revocation as of T, and how much: the whole price, or
+  /// its prorated share where `REFUND_PRORATED`; `nil` when it was not revoked by T, or the revocation
+  /// returned no money (a Family Sharing removal, an upgrade).
+  @inline(always)
+  static func revocationRefund(
+    _ n: Int, _ r: PackedRecord, _ s: LedgerStorage, asOf t: Int64, rounding: RoundingRule
+  ) -> (at: Instant, amount: Int64)? {
+    guard let rare = s.rareFields(n), let at = rare.revokedAt, at.ms <= t else { return nil }
+    let type = rare.revocationTypeUpper
+    guard type != "FAMILY_REVOKE" else { return nil }
+    if r.isUpgraded && type == nil && rare.revocationReason == nil { return nil }
+    var refunded = r.amount
+    if type == "REFUND_PRORATED", let milli = rare.revocationPercentMilli {
+      refunded = rounding.scale(r.amount, numerator: milli, denominator: 100_000)
+    }
+    return (at, refunded)
+  }
+
+  /// The parts' tables summed, in part order.
+  static func total(_ tables: [RevenueTable]) -> RevenueTable {
     var total = RevenueTable()
     for part in tables {
       for e in part.entries {
@@ -100,8 +132,16 @@ package enum Revenue {
         }
       }
     }
-    let entries = total.entries
-    let productRank = rank(s.products.names)
+    return total
+  }
+
+  /// The table's rows sorted by day, store, product and currency, each ranked once.
+  ///
+  /// - Parameters:
+  ///   - names: the product names, by name number.
+  static func reportRows(_ table: RevenueTable, names: [String]) -> [RevenueRow] {
+    let entries = table.entries
+    let productRank = rank(names)
     let currencies = Set(entries.map(\.currency)).sorted()
     let currencyRank = rank(currencies.map { Currency(tableIndex: Int($0) - 1) })
     var stores = [Store](repeating: .appStore, count: Store.allCases.count)
@@ -128,20 +168,18 @@ package enum Revenue {
         ))
     }
     var order = Array(entries.indices)
-    keys.withUnsafeBufferPointer { keys in
-      order.sort { a, b in
-        let x = keys[a]
-        let y = keys[b]
-        if x.day != y.day { return x.day < y.day }
-        if x.rest != y.rest { return x.rest < y.rest }
-        return a < b
-      }
+    order.sort { a, b in
+      let x = keys[a]
+      let y = keys[b]
+      if x.day != y.day { return x.day < y.day }
+      if x.rest != y.rest { return x.rest < y.rest }
+      return a < b
     }
     return order.map { i in
       let e = entries[i]
       let store: Store = e.slot == 0 ? .appStore : (e.slot == 1 ? .play : .stripe)
       var row = RevenueRow(
-        day: e.day, store: store, productId: s.products.names[Int(e.product)],
+        day: e.day, store: store, productId: names[Int(e.product)],
         currency: Currency(tableIndex: Int(e.currency) - 1))
       row.charges = e.sums.charges
       row.grossMinor = e.sums.grossMinor
