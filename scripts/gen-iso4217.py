@@ -36,7 +36,7 @@ lines = [
     "",
     "extension Currency {",
     "  /// Every current ISO 4217 code, then the recently withdrawn ones that historical store data still carries.",
-    "  static let iso4217Table: [Entry] = [",
+    "  static let iso4217Entries: [Entry] = [",
 ]
 for code, numeric, mu, name, withdrawn in rows:
     digits = "nil" if mu.strip() in ("N.A.", "-", "") else str(int(mu))

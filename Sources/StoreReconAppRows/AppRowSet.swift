@@ -5,8 +5,8 @@ package struct AppRowSet {
   /// No rows yet.
   package init() {}
 
-  package var entitlements = EntitlementTable()
-  package var credentials = CredentialTable()
+  package var entitlements = PackedEntitlements()
+  package var credentials = PackedCredentials()
   package var assignments: [Assignment] = []
   package var goodwill: [GoodwillGrant] = []
   package var fxRates: [FXRate] = []

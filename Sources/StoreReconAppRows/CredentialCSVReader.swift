@@ -46,7 +46,7 @@ package struct CredentialCSVReader: AppRowReader {
   /// cores for a plain file, with the same rows, rejects and line numbers as ``read(path:displayName:fileIndex:rejects:emit:)``.
   package func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
-    into table: inout CredentialTable, chunkBytes: Int = CSVChunkImport.chunkSize,
+    into table: inout PackedCredentials, chunkBytes: Int = CSVChunkImport.chunkSize,
     threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
     let schedule = ReadSchedule(workers: threads)
@@ -57,12 +57,12 @@ package struct CredentialCSVReader: AppRowReader {
 
   /// Reads one credentials CSV file, chunked by a ``ReadSchedule``, into `table`.
   package func read(
-    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout CredentialTable
+    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout PackedCredentials
   )
     throws(InputError) -> InputCounts
   {
     let pool = table.pool
-    var packed = CredentialTable(pool: pool)
+    var packed = PackedCredentials(pool: pool)
     swap(&packed, &table)
     defer { swap(&packed, &table) }
     packed.reserve(AppRowCSV.estimatedRows(source.path))

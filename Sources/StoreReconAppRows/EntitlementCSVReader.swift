@@ -49,7 +49,7 @@ package struct EntitlementCSVReader: AppRowReader {
   /// cores for a plain file, with the same rows, rejects and line numbers as ``read(path:displayName:fileIndex:rejects:emit:)``.
   package func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
-    into table: inout EntitlementTable, chunkBytes: Int = CSVChunkImport.chunkSize,
+    into table: inout PackedEntitlements, chunkBytes: Int = CSVChunkImport.chunkSize,
     threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
     let schedule = ReadSchedule(workers: threads)
@@ -60,13 +60,13 @@ package struct EntitlementCSVReader: AppRowReader {
 
   /// Reads one entitlements CSV file, chunked by a ``ReadSchedule``, into `table`.
   package func read(
-    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout EntitlementTable
+    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout PackedEntitlements
   )
     throws(InputError) -> InputCounts
   {
     let pool = table.pool
     let products = table.products
-    var rows: [EntitlementTable.Row] = []
+    var rows: [PackedEntitlements.Row] = []
     swap(&rows, &table.rows)
     defer { swap(&rows, &table.rows) }
     rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(source.path))
@@ -91,9 +91,9 @@ package struct EntitlementCSVReader: AppRowReader {
   /// Packs entitlement rows of one chunk, numbering keys and product names in its own pools.
   package struct Packer: CSVRecordPacker {
     package struct Chunk {
-      var rows: [EntitlementTable.Row] = []
+      var rows: [PackedEntitlements.Row] = []
       let pool = TextPool()
-      let products = ProductTable()
+      let products = ProductNames()
     }
 
     let columns: [Int]
@@ -122,7 +122,7 @@ package struct EntitlementCSVReader: AppRowReader {
       let expiresAt = try cells.timestampMs(7)
       _ = try cells.timestampMs(8)  // updated_at: checked, not kept
       chunk.rows.append(
-        EntitlementTable.Row(
+        PackedEntitlements.Row(
           entitlementId: entitlementId, userId: userId, key: key, product: product, startsAt: startsAt,
           expiresAt: expiresAt, source: source, status: status))
     }

@@ -83,7 +83,7 @@ enum InputReaders {
     }
     switch input.role {
     case "app.entitlements":
-      if rows.entitlements.count == 0 { rows.entitlements = ledger.entitlementTable() }
+      if rows.entitlements.count == 0 { rows.entitlements = ledger.packedEntitlements() }
       if let source = prepared as? CSVChunkImport.Source<EntitlementCSVReader.Packer> {
         return try EntitlementCSVReader().read(source, rejects: rejects, into: &rows.entitlements)
       }
@@ -91,7 +91,7 @@ enum InputReaders {
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
         into: &rows.entitlements)
     case "app.credentials":
-      if rows.credentials.count == 0 { rows.credentials = ledger.credentialTable() }
+      if rows.credentials.count == 0 { rows.credentials = ledger.packedCredentials() }
       if let source = prepared as? CSVChunkImport.Source<CredentialCSVReader.Packer> {
         return try CredentialCSVReader().read(source, rejects: rejects, into: &rows.credentials)
       }

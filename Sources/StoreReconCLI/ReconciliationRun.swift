@@ -391,7 +391,7 @@ package enum ReconciliationRun {
     let workbook = try startWorkbook(
       setup, inputs, outcome, grants: grants, options: workbookOptions, clock: clock)
     let experimentStart = clock.now
-    let readouts = readExperiments(
+    let readouts = computeReadouts(
       setup.config, ledger: outcome.ledger, rows: inputs.rows, calendar: setup.calendar)
     outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
@@ -604,7 +604,7 @@ package enum ReconciliationRun {
     guard let reporting = config.reportingCurrency, let file = config.fxRates, !rates.isEmpty else {
       return nil
     }
-    let table = FXTable(reporting: reporting, rows: rates)
+    let table = FXRateBook(reporting: reporting, rows: rates)
     let rounding = config.rounding
     return SummaryFX(reportingCurrency: reporting, label: "\(file) on \(date)") { money in
       table.convert(money.minor, from: money.currency, on: date, rounding: rounding)
@@ -612,12 +612,12 @@ package enum ReconciliationRun {
   }
 
   /// The price-experiment readouts of the config's experiments (none without experiments).
-  static func readExperiments(_ config: RunConfig, ledger: Ledger, rows: AppRowSet, calendar: ReportCalendar)
+  static func computeReadouts(_ config: RunConfig, ledger: Ledger, rows: AppRowSet, calendar: ReportCalendar)
     -> [Readout]
   {
     guard !config.experiments.isEmpty, let reporting = config.reportingCurrency else { return [] }
     let settings = ExperimentSettings(
-      fx: FXTable(reporting: reporting, rows: rows.fxRates), fees: config.fees, catalog: config.catalog,
+      fx: FXRateBook(reporting: reporting, rows: rows.fxRates), fees: config.fees, catalog: config.catalog,
       rounding: config.rounding)
     return Readout.build(
       experiments: config.experiments, ledger: ledger, credentials: rows.credentials,

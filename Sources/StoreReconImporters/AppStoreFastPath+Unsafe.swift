@@ -267,7 +267,7 @@ struct AppStoreFastPath {
   struct PackCache {
     /// Product and type bytes with their variant, for the batch's product table.
     private var variants: [(product: [UInt8], type: [UInt8], variant: UInt32)] = []
-    private var products: ProductTable?
+    private var products: ProductNames?
     private var lastToken: [UInt8] = []
     private var lastTokenNumber: UInt32 = 0
     private var lastTokens: TextPool?
@@ -287,7 +287,7 @@ struct AppStoreFastPath {
     /// The App Store variant of `product` and raw `type` in `table`.
     @inline(__always)
     mutating func variant(
-      product p: UnsafeBufferPointer<UInt8>, type t: UnsafeBufferPointer<UInt8>, in table: ProductTable
+      product p: UnsafeBufferPointer<UInt8>, type t: UnsafeBufferPointer<UInt8>, in table: ProductNames
     ) -> UInt32 {
       if products !== table {
         products = table

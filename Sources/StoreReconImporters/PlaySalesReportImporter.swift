@@ -113,7 +113,7 @@ package struct PlaySalesReportImporter: StoreImporter {
     /// Products seen (SKU, base plan, product type) and their variants, for ``knownIn``: rows repeat a
     /// few products.
     var known: [(product: [UInt8], variant: UInt32)] = []
-    private var knownIn: ProductTable?
+    private var knownIn: ProductNames?
     var scratch: [UInt8] = []
 
     package static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> Columns {

@@ -7,7 +7,7 @@ package import StoreReconIO
 extension PlaySubscriptionImporter {
   /// Packs lines: the plain resource straight from its bytes, anything else through the full parser.
   package struct Packer: JSONLinePacker {
-    private var products: ProductTable?
+    private var products: ProductNames?
     private var lastProduct: [UInt8] = []
     private var lastVariant: UInt32 = 0
     private var subscriptionType: UInt32 = 0

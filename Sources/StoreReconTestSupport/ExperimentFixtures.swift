@@ -34,7 +34,7 @@ package enum Ex {
     catalog: Catalog = Catalog()
   ) -> Readout {
     let settings = ExperimentSettings(
-      fx: FXTable(reporting: Fx.usd, rows: fx), fees: fees, catalog: catalog, rounding: .halfEven)
+      fx: FXRateBook(reporting: Fx.usd, rows: fx), fees: fees, catalog: catalog, rounding: .halfEven)
     let readouts = Readout.build(
       experiments: [experiment], ledger: Fx.ledger(records, catalog: catalog), credentials: credentials,
       assignments: assignments, settings: settings, dayOf: utcDay)

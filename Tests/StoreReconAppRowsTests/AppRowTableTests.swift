@@ -37,7 +37,7 @@ import StoreReconTestSupport
     let path = try dir.write("entitlements.csv", Self.entitlements)
     let expected = try runReader(EntitlementCSVReader(), path, name: "entitlements.csv")
     for (chunkBytes, threads) in [(7, 2), (64, 3), (1 << 20, 1)] {
-      var table = EntitlementTable()
+      var table = PackedEntitlements()
       let sink = RejectList()
       let counts = try EntitlementCSVReader().read(
         path: path, displayName: "entitlements.csv", fileIndex: 1, rejects: sink, into: &table,
@@ -67,7 +67,7 @@ import StoreReconTestSupport
     let path = try dir.write("credentials.csv", Self.credentials)
     let expected = try runReader(CredentialCSVReader(), path, name: "credentials.csv")
     for (chunkBytes, threads) in [(5, 2), (50, 3), (1 << 20, 1)] {
-      var table = CredentialTable()
+      var table = PackedCredentials()
       let sink = RejectList()
       let counts = try CredentialCSVReader().read(
         path: path, displayName: "credentials.csv", fileIndex: 1, rejects: sink, into: &table,

@@ -22,11 +22,11 @@ package struct ChainUsers {
   let starts: [Int32]
   let members: [Int32]
   /// The credentials the claimers are rows of.
-  package let credentials: CredentialTable
+  package let credentials: PackedCredentials
 
   /// Who bought each chain of `ledger` (from the credential rows of `table`) and which chains form one
   /// lineage.
-  init(ledger: Ledger, credentials table: CredentialTable) {
+  init(ledger: Ledger, credentials table: PackedCredentials) {
     let s = ledger.storage
     let credentials = table.sharing(pool: s.pool)
     self.credentials = credentials
@@ -58,7 +58,7 @@ package struct ChainUsers {
   /// credential the other chain its linked key names (-1: none): look-ups on all cores. The linked keys,
   /// searched row by row, are looked up after the part's chains, so that the chain look-ups (cache
   /// misses) follow one another.
-  static func namedChains(_ s: LedgerStorage, _ credentials: CredentialTable) -> (
+  static func namedChains(_ s: LedgerStorage, _ credentials: PackedCredentials) -> (
     chains: [Int32], linked: [Int32]
   ) {
     let rowCount = credentials.rows.count
@@ -88,7 +88,7 @@ package struct ChainUsers {
   /// Per chain, the credential row of its first claimer (earliest `claimed_at`, ties by user id; -1:
   /// none), and the oldest chain (smallest index) its credentials name as linked (-1: none).
   static func firstClaimers(
-    chainCount count: Int, _ credentials: CredentialTable, chainOf: [Int32], linkedOf: [Int32]
+    chainCount count: Int, _ credentials: PackedCredentials, chainOf: [Int32], linkedOf: [Int32]
   ) -> (claimer: [Int32], linked: [Int32]) {
     var best = [Int32](repeating: -1, count: count)
     var linkedByCredential = [Int32](repeating: -1, count: count)
@@ -195,7 +195,7 @@ package struct ChainUsers {
   /// searched one after another from the previous row's place among the users (cheap when the rows
   /// come sorted by user), on all cores. (`credentials` are the rows ``init(ledger:credentials:)`` was
   /// given: the same rows in the same order as ``credentials``.)
-  static func claimerNumbers(_ credentials: CredentialTable, _ assigned: AssignedUsers) -> [Int32] {
+  static func claimerNumbers(_ credentials: PackedCredentials, _ assigned: AssignedUsers) -> [Int32] {
     var numbers = [Int32](repeating: -1, count: credentials.rows.count)
     let keys = assigned.keys()
     let parts = Parallel.parts(for: numbers.count, minimum: 100_000)

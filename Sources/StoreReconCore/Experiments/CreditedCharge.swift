@@ -1,109 +1,113 @@
-/// One credited paid charge with its money worked out: fee, proceeds, refund and reporting amounts.
-struct CreditedCharge {
-  /// Index of the chain in the ledger, its place in the lineage, and the record (its number and its
-  /// place among the chain's purchases).
-  var chain: Int32
-  var position: Int32
-  var record: Int32
-  var purchaseIndex: Int32
-  var at: Int64
-  var currency: Currency
-  /// The charge's report day.
-  var day: CivilDate
-  var grossMinor: Int64
-  /// Money returned for this charge (0 when not refunded).
-  var refundedMinor: Int64
-  var refunded: Bool
-  /// Proceeds after tax, fee and refund.
-  var netProceedsMinor: Int64
-  /// The same three amounts in the reporting currency; `nil` when the FX table has no rate.
-  var reportingGross: Int64?
-  var reportingRefunded: Int64?
-  var reportingNet: Int64?
+package import StoreReconPlatform
 
-  /// Works out the money of purchase `k` (a position in the ledger's record order) of chain `c`.
-  ///
-  /// - Parameters:
-  ///   - firstAnniversary: ``FeeSchedule/firstAnniversary(_:)`` of the chain's first paid charge.
-  ///   - fx: the FX table's conversions (cached).
-  init(
-    _ k: Int, chain c: Int, position: Int, ledger s: borrowing LedgerView, firstAnniversary: Instant,
-    subscription: Bool, fees: FeeSchedule, rounding: RoundingRule, reporting: Currency, asOf t: Int64,
-    day: CivilDate, fx: inout FXDayCache
-  ) {
-    let n = s.recordNumber(at: k)
-    let purchase = s.record(number: n)
-    let store = s.chain(c).store
-    self.chain = Int32(c)
-    self.position = Int32(position)
-    self.record = Int32(truncatingIfNeeded: n)
-    self.purchaseIndex = Int32(k - s.chain(c).start)
-    self.at = purchase.at
-    self.day = day
-    currency = purchase.currencyValue ?? reporting
-    grossMinor = purchase.amount
-    let bp = fees.basisPoints(
-      store: store, subscription: subscription, chargedAt: Instant(ms: purchase.at),
-      firstAnniversary: firstAnniversary)
-    let proceeds = FeeSchedule.proceeds(
-      grossMinor: grossMinor, taxMinor: s.tax(n), basisPoints: bp, rounding: rounding
-    ).proceeds
-    let returned = CreditedCharge.refundedMinor(k, chain: c, ledger: s, asOf: t, rounding: rounding)
-    refunded = returned != nil
-    refundedMinor = returned ?? 0
-    if refundedMinor >= grossMinor {
-      netProceedsMinor = 0
-    } else if refundedMinor > 0 {
-      netProceedsMinor =
-        proceeds - rounding.scale(proceeds, numerator: refundedMinor, denominator: grossMinor)
-    } else {
-      netProceedsMinor = proceeds
-    }
-    if let conversion = fx.conversion(currency, on: day) {
-      reportingGross = conversion.apply(grossMinor, rounding: rounding)
-      reportingRefunded = conversion.apply(refundedMinor, rounding: rounding)
-      reportingNet = conversion.apply(netProceedsMinor, rounding: rounding)
-    } else {
-      reportingGross = nil
-      reportingRefunded = nil
-      reportingNet = nil
+/// One credited charge: a row of `experiment_lineage.csv`, the audit trail of the arm table.
+package struct CreditedCharge: Sendable, Equatable {
+  package var experimentId: String
+  package var armId: String
+  package var userId: String
+  package var store: Store
+  /// The chain the charge belongs to (a linked Play chain keeps its own key).
+  package var chainKey: String
+  package var transactionId: String
+  /// 0 for the lineage's first paid charge, then 1, 2, … (every charge after the first is a renewal).
+  package var renewalNumber: Int
+  package var chargedAt: Instant
+  package var currency: Currency
+  /// What the customer paid, tax included.
+  package var grossMinor: Int64
+  /// Estimated proceeds after tax, fee and any refund of this charge.
+  package var proceedsMinor: Int64
+  /// `proceedsMinor` in the reporting currency; `nil` when the FX table has no rate (a gap).
+  package var reportingMinor: Int64?
+}
+
+/// Every credited charge of one readout, kept packed (72 bytes a row: ids stay numbers, users are
+/// numbers into the experiment's user list); each element unpacks into a ``CreditedCharge``.
+package struct CreditedCharges: RandomAccessCollection, Sendable {
+  /// One packed row.
+  package struct Packed: Sendable, BitwiseCopyable {
+    package var chain: PackedID
+    package var transaction: PackedID
+    /// The user's number in ``Storage/users``.
+    package var user: UInt32
+    package var charged: Int64
+    package var gross: Int64
+    package var proceeds: Int64
+    /// `Int64.min`: no reporting amount (an FX gap).
+    package var reporting: Int64
+    package var renewal: UInt32
+    package var currency: UInt16
+    package var arm: UInt8
+    /// The store, as ``LedgerStorage/slot(_:)`` numbers it.
+    package var store: UInt8
+  }
+
+  /// The store a packed row's store number stands for.
+  @inline(__always)
+  package static func store(_ slot: UInt8) -> Store {
+    switch slot {
+    case 0: return .appStore
+    case 1: return .play
+    default: return .stripe
     }
   }
 
-  /// Subscriptions for fees and maturity: auto-renewable, or a type nobody stated.
-  static func isSubscription(_ type: ProductType) -> Bool { type == .autoRenewable || type == .unknown }
+  /// The rows and the names they point to (shared by copies; read-only once built). The rows are kept
+  /// in segments, one after another (the parts of the crediting pass), never copied into one block.
+  package final class Storage: @unchecked Sendable {
+    package let experimentId: String
+    package let armIds: [String]
+    package let users: [String]
+    package let pool: TextPool
+    package let segments: [GrowableBuffer<Packed>]
+    /// Rows in all segments.
+    package let count: Int
 
-  /// Money returned for purchase `k` of chain `c` as of T, or `nil` when it was not refunded.
-  ///
-  /// App Store: the transaction's revocation (not a Family Sharing removal, not an upgrade), its
-  /// prorated share where `REFUND_PRORATED`. Play: the sales report's `Refund` rows for the order
-  /// (at most the charge); without one, a voided purchase for the order returns the whole charge.
-  static func refundedMinor(
-    _ k: Int, chain c: Int, ledger s: borrowing LedgerView, asOf t: Int64, rounding: RoundingRule
-  )
-    -> Int64?
-  {
-    let n = s.recordNumber(at: k)
-    let purchase = s.record(number: n)
-    if s.chain(c).store == .play {
-      let id = purchase.tx
-      var rows = false
-      var total: Int64 = 0
-      for q in s.refunds(c) where s.record(at: q).tx == id {
-        rows = true
-        total += s.record(at: q).amount
+    init(
+      experimentId: String, armIds: [String], users: [String], pool: TextPool,
+      segments: [GrowableBuffer<Packed>] = []
+    ) {
+      self.experimentId = experimentId
+      self.armIds = armIds
+      self.users = users
+      self.pool = pool
+      self.segments = segments
+      count = segments.reduce(0) { $0 + $1.count }
+    }
+
+    /// Row `position` of all segments.
+    package func item(_ position: Int) -> Packed {
+      precondition(position >= 0 && position < count, "lineage row out of range")
+      var p = position
+      var k = 0
+      while p >= segments[k].count {
+        p -= segments[k].count
+        k += 1
       }
-      if rows { return min(purchase.amount, total) }
-      for q in s.voids(c) where s.record(at: q).tx == id { return purchase.amount }
-      return nil
+      return segments[k][p]
     }
-    guard let rare = s.storage.rareFields(n), let at = rare.revokedAt, at.ms <= t else { return nil }
-    let type = rare.revocationTypeUpper
-    if type == "FAMILY_REVOKE" { return nil }
-    if purchase.isUpgraded && type == nil && rare.revocationReason == nil { return nil }
-    if type == "REFUND_PRORATED", let milli = rare.revocationPercentMilli {
-      return rounding.scale(purchase.amount, numerator: milli, denominator: 100_000)
-    }
-    return purchase.amount
+  }
+
+  package let storage: Storage
+
+  init(storage: Storage) { self.storage = storage }
+
+  /// No rows.
+  package init() { storage = Storage(experimentId: "", armIds: [], users: [], pool: TextPool()) }
+
+  package var startIndex: Int { 0 }
+  package var endIndex: Int { storage.count }
+
+  /// Row `position`, unpacked.
+  package subscript(position: Int) -> CreditedCharge {
+    let s = storage
+    let item = s.item(position)
+    return CreditedCharge(
+      experimentId: s.experimentId, armId: s.armIds[Int(item.arm)], userId: s.users[Int(item.user)],
+      store: CreditedCharges.store(item.store), chainKey: item.chain.string(pool: s.pool),
+      transactionId: item.transaction.string(pool: s.pool), renewalNumber: Int(item.renewal),
+      chargedAt: Instant(ms: item.charged), currency: Currency(tableIndex: Int(item.currency)),
+      grossMinor: item.gross, proceedsMinor: item.proceeds,
+      reportingMinor: item.reporting == Int64.min ? nil : item.reporting)
   }
 }

@@ -1,7 +1,7 @@
 /// What the readout needs besides the experiments and the data: currency, FX, fees, catalog, rounding.
 package struct ExperimentSettings: Sendable {
   /// The FX table (its `reporting` is the reporting currency).
-  package var fx: FXTable
+  package var fx: FXRateBook
   /// The store fee schedule.
   package var fees: FeeSchedule
   /// Product types and billing periods.
@@ -11,7 +11,7 @@ package struct ExperimentSettings: Sendable {
 
   /// Creates settings.
   package init(
-    fx: FXTable, fees: FeeSchedule = FeeSchedule(), catalog: Catalog = Catalog(),
+    fx: FXRateBook, fees: FeeSchedule = FeeSchedule(), catalog: Catalog = Catalog(),
     rounding: RoundingRule = .halfEven
   ) {
     self.fx = fx

@@ -3,7 +3,7 @@
 extension LedgerView {
   /// The ledger's text pool and product table.
   var pool: TextPool { storage.pool }
-  var products: ProductTable { storage.products }
+  var products: ProductNames { storage.products }
 
   /// The record at position `k` of the ledger's record order.
   @inline(__always) func record(at k: Int) -> PackedRecord { record(number: recordNumber(at: k)) }

@@ -10,7 +10,7 @@ extension Readout {
     experiments: [Experiment], ledger: Ledger, credentials: [Credential], assignments: [Assignment],
     settings: ExperimentSettings, dayOf: (Instant) -> CivilDate
   ) -> [Readout] {
-    var table = CredentialTable(pool: ledger.storage.pool)
+    var table = PackedCredentials(pool: ledger.storage.pool)
     for c in credentials { table.append(c) }
     return build(
       experiments: experiments, ledger: ledger, credentials: table, assignments: assignments,
@@ -20,7 +20,7 @@ extension Readout {
 
   /// Reads out every experiment as of the ledger's as-of instant, from packed credentials.
   package static func build(
-    experiments: [Experiment], ledger: Ledger, credentials: CredentialTable, assignments: [Assignment],
+    experiments: [Experiment], ledger: Ledger, credentials: PackedCredentials, assignments: [Assignment],
     settings: ExperimentSettings, dayOf: (Instant) -> CivilDate
   ) -> [Readout] {
     guard !experiments.isEmpty else { return [] }
@@ -36,7 +36,7 @@ extension Readout {
         }
       })
     return zip(experiments, assigned).map {
-      read(
+      compute(
         $0, assigned: $1.0, claimers: $1.1, users: users, ledger: ledger, settings: settings, dayOf: dayOf)
     }
   }
@@ -47,14 +47,14 @@ extension Readout {
     var subscription: [Bool]
     var period: [BillingPeriod]
 
-    init(_ products: ProductTable, catalog: Catalog) {
+    init(_ products: ProductNames, catalog: Catalog) {
       subscription = []
       period = []
       for v in products.variants {
         let name = products.names[Int(v.name)]
         let type =
           catalog.product(name, store: v.store)?.type ?? ProductType(raw: products.types[Int(v.type)])
-        subscription.append(CreditedCharge.isSubscription(type))
+        subscription.append(ChargeMoney.isSubscription(type))
         period.append(catalog.period(name, store: v.store))
       }
     }
@@ -83,7 +83,7 @@ extension Readout {
   ///   - claimers: ``ChainUsers/claimerNumbers(_:_:)`` for `assigned`, when already worked out.
   ///   - creditParts: how many parts the crediting pass is cut into (default: one per core, for enough
   ///     lineages); the readout is the same for any number.
-  package static func read(
+  package static func compute(
     _ experiment: Experiment, assigned: AssignedUsers, claimers: [Int32]? = nil, users: ChainUsers,
     ledger: Ledger, settings: ExperimentSettings, dayOf: (Instant) -> CivilDate, creditParts: Int? = nil
   ) -> Readout {
@@ -104,7 +104,7 @@ extension Readout {
     var (people, results) = creditAll(context, parts: creditParts, dayOf: dayOf)
     var totals = CreditTotals(arms: arms.count, days: days)
     for result in results { totals.add(result) }
-    let lineageStorage = LineageRows.Storage(
+    let lineageStorage = CreditedCharges.Storage(
       experimentId: experiment.id, armIds: arms.map(\.id), users: assigned.users, pool: s.pool,
       segments: results.map(\.items))
     results = []
@@ -125,7 +125,7 @@ extension Readout {
     var readout = Readout(
       experiment: experiment, reportingCurrency: settings.reportingCurrency, reportDate: reportDate,
       arms: armReadouts,
-      srm: srm, lineage: LineageRows(storage: lineageStorage), fxGaps: totals.sortedGaps(),
+      srm: srm, lineage: CreditedCharges(storage: lineageStorage), fxGaps: totals.sortedGaps(),
       assignmentsOutsideWindow: assigned.outsideWindow,
       assignmentsToUnknownArms: assigned.unknownArm, repeatedAssignments: assigned.repeated,
       usersReassigned: assigned.reassignedUsers)
@@ -135,7 +135,7 @@ extension Readout {
 
   /// Per arm, which product names it offers per store: `offers[arm][slot * names + name]`, `slot` as
   /// ``LedgerStorage/slot(_:)`` numbers the stores.
-  static func offers(_ arms: [ExperimentArm], _ products: ProductTable) -> [[Bool]] {
+  static func offers(_ arms: [ExperimentArm], _ products: ProductNames) -> [[Bool]] {
     let nameCount = products.names.count
     return arms.map { arm in
       var flags = [Bool](repeating: false, count: nameCount * 3)

@@ -34,7 +34,7 @@ extension Readout {
   struct CreditPart {
     var tallies: [ArmTally]
     /// The part's lineage rows, in report order.
-    let items: GrowableBuffer<LineageRows.Item>
+    let items: GrowableBuffer<CreditedCharges.Packed>
     var gaps: [FXGap]
     /// Net proceeds of users in currencies beside their first one (``ArmTally/Person/mixed``).
     var otherNet: [Int32: [Currency: Int64]]
@@ -49,7 +49,7 @@ extension Readout {
     /// The lineage's eligible chains (ledger indexes), root first.
     var eligible: [Int] = []
     /// The lineage's credited charges, in credit order.
-    var charges: [CreditedCharge] = []
+    var charges: [ChargeMoney] = []
 
     init(_ settings: ExperimentSettings) { fx = FXDayCache(settings.fx) }
   }
@@ -63,7 +63,7 @@ extension Readout {
   ) -> CreditPart {
     var part = CreditPart(
       tallies: Array(repeating: ArmTally(days: c.days), count: c.arms.count),
-      items: GrowableBuffer<LineageRows.Item>(), gaps: [], otherNet: [:])
+      items: GrowableBuffer<CreditedCharges.Packed>(), gaps: [], otherNet: [:])
     var scratch = CreditScratch(c.settings)
     var sink: UInt64 = 0
     var userStart = 0
@@ -207,7 +207,7 @@ extension Readout {
   @inline(always)
   static func appendCharges(
     ofChain i: Int, position n: Int, _ c: CreditContext, _ s: borrowing LedgerView, fx: inout FXDayCache,
-    to charges: inout [CreditedCharge], dayOf: (Instant) -> CivilDate
+    to charges: inout [ChargeMoney], dayOf: (Instant) -> CivilDate
   ) {
     let range = s.purchases(i)
     var firstPaidAt = PackedRecord.none
@@ -222,7 +222,7 @@ extension Readout {
       let r = s.record(at: q)
       guard r.amount > 0, r.isProduction, !r.isFamilyShared else { continue }
       charges.append(
-        CreditedCharge(
+        ChargeMoney(
           q, chain: i, position: n, ledger: s, firstAnniversary: anniversary,
           subscription: c.facts.subscription[Int(r.variant)], fees: c.settings.fees,
           rounding: c.settings.rounding, reporting: c.settings.reportingCurrency, asOf: c.asOf.ms,
@@ -235,7 +235,7 @@ extension Readout {
   /// charge, its latest paid-through, else its original purchase, is at or before T).
   @inline(always)
   static func maturity(
-    _ charges: [CreditedCharge], trial: Bool, headFirst: PackedRecord?, eligible: [Int], original: Int64,
+    _ charges: [ChargeMoney], trial: Bool, headFirst: PackedRecord?, eligible: [Int], original: Int64,
     _ c: CreditContext, _ s: borrowing LedgerView
   ) -> Bool? {
     let typedVariant = charges.first.map { s.record(number: Int($0.record)).variant } ?? headFirst?.variant
@@ -257,7 +257,7 @@ extension Readout {
   /// lineage rows; a charge without an FX rate is an FX gap.
   @inline(always)
   static func addCharges(
-    _ charges: [CreditedCharge], of owner: Int32, arm a: Int, _ c: CreditContext, _ s: borrowing LedgerView,
+    _ charges: [ChargeMoney], of owner: Int32, arm a: Int, _ c: CreditContext, _ s: borrowing LedgerView,
     person: inout ArmTally.Person, part: inout CreditPart
   ) {
     if part.tallies[a].renewalsByNumber.count < charges.count {
@@ -307,7 +307,7 @@ extension Readout {
       }
       part.tallies[a].renewalsByNumber[k] += 1
       part.items.append(
-        LineageRows.Item(
+        CreditedCharges.Packed(
           chain: chain.key, transaction: transaction, user: UInt32(owner), charged: charge.at,
           gross: charge.grossMinor, proceeds: charge.netProceedsMinor,
           reporting: charge.reportingNet ?? Int64.min,
@@ -367,10 +367,10 @@ extension Readout {
   /// Puts one user's lineage rows (`from` to the end of `items`, in credit order) in report order, in
   /// place: by charge instant, store, chain key, transaction id, and credit order where all of those
   /// tie (a stable sort).
-  static func sortUserRows(_ items: GrowableBuffer<LineageRows.Item>, from: Int, pool: TextPool) {
-    LineageRows.sortTail(items, from: from) { x, y in
+  static func sortUserRows(_ items: GrowableBuffer<CreditedCharges.Packed>, from: Int, pool: TextPool) {
+    CreditedCharges.sortTail(items, from: from) { x, y in
       if x.charged != y.charged { return x.charged < y.charged }
-      if x.store != y.store { return LineageRows.store(x.store) < LineageRows.store(y.store) }
+      if x.store != y.store { return CreditedCharges.store(x.store) < CreditedCharges.store(y.store) }
       let c = PackedID.compare(x.chain, y.chain, pool: pool)
       if c != 0 { return c < 0 }
       return PackedID.compare(x.transaction, y.transaction, pool: pool) < 0

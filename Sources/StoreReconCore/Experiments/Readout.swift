@@ -11,7 +11,7 @@ package struct Readout: Sendable {
   /// The sample-ratio-mismatch test of assigned counts against the weights; `nil` when nobody is assigned.
   package var srm: ChiSquare.Test?
   /// Every credited charge, sorted by arm (config order), user, charge instant, store, chain, transaction.
-  package var lineage: LineageRows
+  package var lineage: CreditedCharges
   /// Credited charges without an FX rate.
   package var fxGaps: [FXGap]
   /// Assignment rows of this experiment that were not used: outside the enrolment days or after T,

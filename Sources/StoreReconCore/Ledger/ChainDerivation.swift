@@ -68,7 +68,7 @@ enum ChainDerivation {
     let pool: TextPool
     let types: [ProductType]
     let periods: [BillingPeriod]
-    let variants: [ProductTable.Variant]
+    let variants: [ProductNames.Variant]
     let t: Int64
 
     @inline(__always) func record(_ k: Int) -> PackedRecord { records[Int(order[k])] }
@@ -403,7 +403,7 @@ enum ChainDerivation {
     init(
       records: UnsafeMutableBufferPointer<PackedRecord>, order: UnsafeMutableBufferPointer<UInt32>,
       chains: UnsafeMutableBufferPointer<ChainState>, statuses: [StatusRecord], rare: [Int: RareFields],
-      pool: TextPool, types: [ProductType], periods: [BillingPeriod], variants: [ProductTable.Variant],
+      pool: TextPool, types: [ProductType], periods: [BillingPeriod], variants: [ProductNames.Variant],
       t: Int64,
       emptyName: UInt32
     ) {

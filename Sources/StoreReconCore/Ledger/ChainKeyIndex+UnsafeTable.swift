@@ -1,6 +1,6 @@
 extension ChainKeyIndex {
   /// An index of every chain of `chains` that `include` accepts; where two have the same key, the later.
-  init(_ chains: ChainTable, include: (ChainState) -> Bool) {
+  init(_ chains: AlignedChains, include: (ChainState) -> Bool) {
     self = chains.withUnsafeBufferPointer { ChainKeyIndex($0, include: include) }
   }
 }

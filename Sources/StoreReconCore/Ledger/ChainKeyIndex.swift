@@ -38,7 +38,7 @@ struct ChainKeyIndex: Sendable {
 
   /// The index of the chain whose key is `key`.
   @inline(__always)
-  func find(_ key: PackedID, in chains: ChainTable) -> Int? {
+  func find(_ key: PackedID, in chains: AlignedChains) -> Int? {
     guard !slots.isEmpty else { return nil }
     var s = ChainKeyIndex.hash(key) & mask
     while true {
@@ -55,7 +55,7 @@ extension ChainKeyIndex {
   /// the slots a power of two (16 at least) at most half full, one occupied slot per distinct key of an
   /// included chain, each holding an included chain — the last with its key — in the slot its probe
   /// reaches, found there by ``find(_:in:)``, stored once (``LinearProbing``). For tests and debugging.
-  func checkInvariants(chains: ChainTable, include: (ChainState) -> Bool) -> [String] {
+  func checkInvariants(chains: AlignedChains, include: (ChainState) -> Bool) -> [String] {
     var last: [PackedID: Int] = [:]
     for i in chains.indices where include(chains[i]) { last[chains[i].key] = i }
     var problems: [String] = []

@@ -29,12 +29,12 @@ package final class LedgerBuilder {
   package init() { AllocatorTuning.apply() }
 
   /// An empty entitlement table sharing this builder's key pool and product names (no text look-ups later).
-  package func entitlementTable() -> EntitlementTable {
-    EntitlementTable(pool: storage.pool, products: storage.products)
+  package func packedEntitlements() -> PackedEntitlements {
+    PackedEntitlements(pool: storage.pool, products: storage.products)
   }
 
   /// An empty credential table sharing this builder's key pool.
-  package func credentialTable() -> CredentialTable { CredentialTable(pool: storage.pool) }
+  package func packedCredentials() -> PackedCredentials { PackedCredentials(pool: storage.pool) }
 
   /// Adds one record to its chain.
   package func add(_ record: StoreTransaction) {
@@ -407,7 +407,7 @@ package final class LedgerBuilder {
   )]] {
     let chains = self.chains
     let parts = Parallel.parts(for: live.count, minimum: 200_000)
-    let made = ChainTable.made(count: live.count, parts: parts) { range, states in
+    let made = AlignedChains.made(count: live.count, parts: parts) { range, states in
       var selfBases: [(chain: UInt32, base: PackedID)] = []
       for p in range {
         let chain = chains[Int(live[p])]

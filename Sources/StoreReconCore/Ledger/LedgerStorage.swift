@@ -10,7 +10,7 @@ package final class LedgerStorage: @unchecked Sendable {
   /// Record numbers grouped by chain: each chain's purchases (purchase order), refunds, voids.
   var order: [UInt32] = []
   /// Chains sorted by store, then key (one cache line each).
-  var chains = ChainTable()
+  var chains = AlignedChains()
   /// Play subscription resources, by ``ChainState/status``.
   var statuses: [StatusRecord] = []
   /// Side fields by record number.
@@ -22,7 +22,7 @@ package final class LedgerStorage: @unchecked Sendable {
   /// Account tokens.
   var tokens = TokenStore()
   /// Product names, types and variants.
-  var products = ProductTable()
+  var products = ProductNames()
   /// Chain index by key, per store.
   var index: [ChainKeyIndex] = Array(repeating: ChainKeyIndex(), count: Store.allCases.count)
   /// Play chain index by first order id (lowest chain index first).
@@ -40,7 +40,7 @@ package final class LedgerStorage: @unchecked Sendable {
     isReleased = true
     records.removeAll()
     order = []
-    chains = ChainTable()
+    chains = AlignedChains()
     statuses = []
     rare = [:]
     revocations = [:]

@@ -13,7 +13,7 @@ package struct PackedRecord: Sendable, BitwiseCopyable {
   var extra: Int64
   /// The transaction id, packed in 8 bytes (pooled ids number texts of the owner's ``TextPool``).
   var tx: CompactID
-  /// Product variant (store, name, raw type) in the owner's ``ProductTable``.
+  /// Product variant (store, name, raw type) in the owner's ``ProductNames``.
   var variant: UInt32
   /// Currency handle index + 1; 0 none.
   var currency: UInt16

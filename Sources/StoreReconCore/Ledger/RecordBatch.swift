@@ -36,7 +36,7 @@ package final class RecordBatch: @unchecked Sendable {
   /// Order ids a status names (status number, first order id).
   package var statusBases: [(status: Int, base: PackedID)] = []
 
-  package let products = ProductTable()
+  package let products = ProductNames()
   /// Pooled chain keys, transaction ids and order ids.
   package let texts = TextPool()
   /// Account tokens.

@@ -4,7 +4,7 @@
 
 extension Currency {
   /// Every current ISO 4217 code, then the recently withdrawn ones that historical store data still carries.
-  static let iso4217Table: [Entry] = [
+  static let iso4217Entries: [Entry] = [
     Entry(code: "AED", numeric: "784", minorUnits: 2, name: "UAE Dirham", withdrawn: nil),
     Entry(code: "AFN", numeric: "971", minorUnits: 2, name: "Afghani", withdrawn: nil),
     Entry(code: "ALL", numeric: "008", minorUnits: 2, name: "Lek", withdrawn: nil),

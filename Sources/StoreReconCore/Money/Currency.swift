@@ -24,7 +24,7 @@ public struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// The position of this currency in the ISO 4217 table.
   package var tableIndex: Int { Int(index) }
 
-  private var entry: Entry { Currency.iso4217Table[Int(index)] }
+  private var entry: Entry { Currency.iso4217Entries[Int(index)] }
 
   /// The three-letter alphabetic code, upper case (`EUR`).
   package var code: String { entry.code }
@@ -41,11 +41,11 @@ public struct Currency: Hashable, Comparable, Sendable, CustomStringConvertible 
   public var description: String { code }
 
   /// All known currencies: the current ISO 4217 list, then recently withdrawn codes.
-  package static let all: [Currency] = iso4217Table.indices.map { Currency(index: $0) }
+  package static let all: [Currency] = iso4217Entries.indices.map { Currency(index: $0) }
 
   @usableFromInline static let byKey: [UInt32: Currency] = {
     var map: [UInt32: Currency] = [:]
-    for (i, entry) in iso4217Table.enumerated() {
+    for (i, entry) in iso4217Entries.enumerated() {
       if let key = packKey(Array(entry.code.utf8)) { map[key] = Currency(index: i) }
     }
     return map

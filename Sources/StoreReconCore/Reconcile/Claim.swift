@@ -27,7 +27,8 @@ struct ClaimIndex {
   /// The index of who claims which chain; `entitlementChains` is the chain each entitlement row names
   /// (-1: none), as ``LedgerStorage/chainIndexes(_:into:_:)`` finds them.
   init(
-    ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable, entitlementChains: [Int32],
+    ledger: Ledger, entitlements: PackedEntitlements, credentials: PackedCredentials,
+    entitlementChains: [Int32],
     entitlementUsers: [UInt64], entitlementActive: [Bool]
   ) {
     self.entitlementUsers = entitlementUsers
@@ -40,7 +41,7 @@ struct ClaimIndex {
   }
 
   /// Which chain each credential row names (-1: none), and its user's code: look-ups on all cores.
-  private static func credentialChains(_ s: LedgerStorage, _ credentials: CredentialTable) -> (
+  private static func credentialChains(_ s: LedgerStorage, _ credentials: PackedCredentials) -> (
     chains: [Int32], users: [UInt64]
   ) {
     let rows = credentials.rows
@@ -91,7 +92,7 @@ struct ClaimIndex {
   /// their codes, by their ids where a code is not exact).
   @inline(always)
   static func facts(
-    _ sources: Sources, _ view: View, _ entitlements: EntitlementTable, _ credentials: CredentialTable
+    _ sources: Sources, _ view: View, _ entitlements: PackedEntitlements, _ credentials: PackedCredentials
   ) -> UInt8 {
     guard let first = sources.first else { return 0 }
     var facts: UInt8 = 0
@@ -116,7 +117,7 @@ struct ClaimIndex {
 
   /// The user id of a claim source.
   @inline(__always)
-  static func userId(_ source: Int32, _ entitlements: EntitlementTable, _ credentials: CredentialTable)
+  static func userId(_ source: Int32, _ entitlements: PackedEntitlements, _ credentials: PackedCredentials)
     -> String
   {
     source >= 0 ? credentials.rows[Int(source)].userId : entitlements.rows[Int(-source - 1)].userId
@@ -124,7 +125,7 @@ struct ClaimIndex {
 
   /// The claim a source stands for.
   @inline(__always)
-  static func claim(_ source: Int32, _ entitlements: EntitlementTable, _ credentials: CredentialTable)
+  static func claim(_ source: Int32, _ entitlements: PackedEntitlements, _ credentials: PackedCredentials)
     -> Claim
   {
     if source >= 0 {

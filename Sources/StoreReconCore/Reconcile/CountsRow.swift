@@ -23,13 +23,13 @@ package struct CountsRow: Sendable, Equatable {
   /// The counts table, sorted by store then product.
   package static func rows(ledger: Ledger, entitlements: [Entitlement], asOf t: Instant) -> [CountsRow] {
     let s = ledger.storage
-    var table = EntitlementTable(pool: s.pool, products: s.products)
+    var table = PackedEntitlements(pool: s.pool, products: s.products)
     for e in entitlements { table.append(e) }
     return rows(ledger: ledger, entitlements: table, asOf: t)
   }
 
   /// The counts table from packed entitlements, sorted by store then product.
-  package static func rows(ledger: Ledger, entitlements: EntitlementTable, asOf t: Instant) -> [CountsRow] {
+  package static func rows(ledger: Ledger, entitlements: PackedEntitlements, asOf t: Instant) -> [CountsRow] {
     let s = ledger.storage
     let entitlements = entitlements.sharing(pool: s.pool, products: s.products)
     let stores = Store.allCases.count

@@ -8,9 +8,9 @@ package enum Reconciler {
     options: ReconcileOptions
   ) -> [Finding] {
     let s = ledger.storage
-    var e = EntitlementTable(pool: s.pool, products: s.products)
+    var e = PackedEntitlements(pool: s.pool, products: s.products)
     for row in entitlements { e.append(row) }
-    var c = CredentialTable(pool: s.pool)
+    var c = PackedCredentials(pool: s.pool)
     for row in credentials { c.append(row) }
     return findings(ledger: ledger, entitlements: e, credentials: c, goodwill: goodwill, options: options)
   }
@@ -18,7 +18,8 @@ package enum Reconciler {
   /// Every finding as of `options.asOf`, in report order, from packed app rows: the entitlement
   /// findings, then the chain findings (which read what the entitlement pass found of each row).
   package static func findings(
-    ledger: Ledger, entitlements: EntitlementTable, credentials: CredentialTable, goodwill: [GoodwillGrant],
+    ledger: Ledger, entitlements: PackedEntitlements, credentials: PackedCredentials,
+    goodwill: [GoodwillGrant],
     options: ReconcileOptions
   ) -> [Finding] {
     let s = ledger.storage
@@ -50,7 +51,7 @@ package enum Reconciler {
   /// Each part looks up its rows' chains in blocks of 64 rows, and raises the block's findings while
   /// those chains are still in the cache.
   private static func entitlementFindings(
-    _ entitlements: EntitlementTable, storage s: LedgerStorage, rules: Rules, goodwill: GoodwillCover,
+    _ entitlements: PackedEntitlements, storage s: LedgerStorage, rules: Rules, goodwill: GoodwillCover,
     chains: inout [Int32], users: inout [UInt64], active: inout [Bool]
   ) -> [Finding] {
     let parts = Parallel.parts(for: entitlements.rows.count, minimum: 50_000)
@@ -88,7 +89,7 @@ package enum Reconciler {
   /// Each part goes in blocks of 32 chains: first what each chain's claims say (any active entitlement
   /// naming it, one user or several) in a tight loop whose row reads overlap, then the block's findings.
   private static func chainFindings(
-    _ ledger: Ledger, claims: ClaimIndex, entitlements: EntitlementTable, credentials: CredentialTable,
+    _ ledger: Ledger, claims: ClaimIndex, entitlements: PackedEntitlements, credentials: PackedCredentials,
     rules: Rules
   ) -> [Finding] {
     let s = ledger.storage
@@ -180,7 +181,7 @@ package enum Reconciler {
 
   /// Active store-sourced entitlements per store whose exports the run did not read (not checked), from
   /// packed rows.
-  package static func uncheckedEntitlements(_ entitlements: EntitlementTable, options: ReconcileOptions)
+  package static func uncheckedEntitlements(_ entitlements: PackedEntitlements, options: ReconcileOptions)
     -> [Store: Int]
   {
     var unchecked: [Store: Int] = [:]
@@ -222,7 +223,8 @@ package enum Reconciler {
   /// The finding about entitlement row `i` (active at T, of `store`, naming `chain` if any), if any.
   /// `excused`: whether goodwill covering T excuses it (asked only where it matters).
   static func freeEntitlement(
-    _ rows: borrowing EntitlementTable.Rows, _ i: Int, chain c: Int?, store: Store, storage s: LedgerStorage,
+    _ rows: borrowing PackedEntitlements.Rows, _ i: Int, chain c: Int?, store: Store,
+    storage s: LedgerStorage,
     rules: Rules, excused: () -> Bool
   ) -> Finding? {
     let t = Instant(ms: rules.asOf)
@@ -300,7 +302,7 @@ package enum Reconciler {
   /// The orphaned charge chain `c` raises, if any (`anyActive`: an entitlement naming it is active at T).
   static func orphanedCharge(
     _ c: Int, storage s: LedgerStorage, claims sources: ClaimIndex.Sources, anyActive: Bool,
-    entitlements: EntitlementTable, credentials: CredentialTable, rules: Rules
+    entitlements: PackedEntitlements, credentials: PackedCredentials, rules: Rules
   ) -> Finding? {
     let chain = s.chains[c]
     guard chain.production, !chain.pending, !chain.familyShared else { return nil }

@@ -50,8 +50,8 @@ package enum Revenue {
     let parts = Parallel.parts(for: count, minimum: 200_000)
     let names = s.products.variants.map(\.name)
     let tables = LedgerView.with(s) { view in
-      Parallel.map(parts: parts) { part -> RevenueTable in
-        var table = RevenueTable()
+      Parallel.map(parts: parts) { part -> RevenueSumsByKey in
+        var table = RevenueSumsByKey()
         for n in Parallel.range(part, of: parts, count: count) {
           add(record: n, view, productNames: names, asOf: t, rounding: rounding, dayOf: dayOf, to: &table)
         }
@@ -71,7 +71,7 @@ package enum Revenue {
   static func add(
     record n: Int, _ view: borrowing LedgerView, productNames names: [UInt32], asOf t: Int64,
     rounding: RoundingRule,
-    dayOf: (Instant) -> CivilDate, to table: inout RevenueTable
+    dayOf: (Instant) -> CivilDate, to table: inout RevenueSumsByKey
   ) {
     let r = view.record(number: n)
     let slot = r.flags.revenueSlot
@@ -119,8 +119,8 @@ package enum Revenue {
   }
 
   /// The parts' tables summed, in part order.
-  static func total(_ tables: [RevenueTable]) -> RevenueTable {
-    var total = RevenueTable()
+  static func total(_ tables: [RevenueSumsByKey]) -> RevenueSumsByKey {
+    var total = RevenueSumsByKey()
     for part in tables {
       for e in part.entries {
         total.add(e.day, Int(e.slot), e.product, e.currency) { row in
@@ -139,7 +139,7 @@ package enum Revenue {
   ///
   /// - Parameters:
   ///   - names: the product names, by name number.
-  static func reportRows(_ table: RevenueTable, names: [String]) -> [RevenueRow] {
+  static func reportRows(_ table: RevenueSumsByKey, names: [String]) -> [RevenueRow] {
     let entries = table.entries
     let productRank = rank(names)
     let currencies = Set(entries.map(\.currency)).sorted()
@@ -214,7 +214,7 @@ struct RevenueSums {
 
 /// Revenue rows by (day, store, product name number, currency handle): an open-addressing table of
 /// row numbers over an array of rows (no `Hasher`, no texts).
-struct RevenueTable {
+struct RevenueSumsByKey {
   struct Entry {
     var day: CivilDate
     var product: UInt32
@@ -243,7 +243,7 @@ struct RevenueTable {
   ) {
     let store = UInt8(truncatingIfNeeded: slot)
     var mask = slots.count - 1
-    var i = RevenueTable.hash(day, product, currency, store) & mask
+    var i = RevenueSumsByKey.hash(day, product, currency, store) & mask
     while true {
       let found = slots[i]
       if found == 0 { break }
@@ -262,7 +262,7 @@ struct RevenueTable {
       slots = [Int32](repeating: 0, count: slots.count * 2)
       mask = slots.count - 1
       for (k, e) in entries.enumerated() {
-        var j = RevenueTable.hash(e.day, e.product, e.currency, e.slot) & mask
+        var j = RevenueSumsByKey.hash(e.day, e.product, e.currency, e.slot) & mask
         while slots[j] != 0 { j = (j + 1) & mask }
         slots[j] = Int32(k + 1)
       }

@@ -60,7 +60,7 @@ package struct GrantRow: Sendable, Equatable {
   }
 
   /// Goodwill rows and goodwill/promo/manual entitlements (packed) as of `t`, in report order.
-  package static func rows(goodwill: [GoodwillGrant], entitlements: EntitlementTable, asOf t: Instant)
+  package static func rows(goodwill: [GoodwillGrant], entitlements: PackedEntitlements, asOf t: Instant)
     -> [GrantRow]
   {
     var rows = goodwillRows(goodwill, asOf: t)

@@ -48,7 +48,7 @@ enum LineageCSV {
     private(set) var stores: [Range<Int>] = []
     private(set) var currencies: [Range<Int>] = []
 
-    init(_ s: LineageRows.Storage) {
+    init(_ s: CreditedCharges.Storage) {
       experiment = add(s.experimentId)
       arms = s.armIds.map { add($0) }
       stores = Store.allCases.map { add($0.rawValue) }
@@ -66,7 +66,8 @@ enum LineageCSV {
   /// currency, gross, proceeds and reporting-currency proceeds (empty for an FX gap).
   @inline(__always)
   private static func row(
-    _ item: LineageRows.Item, _ users: [String], _ pool: TextPool, _ p: Prepared, into out: inout CSVBlock
+    _ item: CreditedCharges.Packed, _ users: [String], _ pool: TextPool, _ p: Prepared,
+    into out: inout CSVBlock
   ) {
     out.raw(p.bytes, p.experiment)
     out.comma()
@@ -74,7 +75,7 @@ enum LineageCSV {
     out.comma()
     out.field(users[Int(item.user)])
     out.comma()
-    out.raw(p.bytes, p.stores[LedgerStorage.slot(LineageRows.store(item.store))])
+    out.raw(p.bytes, p.stores[LedgerStorage.slot(CreditedCharges.store(item.store))])
     out.comma()
     out.id(item.chain, pool)
     out.comma()

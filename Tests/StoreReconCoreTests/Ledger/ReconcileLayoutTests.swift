@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func chainsSitOnWholeCacheLines() {
-    let table = ChainTable(count: 3) { chains in
+    let table = AlignedChains(count: 3) { chains in
       for i in 0..<3 {
         chains[i] = ChainState(
           key: .pooled(UInt32(i)), startOffset: 0, purchaseCount: 0, refundCount: 0, voidCount: 0, status: -1,
@@ -71,9 +71,9 @@ import Testing
     #expect(layout(PackedID.self) == [12, 16, 8], "a packed id in 12 bytes")
     #expect(layout(CompactID.self) == [8, 8, 8], "a compact id in 8 bytes")
     #expect(layout(StatusRecord.self) == [64, 64, 8], "a Play resource in 64 bytes")
-    #expect(layout(EntitlementTable.Row.self)[1] == 72, "an entitlement row of 72 bytes")
-    #expect(layout(CredentialTable.Row.self)[1] == 40, "a credential row of 40 bytes")
-    #expect(layout(LineageRows.Item.self) == [72, 72, 8], "a lineage row in 72 bytes")
+    #expect(layout(PackedEntitlements.Row.self)[1] == 72, "an entitlement row of 72 bytes")
+    #expect(layout(PackedCredentials.Row.self)[1] == 40, "a credential row of 40 bytes")
+    #expect(layout(CreditedCharges.Packed.self) == [72, 72, 8], "a lineage row in 72 bytes")
     #expect(layout(BuilderChain.self)[1] == 56, "a builder chain in 56 bytes, within one cache line")
     #expect(PackedIndex.slotStride == 16, "a PackedIndex slot in 16 bytes")
     #expect(MemoryLayout<UInt32>.stride == 4, "a ChainKeyIndex slot in 4 bytes")
@@ -90,7 +90,7 @@ import Testing
   }
 
   @Test func revenueTableAddsUpPerKey() {
-    var table = RevenueTable()
+    var table = RevenueSumsByKey()
     let day = CivilDate(year: 2026, month: 11, day: 29)
     for n in 0..<5000 {
       table.add(CivilDate(year: 2026, month: 1 + n % 12, day: 1 + n % 28), n % 3, UInt32(n % 7), 5) {

@@ -7,8 +7,8 @@ extension Contracts {
   /// chain wins a repeated key; chains left out stay out), and its checker notices a broken index.
   @Suite struct ChainKeyIndexInvariantTests {
     /// `keys.count` Play and Stripe chains keyed by `keys` (interned in `pool`), in that order.
-    static func chains(_ keys: [String], pool: TextPool) -> ChainTable {
-      ChainTable(count: keys.count) { chains in
+    static func chains(_ keys: [String], pool: TextPool) -> AlignedChains {
+      AlignedChains(count: keys.count) { chains in
         for (i, text) in keys.enumerated() {
           chains[i] = ChainState(
             key: PackedID.intern(text, in: pool), startOffset: 0, purchaseCount: 0, refundCount: 0,
@@ -20,7 +20,7 @@ extension Contracts {
       }
     }
 
-    static func index(_ table: ChainTable, include: (ChainState) -> Bool) -> ChainKeyIndex {
+    static func index(_ table: AlignedChains, include: (ChainState) -> Bool) -> ChainKeyIndex {
       table.withUnsafeBufferPointer { ChainKeyIndex($0, include: include) }
     }
 

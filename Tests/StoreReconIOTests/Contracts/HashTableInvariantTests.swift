@@ -141,7 +141,7 @@ extension Contracts {
 
     @Test(arguments: seeds) func productTableKeepsItsInvariants(seed: UInt64) {
       var keys = ContractKeys(seed: seed)
-      let table = ProductTable()
+      let table = ProductNames()
       let types = ["Auto-Renewable Subscription", "subscription", "Non-Consumable", "inapp", ""]
       var variants: [UInt32] = []
       for k in 0..<3000 {
@@ -153,7 +153,7 @@ extension Contracts {
       #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5))")
       #expect(table.variants.count == Set(variants).count, "seed \(seed)")
 
-      let other = ProductTable()
+      let other = ProductNames()
       _ = other.variant(store: .play, productId: "pro:monthly", typeRaw: "subscription")
       _ = table.numbers(of: other)
       #expect(table.checkInvariants().isEmpty, "seed \(seed)")

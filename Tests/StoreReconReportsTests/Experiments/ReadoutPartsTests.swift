@@ -46,12 +46,12 @@ import StoreReconTestSupport
     let (records, credentials, assignments) = Self.world()
     let ledger = Fx.ledger(records)
     let settings = ExperimentSettings(
-      fx: FXTable(reporting: Fx.usd, rows: [Ex.rate("2026-09-20", "EUR", "1.0845")]), rounding: .halfEven)
-    let users = ChainUsers(ledger: ledger, credentials: CredentialTable(credentials))
+      fx: FXRateBook(reporting: Fx.usd, rows: [Ex.rate("2026-09-20", "EUR", "1.0845")]), rounding: .halfEven)
+    let users = ChainUsers(ledger: ledger, credentials: PackedCredentials(credentials))
     let assigned = AssignedUsers(
       experiment: Ex.experiment, assignments: assignments, asOf: ledger.asOf, dayOf: Ex.utcDay)
     func render(_ parts: Int) -> ([UInt8], [UInt8], [FXGap], [[DailyPoint]]) {
-      let r = Readout.read(
+      let r = Readout.compute(
         Ex.experiment, assigned: assigned, users: users, ledger: ledger, settings: settings, dayOf: Ex.utcDay,
         creditParts: parts)
       return (

@@ -46,10 +46,10 @@ import StoreReconTestSupport
       0, -1, 1_790_000_123_456, 253_402_300_799_999, 253_402_300_800_000, -62_135_596_800_001,
     ]
     let amounts: [Int64] = [0, -1, 499, Int64.max, Int64.min, -1_000_000_007]
-    let segments = (0..<2).map { _ in GrowableBuffer<LineageRows.Item>() }
+    let segments = (0..<2).map { _ in GrowableBuffer<CreditedCharges.Packed>() }
     for i in 0..<3000 {
       segments[i < 1300 ? 0 : 1].append(
-        LineageRows.Item(
+        CreditedCharges.Packed(
           chain: i == 5 ? long : ids[i % ids.count], transaction: ids[(i / 3) % ids.count],
           user: UInt32(i % 3),
           charged: instants[i % instants.count],
@@ -58,11 +58,11 @@ import StoreReconTestSupport
           currency: UInt16(Currency.named(["USD", "EUR", "JPY", "KWD"][i % 4])?.tableIndex ?? 0),
           arm: UInt8(i % 2), store: UInt8(i % 3)))
     }
-    let storage = LineageRows.Storage(
+    let storage = CreditedCharges.Storage(
       experimentId: "exp,1", armIds: ["control", "hi\"gh"], users: ["u1", "u,2", "u\"3"], pool: pool,
       segments: segments)
     var readout = Ex.readout([], assignments: [])
-    readout.lineage = LineageRows(storage: storage)
+    readout.lineage = CreditedCharges(storage: storage)
     #expect(readout.lineage.count == 3000)
     #expect(readout.lineage[1300].userId == "u,2")
     let bytes = ExperimentTables.lineageCSV([readout, readout])

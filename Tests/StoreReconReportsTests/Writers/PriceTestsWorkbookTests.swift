@@ -95,7 +95,7 @@ import StoreReconTestSupport
         arm(0, verdict: p < Readout.srmThreshold ? .srm : .immature, difference: nil, mature: 600),
         arm(1, verdict: p < Readout.srmThreshold ? .srm : .immature, difference: difference, mature: 525),
       ],
-      srm: ChiSquare.Test(statistic: 0.014, degreesOfFreedom: 1, pValue: p), lineage: LineageRows(),
+      srm: ChiSquare.Test(statistic: 0.014, degreesOfFreedom: 1, pValue: p), lineage: CreditedCharges(),
       fxGaps: [],
       assignmentsOutsideWindow: 0, assignmentsToUnknownArms: 0, repeatedAssignments: 0, usersReassigned: 0)
   }

@@ -1,7 +1,7 @@
 /// The credentials of a run, packed: 40 bytes a row, store keys and order ids as ``PackedID``s in a pool
 /// the table may share with the ledger; the optional `linked_store_key` and `order_id` beside the rows,
 /// only for the rows that have them.
-package struct CredentialTable: Sendable {
+package struct PackedCredentials: Sendable {
   /// One credential row.
   package struct Row: Sendable {
     var userId: String
@@ -83,10 +83,10 @@ package struct CredentialTable: Sendable {
   }
 
   /// Row `i`'s `order_id`, or ``PackedID/absent``.
-  func order(_ i: Int) -> PackedID { CredentialTable.find(i, orderRows, orderIds) }
+  func order(_ i: Int) -> PackedID { PackedCredentials.find(i, orderRows, orderIds) }
 
   /// Row `i`'s `linked_store_key`, or ``PackedID/absent``.
-  func linked(_ i: Int) -> PackedID { CredentialTable.find(i, linkedRows, linkedIds) }
+  func linked(_ i: Int) -> PackedID { PackedCredentials.find(i, linkedRows, linkedIds) }
 
   /// Row `i` as a ``Credential`` (the origin is not kept).
   package subscript(i: Int) -> Credential {
@@ -99,9 +99,9 @@ package struct CredentialTable: Sendable {
   }
 
   /// The same rows pooled in `pool` (a copy unless it is already this table's).
-  func sharing(pool: TextPool) -> CredentialTable {
+  func sharing(pool: TextPool) -> PackedCredentials {
     if self.pool === pool { return self }
-    var copy = CredentialTable(pool: pool)
+    var copy = PackedCredentials(pool: pool)
     copy.rows.reserveCapacity(rows.count)
     for i in rows.indices { copy.append(self[i]) }
     return copy

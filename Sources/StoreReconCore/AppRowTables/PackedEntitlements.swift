@@ -1,14 +1,14 @@
-/// The entitlements of a run, packed: one ``EntitlementTable/Row`` of 72 bytes each, store keys as
+/// The entitlements of a run, packed: one ``PackedEntitlements/Row`` of 72 bytes each, store keys as
 /// ``PackedID``s and product names as numbers, both in pools the table may share with the ledger (so a
 /// look-up needs no text). It keeps what the job reads: `updated_at` is checked on reading, not kept.
-package struct EntitlementTable: Sendable {
+package struct PackedEntitlements: Sendable {
   /// One entitlement row.
   package struct Row: Sendable {
     var entitlementId: String
     var userId: String
     /// The store key, or ``PackedID/absent``.
     package var key: PackedID
-    /// Product name number in ``EntitlementTable/products``.
+    /// Product name number in ``PackedEntitlements/products``.
     package var product: UInt32
     var startsAt: Int64
     /// ``PackedRecord/none``: no end.
@@ -43,16 +43,16 @@ package struct EntitlementTable: Sendable {
   /// Where store keys are pooled.
   package let pool: TextPool
   /// Where product names are numbered.
-  package let products: ProductTable
+  package let products: ProductNames
 
   /// An empty table with its own pools.
   package init() {
     pool = TextPool()
-    products = ProductTable()
+    products = ProductNames()
   }
 
   /// An empty table numbering keys and names in the given pools (a ledger builder's).
-  init(pool: TextPool, products: ProductTable) {
+  init(pool: TextPool, products: ProductNames) {
     self.pool = pool
     self.products = products
   }
@@ -91,9 +91,9 @@ package struct EntitlementTable: Sendable {
   }
 
   /// The same rows numbered in `pool` and `products` (a copy unless they are already this table's).
-  func sharing(pool: TextPool, products: ProductTable) -> EntitlementTable {
+  func sharing(pool: TextPool, products: ProductNames) -> PackedEntitlements {
     if self.pool === pool && self.products === products { return self }
-    var copy = EntitlementTable(pool: pool, products: products)
+    var copy = PackedEntitlements(pool: pool, products: products)
     copy.rows.reserveCapacity(rows.count)
     for i in rows.indices { copy.append(self[i]) }
     return copy

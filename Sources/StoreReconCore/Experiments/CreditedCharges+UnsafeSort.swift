@@ -1,13 +1,13 @@
 import StoreReconPlatform
 
-extension LineageRows {
+extension CreditedCharges {
   /// Sorts `items` from `start` to the end in place by `less`, stably (rows where neither is less keep
   /// their order): an insertion sort for up to 32 rows (the few rows of one user, the usual case), else
   /// a sort of their positions.
   @inline(always)
-  static func sortTail(_ items: GrowableBuffer<Item>, from start: Int, by less: (Item, Item) -> Bool) {
+  static func sortTail(_ items: GrowableBuffer<Packed>, from start: Int, by less: (Packed, Packed) -> Bool) {
     let all = items.buffer
-    precondition(start >= 0 && start <= all.count, "LineageRows.sortTail: start out of range")
+    precondition(start >= 0 && start <= all.count, "CreditedCharges.sortTail: start out of range")
     let rows = UnsafeMutableBufferPointer(rebasing: all[start...])
     guard rows.count > 1 else { return }
     if rows.count <= 32 {

@@ -1,4 +1,4 @@
-extension EntitlementTable {
+extension PackedEntitlements {
   /// The table's rows read in place, for the rules' passes over every row: a field of a row is read
   /// without copying the row (and retaining its texts) or checking its index against the array in
   /// release builds.
@@ -17,7 +17,7 @@ extension EntitlementTable {
     /// Row `i`.
     subscript(i: Int) -> Row {
       @inline(__always) unsafeAddress {
-        assert(i >= 0 && i < rows.count, "EntitlementTable.Rows: row out of range")
+        assert(i >= 0 && i < rows.count, "PackedEntitlements.Rows: row out of range")
         return rows.baseAddress.unsafelyUnwrapped + i
       }
     }

@@ -32,7 +32,7 @@ import StoreReconTestSupport
   @Test func conversionRoundsHalfEvenOncePerChargeThenSums() throws {
     // EUR 1.0850: 0.10 EUR → 10.85 cents → 11; 0.02 EUR → 2.17 → 2; ties go to the even cent:
     // 1.00 EUR → 108.5 → 108, 3.00 EUR → 325.5 → 326 (half-up would give 109).
-    let table = FXTable(reporting: Fx.usd, rows: [Ex.rate("2026-09-01", "EUR", "1.0850")])
+    let table = FXRateBook(reporting: Fx.usd, rows: [Ex.rate("2026-09-01", "EUR", "1.0850")])
     let day = CivilDate(year: 2026, month: 9, day: 15)
     #expect(table.convert(10, from: Self.eur, on: day, rounding: .halfEven) == 11)
     #expect(table.convert(2, from: Self.eur, on: day, rounding: .halfEven) == 2)
@@ -45,20 +45,20 @@ import StoreReconTestSupport
     }
     #expect(perCharge.reduce(0, +) == 432)
     // Different digits: JPY (0) and KWD (3) into USD (2).
-    let rates = FXTable(
+    let rates = FXRateBook(
       reporting: Fx.usd,
       rows: [Ex.rate("2026-09-01", "JPY", "0.006712"), Ex.rate("2026-09-01", "KWD", "3.2561")])
     #expect(rates.convert(700, from: Self.jpy, on: day, rounding: .halfEven) == 470)  // 4.6984 USD
     #expect(rates.convert(1500, from: Self.kwd, on: day, rounding: .halfEven) == 488)  // 4.88415 USD
     // Into JPY (0 digits) from USD: 4.99 USD × 149.25 = 744.7575 → 745.
-    let yen = FXTable(reporting: Self.jpy, rows: [Ex.rate("2026-09-01", "USD", "149.25")])
+    let yen = FXRateBook(reporting: Self.jpy, rows: [Ex.rate("2026-09-01", "USD", "149.25")])
     #expect(yen.convert(499, from: Fx.usd, on: day, rounding: .halfEven) == 745)
     // The reporting currency converts to itself.
     #expect(table.convert(499, from: Fx.usd, on: day, rounding: .halfEven) == 499)
   }
 
   @Test func rateOfTheDayOrTheLatestEarlierOneElseAGap() {
-    let table = FXTable(
+    let table = FXRateBook(
       reporting: Fx.usd,
       rows: [
         Ex.rate("2026-09-01", "EUR", "1.08"), Ex.rate("2026-09-10", "EUR", "1.10"),

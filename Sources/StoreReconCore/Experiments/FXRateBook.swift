@@ -3,7 +3,7 @@
 ///
 /// A charge converts at the rate of its own day or, when that day has none, the latest earlier one.
 /// A currency with no rate on or before the day is a gap (`nil`), never a silent zero.
-package struct FXTable: Sendable {
+package struct FXRateBook: Sendable {
   /// The currency every rate converts into.
   package let reporting: Currency
   private var rates: [Currency: [(day: Int64, rate: DecimalRate)]] = [:]

@@ -3,7 +3,7 @@
 ///
 /// A variant's product type and billing period follow from the catalog; ``resolve(catalog:)`` works
 /// them out once for every variant instead of once per record.
-package final class ProductTable: @unchecked Sendable {
+package final class ProductNames: @unchecked Sendable {
   /// One (store, name, raw type) combination.
   struct Variant: Hashable {
     var store: Store
@@ -76,7 +76,7 @@ package final class ProductTable: @unchecked Sendable {
   }
 
   /// For every variant of `other`, the number of the same variant in this table (adding it when new).
-  func numbers(of other: ProductTable) -> [UInt32] {
+  func numbers(of other: ProductNames) -> [UInt32] {
     var nameMap = [UInt32](repeating: 0, count: other.names.count)
     for (i, text) in other.names.enumerated() { nameMap[i] = name(text) }
     var typeMap = [UInt32](repeating: 0, count: other.types.count)
@@ -104,7 +104,7 @@ package final class ProductTable: @unchecked Sendable {
   }
 }
 
-extension ProductTable {
+extension ProductNames {
   /// What is wrong with the table (nothing: empty): its two pools (``TextPool/checkInvariants()``),
   /// each name and type kept once as a `String` under its pool number, and the variant index holding
   /// each variant once, under its own number. For tests and debugging.
@@ -113,18 +113,18 @@ extension ProductTable {
     problems += typePool.checkInvariants().map { "types: " + $0 }
     for (label, pool, texts) in [("name", namePool, names), ("type", typePool, types)] {
       if pool.count != texts.count {
-        problems.append("ProductTable: \(pool.count) \(label)s pooled, \(texts.count) kept as text")
+        problems.append("ProductNames: \(pool.count) \(label)s pooled, \(texts.count) kept as text")
       }
       for (i, text) in texts.enumerated() where i < pool.count && pool.string(UInt32(i)) != text {
-        problems.append("ProductTable: \(label) \(i) is \(text.debugDescription) as text, not as pooled")
+        problems.append("ProductNames: \(label) \(i) is \(text.debugDescription) as text, not as pooled")
       }
     }
     if variantIndex.count != variants.count {
-      problems.append("ProductTable: \(variants.count) variants, \(variantIndex.count) in the index")
+      problems.append("ProductNames: \(variants.count) variants, \(variantIndex.count) in the index")
     }
     for (i, v) in variants.enumerated() where variantIndex[v] != UInt32(truncatingIfNeeded: i) {
       problems.append(
-        "ProductTable: variant \(i) is filed under \(variantIndex[v].map(String.init) ?? "none")")
+        "ProductNames: variant \(i) is filed under \(variantIndex[v].map(String.init) ?? "none")")
     }
     return problems
   }

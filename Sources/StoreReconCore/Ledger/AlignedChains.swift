@@ -7,7 +7,7 @@ import StoreReconPlatform
 ///
 /// A reference: copies share the chains. Built once, then read (and patched in place) by the ledger.
 /// A random-access collection of chains, like the array it replaces.
-final class ChainTable: RandomAccessCollection, @unchecked Sendable {
+final class AlignedChains: RandomAccessCollection, @unchecked Sendable {
   private var base: UnsafeMutablePointer<ChainState>?
   /// The number of chains.
   private(set) var count = 0

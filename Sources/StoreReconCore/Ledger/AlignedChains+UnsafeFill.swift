@@ -1,6 +1,6 @@
 import StoreReconPlatform
 
-extension ChainTable {
+extension AlignedChains {
   /// One part's chains while a table is made on all cores: appended in position order, from the
   /// part's first position to its last, each exactly once (preconditions).
   struct Filler {
@@ -10,7 +10,8 @@ extension ChainTable {
     private(set) var next: Int
 
     fileprivate init(_ states: UnsafeMutableBufferPointer<ChainState>, _ range: Range<Int>) {
-      precondition(range.lowerBound >= 0 && range.upperBound <= states.count, "ChainTable.Filler: bad range")
+      precondition(
+        range.lowerBound >= 0 && range.upperBound <= states.count, "AlignedChains.Filler: bad range")
       self.states = states
       end = range.upperBound
       next = range.lowerBound
@@ -19,7 +20,7 @@ extension ChainTable {
     /// Sets the chain at position ``next``.
     @inline(__always)
     mutating func append(_ chain: ChainState) {
-      precondition(next < end, "ChainTable.Filler: more chains than the part's positions")
+      precondition(next < end, "AlignedChains.Filler: more chains than the part's positions")
       (states.baseAddress.unsafelyUnwrapped + next).initialize(to: chain)
       next += 1
     }
@@ -32,15 +33,15 @@ extension ChainTable {
   /// `Parallel.range` cuts them) and `body` appends each part's chains, every one of them; returns the
   /// table and each part's result, in part order.
   static func made<T>(count: Int, parts: Int, _ body: (Range<Int>, inout Filler) -> T) -> (
-    table: ChainTable, parts: [T]
+    table: AlignedChains, parts: [T]
   ) {
     var results: [T] = []
-    let table = ChainTable(count: count) { states in
+    let table = AlignedChains(count: count) { states in
       results = Parallel.map(parts: parts) { part in
         let range = Parallel.range(part, of: parts, count: count)
         var filler = Filler(states, range)
         let result = body(range, &filler)
-        precondition(filler.isComplete, "ChainTable.made: a part left chains unset")
+        precondition(filler.isComplete, "AlignedChains.made: a part left chains unset")
         return result
       }
     }
