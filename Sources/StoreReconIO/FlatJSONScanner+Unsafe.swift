@@ -115,7 +115,7 @@ public enum FlatJSONScanner {
 
   /// The index of the first byte at or after `i` that is not JSON whitespace, or `n`.
   @inline(__always)
-  @inlinable @usableFromInline static func skipSpace(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+  @inlinable static func skipSpace(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
     var i = i
     while i < n {
       let b = base[i]
@@ -128,7 +128,7 @@ public enum FlatJSONScanner {
   /// The index of the first byte at or after `i` that ends a plain run of string bytes — a quote, a
   /// backslash or a control byte (below 0x20) — or `n` (at least `i`). Eight bytes at a time.
   @inline(__always)
-  @inlinable @usableFromInline static func stringStop(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+  @inlinable static func stringStop(_ base: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
     var i = i
     #if _endian(little)
       let ones: UInt64 = 0x0101_0101_0101_0101
@@ -153,7 +153,7 @@ public enum FlatJSONScanner {
   }
 
   /// The end of a JSON number starting at `start` (RFC 8259 grammar), or `nil`.
-  @inlinable @usableFromInline static func numberEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+  @inlinable static func numberEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     let n = bytes.count
     var i = start
     @inline(__always) func digits() -> Int {
