@@ -14,14 +14,14 @@ import PackageDescription
 //   StoreReconMail       Core, Reports, CCurl
 //   StoreReconDemo       Core — the seeded demo world
 //   StoreReconCLI        everything — the only place errors become exit codes
-/// The targets whose inner loops run over every input byte, every ledger record and every credited
-/// charge. Release builds skip the run-time exclusivity checks on class properties there (the
-/// compile-time checks stay). Measured with callgrind on a 30,000-user run (5.38 G instructions with
-/// these settings): without them the checks cost 112 M instructions in Core, 73 M in Importers, 14 M in
-/// Reports and 11 M in IO (+6.2 % in all), and under 0.1 M in Platform, AppRows and the CLI, which
-/// therefore keep them.
-let hotLoops: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
+// The targets whose inner loops run over every input byte, every ledger record and every credited
+// charge. Release builds skip the run-time exclusivity checks on class properties there (the
+// compile-time checks stay). Measured with callgrind on a 30,000-user run (5.38 G instructions with
+// these settings): without them the checks cost 112 M instructions in Core, 73 M in Importers, 14 M in
+// Reports and 11 M in IO (+6.2 % in all), and under 0.1 M in Platform, AppRows and the CLI, which
+// therefore keep them.
+let hotLoops: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
   name: "storerecon",
@@ -128,16 +128,18 @@ let package = Package(
   ]
 )
 
-// Strict memory safety (SE-0458) on the targets with almost no unsafe constructs (5 uses, each marked `unsafe`): the
-// compiler flags any new one. The other targets had 23 (AppRows) to 525 (IO) such uses when tried.
+// Strict memory safety (SE-0458) on the targets with almost no unsafe constructs (5 uses, each marked
+// `unsafe`): the compiler flags any new one. The other targets had 23 (AppRows) to 525 (IO) such uses
+// when tried.
 let memorySafeTargets: Set<String> = ["StoreReconDemo", "StoreReconCLI"]
 
 for target in package.targets where target.type != .system {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
-  // Generic and small functions cross the targets' boundaries in the hot paths (buffers, scanners, the
-  // ledger's views): cross-module optimisation lets release builds inline and specialise them there.
+  // Cross-module optimisation for release builds. Measured: it does not inline or specialise `package`
+  // declarations across targets (neither does `package @inlinable`); the hot calls that cross a target
+  // are `public @inlinable` instead (docs/architecture.md, "Access across targets").
   settings.append(
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)))
   if memorySafeTargets.contains(target.name) { settings.append(.strictMemorySafety()) }
