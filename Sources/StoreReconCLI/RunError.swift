@@ -1,3 +1,4 @@
+import StoreReconCore
 import StoreReconMail
 import StoreReconPostgres
 
@@ -44,10 +45,10 @@ package struct RunError: Error, CustomStringConvertible, Sendable {
 }
 
 extension RunError {
-  /// The run error of a PostgreSQL adapter failure: its kind picks the exit code.
-  init(_ error: DatabaseError) {
+  /// The run error of an adapter's failure: its kind picks the exit code.
+  init(kind: FailureKind, _ message: String) {
     let code: Code
-    switch error.kind {
+    switch kind {
     case .dataError: code = .dataError
     case .missingInput: code = .missingInput
     case .software: code = .software
@@ -56,23 +57,14 @@ extension RunError {
     case .noPermission: code = .noPermission
     case .config: code = .config
     }
-    self.init(code, error.message)
+    self.init(code, message)
   }
 
-  /// The run error of an e-mail adapter failure: its kind picks the exit code.
-  init(_ error: MailError) {
-    let code: Code
-    switch error.kind {
-    case .dataError: code = .dataError
-    case .missingInput: code = .missingInput
-    case .software: code = .software
-    case .ioError: code = .ioError
-    case .unavailable: code = .unavailable
-    case .noPermission: code = .noPermission
-    case .config: code = .config
-    }
-    self.init(code, error.message)
-  }
+  /// The run error of a PostgreSQL adapter failure.
+  init(_ error: DatabaseError) { self.init(kind: error.kind, error.message) }
+
+  /// The run error of an e-mail adapter failure.
+  init(_ error: MailError) { self.init(kind: error.kind, error.message) }
 }
 
 /// `body`, a step of the PostgreSQL adapter, with its failure thrown as the run error of its kind.
