@@ -10,6 +10,11 @@ package struct CountsRow: Sendable, Equatable {
   package var chainsPaidThrough: Int = 0
   /// Store-sourced entitlements of that store and product active at T.
   package var entitlementsActive: Int = 0
+  /// The store's own report of the report day: its paid units (charges less refunds, priced units
+  /// only) of the product; `nil` when no report of the store covers the day.
+  package var reportPaidUnits: Int64?
+  /// The differences named in words (empty when the three agree as far as they can be compared).
+  package var detail: String = ""
 
   /// `entitlementsActive − chainsPaidThrough`: positive means more access than paid periods.
   package var difference: Int { entitlementsActive - chainsPaidThrough }

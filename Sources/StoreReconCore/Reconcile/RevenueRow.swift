@@ -20,6 +20,12 @@ package struct RevenueRow: Sendable, Equatable {
   package var refundsMinor: Int64 = 0
   /// Number of refunds that day.
   package var refundCount: Int = 0
+  /// What the developer gets of the row's charges, less what its refunds take back, in minor units of
+  /// ``currency``: settled (earnings / Financial reports), reported (Sales reports) or estimated (the
+  /// fee schedule on the price before tax), as ``proceedsSource`` says.
+  package var proceedsMinor: Int64 = 0
+  /// Where ``proceedsMinor`` comes from: the least settled source of any of the row's charges.
+  package var proceedsSource: ProceedsSource = .estimated
 
   /// Creates an empty row.
   package init(day: CivilDate, store: Store, productId: String, currency: Currency) {
@@ -27,6 +33,20 @@ package struct RevenueRow: Sendable, Equatable {
     self.store = store
     self.productId = productId
     self.currency = currency
+  }
+}
+
+/// Where a proceeds figure comes from, from most to least final.
+package enum ProceedsSource: String, Sendable, CaseIterable, Comparable {
+  /// From the store's settlement: Play earnings report, Apple Financial report.
+  case settled
+  /// From the store's own daily report (Apple Summary Sales report's Developer Proceeds).
+  case reported
+  /// From the configured fee schedule (docs/config.md#fees): an estimate.
+  case estimated
+
+  package static func < (lhs: ProceedsSource, rhs: ProceedsSource) -> Bool {
+    ProceedsSource.allCases.firstIndex(of: lhs)! < ProceedsSource.allCases.firstIndex(of: rhs)!
   }
 }
 
