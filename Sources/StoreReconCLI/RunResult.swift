@@ -19,6 +19,8 @@ package struct RunResult: Sendable {
   package var files: [String]
   /// Price-experiment readouts, in config order (empty without experiments).
   package var experiments: [Readout] = []
+  /// The tie-out of the transaction feed against the stores' own reports (empty without reports).
+  package var tieOut = TieOut()
 
   /// Active store-sourced entitlements per store whose exports the config does not name (not checked).
   package var uncheckedEntitlements: [Store: Int] = [:]
