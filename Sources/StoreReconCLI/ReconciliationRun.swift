@@ -561,6 +561,9 @@ package enum ReconciliationRun {
     let groups: [(String, [String])] = [
       ("app_store.transactions", config.appStoreTransactions), ("play.sales", config.playSales),
       ("play.subscriptions", config.playSubscriptions), ("play.voided", config.playVoided),
+      ("app_store.sales_reports", config.appStoreSalesReports),
+      ("app_store.subscriber_reports", config.appStoreSubscriberReports),
+      ("app_store.financial_reports", config.appStoreFinancialReports), ("play.earnings", config.playEarnings),
     ]
     for (role, patterns) in groups {
       for pattern in patterns {

@@ -11,6 +11,16 @@ package struct RunConfig: Sendable {
   package var timeZone = "UTC"
   /// App Store JSON Lines of decoded transactions or JWS (glob patterns).
   package var appStoreTransactions: [String] = []
+  /// Apple Summary Sales reports (`S_D_<vendor>_<YYYYMMDD>.txt[.gz]`, glob patterns).
+  package var appStoreSalesReports: [String] = []
+  /// Apple Subscriber reports (glob patterns).
+  package var appStoreSubscriberReports: [String] = []
+  /// Apple Financial report details (glob patterns).
+  package var appStoreFinancialReports: [String] = []
+  /// IANA time zone of Apple's report days (`appStore.reportTimeZone`): Pacific Time by default.
+  package var appStoreReportTimeZone = "America/Los_Angeles"
+  /// Play earnings reports (`PlayApps_YYYYMM.csv`, or the `earnings_YYYYMM_*.zip` holding one).
+  package var playEarnings: [String] = []
   /// Play estimated sales reports (glob patterns; `.csv`, `.zip`, `.gz`).
   package var playSales: [String] = []
   /// Play subscriptionsv2 resources as JSON Lines (glob patterns).
@@ -122,10 +132,20 @@ package struct RunConfig: Sendable {
     }
     let appStore = try object(root["appStore"], "appStore")
     config.appStoreTransactions = try strings(appStore["transactions"], "appStore.transactions")
+    config.appStoreSalesReports = try strings(appStore["salesReports"], "appStore.salesReports")
+    config.appStoreSubscriberReports = try strings(appStore["subscriberReports"], "appStore.subscriberReports")
+    config.appStoreFinancialReports = try strings(appStore["financialReports"], "appStore.financialReports")
+    if let zone = appStore["reportTimeZone"] {
+      guard let zone = zone as? String, TimeZone(identifier: zone) != nil else {
+        throw fail("appStore.reportTimeZone must be an IANA time zone name such as \"America/Los_Angeles\"")
+      }
+      config.appStoreReportTimeZone = zone
+    }
     let play = try object(root["play"], "play")
     config.playSales = try strings(play["sales"], "play.sales")
     config.playSubscriptions = try strings(play["subscriptions"], "play.subscriptions")
     config.playVoided = try strings(play["voided"], "play.voided")
+    config.playEarnings = try strings(play["earnings"], "play.earnings")
     let app = try object(root["app"], "app")
     config.entitlements = try strings(app["entitlements"], "app.entitlements").first
     config.credentials = try strings(app["credentials"], "app.credentials").first
@@ -179,6 +199,12 @@ package struct RunConfig: Sendable {
     config.alerts = try parseAlerts(
       root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
     return config
+  }
+
+  /// Whether the config names any of the stores' own money reports.
+  package var hasStoreReports: Bool {
+    !(appStoreSalesReports.isEmpty && appStoreSubscriberReports.isEmpty && appStoreFinancialReports.isEmpty
+      && playEarnings.isEmpty)
   }
 
   /// Stores for which the config names at least one export.

@@ -37,6 +37,9 @@ struct AppStoreFastPath {
     var appAccountToken: UnsafeBufferPointer<UInt8>?
     var offerIdentifier: UnsafeBufferPointer<UInt8>?
     var transactionReason: UnsafeBufferPointer<UInt8>?
+    /// ``CountryCode`` of `storefront` (0 unknown) and `quantity` (1 when absent).
+    var country: UInt16
+    var quantity: UInt16
 
     /// A free trial: `FREE_TRIAL`, or an introductory offer (type 1) at price 0.
     var isTrial: Bool {
@@ -72,6 +75,8 @@ struct AppStoreFastPath {
     var appAccountToken: UnsafeBufferPointer<UInt8>?
     var offerIdentifier: UnsafeBufferPointer<UInt8>?
     var transactionReason: UnsafeBufferPointer<UInt8>?
+    var storefront: UnsafeBufferPointer<UInt8>?
+    var quantity: Int64?
     var unusual = false
     let ok = FlatJSONScanner.scan(line) { key, value in
       // Text fields: a plain string (or a number's text, as the full path accepts); empty = absent.
@@ -109,7 +114,11 @@ struct AppStoreFastPath {
       case 5:
         if FlatJSONScanner.equals(key, "price") { price = integer() }
       case 8:
-        if FlatJSONScanner.equals(key, "currency") { currency = text() }
+        if FlatJSONScanner.equals(key, "currency") {
+          currency = text()
+        } else if FlatJSONScanner.equals(key, "quantity") {
+          quantity = integer()
+        }
       case 9:
         if FlatJSONScanner.equals(key, "productId") {
           productId = text()
@@ -117,7 +126,9 @@ struct AppStoreFastPath {
           offerType = integer()
         }
       case 10:
-        if FlatJSONScanner.equals(key, "isUpgraded") {
+        if FlatJSONScanner.equals(key, "storefront") {
+          storefront = text()
+        } else if FlatJSONScanner.equals(key, "isUpgraded") {
           switch value {
           case .bool(let flag): isUpgraded = flag
           case .null: isUpgraded = nil
@@ -184,6 +195,12 @@ struct AppStoreFastPath {
     guard inRange(purchaseDate), inRange(originalPurchaseDate), inRange(expiresDate), inRange(revocationDate)
     else { return nil }
     if let reason = revocationReason, Int(exactly: reason) == nil { return nil }
+    var units: UInt16 = 1
+    if let quantity {
+      guard let exact = UInt16(exactly: quantity), exact > 0 else { return nil }
+      units = exact
+    }
+    let country = storefront.map { CountryCode.pack(alpha3: $0) } ?? 0
     return Fields(
       originalTransactionId: originalTransactionId, transactionId: transactionId, productId: productId,
       purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
@@ -193,7 +210,7 @@ struct AppStoreFastPath {
       revocationType: revocationType, revocationReason: revocationReason,
       revocationPercentage: revocationPercentage,
       isUpgraded: isUpgraded, appAccountToken: appAccountToken, offerIdentifier: offerIdentifier,
-      transactionReason: transactionReason)
+      transactionReason: transactionReason, country: country, quantity: units)
   }
 
   /// The record for a plain transaction line, or `nil` to send the line down the full path.
@@ -221,6 +238,8 @@ struct AppStoreFastPath {
     record.accountToken = f.appAccountToken.map { String(decoding: $0, as: UTF8.self) }
     record.offerId = f.offerIdentifier.map { interner.intern($0) }
     record.reason = f.transactionReason.map { interner.intern($0) }
+    record.country = f.country
+    record.quantity = f.quantity
     return record
   }
 
@@ -230,7 +249,8 @@ struct AppStoreFastPath {
     guard let f = AppStoreFastPath.scan(line) else { return false }
     batch.noteInstant(f.purchaseDate)
     let type = f.type ?? UnsafeBufferPointer(start: nil, count: 0)
-    let variant = cache.variant(product: f.productId, type: type, in: batch.products)
+    let variant = cache.variant(
+      product: f.productId, type: type, country: f.country, quantity: f.quantity, in: batch.products)
     var flags = PackedRecord.Flags(rawValue: f.isProduction ? 0 : PackedRecord.environmentBits(.sandbox))
     if f.isTrial { flags.insert(.trial) }
     if f.isFamilyShared { flags.insert(.familyShared) }
@@ -266,7 +286,7 @@ struct AppStoreFastPath {
   /// already made.
   struct PackCache {
     /// Product and type bytes with their variant, for the batch's product table.
-    private var variants: [(product: [UInt8], type: [UInt8], variant: UInt32)] = []
+    private var variants: [(product: [UInt8], type: [UInt8], place: UInt32, variant: UInt32)] = []
     private var products: ProductNames?
     private var lastToken: [UInt8] = []
     private var lastTokenNumber: UInt32 = 0
@@ -284,20 +304,24 @@ struct AppStoreFastPath {
       }
     }
 
-    /// The App Store variant of `product` and raw `type` in `table`.
+    /// The App Store variant of `product`, raw `type`, `country` and `quantity` in `table`.
     @inline(__always)
     mutating func variant(
-      product p: UnsafeBufferPointer<UInt8>, type t: UnsafeBufferPointer<UInt8>, in table: ProductNames
+      product p: UnsafeBufferPointer<UInt8>, type t: UnsafeBufferPointer<UInt8>, country: UInt16,
+      quantity: UInt16, in table: ProductNames
     ) -> UInt32 {
       if products !== table {
         products = table
         variants.removeAll()
       }
-      for entry in variants where PackCache.same(entry.product, p) && PackCache.same(entry.type, t) {
+      let place = UInt32(country) << 16 | UInt32(quantity)
+      for entry in variants
+      where entry.place == place && PackCache.same(entry.product, p) && PackCache.same(entry.type, t) {
         return entry.variant
       }
-      let variant = table.variant(store: .appStore, name: table.name(p), type: table.type(t))
-      if variants.count < 32 { variants.append((Array(p), Array(t), variant)) }
+      let variant = table.variant(
+        store: .appStore, name: table.name(p), type: table.type(t), country: country, quantity: quantity)
+      if variants.count < 64 { variants.append((Array(p), Array(t), place, variant)) }
       return variant
     }
 

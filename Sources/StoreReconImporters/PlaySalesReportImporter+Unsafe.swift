@@ -3,12 +3,12 @@ import StoreReconCore
 import StoreReconIO
 
 extension PlaySalesReportImporter.Packer {
-  // The product cache's look-up: `scratch` (`sku` or `sku:basePlan`, a zero byte, the raw product type)
-  // compared byte for byte with the products seen, through buffers valid inside each closure.
+  // The product cache's look-up: `scratch` (`sku` or `sku:basePlan`, a zero byte, the raw product type,
+  // the packed country in two bytes, low first) compared byte for byte with the products seen, through buffers valid inside each closure.
 
   /// The variant `scratch` spells (its first `nameLength` bytes the product, the bytes after the zero
-  /// byte its type): one seen before, else a new one in `batch`'s products, remembered while fewer than
-  /// 64 are.
+  /// byte its type, the last two the country): one seen before, else a new one in `batch`'s products,
+  /// remembered while fewer than 128 are.
   @inline(__always)
   mutating func knownVariant(nameLength: Int, in batch: RecordBatch) -> UInt32 {
     var found: UInt32?
@@ -27,11 +27,13 @@ extension PlaySalesReportImporter.Packer {
     if let found { return found }
     let products = batch.products
     let variant = scratch.withUnsafeBufferPointer { all in
-      products.variant(
+      let end = all.count - 2
+      let country = UInt16(all[end]) | UInt16(all[end + 1]) << 8
+      return products.variant(
         store: .play, name: products.name(UnsafeBufferPointer(rebasing: all[0..<nameLength])),
-        type: products.type(UnsafeBufferPointer(rebasing: all[(nameLength + 1)...])))
+        type: products.type(UnsafeBufferPointer(rebasing: all[(nameLength + 1)..<end])), country: country)
     }
-    if known.count < 64 { known.append((scratch.withUnsafeBufferPointer { Array($0) }, variant)) }
+    if known.count < 128 { known.append((scratch.withUnsafeBufferPointer { Array($0) }, variant)) }
     return variant
   }
 }

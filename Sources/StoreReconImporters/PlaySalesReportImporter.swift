@@ -24,6 +24,7 @@ package struct PlaySalesReportImporter: StoreImporter {
     var offer: Int
     var productType: Int
     var taxes: Int
+    var country: Int
 
     init(_ csv: CSVReader) throws(InputError) {
       try self.init(displayName: csv.displayName) { csv.columnIndex(anyOf: $0) }
@@ -48,6 +49,7 @@ package struct PlaySalesReportImporter: StoreImporter {
       offer = find(["Offer ID"], required: false)
       productType = find(["Product Type"], required: false)
       taxes = find(["Taxes Collected"], required: false)
+      country = find(["Country of Buyer"], required: false)
       guard missing.isEmpty else { throw .missingColumns(file: displayName, missing) }
     }
   }
@@ -110,7 +112,7 @@ package struct PlaySalesReportImporter: StoreImporter {
   /// Packs sales rows: the plain row straight from its bytes, anything else through ``transaction(_:_:origin:)``.
   package struct Packer: CSVRecordPacker {
     let columns: Columns
-    /// Products seen (SKU, base plan, product type) and their variants, for ``knownIn``: rows repeat a
+    /// Products seen (SKU, base plan, product type, country) and their variants, for ``knownIn``: rows repeat a
     /// few products.
     var known: [(product: [UInt8], variant: UInt32)] = []
     private var knownIn: ProductNames?
@@ -182,6 +184,9 @@ package struct PlaySalesReportImporter: StoreImporter {
       let nameLength = scratch.count
       scratch.append(0)
       scratch.append(contentsOf: type)
+      let country = CountryCode.pack(alpha2: ByteText.trimmed(record.field(columns.country)))
+      scratch.append(UInt8(truncatingIfNeeded: country))
+      scratch.append(UInt8(truncatingIfNeeded: country >> 8))
       if knownIn !== batch.products {
         knownIn = batch.products
         known.removeAll()
@@ -258,6 +263,7 @@ package struct PlaySalesReportImporter: StoreImporter {
       decoding: ByteText.trimmed(record.field(columns.productType)), as: UTF8.self)
     let offer = ByteText.trimmed(record.field(columns.offer))
     if !offer.isEmpty { transaction.offerId = String(decoding: offer, as: UTF8.self) }
+    transaction.country = CountryCode.pack(alpha2: ByteText.trimmed(record.field(columns.country)))
     return transaction
   }
 

@@ -194,6 +194,8 @@ package final class LedgerStorage: @unchecked Sendable {
       transactionId: r.transactionId.string(pool: pool), productId: products.name(ofVariant: r.variant),
       at: Instant(ms: r.at), origin: Origin(file: -1, line: 0))
     t.productTypeRaw = products.typeRaw(ofVariant: r.variant)
+    t.country = products.country(ofVariant: r.variant)
+    t.quantity = products.quantity(ofVariant: r.variant)
     t.expiresAt = r.expires == PackedRecord.none ? nil : Instant(ms: r.expires)
     t.amountMinor = r.amount
     if r.flags.contains(.taxInExtra) { t.taxMinor = r.extra }

@@ -76,7 +76,9 @@ package final class RecordBatch: @unchecked Sendable {
     noteInstant(t.at.ms)
     let (space, keyText) = RecordBatch.chainKey(of: t)
     let key = PackedID.intern(keyText, in: texts)
-    let variant = products.variant(store: t.store, productId: t.productId, typeRaw: t.productTypeRaw)
+    let variant = products.variant(
+      store: t.store, productId: t.productId, typeRaw: t.productTypeRaw, country: t.country,
+      quantity: t.quantity)
     let token = t.accountToken.map { tokens.intern($0) + 1 } ?? 0
     let currency = t.currency.map { UInt16(truncatingIfNeeded: $0.tableIndex + 1) } ?? 0
     if t.kind == .status {

@@ -52,6 +52,11 @@ package struct StoreTransaction: Sendable {
   package var offerId: String?
   /// Apple `transactionReason` (`PURCHASE`, `RENEWAL`).
   package var reason: String?
+  /// The buyer's country as a packed ``CountryCode`` (Apple `storefront`, Play `Country of Buyer`); 0
+  /// unknown.
+  package var country: UInt16 = 0
+  /// Units the purchase counts for (Apple `quantity`, 1–65535); 1 where the store states none.
+  package var quantity: UInt16 = 1
   /// Where the record came from.
   package var origin: Origin
   /// Fields most records do not have, kept out of line so that millions of records stay small.

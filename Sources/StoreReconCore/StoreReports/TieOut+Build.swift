@@ -1,0 +1,221 @@
+import StoreReconPlatform
+
+/// One report day of the Apple tie-out and the instants it spans (the report time zone's midnights).
+package struct ReportDaySpan: Sendable, Equatable {
+  package var day: CivilDate
+  /// First instant of the day.
+  package var start: Instant
+  /// First instant of the next day.
+  package var end: Instant
+
+  /// Creates a span.
+  package init(day: CivilDate, start: Instant, end: Instant) {
+    self.day = day
+    self.start = start
+    self.end = end
+  }
+}
+
+/// What the tie-out needs beside the ledger and the reports.
+package struct TieOutSettings: Sendable {
+  /// The fee schedule of the feed's proceeds estimates and the Play orders' estimated fee.
+  package var fees = FeeSchedule()
+  /// Rounding of estimated fees.
+  package var rounding: RoundingRule = .halfEven
+  /// The days the Apple Summary Sales reports cover (and the Financial reports' fiscal months), in the
+  /// report time zone (`appStore.reportTimeZone`), sorted by day: the CLI works them out with the
+  /// zone's rules, so that Core needs no time-zone database.
+  package var appleDays: [ReportDaySpan] = []
+
+  /// Default settings, no Apple days.
+  package init() {}
+
+  /// The Apple report day of `instant`, if a report covers it.
+  @inline(__always)
+  func appleDay(_ instant: Int64) -> Int? {
+    var lower = 0
+    var upper = appleDays.count
+    while lower < upper {
+      let middle = (lower + upper) / 2
+      if appleDays[middle].end.ms <= instant { lower = middle + 1 } else { upper = middle }
+    }
+    guard lower < appleDays.count, appleDays[lower].start.ms <= instant else { return nil }
+    return lower
+  }
+}
+
+extension TieOut {
+  /// The days (in `reports`' own terms) the tie-out covers: every Summary Sales report day, and every
+  /// day of a Financial report's fiscal month (for settled proceeds).
+  package static func appleReportDays(_ reports: StoreReportRows) -> [CivilDate] {
+    var days = Set(reports.appleSales.map(\.day))
+    var periods = Set<[CivilDate]>()
+    for row in reports.appleFinancial where periods.insert([row.startDay, row.endDay]).inserted {
+      // A fiscal month is 4 or 5 weeks: more than 62 days is not one.
+      var day = row.startDay
+      var count = 0
+      while day <= row.endDay && count < 62 {
+        days.insert(day)
+        day = day.next
+        count += 1
+      }
+    }
+    return days.sorted()
+  }
+
+  /// The tie-out of the ledger's transactions against the stores' reports: Apple cells per Summary
+  /// Sales report day, Play cells and orders per earnings month. docs/tieout.md states the rules.
+  package static func build(ledger: Ledger, reports: StoreReportRows, settings: TieOutSettings) -> TieOut {
+    var cells = TieOutCellTable()
+    let salesDays = Set(reports.appleSales.map(\.day))
+    for row in reports.appleSales where row.isInApp {
+      cells.addReport(row)
+    }
+    let months = Set(reports.playEarnings.map(\.month))
+    var orders = TieOutOrderTable()
+    for row in reports.playEarnings {
+      cells.addReport(row)
+      orders.addReport(row)
+    }
+    let feed = TieOutFeed.collect(
+      ledger: ledger, settings: settings, salesDays: salesDays, months: months)
+    cells.addFeed(feed.cells, products: ledger.storage.products)
+    orders.addFeed(feed.orders)
+    return TieOut(cells: cells.finished(), orders: orders.finished())
+  }
+}
+
+/// Money of one cell side while the tie-out adds up.
+struct TieOutSums {
+  var units: Int64 = 0
+  var gross: Int64 = 0
+  var proceeds: Int64 = 0
+  var freeUnits: Int64 = 0
+}
+
+/// The cells by (store/source, day, product, country, currency) while both sides add up.
+struct TieOutCellTable {
+  struct Key: Hashable {
+    var source: StoreReportKind
+    var day: CivilDate
+    var product: String
+    var country: String
+    var currency: Currency
+  }
+
+  struct Sides {
+    var report = TieOutSums()
+    var ledger = TieOutSums()
+    var proceedsCurrency: Currency?
+    var proceedsCurrencies = 0
+  }
+
+  var table: [Key: Sides] = [:]
+
+  /// A Summary Sales row: priced units and their money (a refund row's negative units take
+  /// units × |price| off), free units apart.
+  mutating func addReport(_ row: AppleSalesRow) {
+    let key = Key(
+      source: .appleSales, day: row.day, product: row.productId, country: row.country,
+      currency: row.customerCurrency)
+    table[key, default: Sides()].add(
+      row.units, price: row.customerPriceMinor, proceeds: row.proceedsPerUnitMinor,
+      proceedsCurrency: row.proceedsCurrency)
+  }
+
+  /// An earnings row: `Charge` is a unit, `Charge refund` takes one off; every row of the order adds
+  /// to the proceeds.
+  mutating func addReport(_ row: PlayEarningsRow) {
+    let key = Key(
+      source: .playEarnings, day: row.month, product: row.productId, country: row.country,
+      currency: row.buyerCurrency)
+    var sides = table[key, default: Sides()]
+    switch row.type {
+    case .charge:
+      sides.report.units += 1
+      sides.report.gross += row.buyerAmountMinor
+    case .chargeRefund:
+      sides.report.units -= 1
+      sides.report.gross += row.buyerAmountMinor
+    default: break
+    }
+    sides.report.proceeds += row.buyerAmountMinor
+    sides.noteProceedsCurrency(row.buyerCurrency)
+    table[key] = sides
+  }
+
+  /// The feed's sums, keyed by variant numbers, turned into cells.
+  mutating func addFeed(_ feed: [TieOutFeed.CellKey: TieOutSums], products: ProductNames) {
+    for (k, sums) in feed {
+      let store: Store = k.source == .appleSales ? .appStore : .play
+      var name = products.name(ofVariant: k.variant)
+      if store == .play, let colon = name.firstIndex(of: ":") { name = String(name[..<colon]) }
+      let key = Key(
+        source: k.source, day: CivilDate(daysSinceEpoch: Int64(k.day)), product: name,
+        country: CountryCode.text(products.country(ofVariant: k.variant)),
+        currency: Currency(tableIndex: Int(k.currency) - 1))
+      var sides = table[key, default: Sides()]
+      sides.ledger.units += sums.units
+      sides.ledger.gross += sums.gross
+      sides.ledger.proceeds += sums.proceeds
+      sides.ledger.freeUnits += sums.freeUnits
+      table[key] = sides
+    }
+  }
+
+  /// The cells with their status and detail, sorted by store, source, day, product, country, currency.
+  func finished() -> [TieOutCell] {
+    let keys = table.keys.sorted { a, b in
+      if a.source != b.source { return a.source < b.source }
+      if a.day != b.day { return a.day < b.day }
+      if a.product != b.product { return a.product < b.product }
+      if a.country != b.country { return a.country < b.country }
+      return a.currency.code < b.currency.code
+    }
+    return keys.map { key in
+      let sides = table[key] ?? Sides()
+      var cell = TieOutCell(
+        store: key.source.store, source: key.source, day: key.day, productId: key.product,
+        country: key.country, currency: key.currency)
+      cell.reportUnits = sides.report.units
+      cell.ledgerUnits = sides.ledger.units
+      cell.reportGrossMinor = sides.report.gross
+      cell.ledgerGrossMinor = sides.ledger.gross
+      cell.reportProceedsMinor = sides.report.proceeds
+      cell.ledgerProceedsMinor = sides.ledger.proceeds
+      cell.proceedsCurrency = sides.proceedsCurrency ?? key.currency
+      cell.reportFreeUnits = sides.report.freeUnits
+      cell.ledgerFreeUnits = sides.ledger.freeUnits
+      TieOutWording.judge(&cell, proceedsCurrencies: sides.proceedsCurrencies)
+      return cell
+    }
+  }
+}
+
+extension TieOutCellTable.Sides {
+  /// Adds `units` at a per-unit `price` (free when 0) and per-unit `proceeds`.
+  mutating func add(_ units: Int64, price: Int64, proceeds: Int64, proceedsCurrency: Currency) {
+    if price == 0 {
+      report.freeUnits += units
+      return
+    }
+    report.units += units
+    report.gross += units * price.magnitudeInt64
+    report.proceeds += units * proceeds.magnitudeInt64
+    noteProceedsCurrency(proceedsCurrency)
+  }
+
+  mutating func noteProceedsCurrency(_ currency: Currency) {
+    if proceedsCurrency == nil {
+      proceedsCurrency = currency
+      proceedsCurrencies = 1
+    } else if proceedsCurrency != currency {
+      proceedsCurrencies = 2
+    }
+  }
+}
+
+extension Int64 {
+  /// |self| (Int64.min stays Int64.max: no report amount comes near it).
+  @inline(__always) var magnitudeInt64: Int64 { self == .min ? .max : Swift.abs(self) }
+}

@@ -1,0 +1,165 @@
+import StoreReconPlatform
+
+/// The transaction feed's side of the tie-out, read from the ledger in parts on all cores.
+enum TieOutFeed {
+  /// A feed cell by numbers: source, day (days since 1970 of the Apple report day or the Play month's
+  /// first day), product variant, currency handle + 1.
+  struct CellKey: Hashable {
+    var source: StoreReportKind
+    var day: Int32
+    var variant: UInt32
+    var currency: UInt16
+  }
+
+  /// One Play sales row of an earnings month, for the orders.
+  struct OrderLine {
+    var orderId: String
+    var month: CivilDate
+    var product: String
+    var currency: Currency
+    /// Item price before tax: positive for a charge, negative for a refund.
+    var item: Int64
+    /// The fee schedule's fee on it, signed as `item`.
+    var fee: Int64
+  }
+
+  struct Part {
+    var cells: [CellKey: TieOutSums] = [:]
+    var orders: [OrderLine] = []
+  }
+
+  /// The feed's cells and order lines.
+  static func collect(ledger: Ledger, settings: TieOutSettings, salesDays: Set<CivilDate>, months: Set<CivilDate>)
+    -> (cells: [CellKey: TieOutSums], orders: [OrderLine])
+  {
+    let s = ledger.storage
+    let t = ledger.asOf.ms
+    let coveredDays = settings.appleDays.map { salesDays.contains($0.day) }
+    let monthDays = Set(months.map { Int32(truncatingIfNeeded: $0.daysSinceEpoch) })
+    let count = s.chains.count
+    let parts = Parallel.parts(for: count, minimum: 50_000)
+    let results = LedgerView.with(s) { view in
+      Parallel.map(parts: parts) { part -> Part in
+        var out = Part()
+        for c in Parallel.range(part, of: parts, count: count) {
+          switch view.chain(c).store {
+          case .appStore:
+            addApple(chain: c, view, settings: settings, covered: coveredDays, asOf: t, to: &out)
+          case .play:
+            guard !monthDays.isEmpty else { continue }
+            addPlay(chain: c, view, settings: settings, months: monthDays, to: &out)
+          case .stripe: continue
+          }
+        }
+        return out
+      }
+    }
+    var cells: [CellKey: TieOutSums] = [:]
+    var orders: [OrderLine] = []
+    for part in results {
+      for (k, v) in part.cells {
+        cells[k, default: TieOutSums()].add(v)
+      }
+      orders += part.orders
+    }
+    return (cells, orders)
+  }
+
+  /// An App Store chain's purchases: production, purchased (not Family Sharing); a priced one adds its
+  /// quantity and price on its report day, a free one its quantity as free units; a revocation with a
+  /// reason (not an upgrade) by T takes them off on the revocation's day.
+  static func addApple(
+    chain c: Int, _ view: borrowing LedgerView, settings: TieOutSettings, covered: [Bool], asOf t: Int64,
+    to out: inout Part
+  ) {
+    let products = view.products
+    var anniversary: Instant?
+    for k in view.purchases(c) {
+      let n = view.recordNumber(at: k)
+      let r = view.record(number: n)
+      guard r.isProduction, !r.isFamilyShared, r.currency != 0 else { continue }
+      if anniversary == nil && r.amount > 0 {
+        anniversary = FeeSchedule.firstAnniversary(Instant(ms: r.at))
+      }
+      let units = Int64(products.quantity(ofVariant: r.variant))
+      let subscription = products.productType[Int(r.variant)] == .autoRenewable
+      let bp = settings.fees.basisPoints(
+        store: .appStore, subscription: subscription, chargedAt: Instant(ms: r.at),
+        firstAnniversary: anniversary ?? Instant(ms: Int64.max))
+      let proceeds = FeeSchedule.proceeds(
+        grossMinor: r.amount, taxMinor: 0, basisPoints: bp, rounding: settings.rounding
+      ).proceeds
+      if let d = settings.appleDay(r.at), covered[d] {
+        let key = CellKey(
+          source: .appleSales, day: Int32(truncatingIfNeeded: settings.appleDays[d].day.daysSinceEpoch),
+          variant: r.variant, currency: r.currency)
+        out.cells[key, default: TieOutSums()].addCharge(units: units, amount: r.amount, proceeds: proceeds)
+      }
+      guard r.amount > 0, let rare = view.storage.rareFields(n), let revoked = rare.revokedAt, revoked.ms <= t,
+        rare.revocationReason != nil, !r.isUpgraded, let d = settings.appleDay(revoked.ms), covered[d]
+      else { continue }
+      let key = CellKey(
+        source: .appleSales, day: Int32(truncatingIfNeeded: settings.appleDays[d].day.daysSinceEpoch),
+        variant: r.variant, currency: r.currency)
+      out.cells[key, default: TieOutSums()].addCharge(units: -units, amount: -r.amount, proceeds: -proceeds)
+    }
+  }
+
+  /// A Play chain's sales rows that revenue counts, in an earnings month (UTC month of the charge):
+  /// a `Charged` row adds a unit and its item price, a `Refund` row takes them off.
+  static func addPlay(
+    chain c: Int, _ view: borrowing LedgerView, settings: TieOutSettings, months: Set<Int32>,
+    to out: inout Part
+  ) {
+    let products = view.products
+    for range in [view.purchases(c), view.refunds(c)] {
+      for k in range {
+        let n = view.recordNumber(at: k)
+        let r = view.record(number: n)
+        guard r.flags.revenueSlot >= 0, r.currency != 0 else { continue }
+        let day = CivilDate(daysSinceEpoch: r.at.floorDivided(by: Instant.msPerDay).quotient)
+        let month = CivilDate(year: day.year, month: day.month, day: 1)
+        let monthNumber = Int32(truncatingIfNeeded: month.daysSinceEpoch)
+        guard months.contains(monthNumber) else { continue }
+        let refund = r.kind == .refund
+        let item = r.amount - min(max(view.tax(n), 0), r.amount)
+        let subscription = products.productType[Int(r.variant)] == .autoRenewable
+        let bp = settings.fees.basisPoints(
+          store: .play, subscription: subscription, chargedAt: Instant(ms: r.at),
+          firstAnniversary: Instant(ms: Int64.max))
+        let fee = settings.rounding.scale(item, numerator: bp, denominator: 10_000)
+        let sign: Int64 = refund ? -1 : 1
+        let key = CellKey(source: .playEarnings, day: monthNumber, variant: r.variant, currency: r.currency)
+        out.cells[key, default: TieOutSums()].addCharge(
+          units: sign, amount: sign * item, proceeds: sign * (item - fee))
+        var product = products.name(ofVariant: r.variant)
+        if let colon = product.firstIndex(of: ":") { product = String(product[..<colon]) }
+        out.orders.append(
+          OrderLine(
+            orderId: r.transactionId.string(pool: view.pool), month: month, product: product,
+            currency: Currency(tableIndex: Int(r.currency) - 1), item: sign * item, fee: sign * fee))
+      }
+    }
+  }
+}
+
+extension TieOutSums {
+  /// A priced charge (or, negative, its refund) of `units`; a free one (amount 0) as free units.
+  @inline(__always)
+  mutating func addCharge(units n: Int64, amount: Int64, proceeds p: Int64) {
+    if amount == 0 {
+      freeUnits += n
+      return
+    }
+    units += n
+    gross += amount
+    proceeds += p
+  }
+
+  mutating func add(_ other: TieOutSums) {
+    units += other.units
+    gross += other.gross
+    proceeds += other.proceeds
+    freeUnits += other.freeUnits
+  }
+}

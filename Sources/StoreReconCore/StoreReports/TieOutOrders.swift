@@ -1,0 +1,153 @@
+/// The Play orders of the earnings months while both sides add up.
+struct TieOutOrderTable {
+  struct Key: Hashable {
+    var orderId: String
+    var month: CivilDate
+  }
+
+  struct Sides {
+    var salesItem: Int64 = 0
+    var estimatedFee: Int64 = 0
+    var salesRows = 0
+    var salesProduct: String?
+    var salesCurrency: Currency?
+    var earningsCharge: Int64 = 0
+    var earningsFee: Int64 = 0
+    var earningsRows = 0
+    var earningsProduct: String?
+    var earningsCurrency: Currency?
+  }
+
+  var table: [Key: Sides] = [:]
+
+  /// An earnings row of an order (an `Adjustment` names no order: it is left to the cells).
+  mutating func addReport(_ row: PlayEarningsRow) {
+    guard row.type != .adjustment else { return }
+    let key = Key(orderId: row.orderId, month: row.month)
+    var sides = table[key, default: Sides()]
+    switch row.type {
+    case .charge, .chargeRefund: sides.earningsCharge += row.buyerAmountMinor
+    case .googleFee, .googleFeeRefund: sides.earningsFee += row.buyerAmountMinor
+    default: break
+    }
+    sides.earningsRows += 1
+    if sides.earningsProduct == nil { sides.earningsProduct = row.productId }
+    if sides.earningsCurrency == nil { sides.earningsCurrency = row.buyerCurrency }
+    table[key] = sides
+  }
+
+  /// The sales rows of the earnings months.
+  mutating func addFeed(_ lines: [TieOutFeed.OrderLine]) {
+    for line in lines {
+      let key = Key(orderId: line.orderId, month: line.month)
+      var sides = table[key, default: Sides()]
+      sides.salesItem += line.item
+      sides.estimatedFee += line.fee
+      sides.salesRows += 1
+      if sides.salesProduct == nil { sides.salesProduct = line.product }
+      if sides.salesCurrency == nil { sides.salesCurrency = line.currency }
+      table[key] = sides
+    }
+  }
+
+  /// The orders with their status and detail, sorted by month, then order id.
+  func finished() -> [TieOutOrder] {
+    let keys = table.keys.sorted { ($0.month, $0.orderId) < ($1.month, $1.orderId) }
+    return keys.compactMap { key -> TieOutOrder? in
+      guard let sides = table[key], let currency = sides.salesCurrency ?? sides.earningsCurrency else {
+        return nil
+      }
+      var order = TieOutOrder(
+        orderId: key.orderId, month: key.month,
+        productId: sides.salesProduct ?? sides.earningsProduct ?? "", currency: currency)
+      order.salesItemMinor = sides.salesItem
+      order.earningsChargeMinor = sides.earningsCharge
+      order.estimatedFeeMinor = sides.estimatedFee
+      order.actualFeeMinor = -sides.earningsFee
+      TieOutWording.judge(&order, sides)
+      return order
+    }
+  }
+}
+
+/// Statuses and the words of the tie-out's details.
+enum TieOutWording {
+  /// `amount` minor units of `currency` as `4.99 USD`.
+  static func money(_ amount: Int64, _ currency: Currency) -> String {
+    "\(currency.format(amount)) \(currency.code)"
+  }
+
+  static func units(_ n: Int64) -> String { n == 1 || n == -1 ? "\(n) unit" : "\(n) units" }
+
+  /// The cell's status from its units and gross, and the difference in words.
+  static func judge(_ cell: inout TieOutCell, proceedsCurrencies: Int) {
+    let c = cell.currency
+    let unitsDiff = cell.unitsDiff
+    var words: [String] = []
+    if unitsDiff > 0 {
+      cell.status = .reportMore
+      words.append(
+        "the store reports \(units(unitsDiff)) (\(money(cell.grossDiffMinor, c))) more than the "
+          + "transaction feed shows: charges the server never saw")
+    } else if unitsDiff < 0 {
+      cell.status = .reportLess
+      words.append(
+        "the transaction feed shows \(units(-unitsDiff)) (\(money(-cell.grossDiffMinor, c))) the store "
+          + "does not report: a forged or duplicated transaction, or a lag")
+    } else if cell.grossDiffMinor != 0 {
+      cell.status = .priceDiffers
+      let more = cell.grossDiffMinor > 0 ? "more" : "less"
+      words.append(
+        "same \(units(cell.reportUnits)); the store's gross is \(money(abs(cell.grossDiffMinor), c)) \(more)")
+    } else {
+      cell.status = .match
+    }
+    if cell.reportFreeUnits != 0 || cell.ledgerFreeUnits != 0 {
+      let same = cell.reportFreeUnits == cell.ledgerFreeUnits
+      words.append(
+        "free units (price 0): report \(cell.reportFreeUnits), feed \(cell.ledgerFreeUnits)"
+          + (same ? "" : " (not in the status)"))
+    }
+    if proceedsCurrencies > 1 { words.append("the report's proceeds are in more than one currency") }
+    cell.detail = words.joined(separator: "; ")
+  }
+
+  /// The order's status: where it is missing, else whether its charge, else its fee differs.
+  static func judge(_ order: inout TieOutOrder, _ sides: TieOutOrderTable.Sides) {
+    let c = order.currency
+    if sides.earningsRows == 0 {
+      order.status = .missingInEarnings
+      order.detail =
+        "the sales report charged \(money(order.salesItemMinor, c)) before tax; the earnings report has no row"
+      return
+    }
+    if sides.salesRows == 0 {
+      order.status = .missingInSales
+      order.detail =
+        "the earnings report settles \(money(order.earningsChargeMinor, c)) for an order no sales report row has"
+      return
+    }
+    if let sales = sides.salesCurrency, let earnings = sides.earningsCurrency, sales != earnings {
+      order.status = .amountDiffers
+      order.detail = "sales in \(sales.code), earnings in \(earnings.code)"
+      return
+    }
+    let difference = order.earningsChargeMinor - order.salesItemMinor
+    if difference != 0 {
+      order.status = .amountDiffers
+      order.detail =
+        "earnings Charge \(money(order.earningsChargeMinor, c)) against sales Item Price "
+        + "\(money(order.salesItemMinor, c)): \(money(difference, c))"
+      return
+    }
+    let feeDifference = order.actualFeeMinor - order.estimatedFeeMinor
+    if abs(feeDifference) > 1 {
+      order.status = .feeDiffers
+      order.detail =
+        "Google kept \(money(order.actualFeeMinor, c)); the fee schedule says \(money(order.estimatedFeeMinor, c))"
+      return
+    }
+    order.status = .match
+    order.detail = ""
+  }
+}
