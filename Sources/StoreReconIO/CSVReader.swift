@@ -15,18 +15,22 @@ package final class CSVReader {
   /// The file's name as the user wrote it.
   package let displayName: String
   private let lines: LineReader
-  private let splitter = CSVSplitter()
+  private let splitter: CSVSplitter
   private let lookup: [String: Int]
 
   /// Opens `path` (plain, gzip or zip; UTF-8 or UTF-16 with BOM) and reads its header row.
-  package convenience init(path: String, displayName: String) throws(InputError) {
-    try self.init(lines: LineReader(path: path, displayName: displayName), displayName: displayName)
+  ///
+  /// `separator` is a comma (RFC 4180) or a tab (tab-separated, no quoting: Apple's reports).
+  package convenience init(path: String, displayName: String, separator: UInt8 = 0x2C) throws(InputError) {
+    try self.init(
+      lines: LineReader(path: path, displayName: displayName), displayName: displayName, separator: separator)
   }
 
   /// Reads CSV from `lines`, starting with its header row (the first line that is not blank).
-  package init(lines: LineReader, displayName: String) throws(InputError) {
+  package init(lines: LineReader, displayName: String, separator: UInt8 = 0x2C) throws(InputError) {
     self.lines = lines
     self.displayName = displayName
+    splitter = CSVSplitter(separator: separator)
     var names: [String] = []
     var line = 0
     if let (first, text, result) = try CSVReader.nextRecord(lines, splitter) {

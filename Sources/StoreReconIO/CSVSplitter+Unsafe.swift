@@ -5,7 +5,16 @@ import StoreReconPlatform
 /// A record without a quote is split in place (fields point into its text); one with quotes is
 /// unescaped into `scratch`. A record whose quoted field is still open at the end of its text is
 /// `unterminated`: the caller copies it into the pending buffer, appends the next line and retries.
+///
+/// With a tab ``separator`` (Apple's tab-separated reports, which Apple writes without quoting) a
+/// record is split at every tab and a quote is plain text.
 final class CSVSplitter {
+  /// The byte between fields: a comma (RFC 4180, quotes honoured) or a tab (no quoting).
+  let separator: UInt8
+
+  /// A splitter for `separator` (comma by default).
+  init(separator: UInt8 = 0x2C) { self.separator = separator }
+
   enum Result: Equatable {
     case complete
     case unterminated
@@ -67,6 +76,7 @@ final class CSVSplitter {
       return .complete
     }
     fieldsInScratch = false
+    if separator != 0x2C { return splitUnquoted(base, n) }
     #if _endian(little)
       // No quote at all (app rows): every comma of each eight bytes at once.
       if Memory.memchr(base, 0x22, n) == nil {
@@ -117,6 +127,17 @@ final class CSVSplitter {
       guard i < n else { return .complete }
       i += 1  // the comma
       field += 1
+    }
+  }
+
+  /// Fields between every ``separator``, in place; quotes are text.
+  private func splitUnquoted(_ base: UnsafePointer<UInt8>, _ n: Int) -> Result {
+    var start = 0
+    while true {
+      let end = CSVSplitter.next(separator, base, start, n)
+      addBound(start, end)
+      guard end < n else { return .complete }
+      start = end + 1
     }
   }
 

@@ -15,17 +15,27 @@ package enum InputBytes {
   ///
   /// Errors name `displayName`, the path as the user wrote it.
   package static func open(path: String, displayName: String? = nil) throws(InputError) -> any ByteSource {
+    try openNamingEntry(path: path, displayName: displayName).source
+  }
+
+  /// ``open(path:displayName:)``, also giving the name of the zip entry read (`nil` unless a zip):
+  /// Google names the earnings month only there (`PlayApps_YYYYMM.csv`).
+  package static func openNamingEntry(path: String, displayName: String? = nil) throws(InputError)
+    -> (source: any ByteSource, zipEntry: String?)
+  {
     let name = displayName ?? path
     let file = try FileByteSource(path: path, displayName: name)
     let container = try sniff(file, path: path, displayName: name)
     switch container {
     case .plain:
-      return TextDecodingSource(source: file, displayName: name)
+      return (TextDecodingSource(source: file, displayName: name), nil)
     case .gzip:
-      return TextDecodingSource(source: try GzipByteSource(file: file, displayName: name), displayName: name)
+      return (
+        TextDecodingSource(source: try GzipByteSource(file: file, displayName: name), displayName: name), nil
+      )
     case .zip:
-      return TextDecodingSource(
-        source: try ZipEntryByteSource(file: file, displayName: name), displayName: name)
+      let entry = try ZipEntryByteSource(file: file, displayName: name)
+      return (TextDecodingSource(source: entry, displayName: name), entry.entryName)
     }
   }
 

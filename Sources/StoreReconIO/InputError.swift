@@ -12,11 +12,16 @@ package enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
   case malformed(path: String, reason: String)
   /// The header row lacks columns the format requires.
   case missingColumns(file: String, [String])
+  /// The file is clearly another kind of input than its role expects: `looksLike` says what it is and
+  /// what it is not ("an Apple Summary Sales report, not App Store transactions"), `belongsUnder` the
+  /// config key the file belongs under (`appStore.salesReports`).
+  case wrongRole(path: String, looksLike: String, belongsUnder: String)
 
   /// The file the error is about.
   package var file: String {
     switch self {
-    case .notFound(let path), .unreadable(let path, _), .malformed(let path, _), .missingColumns(let path, _):
+    case .notFound(let path), .unreadable(let path, _), .malformed(let path, _), .missingColumns(let path, _),
+      .wrongRole(let path, _, _):
       return path
     }
   }
@@ -33,6 +38,8 @@ package enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     case .missingColumns(let file, let columns):
       let list = columns.map { "'\($0)'" }.joined(separator: ", ")
       return "\(file): header lacks required column\(columns.count == 1 ? "" : "s") \(list)"
+    case .wrongRole(let path, let looksLike, let key):
+      return "\(path): this file looks like \(looksLike) — list it under \(key)"
     }
   }
 
@@ -43,6 +50,8 @@ package enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unreadable(_, let reason): return .unreadable(path: displayName, reason: reason)
     case .malformed(_, let reason): return .malformed(path: displayName, reason: reason)
     case .missingColumns(_, let columns): return .missingColumns(file: displayName, columns)
+    case .wrongRole(_, let looksLike, let key):
+      return .wrongRole(path: displayName, looksLike: looksLike, belongsUnder: key)
     }
   }
 }
