@@ -42,8 +42,14 @@ enum InputReaders {
 
   static func read(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
-    rows: inout AppRowSet, report: inout InputReport, prepared: ScheduledRead? = nil
+    rows: inout AppRowSet, storeReports: inout StoreReportRows, report: inout InputReport,
+    prepared: ScheduledRead? = nil
   ) throws(InputError) -> InputCounts {
+    if let counts = try readStoreReport(
+      input, fileIndex: fileIndex, rejects: rejects, into: &storeReports)
+    {
+      return counts
+    }
     let packed: PackedImport?
     switch input.role {
     case "app_store.transactions":
@@ -119,6 +125,30 @@ enum InputReaders {
       return try GoodwillCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.goodwill.append($0) }
+    }
+  }
+
+  /// Reads one of the stores' own money reports; `nil` for an input of another role.
+  static func readStoreReport(
+    _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink,
+    into rows: inout StoreReportRows
+  ) throws(InputError) -> InputCounts? {
+    let (path, name) = (input.path, input.display)
+    switch input.role {
+    case "app_store.sales_reports":
+      return try AppleSalesReportImporter().read(
+        path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
+    case "app_store.subscriber_reports":
+      return try AppleSubscriberReportImporter().read(
+        path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
+    case "app_store.financial_reports":
+      return try AppleFinancialReportImporter().read(
+        path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
+    case "play.earnings":
+      return try PlayEarningsReportImporter().read(
+        path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
+    default:
+      return nil
     }
   }
 }

@@ -190,6 +190,8 @@ package enum ReconciliationRun {
   struct Inputs {
     let builder: LedgerBuilder
     var rows: AppRowSet
+    /// The stores' own money reports.
+    var storeReports = StoreReportRows()
     var reports: [InputReport]
     var rejectFiles: [(String, [Reject])]
   }
@@ -206,12 +208,13 @@ package enum ReconciliationRun {
     let digests = FileDigest.Prefetch(
       plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
+    var storeReports = StoreReportRows()
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
       let name = rejectsFileName(input, index: index, used: &usedRejectNames)
       let (report, rejects) = try readInput(
         input, index: index, rejectsFile: name, prepared: prepared[index], database: database,
-        into: &inputs, progress: progress, clock: clock)
+        into: &inputs, storeReports: &storeReports, progress: progress, clock: clock)
       inputs.rejectFiles.append((name, rejects))
       inputs.reports.append(report)
     }
@@ -228,6 +231,7 @@ package enum ReconciliationRun {
         inputs.reports[index].sha256 = digest.sha256
       }
     }
+    inputs.storeReports = storeReports
     prepared = []
     schedule.finish()
     FreeMemory.release()  // what the read's worker threads freed in their own arenas
@@ -248,8 +252,8 @@ package enum ReconciliationRun {
   /// run goes on without it; a database failure stops the run.
   static func readInput(
     _ input: PlannedInput, index: Int, rejectsFile name: String, prepared: ScheduledRead?,
-    database: PostgresConnection?, into inputs: inout Inputs, progress: any ProgressSink,
-    clock: ContinuousClock
+    database: PostgresConnection?, into inputs: inout Inputs, storeReports: inout StoreReportRows,
+    progress: any ProgressSink, clock: ContinuousClock
   ) throws(RunError) -> (InputReport, [Reject]) {
     let readStart = clock.now
     var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
@@ -268,7 +272,7 @@ package enum ReconciliationRun {
       do {
         report.counts = try InputReaders.read(
           input, fileIndex: Int32(index), rejects: rejects, ledger: inputs.builder, rows: &inputs.rows,
-          report: &report, prepared: prepared)
+          storeReports: &storeReports, report: &report, prepared: prepared)
       } catch {
         report.error = error.description
         progress.note("ERROR \(error.description) — the run goes on without this file")
@@ -291,6 +295,8 @@ package enum ReconciliationRun {
     var findings: [Finding]
     let revenue: [RevenueRow]
     let counts: [CountsRow]
+    /// The transaction feed against the stores' own reports.
+    let tieOut: TieOut
     let unchecked: [Store: Int]
     let ms: Int64
     /// With run history: what changed since the previous run.
@@ -314,8 +320,14 @@ package enum ReconciliationRun {
     let findings = Reconciler.findings(
       ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials, goodwill: rows.goodwill,
       options: options)
-    let revenue = Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding)
-    let counts = CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: setup.asOf)
+    let settings = tieOutSettings(config, reports: inputs.storeReports)
+    let tieOut = TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings)
+    let revenue = RevenueProceeds.apply(
+      Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding), ledger: ledger,
+      reports: inputs.storeReports, settings: settings, dayOf: { calendar.day(of: $0) })
+    let counts = CountsRow.withReportUnits(
+      CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: setup.asOf),
+      reports: inputs.storeReports, ledger: ledger, date: setup.date, hasPlaySales: !config.playSales.isEmpty)
     let reconcileMs = milliseconds(clock.now - reconcileStart)
     let unchecked = Reconciler.uncheckedEntitlements(rows.entitlements, options: options)
     for (store, n) in unchecked.sorted(by: { $0.key < $1.key }) {
@@ -326,9 +338,12 @@ package enum ReconciliationRun {
     progress.note(
       "reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(setup.asOf): \(findings.count) findings (\(reconcileMs) ms)"
     )
+    if !tieOut.cells.isEmpty || !tieOut.orders.isEmpty {
+      progress.note(tieOutLine(tieOut))
+    }
     return Outcome(
-      ledger: ledger, findings: findings, revenue: revenue, counts: counts, unchecked: unchecked,
-      ms: reconcileMs)
+      ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut,
+      unchecked: unchecked, ms: reconcileMs)
   }
 
   /// Run history: compares the findings with the previous run's (each finding gets its `since`), then
@@ -420,6 +435,7 @@ package enum ReconciliationRun {
       files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: outcome.delta,
       summary: summary)
     result.uncheckedEntitlements = outcome.unchecked
+    result.tieOut = outcome.tieOut
     return Written(
       result: result, files: files, experimentMs: experimentMs, writeMs: writeMs, workbookMs: workbookMs)
   }
@@ -612,6 +628,34 @@ package enum ReconciliationRun {
     return SummaryFX(reportingCurrency: reporting, label: "\(file) on \(date)") { money in
       table.convert(money.minor, from: money.currency, on: date, rounding: rounding)
     }
+  }
+
+  /// The tie-out's settings: the fee schedule, the rounding and the Apple report days, whose spans the
+  /// report time zone (`appStore.reportTimeZone`) decides.
+  static func tieOutSettings(_ config: RunConfig, reports: StoreReportRows) -> TieOutSettings {
+    var settings = TieOutSettings()
+    settings.fees = config.fees
+    settings.rounding = config.rounding
+    if let zone = ReportCalendar(identifier: config.appStoreReportTimeZone) {
+      settings.appleDays = TieOut.appleReportDays(reports).map {
+        ReportDaySpan(day: $0, start: zone.start(of: $0), end: zone.start(of: $0.next))
+      }
+    }
+    return settings
+  }
+
+  /// One progress line: the tie-out's cells and orders per status.
+  static func tieOutLine(_ tieOut: TieOut) -> String {
+    func counts<S: Hashable & Comparable & RawRepresentable<String>>(_ statuses: [S]) -> String {
+      var n: [S: Int] = [:]
+      for s in statuses { n[s, default: 0] += 1 }
+      return n.keys.sorted().map { "\(n[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+    }
+    var line = "tie-out: \(tieOut.cells.count) cells (\(counts(tieOut.cells.map(\.status))))"
+    if !tieOut.orders.isEmpty {
+      line += "; \(tieOut.orders.count) Play orders (\(counts(tieOut.orders.map(\.status))))"
+    }
+    return line
   }
 
   /// The price-experiment readouts of the config's experiments (none without experiments).
