@@ -14,9 +14,11 @@ package enum DemoRun {
     package var missed: [PlantedFinding]
     /// Reported findings that were not planted.
     package var unexpected: [PlantedFinding]
+    /// The tie-out check (`nil` when the run produced no tie-out).
+    package var tieOut: DemoTieOutCheck.Result?
     /// Text for stdout.
     package var text: String
-    /// 0 when the findings match the truth exactly, 1 otherwise (65 if an input failed as a whole).
+    /// 0 when the findings and the tie-out match the truth exactly, 1 otherwise (65 if an input failed as a whole).
     package var exitCode: Int32
   }
 
@@ -72,10 +74,38 @@ package enum DemoRun {
         text += "  unexpected \(u.kind)/\(u.reason) \(u.store.rawValue) \(u.chainKey) \(u.userId)\n"
       }
     }
+    let tieOut = tieOutCheck(result, truth)
+    text += tieOut.text
     let exitCode: Int32 =
       !result.failedInputs.isEmpty
-      ? RunError.Code.dataError.rawValue : (missed.isEmpty && unexpected.isEmpty ? 0 : 1)
+      ? RunError.Code.dataError.rawValue : (missed.isEmpty && unexpected.isEmpty && tieOut.exact ? 0 : 1)
     return Outcome(
-      result: result, truth: truth, missed: missed, unexpected: unexpected, text: text, exitCode: exitCode)
+      result: result, truth: truth, missed: missed, unexpected: unexpected, tieOut: tieOut.result, text: text,
+      exitCode: exitCode)
+  }
+
+  /// The tie-out check's lines, and whether the run's tie-out is exactly the planted one.
+  ///
+  /// Runs only when the run has tie-out cells: until the store reports are read and tied out
+  /// (issue 11), `result.tieOut` is empty and the check would report every plant as missed.
+  /// TODO(lead, when merging the tie-out): drop the `cells.isEmpty` guard so an empty tie-out of a
+  /// world with reports fails the demo.
+  static func tieOutCheck(_ result: RunResult, _ truth: DemoTruth) -> (
+    text: String, exact: Bool, result: DemoTieOutCheck.Result?
+  ) {
+    guard !result.tieOut.cells.isEmpty else {
+      return ("tie-out check: skipped (the run produced no tie-out)\n", true, nil)
+    }
+    let check = DemoTieOutCheck.check(result.tieOut, truth: truth)
+    guard !check.isExact else {
+      return (
+        "tie-out check: all \(truth.tieOut.plantedCount) planted tie-out differences reported, nothing else (precision 1.0, recall 1.0)\n",
+        true, check
+      )
+    }
+    var text =
+      "tie-out check: MISMATCH — \(check.missedCount) planted tie-out difference(s) missed, \(check.unexpectedCount) unexpected\n"
+    for line in check.lines(limit: 20) { text += "  \(line)\n" }
+    return (text, false, check)
   }
 }

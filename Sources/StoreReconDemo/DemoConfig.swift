@@ -15,11 +15,16 @@ enum DemoConfig {
     return """
       {
         "timeZone": "UTC",
-        "appStore": {"transactions": ["exports/apple/transactions*.jsonl"]},
+        "appStore": {
+          "transactions": ["exports/apple/transactions*.jsonl"],
+          "salesReports": ["exports/apple/reports/S_D_*.txt"],
+          "reportTimeZone": "America/Los_Angeles"
+        },
         "play": {
           "sales": ["exports/play/salesreport_*.csv"],
           "subscriptions": ["exports/play/subscriptions*.jsonl"],
-          "voided": ["exports/play/voided*.jsonl"]
+          "voided": ["exports/play/voided*.jsonl"],
+          "earnings": ["exports/play/earnings/PlayApps_*.csv"]
         },
         "app": {
           "entitlements": "\(DemoOutputs.entitlementsPath)",

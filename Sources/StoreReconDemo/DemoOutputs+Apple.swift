@@ -4,6 +4,7 @@ import StoreReconCore
 /// wrapped as a compact JWS.
 extension DemoOutputs {
   func writeApple(_ chain: DemoChain, _ index: Int, mayTruncate: Bool, _ rng: inout DemoRandom) throws {
+    reports.recordApple(chain, index)
     let p = chain.periods[index]
     let first = chain.periods[0]
     let digits = chain.country.currency.minorUnits ?? 2

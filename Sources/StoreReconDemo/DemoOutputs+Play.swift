@@ -56,6 +56,7 @@ extension DemoOutputs {
   private func writeSalesRow(_ chain: DemoChain, _ p: DemoPeriod, refund: Bool, at: Instant, device: String)
     throws
   {
+    reports.recordPlaySale(chain, p, refund: refund, at: at, device: device)
     let amounts = chain.country.playAmounts(p.product.tier)
     let currency = chain.country.currency
     try writeSalesRow(

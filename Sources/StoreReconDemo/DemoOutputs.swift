@@ -20,6 +20,8 @@ final class DemoOutputs {
 
   let directory: String
   let t: Instant
+  /// The stores' own reports, recorded as the chains are written.
+  let reports: DemoStoreReports
   /// Malformed lines written so far, per relative path.
   var rejects: [String: Int] = [:]
 
@@ -37,9 +39,10 @@ final class DemoOutputs {
   private let truncateFrom: Int
   var truncated: Set<String> = []
 
-  init(directory: String, t: Instant, users: Int) throws {
+  init(directory: String, t: Instant, users: Int, reports: DemoStoreReports) throws {
     self.directory = directory
     self.t = t
+    self.reports = reports
     truncateFrom = users / 3
     apple = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.applePath)
     subscriptions = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.subscriptionsPath)

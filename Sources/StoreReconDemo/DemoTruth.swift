@@ -9,15 +9,18 @@ package struct DemoTruth: Sendable {
   package var rejectsPerFile: [String: Int]
   /// The price experiment per arm (control, then high), as generated: `truth/experiment_truth.csv`.
   package var experimentArms: [DemoArmTruth]
+  /// The tie-out the store reports were built to give: `truth/planted_tieout*.csv`.
+  package var tieOut: DemoTieOutTruth
 
   /// Creates a truth.
   package init(
     planted: [PlantedFinding], files: [String], rejectsPerFile: [String: Int],
-    experimentArms: [DemoArmTruth] = []
+    experimentArms: [DemoArmTruth] = [], tieOut: DemoTieOutTruth = DemoTieOutTruth()
   ) {
     self.planted = planted
     self.files = files
     self.rejectsPerFile = rejectsPerFile
     self.experimentArms = experimentArms
+    self.tieOut = tieOut
   }
 }

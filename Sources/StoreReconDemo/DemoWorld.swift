@@ -31,7 +31,9 @@ package enum DemoWorld {
     func position(_ j: Int) -> Int { (2 * j + 1) * total / (2 * specials.count) }
 
     try removeStaleInputs(in: directory)
-    let outputs = try DemoOutputs(directory: directory, t: builder.t, users: total)
+    let reports = DemoStoreReports(
+      asOf: options.asOf, t: builder.t, seed: options.seed, countries: builder.countries)
+    let outputs = try DemoOutputs(directory: directory, t: builder.t, users: total, reports: reports)
     var planted: [PlantedFinding] = []
     var next = 0
     var index = 0
@@ -74,6 +76,9 @@ package enum DemoWorld {
     var tail = DemoRandom(seed: options.seed, stream: 0x7A11_0000_0000_0000)
     try outputs.writeMalformedSales(&builder.ids, &tail)
     var files = try outputs.close()
+    let tieOut = try reports.finish(into: directory, ids: &builder.ids)
+    files += tieOut.reportFiles
+    files += [DemoTieOutTruth.cellsPath, DemoTieOutTruth.ordersPath, DemoTieOutTruth.controlsPath]
 
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
@@ -93,7 +98,7 @@ package enum DemoWorld {
     files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path]
     return DemoTruth(
       planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
-      experimentArms: experiment.arms)
+      experimentArms: experiment.arms, tieOut: tieOut)
   }
 
   /// Writes `truth/planted_findings.csv` and `truth/expected_rejects.csv`.
@@ -140,6 +145,7 @@ package enum DemoWorld {
     let patterns = [
       ("exports/apple", "transactions", ".jsonl"), ("exports/play", "salesreport_", ".csv"),
       ("exports/play", "subscriptions", ".jsonl"), ("exports/play", "voided", ".jsonl"),
+      ("exports/apple/reports", "S_D_", ".txt"), ("exports/play/earnings", "PlayApps_", ".csv"),
     ]
     let manager = FileManager.default
     for (folder, prefix, suffix) in patterns {
