@@ -341,6 +341,14 @@ package enum ReconciliationRun {
     if !tieOut.cells.isEmpty || !tieOut.orders.isEmpty {
       progress.note(tieOutLine(tieOut))
     }
+    if !tieOut.skippedAppleDays.isEmpty || !tieOut.skippedPlayMonths.isEmpty {
+      let periods = tieOut.skippedAppleDays.map(\.description) + tieOut.skippedPlayMonths.map {
+        $0.description.prefix(7).description
+      }
+      progress.note(
+        "note: not tied out (the period ends after \(setup.asOf), so the feed cannot show all of it yet): "
+          + periods.joined(separator: ", "))
+    }
     return Outcome(
       ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut,
       unchecked: unchecked, ms: reconcileMs)

@@ -66,14 +66,24 @@ extension TieOut {
   /// The tie-out of the ledger's transactions against the stores' reports: Apple cells per Summary
   /// Sales report day, Play cells and orders per earnings month. docs/tieout.md states the rules.
   package static func build(ledger: Ledger, reports: StoreReportRows, settings: TieOutSettings) -> TieOut {
+    guard !reports.appleSales.isEmpty || !reports.playEarnings.isEmpty else { return TieOut() }
     var cells = TieOutCellTable()
-    let salesDays = Set(reports.appleSales.map(\.day))
-    for row in reports.appleSales where row.isInApp {
+    let t = ledger.asOf.ms
+    // Only periods over by T: the feed holds nothing after T, the report the whole period.
+    let ended = Set(settings.appleDays.filter { $0.end.ms <= t }.map(\.day))
+    let reportDays = Set(reports.appleSales.map(\.day))
+    let salesDays = reportDays.intersection(ended)
+    for row in reports.appleSales where row.isInApp && salesDays.contains(row.day) {
       cells.addReport(row)
     }
-    let months = Set(reports.playEarnings.map(\.month))
+    let reportMonths = Set(reports.playEarnings.map(\.month))
+    let months = reportMonths.filter { month in
+      let next = month.month == 12
+        ? CivilDate(year: month.year + 1, month: 1, day: 1) : CivilDate(year: month.year, month: month.month + 1, day: 1)
+      return next.startUTC.ms <= t
+    }
     var orders = TieOutOrderTable()
-    for row in reports.playEarnings {
+    for row in reports.playEarnings where months.contains(row.month) {
       cells.addReport(row)
       orders.addReport(row)
     }
@@ -81,7 +91,10 @@ extension TieOut {
       ledger: ledger, settings: settings, salesDays: salesDays, months: months)
     cells.addFeed(feed.cells, products: ledger.storage.products)
     orders.addFeed(feed.orders)
-    return TieOut(cells: cells.finished(), orders: orders.finished())
+    var tieOut = TieOut(cells: cells.finished(), orders: orders.finished())
+    tieOut.skippedAppleDays = reportDays.subtracting(salesDays).sorted()
+    tieOut.skippedPlayMonths = reportMonths.subtracting(months).sorted()
+    return tieOut
   }
 }
 

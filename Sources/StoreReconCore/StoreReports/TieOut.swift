@@ -121,6 +121,10 @@ package struct TieOut: Sendable, Equatable {
   package var cells: [TieOutCell] = []
   /// Sorted by month, order id.
   package var orders: [TieOutOrder] = []
+  /// Report days (Apple) and earnings months (Play, first day) a report covers that end after T: the
+  /// feed cannot show their last hours yet, so they are not tied out (a later run ties them out).
+  package var skippedAppleDays: [CivilDate] = []
+  package var skippedPlayMonths: [CivilDate] = []
 
   /// An empty tie-out (no store report read).
   package init() {}

@@ -44,6 +44,7 @@ enum TieOutFeed {
         for c in Parallel.range(part, of: parts, count: count) {
           switch view.chain(c).store {
           case .appStore:
+            guard !salesDays.isEmpty else { continue }
             addApple(chain: c, view, settings: settings, covered: coveredDays, asOf: t, to: &out)
           case .play:
             guard !monthDays.isEmpty else { continue }
