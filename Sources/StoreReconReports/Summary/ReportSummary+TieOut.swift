@@ -136,7 +136,31 @@ extension ReportSummary {
       }
       blocks.append(.table(orders))
     }
+    blocks += consoleCheckBlocks
     return SummarySection(title: "Tie-out", blocks: blocks)
+  }
+
+  /// The daily check against the console: per store and product the report's paid units of the day,
+  /// the chains paid through T and the active entitlements, with the differences named (rows no store
+  /// report covers are left out; all rows are in counts.csv).
+  var consoleCheckBlocks: [SummarySection.Block] {
+    let rows = facts.counts.filter { $0.reportPaidUnits != nil }
+    guard !rows.isEmpty else { return [] }
+    var table = SummaryTable(
+      headers: [
+        "store", "product", "report paid units", "chains paid through", "entitlements active", "detail",
+      ],
+      rightAligned: [2, 3, 4])
+    for r in rows {
+      table.rows.append([
+        r.store.rawValue, r.productId, r.reportPaidUnits.map { String($0) } ?? "",
+        String(r.chainsPaidThrough),
+        String(r.entitlementsActive), r.detail.isEmpty ? "—" : r.detail,
+      ])
+    }
+    return [
+      .subheading("Paid units against the store's report of \(facts.date) (counts.csv)"), .table(table),
+    ]
   }
 
   var payoutsSection: SummarySection {

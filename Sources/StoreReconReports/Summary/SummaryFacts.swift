@@ -29,6 +29,9 @@ package struct SummaryFacts: Sendable {
   /// What the settlement reports pay out per report kind and payout currency
   /// (``PayoutTotal/payoutTotals(_:)``); empty when none was read.
   package var payouts: [PayoutTotal]
+  /// The counts table (per store and product: chains paid through, active entitlements, the store
+  /// report's paid units); the summary shows the rows a store report covers.
+  package var counts: [CountsRow]
 
   /// Creates facts with no optional section.
   package init(
@@ -37,7 +40,7 @@ package struct SummaryFacts: Sendable {
     revenue: [RevenueRow], alerts: [AlertRule] = [], incomplete: [String] = [],
     history: SummaryHistory? = nil,
     experiments: [ExperimentVerdict]? = nil, fx: SummaryFX? = nil, tieOut: TieOut = TieOut(),
-    payouts: [PayoutTotal] = []
+    payouts: [PayoutTotal] = [], counts: [CountsRow] = []
   ) {
     self.version = version
     self.date = date
@@ -53,5 +56,6 @@ package struct SummaryFacts: Sendable {
     self.fx = fx
     self.tieOut = tieOut
     self.payouts = payouts
+    self.counts = counts
   }
 }

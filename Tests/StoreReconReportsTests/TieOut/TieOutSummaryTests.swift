@@ -144,4 +144,23 @@ struct TieOutSummaryTests {
     facts.alerts[1].maxAmount = [TieOutFixture.jpy: 400]
     #expect(!ReportSummary.build(facts).isAlert)
   }
+
+  @Test func paidUnitsAgainstTheConsole() {
+    var facts = Self.facts(tieOut: TieOutFixture.tieOut)
+    var reported = CountsRow(store: .appStore, productId: "pro.monthly")
+    reported.chainsPaidThrough = 10
+    reported.entitlementsActive = 11
+    reported.reportPaidUnits = 9
+    reported.detail = "1 entitlement more than chains; report 1 fewer"
+    var unreported = CountsRow(store: .stripe, productId: "pro.monthly")
+    unreported.chainsPaidThrough = 4
+    facts.counts = [reported, unreported]
+    let lines = Self.section(ReportSummary.build(facts).text, "Tie-out")
+    #expect(
+      Array(lines.suffix(3)) == [
+        "Paid units against the store's report of 2026-09-30 (counts.csv):",
+        "  store      product      report paid units  chains paid through  entitlements active  detail",
+        "  app_store  pro.monthly                  9                   10                   11  1 entitlement more than chains; report 1 fewer",
+      ])
+  }
 }
