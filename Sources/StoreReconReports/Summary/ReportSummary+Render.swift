@@ -14,8 +14,15 @@ extension ReportSummary {
       }
       lines.append("")
     }
-    lines.append("Reports: findings.csv, revenue.csv, counts.csv, grants.csv, rejects/, manifest.json.")
+    lines.append(reportsLine)
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The last line: the report files beside the summary (the tie-out's where there is one).
+  var reportsLine: String {
+    let tieOut =
+      facts.tieOut.cells.isEmpty && facts.tieOut.orders.isEmpty ? "" : "tieout.csv, tieout_orders.csv, "
+    return "Reports: findings.csv, revenue.csv, counts.csv, grants.csv, \(tieOut)rejects/, manifest.json."
   }
 
   /// `storerecon 0.1.0 — reconciliation for 2026-11-29 (UTC), as of 2026-11-30T00:00:00.000Z`.
@@ -59,7 +66,7 @@ extension ReportSummary {
       }
     }
     out +=
-      "<p style=\"margin:16px 0 0 0;color:#59636e;font-size:12px;\">Reports: findings.csv, revenue.csv, counts.csv, grants.csv, rejects/, manifest.json.</p>\n"
+      "<p style=\"margin:16px 0 0 0;color:#59636e;font-size:12px;\">\(HTMLText.escape(reportsLine))</p>\n"
     return out + "</body>\n</html>\n"
   }
 }

@@ -1,9 +1,13 @@
 import StoreReconCore
 
 extension ReportSummary {
-  /// The summary's sections, in order: status, inputs, findings, largest findings, revenue, price tests.
+  /// The summary's sections, in order: status, inputs, findings, largest findings, revenue, tie-out,
+  /// payouts, price tests.
   package var sections: [SummarySection] {
-    [statusSection, inputsSection, findingsSection, largestSection, revenueSection, experimentsSection]
+    [
+      statusSection, inputsSection, findingsSection, largestSection, revenueSection, tieOutSection,
+      payoutsSection, experimentsSection,
+    ]
   }
 
   var statusSection: SummarySection {

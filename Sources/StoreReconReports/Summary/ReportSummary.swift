@@ -98,7 +98,8 @@ package struct ReportSummary: Sendable {
 
   /// Builds the summary.
   package static func build(_ facts: SummaryFacts) -> ReportSummary {
-    let breaches = AlertRule.breaches(facts.alerts, findings: facts.findings, fx: facts.fx)
+    let breaches = AlertRule.breaches(
+      facts.alerts, findings: facts.findings, tieOut: facts.tieOut, fx: facts.fx)
     let groups = findingGroups(facts)
     let (rankings, unranked) = rank(facts)
     return ReportSummary(

@@ -24,6 +24,14 @@ package struct SummaryFacts: Sendable {
   package var experiments: [ExperimentVerdict]?
   /// Conversion into a reporting currency; `nil` ranks and thresholds money per currency.
   package var fx: SummaryFX?
+  /// The tie-out against the stores' own reports; empty when no store report was read.
+  package var tieOut: TieOut
+  /// What the settlement reports pay out per report kind and payout currency
+  /// (``PayoutTotal/payoutTotals(_:)``); empty when none was read.
+  package var payouts: [PayoutTotal]
+  /// The counts table (per store and product: chains paid through, active entitlements, the store
+  /// report's paid units); the summary shows the rows a store report covers.
+  package var counts: [CountsRow]
 
   /// Creates facts with no optional section.
   package init(
@@ -31,7 +39,8 @@ package struct SummaryFacts: Sendable {
     findings: [Finding],
     revenue: [RevenueRow], alerts: [AlertRule] = [], incomplete: [String] = [],
     history: SummaryHistory? = nil,
-    experiments: [ExperimentVerdict]? = nil, fx: SummaryFX? = nil
+    experiments: [ExperimentVerdict]? = nil, fx: SummaryFX? = nil, tieOut: TieOut = TieOut(),
+    payouts: [PayoutTotal] = [], counts: [CountsRow] = []
   ) {
     self.version = version
     self.date = date
@@ -45,5 +54,8 @@ package struct SummaryFacts: Sendable {
     self.history = history
     self.experiments = experiments
     self.fx = fx
+    self.tieOut = tieOut
+    self.payouts = payouts
+    self.counts = counts
   }
 }

@@ -18,31 +18,35 @@ package enum ReportTables {
     return csv.bytes
   }
 
-  /// `revenue.csv`.
+  /// `revenue.csv`; `proceeds_minor` and `proceeds_source` (`settled`, `reported`, `estimated`) come
+  /// after the columns it had before them.
   package static func revenueCSV(_ rows: [RevenueRow]) -> [UInt8] {
     var csv = CSVWriter(header: [
       "day", "store", "product_id", "currency", "charges", "gross_minor", "tax_minor", "refunds_minor",
-      "refund_count",
+      "refund_count", "proceeds_minor", "proceeds_source",
     ])
     for r in rows {
       csv.row([
         r.day.description, r.store.rawValue, r.productId, r.currency.code, String(r.charges),
         String(r.grossMinor),
-        String(r.taxMinor), String(r.refundsMinor), String(r.refundCount),
+        String(r.taxMinor), String(r.refundsMinor), String(r.refundCount), String(r.proceedsMinor),
+        r.proceedsSource.rawValue,
       ])
     }
     return csv.bytes
   }
 
-  /// `counts.csv`.
+  /// `counts.csv`; `report_paid_units` (empty where no store report covers the day) and `detail` come
+  /// after the columns it had before them.
   package static func countsCSV(_ rows: [CountsRow]) -> [UInt8] {
     var csv = CSVWriter(header: [
-      "store", "product_id", "chains_paid_through", "entitlements_active", "difference",
+      "store", "product_id", "chains_paid_through", "entitlements_active", "difference", "report_paid_units",
+      "detail",
     ])
     for r in rows {
       csv.row([
         r.store.rawValue, r.productId, String(r.chainsPaidThrough), String(r.entitlementsActive),
-        String(r.difference),
+        String(r.difference), r.reportPaidUnits.map { String($0) } ?? "", r.detail,
       ])
     }
     return csv.bytes

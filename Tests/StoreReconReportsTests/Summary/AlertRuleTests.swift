@@ -63,4 +63,53 @@ struct AlertRuleTests {
       ])
     #expect(AlertRule(kind: .orphanedCharge, maxAmountReporting: 1900).breaches(findings, fx: fx).isEmpty)
   }
+
+  @Test func tieOutCellRulesCountCellsAndAbsoluteGrossDifferences() {
+    let tieOut = TieOutFixture.tieOut
+    let more = AlertRule(target: .tieOutCells(.reportMore), maxCount: 0)
+    #expect(more.name == "tieout/report_more" && more.kind == nil && more.reason == nil)
+    #expect(
+      more.breaches(findings: [], tieOut: tieOut, fx: nil).map(\.text) == [
+        "tieout/report_more: 1 cells > maxCount 0"
+      ])
+    // report_less: gross_diff −9.99 USD counts as 9.99 USD.
+    let less = AlertRule(target: .tieOutCells(.reportLess), maxCount: 1, maxAmount: [Self.usd: 998])
+    #expect(
+      less.breaches(findings: [], tieOut: tieOut, fx: nil).map(\.text) == [
+        "tieout/report_less: 9.99 USD gross difference > maxAmount 9.98 USD"
+      ])
+    #expect(
+      AlertRule(target: .tieOutCells(.reportLess), maxAmount: [Self.usd: 999]).breaches(
+        findings: [], tieOut: tieOut, fx: nil
+      ).isEmpty)
+    // Tie-out rules ignore findings; finding rules ignore the tie-out.
+    let findings = [Self.finding(.unclaimed, "a", Self.usd, 300)]
+    #expect(
+      AlertRule(target: .tieOutCells(.match), maxCount: 0).breaches(findings, fx: nil).isEmpty)
+    #expect(
+      AlertRule(kind: .orphanedCharge, maxCount: 0).breaches(findings: [], tieOut: tieOut, fx: nil).isEmpty)
+  }
+
+  @Test func tieOutOrderRulesUseTheChargeDifference() {
+    let tieOut = TieOutFixture.tieOut
+    let missing = AlertRule(target: .tieOutOrders(.missingInEarnings), maxCount: 0)
+    #expect(missing.name == "tieout_orders/missing_in_earnings")
+    let amount = AlertRule(target: .tieOutOrders(.amountDiffers), maxAmount: [Self.usd: 99])
+    let fee = AlertRule(target: .tieOutOrders(.feeDiffers), maxCount: 1, maxAmount: [Self.usd: 0])
+    #expect(
+      AlertRule.breaches([missing, amount, fee], findings: [], tieOut: tieOut, fx: nil).map(\.text) == [
+        "tieout_orders/missing_in_earnings: 1 orders > maxCount 0",
+        "tieout_orders/amount_differs: 1.00 USD charge difference > maxAmount 0.99 USD",
+      ])
+    let fx = SummaryFX(reportingCurrency: Self.eur, label: "rates") { m in
+      m.currency == Self.usd ? m.minor * 9 / 10 : nil
+    }
+    // 9.99 USD missing from the earnings → 8.99 EUR.
+    #expect(
+      AlertRule(target: .tieOutOrders(.missingInEarnings), maxAmountReporting: 898).breaches(
+        findings: [], tieOut: tieOut, fx: fx
+      ).map(\.text) == [
+        "tieout_orders/missing_in_earnings: 8.99 EUR charge difference (rates) > maxAmountMinor 8.98 EUR"
+      ])
+  }
 }

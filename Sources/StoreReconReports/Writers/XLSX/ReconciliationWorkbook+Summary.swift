@@ -70,7 +70,66 @@ extension ReconciliationWorkbook {
         .integer(Int64(total.charges)), .integer(Int64(total.refundCount)),
       ])
     }
+    try writeSummaryTieOut(content, into: sheet, row: &row)
     try sheet.fitColumnWidths()
+  }
+
+  /// The Summary sheet's Tie-out section (cells and money per store, report and status; Play orders per
+  /// status) and its Payouts section (per report and payout currency), from `row` on.
+  static func writeSummaryTieOut(_ content: Content, into sheet: XLSXWorksheet, row: inout Int)
+    throws(XLSXError)
+  {
+    func line(_ cells: [XLSXCell], fitting: Bool = true) throws(XLSXError) {
+      try sheet.writeRow(cells, row: row, fitting: fitting)
+      row += 1
+    }
+    row += 1
+    try line([.bold("Tie-out")], fitting: false)
+    let lines = ReportSummary.tieOutLines(content.tieOut)
+    if lines.isEmpty { try line([.text(noTieOutNote)], fitting: false) }
+    if !lines.isEmpty {
+      try line(
+        ["store", "source", "status", "cells", "currency", "|gross difference|", "report gross"].map {
+          .bold($0)
+        })
+    }
+    for l in lines {
+      let head: [XLSXCell] = [.text(l.store.rawValue), .text(l.source.rawValue), .text(l.status.rawValue)]
+      if l.grossDifference.isEmpty { try line(head + [.integer(Int64(l.cells))]) }
+      for (diff, gross) in zip(l.grossDifference, l.reportGross) {
+        try line(
+          head + [
+            .integer(Int64(l.cells)), .text(diff.currency.code),
+            .money(minor: diff.minor, currency: diff.currency),
+            .money(minor: gross.minor, currency: gross.currency),
+          ])
+      }
+    }
+    let orders = ReportSummary.tieOutOrderLines(content.tieOut)
+    if !orders.isEmpty {
+      try line(["store", "order status", "orders", "currency", "|earnings − sales|"].map { .bold($0) })
+    }
+    for o in orders {
+      let head: [XLSXCell] = [.text(o.store.rawValue), .text(o.status.rawValue), .integer(Int64(o.orders))]
+      if o.chargeDifference.isEmpty { try line(head) }
+      for diff in o.chargeDifference {
+        try line(head + [.text(diff.currency.code), .money(minor: diff.minor, currency: diff.currency)])
+      }
+    }
+    row += 1
+    try line([.bold("Payouts")], fitting: false)
+    if content.payouts.isEmpty {
+      try line(
+        [.text("no settlement report (play.earnings, appStore.financialReports) was read")], fitting: false)
+    } else {
+      try line(["report", "currency", "payout", "rows"].map { .bold($0) })
+    }
+    for p in content.payouts {
+      try line([
+        .text(p.kind.rawValue), .text(p.currency.code), .money(minor: p.amountMinor, currency: p.currency),
+        .integer(Int64(p.rows)),
+      ])
+    }
   }
 
   /// Findings and money at stake for one reason in one currency (`currency` `nil`: findings with no amount).

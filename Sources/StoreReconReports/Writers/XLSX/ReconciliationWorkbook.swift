@@ -2,8 +2,10 @@ package import StoreReconCore
 
 /// `reconciliation.xlsx`: the run's reports as one workbook for finance.
 ///
-/// Sheets, in order: **Summary**, then one per table — **Orphaned charges**, **Free entitlements**,
-/// **Duplicate claims**, **Revenue**, **Counts**, **Grants**, **Rejects**. Money cells are numbers in their
+/// Sheets, in order: **Summary**, **Tie-out** (the stores' own reports against the transaction feed,
+/// differences first), **Tie-out orders** (Google Play orders, differences first), then one per table —
+/// **Orphaned charges**, **Free entitlements**, **Duplicate claims**, **Revenue**, **Counts**, **Grants**,
+/// **Rejects**. Money cells are numbers in their
 /// currency's own format with the currency code in the column before them; dates are Excel dates;
 /// headers are bold and frozen with an autofilter; column widths fit the content. A table longer than
 /// a sheet continues on `Revenue (2)`… The same content gives the same bytes.
@@ -29,12 +31,16 @@ package enum ReconciliationWorkbook {
     package var rejects: [Reject]
     /// New / still-open / resolved counts; `nil` when there is no run history.
     package var history: WorkbookHistory?
+    /// The tie-out against the stores' own reports; empty when no store report was read.
+    package var tieOut: TieOut
+    /// Payout totals of the settlement reports (``PayoutTotal/payoutTotals(_:)``).
+    package var payouts: [PayoutTotal]
 
     /// Creates the content.
     package init(
       date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport], findings: [Finding],
       revenue: [RevenueRow], counts: [CountsRow], grants: [GrantRow], rejects: [Reject],
-      history: WorkbookHistory? = nil
+      history: WorkbookHistory? = nil, tieOut: TieOut = TieOut(), payouts: [PayoutTotal] = []
     ) {
       self.date = date
       self.asOf = asOf
@@ -46,11 +52,14 @@ package enum ReconciliationWorkbook {
       self.grants = grants
       self.rejects = rejects
       self.history = history
+      self.tieOut = tieOut
+      self.payouts = payouts
     }
 
     /// Data rows over all tables (decides constant-memory mode).
     package var tableRows: Int {
-      findings.count + revenue.count + counts.count + grants.count + rejects.count
+      findings.count + revenue.count + counts.count + grants.count + rejects.count + tieOut.cells.count
+        + tieOut.orders.count
     }
   }
 
@@ -84,6 +93,8 @@ package enum ReconciliationWorkbook {
       to: path, properties: properties, constantMemory: content.tableRows > options.constantMemoryAbove
     ) { (workbook: XLSXWorkbook) throws(XLSXError) in
       try writeSummary(content, into: workbook)
+      try writeTieOut(content.tieOut.cells, into: workbook, rowLimit: options.rowLimit)
+      try writeTieOutOrders(content.tieOut.orders, into: workbook, rowLimit: options.rowLimit)
       try writeFindings(content.findings, into: workbook, rowLimit: options.rowLimit)
       try writeRevenue(content.revenue, into: workbook, rowLimit: options.rowLimit)
       try writeCounts(content.counts, into: workbook, rowLimit: options.rowLimit)
@@ -119,6 +130,7 @@ package enum ReconciliationWorkbook {
   {
     let header = [
       "day", "store", "product_id", "currency", "gross", "tax", "refunds", "charges", "refund_count",
+      "proceeds", "proceeds_source",
     ]
     try workbook.writeTable(name: "Revenue", header: header, rowCount: revenue.count, rowLimit: rowLimit) {
       i in
@@ -127,19 +139,24 @@ package enum ReconciliationWorkbook {
         date(r.day), .text(r.store.rawValue), .text(r.productId), .text(r.currency.code),
         .money(minor: r.grossMinor, currency: r.currency), .money(minor: r.taxMinor, currency: r.currency),
         .money(minor: r.refundsMinor, currency: r.currency), .integer(Int64(r.charges)),
-        .integer(Int64(r.refundCount)),
+        .integer(Int64(r.refundCount)), .money(minor: r.proceedsMinor, currency: r.currency),
+        .text(r.proceedsSource.rawValue),
       ]
     }
   }
 
   static func writeCounts(_ counts: [CountsRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
   {
-    let header = ["store", "product_id", "chains_paid_through", "entitlements_active", "difference"]
+    let header = [
+      "store", "product_id", "chains_paid_through", "entitlements_active", "difference", "report_paid_units",
+      "detail",
+    ]
     try workbook.writeTable(name: "Counts", header: header, rowCount: counts.count, rowLimit: rowLimit) { i in
       let r = counts[i]
       return [
         .text(r.store.rawValue), .text(r.productId), .integer(Int64(r.chainsPaidThrough)),
         .integer(Int64(r.entitlementsActive)), .integer(Int64(r.difference)),
+        r.reportPaidUnits.map { .integer($0) } ?? .empty, text(r.detail),
       ]
     }
   }
@@ -168,6 +185,11 @@ package enum ReconciliationWorkbook {
         .text(XLSXWorksheet.clipped(r.raw)),
       ]
     }
+  }
+
+  /// A text cell (clipped to what a cell holds), or blank for empty text.
+  static func text(_ value: String) -> XLSXCell {
+    value.isEmpty ? .empty : .text(XLSXWorksheet.clipped(value))
   }
 
   /// A money cell, or blank where no amount or currency is known.

@@ -76,8 +76,8 @@ import StoreReconTestSupport
     #expect(try package.entryNames().contains("xl/sharedStrings.xml") == !constantMemory)
     #expect(
       try package.sheetNames() == [
-        "Summary", "Orphaned charges", "Free entitlements", "Duplicate claims", "Revenue", "Counts", "Grants",
-        "Rejects",
+        "Summary", "Tie-out", "Tie-out orders", "Orphaned charges", "Free entitlements", "Duplicate claims",
+        "Revenue", "Counts", "Grants", "Rejects",
       ])
     let styles = try package.styles()
     let strings = try package.sharedStrings()
@@ -113,7 +113,7 @@ import StoreReconTestSupport
         && styles.formatCode(style: free.cells["I3"]?.style ?? -1) == "yyyy-mm-dd")
 
     let revenue = try package.sheet("Revenue")
-    #expect(revenue.frozenRows == 1 && revenue.autofilter == "A1:I4")
+    #expect(revenue.frozenRows == 1 && revenue.autofilter == "A1:K4")
     #expect(styles.formatCode(style: revenue.cells["A2"]?.style ?? -1) == "yyyy-mm-dd")
     #expect(revenue.cells["A2"]?.value == "46352")
     money(revenue, "E2", "9.98", "#,##0.00")
@@ -122,7 +122,7 @@ import StoreReconTestSupport
     #expect(revenue.cells["H2"]?.value == "2")
 
     let counts = try package.sheet("Counts")
-    #expect(counts.cells["E2"]?.value == "1" && counts.autofilter == "A1:E2")
+    #expect(counts.cells["E2"]?.value == "1" && counts.autofilter == "A1:G2")
     let grants = try package.sheet("Grants")
     #expect(styles.formatCode(style: grants.cells["E2"]?.style ?? -1) == "yyyy-mm-dd hh:mm:ss")
     #expect(grants.cells["F2"] == nil)
@@ -184,7 +184,7 @@ import StoreReconTestSupport
     var days: [String] = []
     for name in ["Revenue", "Revenue (2)", "Revenue (3)"] {
       let sheet = try package.sheet(name)
-      #expect(sheet.frozenRows == 1 && sheet.autofilter?.hasPrefix("A1:I") == true, "\(name)")
+      #expect(sheet.frozenRows == 1 && sheet.autofilter?.hasPrefix("A1:K") == true, "\(name)")
       for row in 2...sheet.rowCount { days.append(sheet.cells["A\(row)"]?.value ?? "?") }
     }
     let expected = content.revenue.map { String($0.day.daysSinceEpoch + 25_569) }

@@ -1,0 +1,191 @@
+package import StoreReconCore
+
+extension ReportSummary {
+  /// The tie-out cells of one store, report and status.
+  package struct TieOutLine: Sendable, Equatable {
+    package var store: Store
+    package var source: StoreReportKind
+    package var status: TieOutCell.Status
+    package var cells: Int
+    /// Σ |`gross_diff_minor`| per currency (currencies in code order).
+    package var grossDifference: [Money]
+    /// Σ `report_gross_minor` per currency.
+    package var reportGross: [Money]
+  }
+
+  /// The Play orders of one store and status.
+  package struct TieOutOrderLine: Sendable, Equatable {
+    package var store: Store
+    package var status: TieOutOrder.Status
+    package var orders: Int
+    /// Σ |earnings `Charge` − sales `Item Price`| per currency.
+    package var chargeDifference: [Money]
+    /// Σ |actual Google fee − the fee schedule's estimate| per currency.
+    package var feeDifference: [Money]
+  }
+
+  /// Per store and report (in store then report order) every cell status, in status order, with the
+  /// cells and money of each (a status without cells has a zero line).
+  package static func tieOutLines(_ tieOut: TieOut) -> [TieOutLine] {
+    struct Key: Hashable {
+      var store: Store
+      var source: StoreReportKind
+      var status: TieOutCell.Status
+    }
+    var sums: [Key: (cells: Int, diff: [Currency: Int64], gross: [Currency: Int64])] = [:]
+    var groups: Set<[String]> = []
+    for c in tieOut.cells {
+      let key = Key(store: c.store, source: c.source, status: c.status)
+      var sum = sums[key] ?? (0, [:], [:])
+      sum.cells += 1
+      sum.diff[c.currency, default: 0] += c.grossDiffMinor.magnitudeOrMax
+      sum.gross[c.currency, default: 0] += c.reportGrossMinor
+      sums[key] = sum
+      groups.insert([c.store.rawValue, c.source.rawValue])
+    }
+    var lines: [TieOutLine] = []
+    for store in Store.allCases.sorted() {
+      for source in StoreReportKind.allCases.sorted()
+      where groups.contains([store.rawValue, source.rawValue]) {
+        for status in TieOutCell.Status.allCases {
+          let sum = sums[Key(store: store, source: source, status: status)] ?? (0, [:], [:])
+          lines.append(
+            TieOutLine(
+              store: store, source: source, status: status, cells: sum.cells,
+              grossDifference: moneyList(sum.diff), reportGross: moneyList(sum.gross)))
+        }
+      }
+    }
+    return lines
+  }
+
+  /// Per store every order status, in status order (none when there is no order).
+  package static func tieOutOrderLines(_ tieOut: TieOut) -> [TieOutOrderLine] {
+    struct Key: Hashable {
+      var store: Store
+      var status: TieOutOrder.Status
+    }
+    var sums: [Key: (orders: Int, diff: [Currency: Int64], fee: [Currency: Int64])] = [:]
+    for o in tieOut.orders {
+      let key = Key(store: o.store, status: o.status)
+      var sum = sums[key] ?? (0, [:], [:])
+      sum.orders += 1
+      sum.diff[o.currency, default: 0] += o.chargeDifferenceMinor
+      sum.fee[o.currency, default: 0] += o.feeDifferenceMinor
+      sums[key] = sum
+    }
+    let stores = Set(tieOut.orders.map(\.store))
+    return Store.allCases.sorted().filter(stores.contains).flatMap { store in
+      TieOutOrder.Status.allCases.map { status in
+        let sum = sums[Key(store: store, status: status)] ?? (0, [:], [:])
+        return TieOutOrderLine(
+          store: store, status: status, orders: sum.orders, chargeDifference: moneyList(sum.diff),
+          feeDifference: moneyList(sum.fee))
+      }
+    }
+  }
+
+  /// The sums as money, currencies in code order.
+  static func moneyList(_ sums: [Currency: Int64]) -> [Money] {
+    sums.keys.sorted().map { Money(minor: sums[$0] ?? 0, currency: $0) }
+  }
+
+  /// Money amounts joined by `, `; `—` for none.
+  static func moneyText(_ list: [Money]) -> String {
+    list.isEmpty ? "—" : list.map(\.description).joined(separator: ", ")
+  }
+
+  var tieOutSection: SummarySection {
+    let tieOut = facts.tieOut
+    guard !tieOut.cells.isEmpty || !tieOut.orders.isEmpty else {
+      return SummarySection(
+        title: "Tie-out",
+        blocks: [
+          .paragraph(
+            "No store report configured (appStore.salesReports, play.earnings): nothing to tie the transactions out to."
+          )
+        ])
+    }
+    var blocks: [SummarySection.Block] = [
+      .paragraph(
+        "The stores' own reports against the transaction feed, per cell (Apple: report day; Play: earnings month) of product, country and currency; money is the buyer's gross. Per cell: tieout.csv; per Play order: tieout_orders.csv."
+      )
+    ]
+    var table = SummaryTable(
+      headers: ["store", "source", "status", "cells", "|gross difference|", "report gross"],
+      rightAligned: [3, 4, 5])
+    for line in Self.tieOutLines(tieOut) {
+      table.rows.append([
+        line.store.rawValue, line.source.rawValue, line.status.rawValue, String(line.cells),
+        Self.moneyText(line.grossDifference), Self.moneyText(line.reportGross),
+      ])
+    }
+    if !table.rows.isEmpty { blocks.append(.table(table)) }
+    let orderLines = Self.tieOutOrderLines(tieOut)
+    if !orderLines.isEmpty {
+      blocks.append(.subheading("Google Play orders (earnings Charge against sales Item Price)"))
+      var orders = SummaryTable(
+        headers: ["store", "status", "orders", "|earnings − sales|", "|actual − estimated fee|"],
+        rightAligned: [2, 3, 4])
+      for line in orderLines {
+        orders.rows.append([
+          line.store.rawValue, line.status.rawValue, String(line.orders),
+          Self.moneyText(line.chargeDifference),
+          Self.moneyText(line.feeDifference),
+        ])
+      }
+      blocks.append(.table(orders))
+    }
+    blocks += consoleCheckBlocks
+    return SummarySection(title: "Tie-out", blocks: blocks)
+  }
+
+  /// The daily check against the console: per store and product the report's paid units of the day,
+  /// the chains paid through T and the active entitlements, with the differences named (rows no store
+  /// report covers are left out; all rows are in counts.csv).
+  var consoleCheckBlocks: [SummarySection.Block] {
+    let rows = facts.counts.filter { $0.reportPaidUnits != nil }
+    guard !rows.isEmpty else { return [] }
+    var table = SummaryTable(
+      headers: [
+        "store", "product", "report paid units", "chains paid through", "entitlements active", "detail",
+      ],
+      rightAligned: [2, 3, 4])
+    for r in rows {
+      table.rows.append([
+        r.store.rawValue, r.productId, r.reportPaidUnits.map { String($0) } ?? "",
+        String(r.chainsPaidThrough),
+        String(r.entitlementsActive), r.detail.isEmpty ? "—" : r.detail,
+      ])
+    }
+    return [
+      .subheading("Paid units against the store's report of \(facts.date) (counts.csv)"), .table(table),
+    ]
+  }
+
+  var payoutsSection: SummarySection {
+    guard !facts.payouts.isEmpty else {
+      return SummarySection(
+        title: "Payouts",
+        blocks: [
+          .paragraph(
+            "No settlement report configured (play.earnings, appStore.financialReports): no payout totals.")
+        ])
+    }
+    var table = SummaryTable(headers: ["report", "currency", "payout", "rows"], rightAligned: [2, 3])
+    for p in facts.payouts {
+      table.rows.append([
+        p.kind.rawValue, p.currency.code, Money(minor: p.amountMinor, currency: p.currency).description,
+        String(p.rows),
+      ])
+    }
+    return SummarySection(
+      title: "Payouts",
+      blocks: [
+        .paragraph(
+          "What the settlement reports pay out per payout currency: Play earnings Σ Amount (Merchant Currency), fees and taxes included; Apple Financial reports Σ Extended Partner Share per Partner Share Currency."
+        ),
+        .table(table),
+      ])
+  }
+}

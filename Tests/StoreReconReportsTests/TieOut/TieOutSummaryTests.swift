@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@testable import StoreReconCore
+@testable import StoreReconReports
+
+/// The summary's Tie-out and Payouts sections, and tie-out thresholds turning the status to ALERT.
+struct TieOutSummaryTests {
+  static let date = CivilDate(year: 2026, month: 9, day: 30)
+
+  static func origin(_ line: Int) -> Origin { Origin(file: 0, line: Int32(line)) }
+
+  static var payouts: [PayoutTotal] {
+    var rows = StoreReportRows()
+    let usd = TieOutFixture.usd
+    let eur = TieOutFixture.eur
+    let day = CivilDate(year: 2026, month: 9, day: 3)
+    for (i, (currency, amount)) in [(eur, Int64(849)), (usd, 1698), (eur, -150)].enumerated() {
+      rows.playEarnings.append(
+        PlayEarningsRow(
+          month: CivilDate(year: 2026, month: 9, day: 1), orderId: "GPA.\(i)", day: day, type: .charge,
+          productId: "pro.monthly", country: "US", buyerCurrency: usd, buyerAmountMinor: 999,
+          merchantCurrency: currency, merchantAmountMinor: amount, origin: origin(i + 2)))
+    }
+    rows.appleFinancial.append(
+      AppleFinancialRow(
+        startDay: CivilDate(year: 2026, month: 8, day: 31), endDay: CivilDate(year: 2026, month: 9, day: 27),
+        productId: "pro.monthly", productType: "IAY", quantity: 3, partnerShareMinor: 699,
+        extendedPartnerShareMinor: 2097, partnerShareCurrency: usd, isReturn: false, country: "US",
+        customerPriceMinor: 999, customerCurrency: usd, origin: origin(2)))
+    return PayoutTotal.payoutTotals(rows)
+  }
+
+  static func facts(tieOut: TieOut, payouts: [PayoutTotal] = []) -> SummaryFacts {
+    SummaryFacts(
+      version: "9.9.9", date: date, asOf: date.next.startUTC, timeZone: "UTC", inputs: [], findings: [],
+      revenue: [], tieOut: tieOut, payouts: payouts)
+  }
+
+  /// The lines of section `title` of summary.txt, without its title and underline.
+  static func section(_ text: String, _ title: String) -> [String] {
+    let lines = text.components(separatedBy: "\n")
+    guard let start = lines.firstIndex(of: title) else { return [] }
+    let body = lines[(start + 2)...]
+    return Array(body.prefix { !$0.isEmpty })
+  }
+
+  @Test func payoutTotalsPerKindAndCurrency() {
+    let usd = TieOutFixture.usd
+    let eur = TieOutFixture.eur
+    #expect(
+      Self.payouts == [
+        PayoutTotal(kind: .appleFinancial, currency: usd, amountMinor: 2097, rows: 1),
+        PayoutTotal(kind: .playEarnings, currency: eur, amountMinor: 699, rows: 2),
+        PayoutTotal(kind: .playEarnings, currency: usd, amountMinor: 1698, rows: 1),
+      ])
+    #expect(PayoutTotal.payoutTotals(StoreReportRows()).isEmpty)
+  }
+
+  @Test func tieOutAndPayoutSections() {
+    let summary = ReportSummary.build(Self.facts(tieOut: TieOutFixture.tieOut, payouts: Self.payouts))
+    let text = summary.text
+    #expect(
+      Self.section(text, "Tie-out") == [
+        "The stores' own reports against the transaction feed, per cell (Apple: report day; Play: earnings month) of product, country and currency; money is the buyer's gross. Per cell: tieout.csv; per Play order: tieout_orders.csv.",
+        "  store      source         status         cells  |gross difference|  report gross",
+        "  app_store  apple_sales    match              1            0.00 EUR      9.99 EUR",
+        "  app_store  apple_sales    report_more        1            9.99 USD     29.97 USD",
+        "  app_store  apple_sales    report_less        0                   —             —",
+        "  app_store  apple_sales    price_differs      1             400 JPY      4900 JPY",
+        "  play       play_earnings  match              0                   —             —",
+        "  play       play_earnings  report_more        0                   —             —",
+        "  play       play_earnings  report_less        1            9.99 USD     19.98 USD",
+        "  play       play_earnings  price_differs      0                   —             —",
+        "Google Play orders (earnings Charge against sales Item Price):",
+        "  store  status               orders  |earnings − sales|  |actual − estimated fee|",
+        "  play   match                     1            0.00 USD                  0.00 USD",
+        "  play   missing_in_earnings       1            9.99 USD                  1.50 USD",
+        "  play   missing_in_sales          0                   —                         —",
+        "  play   amount_differs            1            1.00 USD                  0.15 USD",
+        "  play   fee_differs               1            0.00 USD                  1.50 USD",
+      ])
+    #expect(
+      Self.section(text, "Payouts") == [
+        "What the settlement reports pay out per payout currency: Play earnings Σ Amount (Merchant Currency), fees and taxes included; Apple Financial reports Σ Extended Partner Share per Partner Share Currency.",
+        "  report           currency     payout  rows",
+        "  apple_financial  USD       20.97 USD     1",
+        "  play_earnings    EUR        6.99 EUR     2",
+        "  play_earnings    USD       16.98 USD     1",
+      ])
+    #expect(
+      text.hasSuffix(
+        "Reports: findings.csv, revenue.csv, counts.csv, grants.csv, tieout.csv, tieout_orders.csv, rejects/, manifest.json.\n"
+      ))
+    let html = summary.html
+    #expect(html.contains(">Tie-out</h2>") && html.contains(">Payouts</h2>"))
+    #expect(
+      html.contains(
+        "<td style=\"border:1px solid #d0d7de;padding:4px 8px;text-align:left;\">report_more</td>"))
+    #expect(html.contains("|earnings − sales|</th>"))
+    // Sections in order: revenue, tie-out, payouts, price tests.
+    let titles = summary.sections.map(\.title)
+    #expect(Array(titles.suffix(4)) == ["Revenue", "Tie-out", "Payouts", "Price tests"])
+  }
+
+  @Test func withoutStoreReports() {
+    let text = ReportSummary.build(Self.facts(tieOut: TieOut())).text
+    #expect(
+      Self.section(text, "Tie-out") == [
+        "No store report configured (appStore.salesReports, play.earnings): nothing to tie the transactions out to."
+      ])
+    #expect(
+      Self.section(text, "Payouts") == [
+        "No settlement report configured (play.earnings, appStore.financialReports): no payout totals."
+      ])
+    #expect(
+      text.hasSuffix("Reports: findings.csv, revenue.csv, counts.csv, grants.csv, rejects/, manifest.json.\n")
+    )
+  }
+
+  @Test func tieOutThresholdsMakeTheStatusAlert() {
+    var facts = Self.facts(tieOut: TieOutFixture.tieOut)
+    facts.alerts = [
+      AlertRule(target: .tieOutCells(.reportMore), maxCount: 0),
+      AlertRule(target: .tieOutCells(.priceDiffers), maxCount: 5, maxAmount: [TieOutFixture.jpy: 400]),
+      AlertRule(target: .tieOutOrders(.missingInEarnings), maxCount: 0),
+    ]
+    let summary = ReportSummary.build(facts)
+    #expect(summary.isAlert && summary.status == "ALERT")
+    #expect(
+      summary.headline
+        == "ALERT — 2026-09-30: 0 findings; tieout/report_more: 1 cells > maxCount 0; tieout_orders/missing_in_earnings: 1 orders > maxCount 0"
+    )
+    #expect(summary.text.contains("\nALERT tieout/report_more: 1 cells > maxCount 0\n"))
+    // The same limits one unit wider: no alert.
+    facts.alerts = [
+      AlertRule(target: .tieOutCells(.reportMore), maxCount: 1),
+      AlertRule(target: .tieOutCells(.priceDiffers), maxAmount: [TieOutFixture.jpy: 399]),
+    ]
+    #expect(
+      ReportSummary.build(facts).breaches.map(\.text) == [
+        "tieout/price_differs: 400 JPY gross difference > maxAmount 399 JPY"
+      ])
+    facts.alerts[1].maxAmount = [TieOutFixture.jpy: 400]
+    #expect(!ReportSummary.build(facts).isAlert)
+  }
+
+  @Test func paidUnitsAgainstTheConsole() {
+    var facts = Self.facts(tieOut: TieOutFixture.tieOut)
+    var reported = CountsRow(store: .appStore, productId: "pro.monthly")
+    reported.chainsPaidThrough = 10
+    reported.entitlementsActive = 11
+    reported.reportPaidUnits = 9
+    reported.detail = "1 entitlement more than chains; report 1 fewer"
+    var unreported = CountsRow(store: .stripe, productId: "pro.monthly")
+    unreported.chainsPaidThrough = 4
+    facts.counts = [reported, unreported]
+    let lines = Self.section(ReportSummary.build(facts).text, "Tie-out")
+    #expect(
+      Array(lines.suffix(3)) == [
+        "Paid units against the store's report of 2026-09-30 (counts.csv):",
+        "  store      product      report paid units  chains paid through  entitlements active  detail",
+        "  app_store  pro.monthly                  9                   10                   11  1 entitlement more than chains; report 1 fewer",
+      ])
+  }
+}
