@@ -327,7 +327,9 @@ package enum ReconciliationRun {
       reports: inputs.storeReports, settings: settings, dayOf: { calendar.day(of: $0) })
     let counts = CountsRow.withReportUnits(
       CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: setup.asOf),
-      reports: inputs.storeReports, ledger: ledger, date: setup.date, hasPlaySales: !config.playSales.isEmpty)
+      reports: inputs.storeReports, ledger: ledger, date: setup.date,
+      appleDay: latestAppleSalesDay(settings, reports: inputs.storeReports, setup: setup),
+      hasPlaySales: !config.playSales.isEmpty)
     let reconcileMs = milliseconds(clock.now - reconcileStart)
     let unchecked = Reconciler.uncheckedEntitlements(rows.entitlements, options: options)
     for (store, n) in unchecked.sorted(by: { $0.key < $1.key }) {
@@ -466,7 +468,8 @@ package enum ReconciliationRun {
       date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
       rejects: inputs.rejectFiles.flatMap(\.1),
-      history: outcome.changes.map { WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0) }
+      history: outcome.changes.map { WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0) },
+      tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports)
     )
     let path = setup.out + "/" + ReconciliationWorkbook.fileName
     let time = WorkbookTime()
@@ -489,6 +492,8 @@ package enum ReconciliationRun {
       ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
       ("counts.csv", ReportTables.countsCSV(outcome.counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
+      ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells)),
+      ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders)),
     ]
     if !config.experiments.isEmpty {
       files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
@@ -506,7 +511,8 @@ package enum ReconciliationRun {
         SummaryHistory(changes: $0, previousRunDate: outcome.delta?.previousDate)
       },
       experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict),
-      fx: fx)
+      fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
+      counts: outcome.counts)
     let summary = ReportSummary.build(facts)
     files.append(("summary.txt", Array(summary.text.utf8)))
     files.append(("summary.html", Array(summary.html.utf8)))
@@ -650,6 +656,15 @@ package enum ReconciliationRun {
       }
     }
     return settings
+  }
+
+  /// The latest Summary Sales report day over by T, at most the report date (the counts' daily check).
+  static func latestAppleSalesDay(_ settings: TieOutSettings, reports: StoreReportRows, setup: Setup) -> CivilDate?
+  {
+    let salesDays = Set(reports.appleSales.map(\.day))
+    return settings.appleDays.last { span in
+      span.end <= setup.asOf && span.day <= setup.date && salesDays.contains(span.day)
+    }?.day
   }
 
   /// One progress line: the tie-out's cells and orders per status.

@@ -13,6 +13,9 @@ package struct CountsRow: Sendable, Equatable {
   /// The store's own report of the report day: its paid units (charges less refunds, priced units
   /// only) of the product; `nil` when no report of the store covers the day.
   package var reportPaidUnits: Int64?
+  /// The day of that report (App Store: the latest Summary Sales report day over by T; Play: the
+  /// report date, UTC).
+  package var reportDay: CivilDate?
   /// The differences named in words (empty when the three agree as far as they can be compared).
   package var detail: String = ""
 

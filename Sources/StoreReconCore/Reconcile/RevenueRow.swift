@@ -46,7 +46,7 @@ package enum ProceedsSource: String, Sendable, CaseIterable, Comparable {
   case estimated
 
   package static func < (lhs: ProceedsSource, rhs: ProceedsSource) -> Bool {
-    ProceedsSource.allCases.firstIndex(of: lhs)! < ProceedsSource.allCases.firstIndex(of: rhs)!
+    (ProceedsSource.allCases.firstIndex(of: lhs) ?? 0) < (ProceedsSource.allCases.firstIndex(of: rhs) ?? 0)
   }
 }
 

@@ -4,16 +4,18 @@ extension CountsRow {
   /// `rows` with ``reportPaidUnits`` and ``detail`` filled in (and rows added for products only the
   /// reports name), sorted by store then product.
   ///
-  /// App Store: the Summary Sales report of the report day (its priced in-app units, refunds taken
-  /// off), when one covers that day. Play: the sales report's rows of the report day (UTC), charges
-  /// less refunds, of the records revenue counts, when a sales report was read.
+  /// App Store: the latest Summary Sales report day `appleDay` (the latest over by T, at most the report
+  /// date: Apple's day ends up to 8 hours after a UTC day) — its priced in-app units, refunds taken off.
+  /// Play: the sales report's rows of the report day (UTC), charges less refunds, of the records revenue
+  /// counts, when a sales report was read.
   package static func withReportUnits(
-    _ rows: [CountsRow], reports: StoreReportRows, ledger: Ledger, date: CivilDate, hasPlaySales: Bool
+    _ rows: [CountsRow], reports: StoreReportRows, ledger: Ledger, date: CivilDate, appleDay: CivilDate?,
+    hasPlaySales: Bool
   ) -> [CountsRow] {
     var apple: [String: Int64]?
-    if reports.appleSales.contains(where: { $0.day == date }) {
+    if let appleDay {
       var units: [String: Int64] = [:]
-      for row in reports.appleSales where row.day == date && row.isInApp && row.customerPriceMinor != 0 {
+      for row in reports.appleSales where row.day == appleDay && row.isInApp && row.customerPriceMinor != 0 {
         units[row.productId, default: 0] += row.units
       }
       apple = units
@@ -24,15 +26,16 @@ extension CountsRow {
     }
     var table: [Store: [String: CountsRow]] = [:]
     for row in rows { table[row.store, default: [:]][row.productId] = row }
-    for (store, units) in [(Store.appStore, apple), (.play, play)] {
+    for (store, units, day) in [(Store.appStore, apple, appleDay), (.play, play, date)] {
       guard let units else { continue }
       for (product, n) in units {
         var row = table[store]?[product] ?? CountsRow(store: store, productId: product)
         row.reportPaidUnits = n
         table[store, default: [:]][product] = row
       }
-      for (product, var row) in table[store] ?? [:] where row.reportPaidUnits == nil {
-        row.reportPaidUnits = 0
+      for (product, var row) in table[store] ?? [:] {
+        if row.reportPaidUnits == nil { row.reportPaidUnits = 0 }
+        row.reportDay = day
         table[store, default: [:]][product] = row
       }
     }
@@ -77,8 +80,8 @@ extension CountsRow {
     } else if d < 0 {
       words.append("\(-d) chain\(d == -1 ? "" : "s") paid through T without an active entitlement")
     }
-    if let units = row.reportPaidUnits {
-      words.append("the store's report counts \(units) paid unit\(units == 1 ? "" : "s") on the report day")
+    if let units = row.reportPaidUnits, let day = row.reportDay {
+      words.append("the store's report of \(day) counts \(units) paid unit\(units == 1 ? "" : "s")")
     }
     return words.joined(separator: "; ")
   }

@@ -17,7 +17,7 @@ package struct TieOutCell: Sendable, Equatable {
     case priceDiffers = "price_differs"
 
     package static func < (lhs: Status, rhs: Status) -> Bool {
-      Status.allCases.firstIndex(of: lhs)! < Status.allCases.firstIndex(of: rhs)!
+      (Status.allCases.firstIndex(of: lhs) ?? 0) < (Status.allCases.firstIndex(of: rhs) ?? 0)
     }
   }
 
@@ -84,7 +84,7 @@ package struct TieOutOrder: Sendable, Equatable {
     case feeDiffers = "fee_differs"
 
     package static func < (lhs: Status, rhs: Status) -> Bool {
-      Status.allCases.firstIndex(of: lhs)! < Status.allCases.firstIndex(of: rhs)!
+      (Status.allCases.firstIndex(of: lhs) ?? 0) < (Status.allCases.firstIndex(of: rhs) ?? 0)
     }
   }
 
