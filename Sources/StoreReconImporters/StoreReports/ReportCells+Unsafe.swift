@@ -29,6 +29,12 @@ struct ReportCells {
   /// The physical first cell, trimmed, as text (for trailer lines).
   var firstCell: String { String(decoding: ByteText.trimmed(record.field(0)), as: UTF8.self) }
 
+  /// Whether the physical first cell starts with a digit (a date: a detail row, checked cheaply).
+  var firstCellStartsWithDigit: Bool {
+    let cell = ByteText.trimmed(record.field(0))
+    return !cell.isEmpty && cell[0] >= 0x30 && cell[0] <= 0x39
+  }
+
   /// A whole number, also written with a zero fraction (`1`, `-50`, `1.00`: Apple's DECIMAL(18,2)
   /// units); rejects `1.5` with "`name` '1.5' is not a whole number".
   func wholeNumber(_ index: Int, _ name: String) throws(RowRejection) -> Int64 {

@@ -95,13 +95,27 @@ import StoreReconTestSupport
       ])
   }
 
+  @Test func dateForms() throws {
+    let dir = try TempDir()
+    let dates = [
+      "\"September 3, 2026\"", "\"Sept 3,2026\"", "\"june 30, 2026\"", "2026-02-28", "\"Feb 29, 2028\"",
+    ]
+    let text = ([Self.header] + dates.map { Self.row(date: $0) }).joined(separator: "\n")
+    let result = try ReportFormat.earnings.read(text: text, name: "PlayApps_202609.csv", in: dir)
+    #expect(result.rejects == [])
+    #expect(
+      result.rows.playEarnings.map(\.day) == [
+        date(2026, 9, 3), date(2026, 9, 3), date(2026, 6, 30), date(2026, 2, 28), date(2028, 2, 29),
+      ])
+  }
+
   @Test func badRowsAreRejectedAtTheirLines() throws {
     let dir = try TempDir()
     let text = [
       Self.header,
       Self.row(type: "Foo"),
       Self.row(date: "\"Sep 31, 2026\""),
-      Self.row(date: "2026/09/03"),
+      Self.row(date: "\"Feb 29, 2026\""),
       Self.row(time: "25:00:00 PDT"),
       Self.row(time: "5:05 PM PDT"),
       Self.row(buyerCurrency: "XXQ"),
@@ -118,7 +132,7 @@ import StoreReconTestSupport
       result.reasons == [
         "2: unknown Transaction Type 'Foo'",
         "3: Transaction Date 'Sep 31, 2026' is not a date like Sep 3, 2026",
-        "4: Transaction Date '2026/09/03' is not a date like Sep 3, 2026",
+        "4: Transaction Date 'Feb 29, 2026' is not a date like Sep 3, 2026",
         "5: Transaction Time '25:00:00 PDT' is not a time like 5:05:59 PM PDT",
         "6: Transaction Time '5:05 PM PDT' is not a time like 5:05:59 PM PDT",
         "7: Buyer Currency 'XXQ' is not an ISO 4217 code",
