@@ -79,6 +79,31 @@ import StoreReconTestSupport
     #expect(result.counts == InputCounts(read: 6, accepted: 2, rejected: 4))
   }
 
+  @Test func eachTrailerChecksTheRowsSinceThePreviousOne() throws {
+    let dir = try TempDir()
+    let text = [
+      Self.header, Self.row(), "Total_Rows\t1", "Total_Amount\t3.15", "Total_Units\t1",
+      Self.header, Self.row(quantity: "2", extended: "6.30"), Self.row(), "Total_Rows\t2",
+      "Total_Amount\t9.45",
+      "Total_Units\t4",
+    ].joined(separator: "\n")
+    let result = try ReportFormat.financial.read(text: text, name: "financial.txt", in: dir)
+    #expect(result.reasons == ["11: Total_Units says 4, but the accepted rows' Quantity sums to 3"])
+    #expect(result.counts == InputCounts(read: 4, accepted: 3, rejected: 1))
+    #expect(result.rows.appleFinancial.map(\.origin.line) == [2, 7, 8])
+  }
+
+  @Test func severalPayoutCurrenciesLeaveTheAmountUnchecked() throws {
+    let dir = try TempDir()
+    let text = [
+      Self.header, Self.row(), Self.row(share: "3.00", extended: "3.00", currency: "EUR"),
+      "Total_Rows\t2", "Total_Amount\t999.99", "Total_Units\t2",
+    ].joined(separator: "\n")
+    let result = try ReportFormat.financial.read(text: text, name: "financial.txt", in: dir)
+    #expect(result.rejects == [])
+    #expect(result.counts == InputCounts(read: 2, accepted: 2, rejected: 0))
+  }
+
   @Test func badRowsAreRejectedAndTheTrailerCountsThem() throws {
     let dir = try TempDir()
     let text = [
