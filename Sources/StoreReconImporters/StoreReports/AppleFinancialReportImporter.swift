@@ -59,11 +59,13 @@ package struct AppleFinancialReportImporter {
     return try StoreReportReader.forEachRecord(
       csv, displayName: displayName, fileIndex: fileIndex, rejects: rejects
     ) { (cells, origin) throws(RowRejection) -> StoreReportReader.Outcome in
-      let first = cells.firstCell
-      if first.utf8.count > 6 && first.lowercased().hasPrefix("total_") {
-        return try totals.check(cells, name: first)
+      if !cells.firstCellStartsWithDigit {
+        let first = cells.firstCell
+        if first.utf8.count > 6 && first.lowercased().hasPrefix("total_") {
+          return try totals.check(cells, name: first)
+        }
+        if CSVReader.key(first) == headerFirst && cells.record.count == csv.header.count { return .notARow }
       }
-      if CSVReader.key(first) == headerFirst && cells.record.count == csv.header.count { return .notARow }
       totals.startRow()
       try StoreReportReader.checkFieldCount(cells, csv)
       let row = try AppleFinancialReportImporter.row(cells, columns, origin)

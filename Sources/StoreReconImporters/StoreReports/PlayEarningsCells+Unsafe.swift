@@ -14,30 +14,36 @@ extension ReportCells {
     throw RowRejection("\(name) \(ByteText.quoted(cell)) is not a date like Sep 3, 2026")
   }
 
-  static let monthNames = [
+  static let monthNames: [[UInt8]] = [
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
     "november", "december",
-  ]
+  ].map { Array($0.utf8) }
+
+  /// The month (1–12) `word` names: its first three letters, its full name, or `Sept`; ASCII case ignored.
+  static func month(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
+    let n = word.count
+    for (index, name) in monthNames.enumerated() {
+      guard n <= name.count, n == 3 || n == name.count || (n == 4 && index == 8) else { continue }
+      var same = true
+      for i in 0..<n where word[i] | 0x20 != name[i] {
+        same = false
+        break
+      }
+      if same { return index + 1 }
+    }
+    return nil
+  }
 
   /// `Sep 3, 2026` as a date, or `nil`.
   static func monthDayYear(_ cell: UnsafeBufferPointer<UInt8>) -> CivilDate? {
     var i = 0
-    var word: [UInt8] = []
-    while i < cell.count, isLetter(cell[i]) {
-      word.append(cell[i] | 0x20)
-      i += 1
-    }
-    let text = String(decoding: word, as: UTF8.self)
-    guard text.count >= 3,
-      let month = monthNames.firstIndex(where: {
-        $0 == text || $0.prefix(3) == text || text == "sept" && $0 == "september"
-      })
-    else { return nil }
+    while i < cell.count, isLetter(cell[i]) { i += 1 }
+    guard let month = month(UnsafeBufferPointer(rebasing: cell[0..<i])) else { return nil }
     guard let (day, afterDay) = number(cell, skippingSpacesFrom: i, maxDigits: 2), afterDay < cell.count,
       cell[afterDay] == 0x2C, let (year, end) = number(cell, skippingSpacesFrom: afterDay + 1, maxDigits: 4),
       end == cell.count, end - afterDay >= 5
     else { return nil }
-    return validDate(year: year, month: month + 1, day: day)
+    return validDate(year: year, month: month, day: day)
   }
 
   /// The digits after optional spaces from `start`: their value and the index after them.
@@ -61,47 +67,58 @@ extension ReportCells {
   func playTime(_ index: Int, _ name: String, on day: CivilDate) throws(RowRejection) -> Instant? {
     let cell = bytes(index)
     if cell.isEmpty { return nil }
-    guard let (seconds, zone) = ReportCells.clock(cell) else {
+    guard let (seconds, zoneStart) = ReportCells.clock(cell) else {
       throw RowRejection("\(name) \(ByteText.quoted(cell)) is not a time like 5:05:59 PM PDT")
     }
+    let zone = UnsafeBufferPointer(rebasing: cell[zoneStart..<cell.count])
     let offsetHours: Int64
-    switch zone {
-    case "pdt": offsetHours = -7
-    case "pst": offsetHours = -8
-    case "utc", "gmt", "z": offsetHours = 0
-    default: return nil
+    if ByteText.equalsIgnoringCase(zone, "pdt") {
+      offsetHours = -7
+    } else if ByteText.equalsIgnoringCase(zone, "pst") {
+      offsetHours = -8
+    } else if ByteText.equalsIgnoringCase(zone, "utc") || ByteText.equalsIgnoringCase(zone, "gmt")
+      || ByteText.equalsIgnoringCase(zone, "z")
+    {
+      offsetHours = 0
+    } else {
+      return nil
     }
     return day.startUTC.adding(ms: (Int64(seconds) - offsetHours * 3600) * 1000)
   }
 
-  /// Seconds after midnight and the lower-cased zone word (empty when none) of `h:mm:ss [AM|PM] [zone]`.
-  static func clock(_ cell: UnsafeBufferPointer<UInt8>) -> (Int, String)? {
+  /// Seconds after midnight of `h:mm:ss [AM|PM] [zone]`, and where the zone word starts (the end when
+  /// there is none); `nil` when the text is not such a time.
+  static func clock(_ cell: UnsafeBufferPointer<UInt8>) -> (Int, Int)? {
     guard let (hour, h) = number(cell, skippingSpacesFrom: 0, maxDigits: 2), h < cell.count, cell[h] == 0x3A,
       let (minute, m) = number(cell, skippingSpacesFrom: h + 1, maxDigits: 2), m - h == 3, m < cell.count,
       cell[m] == 0x3A, let (second, s) = number(cell, skippingSpacesFrom: m + 1, maxDigits: 2), s - m == 3,
       minute < 60, second < 61
     else { return nil }
-    var words: [String] = []
+    // At most two words after the time: `AM`/`PM` and the zone.
+    var firstWord: Range<Int>?
+    var secondWord: Range<Int>?
     var i = s
     while i < cell.count {
-      guard cell[i] == 0x20 else { return nil }
+      guard cell[i] == 0x20, secondWord == nil else { return nil }
       while i < cell.count, cell[i] == 0x20 { i += 1 }
-      var word: [UInt8] = []
-      while i < cell.count, cell[i] != 0x20 {
-        word.append(isLetter(cell[i]) ? cell[i] | 0x20 : cell[i])
-        i += 1
-      }
-      words.append(String(decoding: word, as: UTF8.self))
+      let start = i
+      while i < cell.count, cell[i] != 0x20 { i += 1 }
+      if firstWord == nil { firstWord = start..<i } else { secondWord = start..<i }
     }
     var hours = hour
-    if let first = words.first, first == "am" || first == "pm" {
-      guard hour >= 1 && hour <= 12 else { return nil }
-      hours = hour % 12 + (first == "pm" ? 12 : 0)
-      words.removeFirst()
-    } else if hour > 23 {
-      return nil
+    var zone = firstWord
+    if let firstWord {
+      let word = UnsafeBufferPointer(rebasing: cell[firstWord])
+      let pm = ByteText.equalsIgnoringCase(word, "pm")
+      if pm || ByteText.equalsIgnoringCase(word, "am") {
+        guard hour >= 1 && hour <= 12 else { return nil }
+        hours = hour % 12 + (pm ? 12 : 0)
+        zone = secondWord
+      } else if secondWord != nil {
+        return nil
+      }
     }
-    guard words.count <= 1 else { return nil }
-    return (hours * 3600 + minute * 60 + second, words.first ?? "")
+    guard hours <= 23 else { return nil }
+    return (hours * 3600 + minute * 60 + second, zone?.lowerBound ?? cell.count)
   }
 }

@@ -48,7 +48,8 @@ package struct PlayEarningsReportImporter {
   ) throws(InputError) -> InputCounts {
     let (source, entry) = try InputBytes.openNamingEntry(path: path, displayName: displayName)
     let csv = try CSVReader(
-      lines: LineReader(source: source, displayName: displayName), displayName: displayName)
+      lines: LineReader(source: source, displayName: displayName), displayName: displayName,
+      separator: StoreReportReader.comma)
     let columns = try Columns(csv)
     let fileMonth =
       entry.flatMap { PlayEarningsDates.month(fileName: $0) }

@@ -29,6 +29,12 @@ struct ReportCells {
   /// The physical first cell, trimmed, as text (for trailer lines).
   var firstCell: String { String(decoding: ByteText.trimmed(record.field(0)), as: UTF8.self) }
 
+  /// Whether the physical first cell starts with a digit (a date: a detail row, checked cheaply).
+  var firstCellStartsWithDigit: Bool {
+    let cell = ByteText.trimmed(record.field(0))
+    return !cell.isEmpty && cell[0] >= 0x30 && cell[0] <= 0x39
+  }
+
   /// A whole number, also written with a zero fraction (`1`, `-50`, `1.00`: Apple's DECIMAL(18,2)
   /// units); rejects `1.5` with "`name` '1.5' is not a whole number".
   func wholeNumber(_ index: Int, _ name: String) throws(RowRejection) -> Int64 {
@@ -109,13 +115,15 @@ struct ReportCells {
 
   /// `MM/DD/YYYY` bytes as a date, or `nil`.
   static func usDate(_ cell: UnsafeBufferPointer<UInt8>) -> CivilDate? {
-    var parts: [Int] = []
+    var parts = (0, 0)
+    var slashes = 0
     var value = 0
     var digits = 0
     for b in cell {
       if b == 0x2F {
-        guard digits > 0 else { return nil }
-        parts.append(value)
+        guard digits > 0, digits <= 2, slashes < 2 else { return nil }
+        if slashes == 0 { parts.0 = value } else { parts.1 = value }
+        slashes += 1
         value = 0
         digits = 0
       } else if b >= 0x30 && b <= 0x39 {
@@ -126,8 +134,8 @@ struct ReportCells {
         return nil
       }
     }
-    guard parts.count == 2, digits == 4 else { return nil }
-    return ReportCells.validDate(year: value, month: parts[0], day: parts[1])
+    guard slashes == 2, digits == 4 else { return nil }
+    return ReportCells.validDate(year: value, month: parts.0, day: parts.1)
   }
 
   /// The date, when the month and day exist.
