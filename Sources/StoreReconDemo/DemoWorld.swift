@@ -85,16 +85,14 @@ package enum DemoWorld {
     let experimentTruth = try DemoFileWriter(directory: directory, relativePath: experimentTruthPath)
     try experimentTruth.write(bytes: experiment.csv().utf8)
     try experimentTruth.close()
-    let fx = try DemoFileWriter(directory: directory, relativePath: DemoFX.path)
-    try fx.write(
-      bytes: DemoFX.text(
-        currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
-        through: options.asOf
-      ).utf8)
-    try fx.close()
-    let config = try DemoFileWriter(directory: directory, relativePath: DemoConfig.path)
-    try config.write(bytes: DemoConfig.text().utf8)
-    try config.close()
+    let fx = DemoFX.text(
+      currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
+      through: options.asOf)
+    for (path, text) in [(DemoFX.path, fx), (DemoConfig.path, DemoConfig.text())] {
+      let writer = try DemoFileWriter(directory: directory, relativePath: path)
+      try writer.write(bytes: text.utf8)
+      try writer.close()
+    }
     files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path]
     return DemoTruth(
       planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
