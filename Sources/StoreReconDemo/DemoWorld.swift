@@ -75,20 +75,16 @@ package enum DemoWorld {
     }
     var tail = DemoRandom(seed: options.seed, stream: 0x7A11_0000_0000_0000)
     try outputs.writeMalformedSales(&builder.ids, &tail)
-    var files = try outputs.close()
     let tieOut = try reports.finish(into: directory, ids: &builder.ids)
-    files += tieOut.reportFiles
-    files += [DemoTieOutTruth.cellsPath, DemoTieOutTruth.ordersPath, DemoTieOutTruth.controlsPath]
-
+    var files = try outputs.close() + tieOut.reportFiles + DemoTieOutTruth.paths
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
-    let experimentTruth = try DemoFileWriter(directory: directory, relativePath: experimentTruthPath)
-    try experimentTruth.write(bytes: experiment.csv().utf8)
-    try experimentTruth.close()
     let fx = DemoFX.text(
       currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
       through: options.asOf)
-    for (path, text) in [(DemoFX.path, fx), (DemoConfig.path, DemoConfig.text())] {
+    for (path, text) in [
+      (experimentTruthPath, experiment.csv()), (DemoFX.path, fx), (DemoConfig.path, DemoConfig.text()),
+    ] {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
       try writer.close()
