@@ -246,6 +246,10 @@ extension DemoTieOutTests {
     #expect(result == DemoTieOutCheck.Result())
     #expect(result.isExact)
     #expect(result.lines().isEmpty)
+    #expect(
+      result.text(planted: Self.handTruth.plantedCount)
+        == "tie-out check: all 4 planted tie-out differences reported, nothing else (precision 1.0, recall 1.0)\n"
+    )
   }
 
   @Test func checkNamesExactlyTheOneExtraCell() {
@@ -262,6 +266,10 @@ extension DemoTieOutTests {
     #expect(result.unexpectedCells == [PlantedTieOutCell(extra)])
     #expect(
       result.lines() == ["unexpected app_store apple_sales 2026-11-04 com.acme.coins100 GB GBP report_less"])
+    #expect(
+      result.text(planted: 4)
+        == "tie-out check: MISMATCH — 0 planted tie-out difference(s) missed, 1 unexpected\n"
+        + "  unexpected app_store apple_sales 2026-11-04 com.acme.coins100 GB GBP report_less\n")
   }
 
   @Test func checkNamesAWrongStatusAMissedOrderAndAMissingControl() {
