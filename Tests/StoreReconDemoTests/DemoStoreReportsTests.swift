@@ -171,4 +171,23 @@ struct DemoStoreReportsTests {
       #expect(differences[key.description] == nil, "\(control.what)")
     }
   }
+
+  @Test func rerunRemovesReportsOfAnEarlierWorld() throws {
+    let world = try GeneratedWorld(users: 600)
+    defer { world.remove() }
+    let stale = [
+      "exports/apple/reports/S_D_85012345_20990101.txt", "exports/play/earnings/PlayApps_209901.csv",
+    ]
+    for path in stale { try Data("x\n".utf8).write(to: world.root.appendingPathComponent(path)) }
+    var options = DemoOptions()
+    options.users = 600
+    let again = try DemoWorld.generate(options, into: world.root.path)
+    for path in stale {
+      #expect(
+        !FileManager.default.fileExists(atPath: world.root.appendingPathComponent(path).path), "\(path)")
+    }
+    #expect(again.files == world.truth.files)
+    #expect(
+      again.tieOut.cells == world.truth.tieOut.cells && again.tieOut.orders == world.truth.tieOut.orders)
+  }
 }
