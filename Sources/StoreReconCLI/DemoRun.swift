@@ -97,15 +97,6 @@ package enum DemoRun {
       return ("tie-out check: skipped (the run produced no tie-out)\n", true, nil)
     }
     let check = DemoTieOutCheck.check(result.tieOut, truth: truth)
-    guard !check.isExact else {
-      return (
-        "tie-out check: all \(truth.tieOut.plantedCount) planted tie-out differences reported, nothing else (precision 1.0, recall 1.0)\n",
-        true, check
-      )
-    }
-    var text =
-      "tie-out check: MISMATCH — \(check.missedCount) planted tie-out difference(s) missed, \(check.unexpectedCount) unexpected\n"
-    for line in check.lines(limit: 20) { text += "  \(line)\n" }
-    return (text, false, check)
+    return (check.text(planted: truth.tieOut.plantedCount), check.isExact, check)
   }
 }

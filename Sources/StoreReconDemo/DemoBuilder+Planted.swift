@@ -4,7 +4,9 @@ extension DemoBuilder {
   func specialGroup(_ scenario: DemoScenario, _ users: [DemoUser], _ rng: inout DemoRandom) throws
     -> DemoGroup
   {
-    scenario.isPlanted ? try plantedGroup(scenario, users, &rng) : try trapGroup(scenario, users[0], &rng)
+    if scenario == .appleReportDayBoundary { return reportDayBoundaryGroup(users[0], &rng) }
+    return scenario.isPlanted
+      ? try plantedGroup(scenario, users, &rng) : try trapGroup(scenario, users[0], &rng)
   }
 
   private func plantedGroup(_ scenario: DemoScenario, _ users: [DemoUser], _ rng: inout DemoRandom) throws

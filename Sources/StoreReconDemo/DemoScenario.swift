@@ -24,6 +24,7 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   case goodwillOnly, promoOnly
   case playSalesOnly
   case appleTrialConverted, appleTrialExpired, playTrialConverted, playTrialExpired
+  case appleReportDayBoundary
 
   /// The store whose data the scenario builds (goodwill and promo grants have none; they use one
   /// store's timestamp precision).

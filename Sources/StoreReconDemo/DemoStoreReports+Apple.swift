@@ -4,7 +4,7 @@ import StoreReconCore
 extension DemoStoreReports {
   /// Vendor number in the reports' names.
   static let vendor = "85012345"
-  /// The 28 columns of a Summary Sales report (store-formats.md §2.1), tab-separated.
+  /// The 28 columns of a Summary Sales report (the store formats reference, §2.1), tab-separated.
   static let appleHeader = [
     "Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier",
     "Units",

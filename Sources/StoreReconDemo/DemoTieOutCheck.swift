@@ -29,6 +29,19 @@ package enum DemoTieOutCheck {
     /// Reported items not planted.
     package var unexpectedCount: Int { unexpectedCells.count + unexpectedOrders.count }
 
+    /// What `storerecon demo` prints: one line, and on a mismatch up to 20 missed and 20 unexpected
+    /// lines below it. `planted` is the number of planted differences.
+    package func text(planted: Int) -> String {
+      guard !isExact else {
+        return
+          "tie-out check: all \(planted) planted tie-out differences reported, nothing else (precision 1.0, recall 1.0)\n"
+      }
+      var text =
+        "tie-out check: MISMATCH — \(missedCount) planted tie-out difference(s) missed, \(unexpectedCount) unexpected\n"
+      for line in lines(limit: 20) { text += "  \(line)\n" }
+      return text
+    }
+
     /// Up to `limit` lines naming what was missed, then up to `limit` naming what was unexpected.
     package func lines(limit: Int = 20) -> [String] {
       let missed =

@@ -115,6 +115,9 @@ package struct DemoTieOutTruth: Sendable {
   /// Relative path of the negative controls.
   package static let controlsPath = "truth/tieout_controls.csv"
 
+  /// The three truth files.
+  package static let paths = [cellsPath, ordersPath, controlsPath]
+
   /// Cells with a planted difference, sorted.
   package var cells: [PlantedTieOutCell] = []
   /// Orders with a planted difference, sorted.

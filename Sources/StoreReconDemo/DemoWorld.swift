@@ -75,26 +75,20 @@ package enum DemoWorld {
     }
     var tail = DemoRandom(seed: options.seed, stream: 0x7A11_0000_0000_0000)
     try outputs.writeMalformedSales(&builder.ids, &tail)
-    var files = try outputs.close()
     let tieOut = try reports.finish(into: directory, ids: &builder.ids)
-    files += tieOut.reportFiles
-    files += [DemoTieOutTruth.cellsPath, DemoTieOutTruth.ordersPath, DemoTieOutTruth.controlsPath]
-
+    var files = try outputs.close() + tieOut.reportFiles + DemoTieOutTruth.paths
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
-    let experimentTruth = try DemoFileWriter(directory: directory, relativePath: experimentTruthPath)
-    try experimentTruth.write(bytes: experiment.csv().utf8)
-    try experimentTruth.close()
-    let fx = try DemoFileWriter(directory: directory, relativePath: DemoFX.path)
-    try fx.write(
-      bytes: DemoFX.text(
-        currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
-        through: options.asOf
-      ).utf8)
-    try fx.close()
-    let config = try DemoFileWriter(directory: directory, relativePath: DemoConfig.path)
-    try config.write(bytes: DemoConfig.text().utf8)
-    try config.close()
+    let fx = DemoFX.text(
+      currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
+      through: options.asOf)
+    for (path, text) in [
+      (experimentTruthPath, experiment.csv()), (DemoFX.path, fx), (DemoConfig.path, DemoConfig.text()),
+    ] {
+      let writer = try DemoFileWriter(directory: directory, relativePath: path)
+      try writer.write(bytes: text.utf8)
+      try writer.close()
+    }
     files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path]
     return DemoTruth(
       planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,

@@ -5,7 +5,7 @@ import Testing
 @testable import StoreReconDemo
 
 /// A demo world generated into a fresh temporary folder, removed by `remove()`.
-private struct GeneratedWorld {
+struct GeneratedWorld {
   let root: URL
   let truth: DemoTruth
 
@@ -36,7 +36,7 @@ private struct GeneratedWorld {
 }
 
 /// The JSON object of an Apple line, decoded from a compact JWS when the line is one; `nil` if malformed.
-private func decodeJSONLine(_ line: String) -> [String: Any]? {
+func decodeJSONLine(_ line: String) -> [String: Any]? {
   var bytes = Data(line.utf8)
   if !line.hasPrefix("{") {
     let parts = line.split(separator: ".", omittingEmptySubsequences: false)
@@ -50,7 +50,7 @@ private func decodeJSONLine(_ line: String) -> [String: Any]? {
 }
 
 /// Splits one CSV row (RFC 4180 quoting, no line breaks inside fields).
-private func csvFields(_ row: String) -> [String] {
+func csvFields(_ row: String) -> [String] {
   var fields: [String] = []
   var field = ""
   var quoted = false
