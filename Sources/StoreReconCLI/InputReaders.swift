@@ -128,6 +128,13 @@ enum InputReaders {
     }
   }
 
+  /// Throws when the file of `input` clearly is another kind of input than its role reads (a Sales
+  /// report under `appStore.transactions`, a JSON file as a CSV): such a file would reject every line.
+  static func checkRole(_ input: ReconciliationRun.PlannedInput) throws(InputError) {
+    guard input.query == nil else { return }
+    try InputRecognition.check(path: input.path, displayName: input.display, role: input.role)
+  }
+
   /// Reads one of the stores' own money reports; `nil` for an input of another role.
   static func readStoreReport(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink,

@@ -203,6 +203,15 @@ package enum ReconciliationRun {
   static func readInputs(
     _ plan: [PlannedInput], database: PostgresConnection?, progress: any ProgressSink, clock: ContinuousClock
   ) throws(RunError) -> Inputs {
+    // First, before anything is read: a file in the wrong role would reject every line and report a
+    // flood of false findings.
+    for input in plan {
+      do {
+        try InputReaders.checkRole(input)
+      } catch {
+        throw RunError(.dataError, error.description)
+      }
+    }
     let schedule = ReadSchedule()
     var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
     let digests = FileDigest.Prefetch(
