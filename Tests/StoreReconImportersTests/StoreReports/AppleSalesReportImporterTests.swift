@@ -141,6 +141,15 @@ import StoreReconTestSupport
     #expect(row.proceedsReason == "")
   }
 
+  @Test func quotesAndCommasAreTextInATabSeparatedReport() throws {
+    let dir = try TempDir()
+    let row = Self.row().replacingOccurrences(of: "Acme Pro", with: "\"Acme\" Pro, \"Max")
+    let result = try ReportFormat.sales.read(
+      text: Self.header + "\n" + row + "\n", name: "sales.txt", in: dir)
+    #expect(result.rejects == [])
+    #expect(result.rows.appleSales.first?.customerPriceMinor == 499)
+  }
+
   @Test func missingColumnsThrow() throws {
     let dir = try TempDir()
     let path = try dir.write("sales.txt", tsv(["SKU", "Units", "Begin Date"]) + "\n")
