@@ -84,18 +84,11 @@ package enum DemoRun {
       exitCode: exitCode)
   }
 
-  /// The tie-out check's lines, and whether the run's tie-out is exactly the planted one.
-  ///
-  /// Runs only when the run has tie-out cells: until the store reports are read and tied out
-  /// (issue 11), `result.tieOut` is empty and the check would report every plant as missed.
-  /// TODO(lead, when merging the tie-out): drop the `cells.isEmpty` guard so an empty tie-out of a
-  /// world with reports fails the demo.
+  /// The tie-out check's lines, and whether the run's tie-out is exactly the planted one (an empty
+  /// tie-out of the demo world, which always has reports, misses every plant and fails the demo).
   static func tieOutCheck(_ result: RunResult, _ truth: DemoTruth) -> (
     text: String, exact: Bool, result: DemoTieOutCheck.Result?
   ) {
-    guard !result.tieOut.cells.isEmpty else {
-      return ("tie-out check: skipped (the run produced no tie-out)\n", true, nil)
-    }
     let check = DemoTieOutCheck.check(result.tieOut, truth: truth)
     return (check.text(planted: truth.tieOut.plantedCount), check.isExact, check)
   }

@@ -332,7 +332,8 @@ package enum ReconciliationRun {
     let settings = tieOutSettings(config, reports: inputs.storeReports)
     let tieOut = TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings)
     let revenue = RevenueProceeds.apply(
-      Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding), ledger: ledger,
+      Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding),
+      ledger: ledger,
       reports: inputs.storeReports, settings: settings, dayOf: { calendar.day(of: $0) })
     let counts = CountsRow.withReportUnits(
       CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: setup.asOf),
@@ -353,9 +354,11 @@ package enum ReconciliationRun {
       progress.note(tieOutLine(tieOut))
     }
     if !tieOut.skippedAppleDays.isEmpty || !tieOut.skippedPlayMonths.isEmpty {
-      let periods = tieOut.skippedAppleDays.map(\.description) + tieOut.skippedPlayMonths.map {
-        $0.description.prefix(7).description
-      }
+      let periods =
+        tieOut.skippedAppleDays.map(\.description)
+        + tieOut.skippedPlayMonths.map {
+          $0.description.prefix(7).description
+        }
       progress.note(
         "note: not tied out (the period ends after \(setup.asOf), so the feed cannot show all of it yet): "
           + periods.joined(separator: ", "))
@@ -477,7 +480,9 @@ package enum ReconciliationRun {
       date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
       rejects: inputs.rejectFiles.flatMap(\.1),
-      history: outcome.changes.map { WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0) },
+      history: outcome.changes.map {
+        WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0)
+      },
       tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports)
     )
     let path = setup.out + "/" + ReconciliationWorkbook.fileName
@@ -602,7 +607,8 @@ package enum ReconciliationRun {
       ("play.subscriptions", config.playSubscriptions), ("play.voided", config.playVoided),
       ("app_store.sales_reports", config.appStoreSalesReports),
       ("app_store.subscriber_reports", config.appStoreSubscriberReports),
-      ("app_store.financial_reports", config.appStoreFinancialReports), ("play.earnings", config.playEarnings),
+      ("app_store.financial_reports", config.appStoreFinancialReports),
+      ("play.earnings", config.playEarnings),
     ]
     for (role, patterns) in groups {
       for pattern in patterns {
@@ -668,7 +674,8 @@ package enum ReconciliationRun {
   }
 
   /// The latest Summary Sales report day over by T, at most the report date (the counts' daily check).
-  static func latestAppleSalesDay(_ settings: TieOutSettings, reports: StoreReportRows, setup: Setup) -> CivilDate?
+  static func latestAppleSalesDay(_ settings: TieOutSettings, reports: StoreReportRows, setup: Setup)
+    -> CivilDate?
   {
     let salesDays = Set(reports.appleSales.map(\.day))
     return settings.appleDays.last { span in

@@ -133,7 +133,8 @@ package struct RunConfig: Sendable {
     let appStore = try object(root["appStore"], "appStore")
     config.appStoreTransactions = try strings(appStore["transactions"], "appStore.transactions")
     config.appStoreSalesReports = try strings(appStore["salesReports"], "appStore.salesReports")
-    config.appStoreSubscriberReports = try strings(appStore["subscriberReports"], "appStore.subscriberReports")
+    config.appStoreSubscriberReports = try strings(
+      appStore["subscriberReports"], "appStore.subscriberReports")
     config.appStoreFinancialReports = try strings(appStore["financialReports"], "appStore.financialReports")
     if let zone = appStore["reportTimeZone"] {
       guard let zone = zone as? String, TimeZone(identifier: zone) != nil else {

@@ -117,7 +117,9 @@ package struct AppStoreTransactionImporter: StoreImporter {
     record.accountToken = try payload.optionalText("appAccountToken")
     record.offerId = try payload.optionalText("offerIdentifier")
     record.reason = try payload.optionalText("transactionReason")
-    if let storefront = try payload.optionalText("storefront") { record.country = CountryCode.pack(storefront) }
+    if let storefront = try payload.optionalText("storefront") {
+      record.country = CountryCode.pack(storefront)
+    }
     if let quantity = try payload.optionalInt64("quantity") {
       guard let units = UInt16(exactly: quantity), units > 0 else {
         throw RowRejection("quantity '\(quantity)' is not a whole number from 1 to 65535")

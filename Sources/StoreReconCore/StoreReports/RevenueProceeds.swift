@@ -217,8 +217,10 @@ package enum RevenueProceeds {
       firstAnniversary: anniversary ?? Instant(ms: Int64.max))
     let taxed = store == .play ? tax : 0
     return (
-      FeeSchedule.proceeds(grossMinor: r.amount, taxMinor: taxed, basisPoints: bp, rounding: book.settings.rounding)
-        .proceeds, .estimated
+      FeeSchedule.proceeds(
+        grossMinor: r.amount, taxMinor: taxed, basisPoints: bp, rounding: book.settings.rounding
+      )
+      .proceeds, .estimated
     )
   }
 }

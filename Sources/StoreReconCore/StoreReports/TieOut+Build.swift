@@ -78,8 +78,10 @@ extension TieOut {
     }
     let reportMonths = Set(reports.playEarnings.map(\.month))
     let months = reportMonths.filter { month in
-      let next = month.month == 12
-        ? CivilDate(year: month.year + 1, month: 1, day: 1) : CivilDate(year: month.year, month: month.month + 1, day: 1)
+      let next =
+        month.month == 12
+        ? CivilDate(year: month.year + 1, month: 1, day: 1)
+        : CivilDate(year: month.year, month: month.month + 1, day: 1)
       return next.startUTC.ms <= t
     }
     var orders = TieOutOrderTable()

@@ -29,7 +29,9 @@ enum TieOutFeed {
   }
 
   /// The feed's cells and order lines.
-  static func collect(ledger: Ledger, settings: TieOutSettings, salesDays: Set<CivilDate>, months: Set<CivilDate>)
+  static func collect(
+    ledger: Ledger, settings: TieOutSettings, salesDays: Set<CivilDate>, months: Set<CivilDate>
+  )
     -> (cells: [CellKey: TieOutSums], orders: [OrderLine])
   {
     let s = ledger.storage
@@ -96,7 +98,8 @@ enum TieOutFeed {
           variant: r.variant, currency: r.currency)
         out.cells[key, default: TieOutSums()].addCharge(units: units, amount: r.amount, proceeds: proceeds)
       }
-      guard r.amount > 0, let rare = view.storage.rareFields(n), let revoked = rare.revokedAt, revoked.ms <= t,
+      guard r.amount > 0, let rare = view.storage.rareFields(n), let revoked = rare.revokedAt,
+        revoked.ms <= t,
         rare.revocationReason != nil, !r.isUpgraded, let d = settings.appleDay(revoked.ms), covered[d]
       else { continue }
       let key = CellKey(

@@ -159,7 +159,8 @@ extension ReportSummary {
       ])
     }
     return [
-      .subheading("Paid units in the store's latest report of the day, against chains and entitlements (counts.csv)"),
+      .subheading(
+        "Paid units in the store's latest report of the day, against chains and entitlements (counts.csv)"),
       .table(table),
     ]
   }

@@ -17,7 +17,9 @@ import StoreReconTestSupport
       merchantAmountMinor: amount * 11 / 10, origin: Origin(file: 0, line: line))
   }
 
-  static func charge(_ order: String, day: String = "2026-10-03T10:00:00Z", amount: Int64 = 595, tax: Int64 = 95)
+  static func charge(
+    _ order: String, day: String = "2026-10-03T10:00:00Z", amount: Int64 = 595, tax: Int64 = 95
+  )
     -> StoreTransaction
   {
     var r = Fx.playCharge(order, at: Fx.at(day), amount: amount, tax: tax)

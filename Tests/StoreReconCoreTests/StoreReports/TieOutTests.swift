@@ -7,7 +7,8 @@ import StoreReconTestSupport
 enum Pacific {
   static func span(_ text: String) -> ReportDaySpan {
     let day = CivilDate.parse(text)!
-    let summer = day >= CivilDate(year: 2026, month: 3, day: 8) && day < CivilDate(year: 2026, month: 11, day: 1)
+    let summer =
+      day >= CivilDate(year: 2026, month: 3, day: 8) && day < CivilDate(year: 2026, month: 11, day: 1)
     let offset: Int64 = summer ? 7 : 8
     let endOffset: Int64 = day == CivilDate(year: 2026, month: 10, day: 31) ? 8 : offset
     return ReportDaySpan(
@@ -109,7 +110,9 @@ enum Pacific {
         "2026-11-13 com.acme.pro.monthly US report_more 1/0 499/0",
       ])
     #expect(tieOut.cells[0].unitsDiff == 1 && tieOut.cells[0].grossDiffMinor == 499)
-    #expect(tieOut.cells[1].detail.hasPrefix("the transaction feed shows 1 unit (4.99 USD) the store does not report"))
+    #expect(
+      tieOut.cells[1].detail.hasPrefix(
+        "the transaction feed shows 1 unit (4.99 USD) the store does not report"))
     #expect(tieOut.cells[2].detail == "same 1 unit; the store's gross is 0.50 USD less")
   }
 
