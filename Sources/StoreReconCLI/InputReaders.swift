@@ -40,16 +40,24 @@ enum InputReaders {
     return read
   }
 
+  /// Reads `input` whatever its role: a store report into `storeReports`, anything else as ``read``.
   static func read(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
     rows: inout AppRowSet, storeReports: inout StoreReportRows, report: inout InputReport,
     prepared: ScheduledRead? = nil
   ) throws(InputError) -> InputCounts {
-    if let counts = try readStoreReport(
-      input, fileIndex: fileIndex, rejects: rejects, into: &storeReports)
-    {
+    if let counts = try readStoreReport(input, fileIndex: fileIndex, rejects: rejects, into: &storeReports) {
       return counts
     }
+    return try read(
+      input, fileIndex: fileIndex, rejects: rejects, ledger: ledger, rows: &rows, report: &report,
+      prepared: prepared)
+  }
+
+  static func read(
+    _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
+    rows: inout AppRowSet, report: inout InputReport, prepared: ScheduledRead? = nil
+  ) throws(InputError) -> InputCounts {
     let packed: PackedImport?
     switch input.role {
     case "app_store.transactions":

@@ -130,23 +130,9 @@ package struct RunConfig: Sendable {
       }
       config.timeZone = tz
     }
-    let appStore = try object(root["appStore"], "appStore")
-    config.appStoreTransactions = try strings(appStore["transactions"], "appStore.transactions")
-    config.appStoreSalesReports = try strings(appStore["salesReports"], "appStore.salesReports")
-    config.appStoreSubscriberReports = try strings(
-      appStore["subscriberReports"], "appStore.subscriberReports")
-    config.appStoreFinancialReports = try strings(appStore["financialReports"], "appStore.financialReports")
-    if let zone = appStore["reportTimeZone"] {
-      guard let zone = zone as? String, TimeZone(identifier: zone) != nil else {
-        throw fail("appStore.reportTimeZone must be an IANA time zone name such as \"America/Los_Angeles\"")
-      }
-      config.appStoreReportTimeZone = zone
-    }
-    let play = try object(root["play"], "play")
-    config.playSales = try strings(play["sales"], "play.sales")
-    config.playSubscriptions = try strings(play["subscriptions"], "play.subscriptions")
-    config.playVoided = try strings(play["voided"], "play.voided")
-    config.playEarnings = try strings(play["earnings"], "play.earnings")
+    try parseStoreExports(
+      object(root["appStore"], "appStore"), object(root["play"], "play"), into: &config, fail: fail,
+      strings: strings)
     let app = try object(root["app"], "app")
     config.entitlements = try strings(app["entitlements"], "app.entitlements").first
     config.credentials = try strings(app["credentials"], "app.credentials").first
@@ -200,6 +186,29 @@ package struct RunConfig: Sendable {
     config.alerts = try parseAlerts(
       root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
     return config
+  }
+
+  /// Reads `appStore` and `play`: the stores' exports and reports (lists of glob patterns) and Apple's
+  /// report time zone.
+  static func parseStoreExports(
+    _ appStore: [String: Any], _ play: [String: Any], into config: inout RunConfig,
+    fail: (String) -> RunError, strings: (Any?, String) throws(RunError) -> [String]
+  ) throws(RunError) {
+    config.appStoreTransactions = try strings(appStore["transactions"], "appStore.transactions")
+    config.appStoreSalesReports = try strings(appStore["salesReports"], "appStore.salesReports")
+    config.appStoreSubscriberReports = try strings(
+      appStore["subscriberReports"], "appStore.subscriberReports")
+    config.appStoreFinancialReports = try strings(appStore["financialReports"], "appStore.financialReports")
+    if let zone = appStore["reportTimeZone"] {
+      guard let zone = zone as? String, TimeZone(identifier: zone) != nil else {
+        throw fail("appStore.reportTimeZone must be an IANA time zone name such as \"America/Los_Angeles\"")
+      }
+      config.appStoreReportTimeZone = zone
+    }
+    config.playSales = try strings(play["sales"], "play.sales")
+    config.playSubscriptions = try strings(play["subscriptions"], "play.subscriptions")
+    config.playVoided = try strings(play["voided"], "play.voided")
+    config.playEarnings = try strings(play["earnings"], "play.earnings")
   }
 
   /// Whether the config names any of the stores' own money reports.

@@ -52,31 +52,36 @@ struct AppStoreFastPath {
   }
 
   /// The fields of a plain transaction line, or `nil` to send the line down the full path.
+  /// The fields a line names, as the scan finds them (absent: `nil`).
+  struct Scanned {
+    var originalTransactionId: UnsafeBufferPointer<UInt8>? = nil
+    var transactionId: UnsafeBufferPointer<UInt8>? = nil
+    var productId: UnsafeBufferPointer<UInt8>? = nil
+    var purchaseDate: Int64? = nil
+    var originalPurchaseDate: Int64? = nil
+    var expiresDate: Int64? = nil
+    var revocationDate: Int64? = nil
+    var price: Int64? = nil
+    var currency: UnsafeBufferPointer<UInt8>? = nil
+    var type: UnsafeBufferPointer<UInt8>? = nil
+    var offerDiscountType: UnsafeBufferPointer<UInt8>? = nil
+    var offerType: Int64? = nil
+    var environment: UnsafeBufferPointer<UInt8>? = nil
+    var ownership: UnsafeBufferPointer<UInt8>? = nil
+    var revocationType: UnsafeBufferPointer<UInt8>? = nil
+    var revocationReason: Int64? = nil
+    var revocationPercentage: Int64? = nil
+    var isUpgraded: Bool? = nil
+    var appAccountToken: UnsafeBufferPointer<UInt8>? = nil
+    var offerIdentifier: UnsafeBufferPointer<UInt8>? = nil
+    var transactionReason: UnsafeBufferPointer<UInt8>? = nil
+    var storefront: UnsafeBufferPointer<UInt8>? = nil
+    var quantity: Int64? = nil
+  }
+
   static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Fields? {
     guard line.first == 0x7B else { return nil }
-    var originalTransactionId: UnsafeBufferPointer<UInt8>?
-    var transactionId: UnsafeBufferPointer<UInt8>?
-    var productId: UnsafeBufferPointer<UInt8>?
-    var purchaseDate: Int64?
-    var originalPurchaseDate: Int64?
-    var expiresDate: Int64?
-    var revocationDate: Int64?
-    var price: Int64?
-    var currency: UnsafeBufferPointer<UInt8>?
-    var type: UnsafeBufferPointer<UInt8>?
-    var offerDiscountType: UnsafeBufferPointer<UInt8>?
-    var offerType: Int64?
-    var environment: UnsafeBufferPointer<UInt8>?
-    var ownership: UnsafeBufferPointer<UInt8>?
-    var revocationType: UnsafeBufferPointer<UInt8>?
-    var revocationReason: Int64?
-    var revocationPercentage: Int64?
-    var isUpgraded: Bool?
-    var appAccountToken: UnsafeBufferPointer<UInt8>?
-    var offerIdentifier: UnsafeBufferPointer<UInt8>?
-    var transactionReason: UnsafeBufferPointer<UInt8>?
-    var storefront: UnsafeBufferPointer<UInt8>?
-    var quantity: Int64?
+    var s = Scanned()
     var unusual = false
     let ok = FlatJSONScanner.scan(line) { key, value in
       // Text fields: a plain string (or a number's text, as the full path accepts); empty = absent.
@@ -107,74 +112,74 @@ struct AppStoreFastPath {
       switch key.count {
       case 4:
         if FlatJSONScanner.equals(key, "type") {
-          type = text()
+          s.type = text()
         } else if FlatJSONScanner.equals(key, "data") {
           unusual = true  // a notification wrapper the full path unwraps
         }
       case 5:
-        if FlatJSONScanner.equals(key, "price") { price = integer() }
+        if FlatJSONScanner.equals(key, "price") { s.price = integer() }
       case 8:
         if FlatJSONScanner.equals(key, "currency") {
-          currency = text()
+          s.currency = text()
         } else if FlatJSONScanner.equals(key, "quantity") {
-          quantity = integer()
+          s.quantity = integer()
         }
       case 9:
         if FlatJSONScanner.equals(key, "productId") {
-          productId = text()
+          s.productId = text()
         } else if FlatJSONScanner.equals(key, "offerType") {
-          offerType = integer()
+          s.offerType = integer()
         }
       case 10:
         if FlatJSONScanner.equals(key, "storefront") {
-          storefront = text()
+          s.storefront = text()
         } else if FlatJSONScanner.equals(key, "isUpgraded") {
           switch value {
-          case .bool(let flag): isUpgraded = flag
-          case .null: isUpgraded = nil
+          case .bool(let flag): s.isUpgraded = flag
+          case .null: s.isUpgraded = nil
           default: unusual = true
           }
         }
       case 11:
         if FlatJSONScanner.equals(key, "environment") {
-          environment = text()
+          s.environment = text()
         } else if FlatJSONScanner.equals(key, "expiresDate") {
-          expiresDate = integer()
+          s.expiresDate = integer()
         }
       case 12:
-        if FlatJSONScanner.equals(key, "purchaseDate") { purchaseDate = integer() }
+        if FlatJSONScanner.equals(key, "purchaseDate") { s.purchaseDate = integer() }
       case 13:
-        if FlatJSONScanner.equals(key, "transactionId") { transactionId = text() }
+        if FlatJSONScanner.equals(key, "transactionId") { s.transactionId = text() }
       case 14:
         if FlatJSONScanner.equals(key, "revocationDate") {
-          revocationDate = integer()
+          s.revocationDate = integer()
         } else if FlatJSONScanner.equals(key, "revocationType") {
-          revocationType = text()
+          s.revocationType = text()
         }
       case 15:
         if FlatJSONScanner.equals(key, "appAccountToken") {
-          appAccountToken = text()
+          s.appAccountToken = text()
         } else if FlatJSONScanner.equals(key, "offerIdentifier") {
-          offerIdentifier = text()
+          s.offerIdentifier = text()
         }
       case 16:
-        if FlatJSONScanner.equals(key, "revocationReason") { revocationReason = integer() }
+        if FlatJSONScanner.equals(key, "revocationReason") { s.revocationReason = integer() }
       case 17:
         if FlatJSONScanner.equals(key, "offerDiscountType") {
-          offerDiscountType = text()
+          s.offerDiscountType = text()
         } else if FlatJSONScanner.equals(key, "transactionReason") {
-          transactionReason = text()
+          s.transactionReason = text()
         }
       case 18:
-        if FlatJSONScanner.equals(key, "inAppOwnershipType") { ownership = text() }
+        if FlatJSONScanner.equals(key, "inAppOwnershipType") { s.ownership = text() }
       case 20:
         if FlatJSONScanner.equals(key, "originalPurchaseDate") {
-          originalPurchaseDate = integer()
+          s.originalPurchaseDate = integer()
         } else if FlatJSONScanner.equals(key, "revocationPercentage") {
-          revocationPercentage = integer()
+          s.revocationPercentage = integer()
         }
       case 21:
-        if FlatJSONScanner.equals(key, "originalTransactionId") { originalTransactionId = text() }
+        if FlatJSONScanner.equals(key, "originalTransactionId") { s.originalTransactionId = text() }
       case 22:
         // A wrapper the full path unwraps.
         if FlatJSONScanner.equals(key, "signedTransactionInfo") { unusual = true }
@@ -184,34 +189,47 @@ struct AppStoreFastPath {
         }
       }
     }
-    guard ok, !unusual, let originalTransactionId, let transactionId, let productId, let purchaseDate,
-      let price, let currencyBytes = currency, let currency = Currency.named(bytes: currencyBytes),
+    guard ok, !unusual else { return nil }
+    return Fields(s)
+  }
+}
+
+extension AppStoreFastPath.Fields {
+  /// The fields of a scanned line, checked as the full path checks them; `nil` for the full path.
+  init?(_ s: AppStoreFastPath.Scanned) {
+    guard let originalTransactionId = s.originalTransactionId, let transactionId = s.transactionId,
+      let productId = s.productId, let purchaseDate = s.purchaseDate,
+      let price = s.price, let currencyBytes = s.currency,
+      let currency = Currency.named(bytes: currencyBytes),
       let amount = try? currency.minor(milliunits: price)
     else { return nil }
     @inline(__always) func inRange(_ ms: Int64?) -> Bool {
       guard let ms else { return true }
       return ms > Instant.distantPast.ms && ms < Instant.distantFuture.ms
     }
-    guard inRange(purchaseDate), inRange(originalPurchaseDate), inRange(expiresDate), inRange(revocationDate)
+    guard inRange(purchaseDate), inRange(s.originalPurchaseDate), inRange(s.expiresDate),
+      inRange(s.revocationDate)
     else { return nil }
-    if let reason = revocationReason, Int(exactly: reason) == nil { return nil }
+    if let reason = s.revocationReason, Int(exactly: reason) == nil { return nil }
     var units: UInt16 = 1
-    if let quantity {
+    if let quantity = s.quantity {
       guard let exact = UInt16(exactly: quantity), exact > 0 else { return nil }
       units = exact
     }
-    let country = storefront.map { CountryCode.pack(alpha3: $0) } ?? 0
-    return Fields(
+    self.init(
       originalTransactionId: originalTransactionId, transactionId: transactionId, productId: productId,
-      purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
-      revocationDate: revocationDate, price: price, currency: currency, amount: amount, type: type,
-      offerDiscountType: offerDiscountType, offerType: offerType, environment: environment,
-      ownership: ownership,
-      revocationType: revocationType, revocationReason: revocationReason,
-      revocationPercentage: revocationPercentage,
-      isUpgraded: isUpgraded, appAccountToken: appAccountToken, offerIdentifier: offerIdentifier,
-      transactionReason: transactionReason, country: country, quantity: units)
+      purchaseDate: purchaseDate, originalPurchaseDate: s.originalPurchaseDate, expiresDate: s.expiresDate,
+      revocationDate: s.revocationDate, price: price, currency: currency, amount: amount, type: s.type,
+      offerDiscountType: s.offerDiscountType, offerType: s.offerType, environment: s.environment,
+      ownership: s.ownership, revocationType: s.revocationType, revocationReason: s.revocationReason,
+      revocationPercentage: s.revocationPercentage, isUpgraded: s.isUpgraded,
+      appAccountToken: s.appAccountToken, offerIdentifier: s.offerIdentifier,
+      transactionReason: s.transactionReason, country: s.storefront.map { CountryCode.pack(alpha3: $0) } ?? 0,
+      quantity: units)
   }
+}
+
+extension AppStoreFastPath {
 
   /// The record for a plain transaction line, or `nil` to send the line down the full path.
   func transaction(_ line: UnsafeBufferPointer<UInt8>, origin: Origin) -> StoreTransaction? {

@@ -158,7 +158,7 @@ struct TieOutSummaryTests {
     let lines = Self.section(ReportSummary.build(facts).text, "Tie-out")
     #expect(
       Array(lines.suffix(3)) == [
-        "Paid units against the store's report of 2026-09-30 (counts.csv):",
+        "Paid units in the store's latest report of the day, against chains and entitlements (counts.csv):",
         "  store      product      report paid units  chains paid through  entitlements active  detail",
         "  app_store  pro.monthly                  9                   10                   11  1 entitlement more than chains; report 1 fewer",
       ])
