@@ -429,7 +429,8 @@ package enum ReconciliationRun {
       setup, inputs, outcome, grants: grants, options: workbookOptions, clock: clock)
     let experimentStart = clock.now
     let readouts = computeReadouts(
-      setup.config, ledger: outcome.ledger, rows: inputs.rows, calendar: setup.calendar)
+      setup.config, ledger: outcome.ledger, rows: inputs.rows, storeReports: inputs.storeReports,
+      calendar: setup.calendar)
     outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
     for readout in readouts {
@@ -698,13 +699,17 @@ package enum ReconciliationRun {
   }
 
   /// The price-experiment readouts of the config's experiments (none without experiments).
-  static func computeReadouts(_ config: RunConfig, ledger: Ledger, rows: AppRowSet, calendar: ReportCalendar)
-    -> [Readout]
-  {
+  static func computeReadouts(
+    _ config: RunConfig, ledger: Ledger, rows: AppRowSet, storeReports: StoreReportRows,
+    calendar: ReportCalendar
+  ) -> [Readout] {
     guard !config.experiments.isEmpty, let reporting = config.reportingCurrency else { return [] }
-    let settings = ExperimentSettings(
+    var settings = ExperimentSettings(
       fx: FXRateBook(reporting: reporting, rows: rows.fxRates), fees: config.fees, catalog: config.catalog,
       rounding: config.rounding)
+    let settled = SettledProceeds(
+      reports: storeReports, settings: tieOutSettings(config, reports: storeReports))
+    if !settled.isEmpty { settings.settled = settled }
     return Readout.build(
       experiments: config.experiments, ledger: ledger, credentials: rows.credentials,
       assignments: rows.assignments, settings: settings, dayOf: { calendar.day(of: $0) })
