@@ -77,13 +77,16 @@ enum Help {
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
-    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, summary.txt,
-    summary.html, reconciliation.xlsx (the same tables as an Excel workbook with a Summary sheet) and
-    manifest.json; with price experiments in the config also experiment_arms.csv,
+    Writes findings.csv, revenue.csv, counts.csv, grants.csv, tieout.csv and tieout_orders.csv (the
+    transaction feed against the stores' own Sales, Financial and earnings reports, when the config
+    names them), rejects/<input>.csv, summary.txt, summary.html, reconciliation.xlsx (the same tables
+    as an Excel workbook with a Summary sheet) and manifest.json; with price experiments in the config also experiment_arms.csv,
     experiment_lineage.csv and price-tests.xlsx (a sheet per experiment with the arm table, the readout
     in words and a chart). Every input row is accepted or written to its rejects file with
     file, line and reason; the manifest states read = accepted + rejected per input. A malformed file
-    is reported and the run goes on without it (exit 65). A missing input file exits 66, an invalid
+    is reported and the run goes on without it (exit 65); a file given under the wrong key (a Sales
+    report as App Store transactions) stops the run before anything is read (exit 65), naming the key
+    it belongs under. A missing input file exits 66, an invalid
     config 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold
     of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
     noon of the date, no Play sales row for the date, a file missing or unreadable), with the reasons.
@@ -138,10 +141,12 @@ enum Help {
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
-    The world holds App Store JSON Lines, Google Play sales reports, subscriptionsv2 and voided
-    purchases, the app's entitlements, credentials, assignments and goodwill as CSV, a config, and
-    truth/planted_findings.csv: the problems planted on purpose. The demo runs the job on it and
-    compares the findings with the planted truth (exit 1 if they differ). Its price experiment has a
+    The world holds App Store JSON Lines, Apple Summary Sales reports, Google Play sales and earnings
+    reports, subscriptionsv2 and voided purchases, the app's entitlements, credentials, assignments
+    and goodwill as CSV, a config, and truth/planted_findings.csv, truth/planted_tieout.csv and
+    truth/planted_tieout_orders.csv: the problems and report differences planted on purpose. The demo
+    runs the job on it and compares the findings and the tie-out with the planted truth (exit 1 if
+    they differ). Its price experiment has a
     known effect; truth/experiment_truth.csv holds what the generator made per arm.
 
     """
