@@ -43,7 +43,9 @@ enum ManifestCheck {
       return "\(name) is missing"
     }
     if Int64(data.count) != bytes { return "\(name) has \(data.count) bytes, the manifest says \(bytes)" }
-    if SHA256Digest.hex(of: Array(data)) != sha256 { return "\(name) has another SHA-256 than the manifest's" }
+    if SHA256Digest.hex(of: Array(data)) != sha256 {
+      return "\(name) has another SHA-256 than the manifest's"
+    }
     return nil
   }
 }

@@ -99,24 +99,27 @@ extension ReconciliationRun {
     }
 
     /// Publishes the temporary folder as the target: files 0640 and folders 0750 (whatever the
-    /// umask), the previous report moved to `<out>.previous` (replacing the one before), then one
-    /// `rename`. Releases the lock.
+    /// umask), the previous report moved to `<out>.previous`, then one `rename`. Every step is a
+    /// rename, so a run killed between two leaves whole folders only: the report before the previous
+    /// one goes to a temporary name of this run first and is removed last (or, if this run dies, by
+    /// the next). Releases the lock.
     func publish() throws(RunError) {
       guard let staging else { return }
       try Publication.restrictModes(staging)
       let files = FileManager.default
-      var isDirectory: ObjCBool = false
-      if files.fileExists(atPath: target, isDirectory: &isDirectory) {
+      let discarded = staging + "-discarded"
+      if files.fileExists(atPath: target) {
         let entries = (try? files.contentsOfDirectory(atPath: target)) ?? []
         do {
           if entries.isEmpty {
             try files.removeItem(atPath: target)
           } else {
-            if files.fileExists(atPath: previous) { try files.removeItem(atPath: previous) }
+            if files.fileExists(atPath: previous) { try files.moveItem(atPath: previous, toPath: discarded) }
             try files.moveItem(atPath: target, toPath: previous)
           }
         } catch {
-          throw RunError(.ioError, "cannot move the previous report \(out) aside: \(error.localizedDescription)")
+          throw RunError(
+            .ioError, "cannot move the previous report \(out) aside: \(error.localizedDescription)")
         }
       }
       do {
@@ -125,6 +128,7 @@ extension ReconciliationRun {
         throw RunError(.ioError, "cannot publish \(staging) as \(out): \(error.localizedDescription)")
       }
       self.staging = nil
+      try? files.removeItem(atPath: discarded)
       lock.release()
     }
 
@@ -156,10 +160,12 @@ extension ReconciliationRun {
           let path = folder + "/" + entry
           var isDirectory: ObjCBool = false
           _ = files.fileExists(atPath: path, isDirectory: &isDirectory)
-          try files.setAttributes([.posixPermissions: isDirectory.boolValue ? 0o750 : 0o640], ofItemAtPath: path)
+          try files.setAttributes(
+            [.posixPermissions: isDirectory.boolValue ? 0o750 : 0o640], ofItemAtPath: path)
         }
       } catch {
-        throw RunError(.ioError, "cannot set the modes of the reports in \(folder): \(error.localizedDescription)")
+        throw RunError(
+          .ioError, "cannot set the modes of the reports in \(folder): \(error.localizedDescription)")
       }
     }
   }

@@ -10,7 +10,8 @@ extension PostgresConnection {
     package var idleInTransactionTimeoutMs: Int
 
     /// The defaults.
-    package static let standard = SnapshotLimits(statementTimeoutMs: 600_000, idleInTransactionTimeoutMs: 120_000)
+    package static let standard = SnapshotLimits(
+      statementTimeoutMs: 600_000, idleInTransactionTimeoutMs: 120_000)
 
     /// Limits of the given milliseconds.
     package init(statementTimeoutMs: Int, idleInTransactionTimeoutMs: Int) {

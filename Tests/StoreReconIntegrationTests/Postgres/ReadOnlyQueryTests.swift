@@ -47,7 +47,8 @@ struct ReadOnlyQueryTests {
       #expect(out.status == 78, "\(sql): \(out.stderr)")
       let lines = out.stderr.split(separator: "\n")
       #expect(lines.count == 1, "\(out.stderr)")
-      #expect(lines.first?.hasPrefix("storerecon: error: \(dir.path)/goodwill.sql: ") == true, "\(out.stderr)")
+      #expect(
+        lines.first?.hasPrefix("storerecon: error: \(dir.path)/goodwill.sql: ") == true, "\(out.stderr)")
       #expect(
         out.stderr.contains("in a read-only transaction") && out.stderr.contains("(SQLSTATE 25006)")
           && out.stderr.contains("the contract queries run in a read-only transaction and may only read"),
@@ -96,6 +97,49 @@ struct ReadOnlyQueryTests {
     #expect(clock.now - started < .seconds(60))
     #expect(out.status == 75, "\(out.stderr)")
     #expect(out.stderr.split(separator: "\n").count == 1, "\(out.stderr)")
-    #expect(out.stderr.contains("canceling statement due to statement timeout (SQLSTATE 57014)"), "\(out.stderr)")
+    #expect(
+      out.stderr.contains("canceling statement due to statement timeout (SQLSTATE 57014)"), "\(out.stderr)")
+  }
+}
+
+extension ReadOnlyQueryTests {
+  /// The role of docs/postgresql.md ("Least privilege"): SELECT on the contract tables, SELECT, INSERT
+  /// and DELETE on the history tables, nothing else.
+  @Test func aRoleWithTheDocumentedGrantsRunsAndKeepsHistory() throws {
+    let world = try World()
+    let role = "reader_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(10)
+    let owner = try world.connect()
+    try owner.executeScript(
+      """
+      CREATE ROLE \(role) LOGIN;
+      GRANT CONNECT ON DATABASE \(world.database) TO \(role);
+      GRANT USAGE ON SCHEMA public TO \(role);
+      GRANT SELECT ON entitlements, credentials, assignments, goodwill TO \(role);
+      GRANT SELECT, INSERT, DELETE ON storerecon_runs, storerecon_findings TO \(role);
+      """)
+    defer {
+      _ = try? owner.executeScript("DROP OWNED BY \(role); DROP ROLE \(role);")
+    }
+    var components = try #require(URLComponents(string: world.url))
+    components.queryItems =
+      (components.queryItems ?? []).filter { $0.name != "user" } + [
+        URLQueryItem(name: "user", value: String(role))
+      ]
+    let url = try #require(components.string)
+    let args = [
+      "run", "--config", world.config, "--date", DatabaseRunTests.date, "--quiet", "--database", url,
+    ]
+    let first = try Binary.run(args + ["--out", world.out("a")], in: Binary.packageRoot)
+    #expect(first.status == 0, "\(first.stderr)")
+    // Re-running the date replaces its history (DELETE, then INSERT).
+    let again = try Binary.run(args + ["--out", world.out("a")], in: Binary.packageRoot)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(try Self.count(world, "SELECT count(*) FROM storerecon_runs") == "1")
+    // Without the history grants, --no-history still runs; with history it is refused (77).
+    try owner.execute("REVOKE ALL ON storerecon_runs, storerecon_findings FROM \(role)")
+    let plain = try Binary.run(args + ["--out", world.out("b"), "--no-history"], in: Binary.packageRoot)
+    #expect(plain.status == 0, "\(plain.stderr)")
+    let refused = try Binary.run(args + ["--out", world.out("c")], in: Binary.packageRoot)
+    #expect(refused.status == 77, "\(refused.stderr)")
   }
 }
