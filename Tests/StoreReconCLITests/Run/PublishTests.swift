@@ -114,7 +114,12 @@ import StoreReconTestSupport
     try Data("keep me".utf8).write(to: world.out.appendingPathComponent("notes.txt"))
     let out = try world.run([])
     #expect(out.status == 74, "\(out.stderr)")
-    #expect(out.stderr.contains("holds files but no manifest.json"))
+    #expect(
+      out.stderr
+        == "storerecon: error: cannot write the reports to \(world.out.path): it holds files but no "
+        + "manifest.json, so it is not a storerecon report folder that a run may replace; choose another "
+        + "--out or empty it\n")
+    #expect(try Self.siblings(world) == ["out", "out.lock"])
     #expect(
       try String(contentsOf: world.out.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep me")
   }

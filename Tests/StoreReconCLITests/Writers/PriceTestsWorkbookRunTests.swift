@@ -99,19 +99,5 @@ import StoreReconTestSupport
     #expect(!withoutExperiments.files.contains("price-tests.xlsx"))
     #expect(!FileManager.default.fileExists(atPath: dir.path("plain/price-tests.xlsx")))
     #expect(FileManager.default.fileExists(atPath: dir.path("plain/reconciliation.xlsx")))
-
-    // A folder that is not a report folder (here a workbook's name is taken by a folder) is never
-    // replaced: exit code 74 and one clear line, and nothing is written beside it.
-    try FileManager.default.createDirectory(
-      atPath: dir.path("three/price-tests.xlsx/occupied"), withIntermediateDirectories: true)
-    let error = #expect(throws: RunError.self) { _ = try run("world/storerecon.json", "three") }
-    #expect(error?.code == .ioError)
-    #expect(
-      error?.message.hasPrefix(
-        "cannot write the reports to \(dir.path("three")): it holds files but no manifest.json")
-        == true)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix("three.tmp-") }
-        .isEmpty)
   }
 }

@@ -77,22 +77,5 @@ import StoreReconTestSupport
 
     let summary = try XLSXPackage.rows(try package.sheet("Summary"), strings: strings)
     #expect(summary.contains(["total", "", String(result.findings.count)]))
-
-    // A folder that is not a report folder (here a workbook's name is taken by a folder) is never
-    // replaced: exit code 74 and one clear line, and nothing is written beside it.
-    try FileManager.default.createDirectory(
-      atPath: dir.path("three/reconciliation.xlsx/occupied"), withIntermediateDirectories: true)
-    let error = #expect(throws: RunError.self) { _ = try run("three") }
-    #expect(error?.code == .ioError)
-    #expect(
-      error?.message.hasPrefix(
-        "cannot write the reports to \(dir.path("three")): it holds files but no manifest.json")
-        == true)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix("three.tmp-") }
-        .isEmpty)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: dir.path("three")).filter { $0.hasPrefix(".") }
-        .isEmpty)
   }
 }
