@@ -73,6 +73,28 @@ import Testing
         == "file,line,reason,raw\napp/entitlements.csv,7,bad,\"'=1+1,-499\"\n")
   }
 
+  @Test func findingsGuardAProductIdButKeepANegativeAmount() throws {
+    let finding = Finding(
+      reason: .unclaimed, store: .play, chainKey: "=HYPERLINK(\"http://evil.example\")", userId: "@SUM(1)",
+      productId: "-2+3", currency: try #require(Currency.named("USD")), amountMinor: -499, detail: "+cmd|x")
+    let rows = Self.text(ReportTables.findingsCSV([finding])).split(separator: "\n").map(String.init)
+    #expect(rows.count == 2)
+    #expect(
+      rows[1].hasSuffix(
+        ",\"'=HYPERLINK(\"\"http://evil.example\"\")\",'@SUM(1),'-2+3,USD,-499,,'+cmd|x"), "\(rows[1])")
+  }
+
+  @Test func revenueKeepsNegativeMoneyAsNumbers() throws {
+    var row = RevenueRow(
+      day: CivilDate(year: 2026, month: 11, day: 29), store: .appStore, productId: "@SUM(1)",
+      currency: try #require(Currency.named("USD")))
+    row.grossMinor = -499
+    row.refundsMinor = -499
+    row.proceedsMinor = -12
+    let rows = Self.text(ReportTables.revenueCSV([row])).split(separator: "\n").map(String.init)
+    #expect(rows[1].hasPrefix("2026-11-29,app_store,'@SUM(1),USD,0,-499,0,-499,0,-12,"), "\(rows[1])")
+  }
+
   @Test func rejectedLinesAreShownAsABoundedExcerpt() {
     let short = String(repeating: "a", count: 512)
     #expect(ReportTables.rawExcerpt(short) == short)
