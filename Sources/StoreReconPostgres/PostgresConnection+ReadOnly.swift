@@ -5,13 +5,14 @@ extension PostgresConnection {
   package struct SnapshotLimits: Sendable, Equatable {
     /// `statement_timeout` of each contract query, in milliseconds (default 10 minutes).
     package var statementTimeoutMs: Int
-    /// `idle_in_transaction_session_timeout` while the snapshot is open, in milliseconds (default 2
-    /// minutes): a run that stops reading ends its session, and its snapshot, on the server.
+    /// `idle_in_transaction_session_timeout` while the snapshot is open, in milliseconds (default 5
+    /// minutes): a run that stops reading ends its session, and its snapshot, on the server. The time
+    /// after the last query until the snapshot ends (the input files' checksums finishing) counts.
     package var idleInTransactionTimeoutMs: Int
 
     /// The defaults.
     package static let standard = SnapshotLimits(
-      statementTimeoutMs: 600_000, idleInTransactionTimeoutMs: 120_000)
+      statementTimeoutMs: 600_000, idleInTransactionTimeoutMs: 300_000)
 
     /// Limits of the given milliseconds.
     package init(statementTimeoutMs: Int, idleInTransactionTimeoutMs: Int) {

@@ -85,7 +85,7 @@ package enum ReportTables {
     var kept = String.UnicodeScalarView()
     var bytes = 0
     for scalar in raw.unicodeScalars {
-      let n = String(scalar).utf8.count
+      let n = scalar.utf8.count
       guard bytes + n <= rawExcerptBytes else { break }
       kept.append(scalar)
       bytes += n

@@ -73,7 +73,7 @@ struct ReadOnlyQueryTests {
     #expect(out.status == 0, "\(out.stderr)")
     let grants = DatabaseRunTests.rows(try world.text(world.out("r"), "grants.csv"))
     let reasons = Set(grants.dropFirst().filter { $0.first == "goodwill_grant" }.map { $0.last ?? "" })
-    #expect(reasons == ["on repeatable read 10min 2min"])
+    #expect(reasons == ["on repeatable read 10min 5min"])
     // The history is still written, after the snapshot.
     #expect(try Self.count(world, "SELECT count(*) FROM storerecon_runs") == "1")
   }
