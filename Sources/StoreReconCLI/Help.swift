@@ -66,8 +66,8 @@ enum Help {
                           (default: ./queries where a file is there, else the built-in queries).
       --no-history        With a database: do not read or record run history.
       --lock-timeout SECONDS
-                          With run history: how long to wait for another run of the same date
-                          (default: 600; 0 = refuse at once).
+                          How long to wait for another run into the same --out and, with run
+                          history, of the same date (default: 600; 0 = refuse at once).
       --mail              Then e-mail summary.txt/summary.html and every *.xlsx of the output folder
                           to the config's "mail" recipients over SMTP.
       --dry-run           With --mail: write the message to <out>/message.eml instead of sending it.
@@ -91,7 +91,9 @@ enum Help {
     of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
     noon of the date, no Play sales row for the date, a file missing or unreadable), with the reasons.
     Mail failures: 75 the SMTP server cannot be reached or refused the message, 77 it refused the
-    login, 78 the password variable or file is missing; the reports stay on disk.
+    login, 78 the password variable or file is missing; the reports stay on disk. The folder is
+    written beside --out and renamed into place whole; the report it replaces is kept as
+    <out>.previous.
 
     With a database, each query's rows are streamed with COPY and read like a CSV file (a reject's
     line is the row's number in the result); a query whose columns differ from its contract exits 78.
@@ -99,7 +101,8 @@ enum Help {
     report date that saw each finding, and changes.csv lists the findings new, still open and resolved
     since the previous run (the latest earlier date). Re-running a date replaces its history. An
     unreachable database exits 75, a wrong or missing password 77, another run still holding the
-    date's lock after --lock-timeout 75.
+    date's lock after --lock-timeout 75. The queries run in one read-only transaction: a query that
+    writes exits 78, one past its statement timeout 75.
 
     """
 
@@ -169,8 +172,10 @@ enum Help {
     the folder attached. The subject is the config's subjectPrefix and the first part of summary.txt's
     status line (OK, ALERT, INCOMPLETE). The SMTP password comes from the environment variable named
     by passwordEnv or the file named by passwordFile, never from the command line or the config.
-    Exit codes: 0 sent, 66 no summary in the folder, 75 SMTP server unreachable or refused the
-    message, 77 wrong user name or password, 78 invalid mail config or missing password.
+    A folder whose files do not match its manifest.json is not mailed.
+    Exit codes: 0 sent, 65 the folder does not match its manifest, 66 no summary or no manifest.json in the folder, 75
+    SMTP server unreachable or refused the message, 77 wrong user name or password, 78 invalid mail
+    config or missing password.
 
     """
 
