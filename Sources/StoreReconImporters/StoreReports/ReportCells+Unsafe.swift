@@ -21,14 +21,18 @@ struct ReportCells {
   /// Column `index` as text (empty when blank).
   func text(_ index: Int) -> String { String(decoding: bytes(index), as: UTF8.self) }
 
-  /// Column `index` as text shared with the rows that repeat it (product ids, types, reasons).
-  func shared(_ index: Int) -> String { interner.intern(bytes(index)) }
+  /// Column `index` as text shared with the rows that repeat it (product ids, types, reasons). Up to 15
+  /// bytes a `String` is stored inline (no allocation): cheaper to make than to look up.
+  func shared(_ index: Int) -> String {
+    let cell = bytes(index)
+    return cell.count <= 15 ? String(decoding: cell, as: UTF8.self) : interner.intern(cell)
+  }
 
   /// ``shared(_:)``, rejecting a blank cell with "missing `name`".
   func requiredShared(_ index: Int, _ name: String) throws(RowRejection) -> String {
     let cell = bytes(index)
     guard !cell.isEmpty else { throw RowRejection("missing \(name)") }
-    return interner.intern(cell)
+    return cell.count <= 15 ? String(decoding: cell, as: UTF8.self) : interner.intern(cell)
   }
 
   /// Column `index` as text; rejects a blank cell with "missing `name`".
