@@ -119,6 +119,8 @@ package enum ReconciliationRun {
     var databaseURI: String?
     var plan: [PlannedInput]
     var missing: [Completeness.Missing]
+    /// Files matched again (by another pattern or through a link), with the name they are read under.
+    var repeats: [(repeated: String, readAs: String)] = []
   }
 
   /// Reads the config, fixes the report date and T, and plans the inputs (the files the config's
@@ -137,9 +139,13 @@ package enum ReconciliationRun {
       throw RunError(
         .config, "config \(request.configPath): app.entitlements is required (or app.database / --database)")
     }
-    let (plan, missing) = try planInputs(
+    let (planned, missing) = try planInputs(
       config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing
     )
+    let (plan, repeats) = readOnce(planned)
+    for r in repeats {
+      progress.note("note: \(r.repeated) is the same file as \(r.readAs): read once")
+    }
     for m in missing {
       progress.note(
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
@@ -147,7 +153,7 @@ package enum ReconciliationRun {
     let out = request.outDirectory ?? "reports/\(date)"
     return Setup(
       config: config, calendar: calendar, date: date, asOf: calendar.asOf(date), out: out, staging: out,
-      databaseURI: databaseURI, plan: plan, missing: missing)
+      databaseURI: databaseURI, plan: plan, missing: missing, repeats: repeats)
   }
 
   /// The database connection of a run whose app rows come from PostgreSQL, and its run history store
@@ -479,6 +485,7 @@ package enum ReconciliationRun {
       summary: summary)
     result.uncheckedEntitlements = outcome.unchecked
     result.tieOut = outcome.tieOut
+    result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
     return Written(
       result: result, files: files, experimentMs: experimentMs, writeMs: writeMs, workbookMs: workbookMs)
   }

@@ -121,4 +121,40 @@ import StoreReconTestSupport
           + "not App Store transactions — list it under appStore.salesReports"), "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: out.path))
   }
+
+  @Test func aFileMatchedTwiceOrThroughALinkIsReadOnce() throws {
+    let dir = try Self.world()
+    try FileManager.default.createSymbolicLink(
+      atPath: dir.appendingPathComponent("exports/apple/link.jsonl").path,
+      withDestinationPath: dir.appendingPathComponent("exports/apple/transactions.jsonl").path)
+    try Data(
+      """
+      {"appStore": {"transactions": ["exports/apple/*.jsonl", "exports/apple/transactions.jsonl"],
+                    "salesReports": ["exports/apple/reports/S_D_*.txt"]},
+       "app": {"entitlements": "app/entitlements.csv"}}
+      """.utf8
+    ).write(to: dir.appendingPathComponent("storerecon.json"))
+    let out = dir.appendingPathComponent("out")
+    let run = try Binary.run([
+      "run", "--config", dir.appendingPathComponent("storerecon.json").path, "--date", "2026-11-21", "--out",
+      out.path,
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "note: exports/apple/transactions.jsonl is the same file as exports/apple/link.jsonl: read once"))
+    let manifest =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+      as? [String: Any]
+    let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
+    #expect(inputs.filter { $0["role"] as? String == "app_store.transactions" }.count == 1)
+    #expect(
+      manifest?["inputsMatchedAgain"] as? [String] == [
+        "exports/apple/transactions.jsonl (read as exports/apple/link.jsonl)",
+        "exports/apple/transactions.jsonl (read as exports/apple/link.jsonl)",
+      ])
+    // The feed still holds two charges on the 20th, not four.
+    let tieOut = try String(contentsOf: out.appendingPathComponent("tieout.csv"), encoding: .utf8)
+    #expect(tieOut.contains("app_store,apple_sales,2026-11-20,com.acme.pro,US,USD,3,2,1,"))
+  }
 }
