@@ -129,6 +129,12 @@ enum InputReaders {
       return try AssignmentCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.assignments.append($0) }
+    case "app.credits":
+      var credits = rows.credits ?? []
+      defer { rows.credits = credits }
+      return try CreditCSVReader().read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { credits.append($0) }
     default:
       return try GoodwillCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects

@@ -143,6 +143,17 @@ package enum DatabaseLoader {
             ],
             $0.origin)
         }
+      case .credits:
+        counts = try CreditCSVReader().read(
+          path: path, displayName: path, fileIndex: fileIndex, rejects: rejects
+        ) {
+          send(
+            [
+              $0.creditId, $0.userId, $0.store.rawValue, $0.transactionId, $0.productId, String($0.quantity),
+              $0.creditedAt?.description, $0.reversedAt?.description,
+            ],
+            $0.origin)
+        }
       }
     } catch {
       copy.abort("the file could not be read")
