@@ -102,6 +102,7 @@ struct DemoRuleCheck {
         }
       }
     }
+    result += creditFindings(group) + doubleBillingFindings(group)
     return result.sorted()
   }
 }

@@ -118,7 +118,7 @@ struct DemoWorldTests {
     // The generator checks every group against docs/rules.md and throws on a disagreement.
     let world = try GeneratedWorld(users: 2000, seed: seed, asOf: asOf)
     defer { world.remove() }
-    #expect(world.truth.planted.count == 23 * 2)
+    #expect(world.truth.planted.count == 31 * 2)
   }
 
   @Test func rerunRemovesStaleInputsOfAnEarlierWorld() throws {
@@ -156,6 +156,14 @@ struct DemoWorldTests {
       ("free_entitlement", "overextended", [.appStore, .play]),
       ("free_entitlement", "product_mismatch", [.appStore, .play]),
       ("duplicate_claim", "multiple_users", [.appStore, .play]),
+      ("uncredited_purchase", "not_credited", [.appStore]),
+      ("double_credit", "credited_twice", [.appStore]),
+      ("double_credit", "over_credited", [.appStore]),
+      ("credit_not_reversed", "refund_not_reversed", [.appStore]),
+      ("orphan_credit", "unknown_transaction", [.appStore]),
+      ("orphan_credit", "sandbox_credit", [.appStore]),
+      ("double_billing", "across_stores", [.play]),
+      ("double_billing", "within_store", [.play]),
     ]
     for (kind, reason, stores) in expected {
       for store in stores {
