@@ -23,7 +23,9 @@ extension DemoRuleCheck {
   func creditFindings(_ group: DemoGroup) -> [PlantedFinding] {
     var result: [PlantedFinding] = []
     let grace = Int64(DemoRuleCheck.creditGraceHours) * DemoCalendar.msPerHour
-    let credited = group.credits.filter { $0.creditedAt <= t }
+    let credited = group.credits.filter { $0.creditedAt <= t }.sorted {
+      ($0.creditedAt, $0.creditId) < ($1.creditedAt, $1.creditId)
+    }
     func standing(_ c: DemoCredit) -> Bool { c.reversedAt.map { $0 > t } ?? true }
     var production = Set<String>()
     var sandbox = Set<String>()

@@ -14,12 +14,19 @@ package enum CreditRules {
   }
 
   /// The findings about `credits` against the consumable purchases of `ledger`, as of `options.asOf`.
-  /// `claimer` names the user who claims a chain, if any (the user of an uncredited purchase).
+  /// `claimer` names the user who claims a chain, if any (the user of an uncredited purchase). Where
+  /// several credits name one purchase, a finding names the user of the earliest (then lowest id).
   static func findings(
     ledger: Ledger, credits: [CreditRow], options: ReconcileOptions, claimer: (Int) -> String?
   ) -> [Finding] {
     let s = ledger.storage
     let t = options.asOf
+    // Earliest credit first (then by id): the user a finding names does not depend on row order.
+    let credits = credits.sorted {
+      let a = $0.creditedAt ?? .distantPast
+      let b = $1.creditedAt ?? .distantPast
+      return a != b ? a < b : $0.creditId < $1.creditId
+    }
     let purchases = consumablePurchases(s, t: t.ms)
     var standing: [String: [Int]] = [:]
     for (i, credit) in credits.enumerated() where credit.isCredited(at: t) {
