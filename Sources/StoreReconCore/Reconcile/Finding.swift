@@ -7,7 +7,7 @@ package struct Finding: Sendable, Equatable {
     case orphanedCharge = "orphaned_charge"
     case freeEntitlement = "free_entitlement"
     case duplicateClaim = "duplicate_claim"
-    /// A paid consumable purchase no credit row names (docs/rules.md#uncredited_purchase).
+    /// A paid consumable purchase no credit row names (docs/rules.md#uncredited_purchasenot_credited).
     case uncreditedPurchase = "uncredited_purchase"
     /// A purchase credited twice, or with more units than the catalog says.
     case doubleCredit = "double_credit"
