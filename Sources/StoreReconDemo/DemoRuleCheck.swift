@@ -102,7 +102,6 @@ struct DemoRuleCheck {
         }
       }
     }
-    result += creditFindings(group) + doubleBillingFindings(group)
-    return result.sorted()
+    return (result + creditFindings(group) + doubleBillingFindings(group)).sorted()
   }
 }

@@ -25,6 +25,11 @@ package struct ContractQuery: Sendable {
       }
     }
 
+    /// The COPY that loads the contract's table (of the same name) from CSV with a header row.
+    package var copyInStatement: String {
+      "COPY \(rawValue) (\(columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT csv, HEADER true)"
+    }
+
     /// The file name in `queries/`.
     package var fileName: String { "\(rawValue).sql" }
   }
