@@ -19,35 +19,21 @@ extension DemoBuilder {
       return chain
     }
     switch scenario {
-    case .appleUncredited:
+    case .appleCreditsMissing:
       // Charged, never credited (the server was down, the transaction never finished).
-      let chain = coins(days: 1, 40)
-      group.credits.removeAll()
-      plant("uncredited_purchase", "not_credited", .appStore, chain.key, user.id)
-    case .appleCreditedTwice:
-      // Credited, crashed before finish(), redelivered, credited again.
-      let chain = coins(days: 1, 40)
-      var again = group.credits[0]
-      again.creditId = ids.creditId()
-      again.creditedAt = again.creditedAt.adding(ms: 1000 * rng.int64(60, 7200))
-      group.credits.append(again)
-      plant("double_credit", "credited_twice", .appStore, chain.key, user.id)
-    case .appleOverCredited:
-      // Credited with a whole pack too many.
-      let chain = coins(days: 1, 40)
-      group.credits[0].quantity += DemoProduct.coinUnits
-      plant("double_credit", "over_credited", .appStore, chain.key, user.id)
-    case .appleCreditNotReversed:
+      let uncredited = coins(days: 1, 40)
+      group.credits.removeLast()
+      plant("uncredited_purchase", "not_credited", .appStore, uncredited.key, user.id)
       // Refunded by Apple, the coins were never taken back.
-      var chain = coins(days: 3, 40)
-      let start = chain.periods[0].start
+      var refunded = coins(days: 3, 40)
+      let start = refunded.periods[0].start
       let at = instant(
         &rng, from: start.adding(days: 1),
-        to: min(t.adding(ms: -DemoCalendar.msPerHour), start.adding(days: 20)), .appStore)
-      chain.periods[0].revocation = DemoRevocation(kind: .refundFull, at: at)
-      group.chains[0] = chain
-      plant("credit_not_reversed", "refund_not_reversed", .appStore, chain.key, user.id)
-    case .appleOrphanCredit:
+        to: min(t.adding(ms: -DemoCalendar.msPerHour), start.adding(days: 20)),
+        .appStore)
+      refunded.periods[0].revocation = DemoRevocation(kind: .refundFull, at: at)
+      group.chains[group.chains.count - 1] = refunded
+      plant("credit_not_reversed", "refund_not_reversed", .appStore, refunded.key, user.id)
       // A credit naming a transaction Apple never sold.
       let tx = ids.unknownAppleTransactionId(&rng)
       group.credits.append(
@@ -56,16 +42,27 @@ extension DemoBuilder {
           productId: DemoProduct.appleCoins.name, quantity: DemoProduct.coinUnits,
           creditedAt: target(&rng, days: -40, -1, .appStore), reversedAt: nil))
       plant("orphan_credit", "unknown_transaction", .appStore, tx, user.id)
-    case .appleSandboxCredit:
+      // The control: bought an hour or a few before T, credited after T, within the grace.
+      let recent = t.adding(ms: -1000 * rng.int64(3600, 5 * 3600))
+      addClean(
+        appleChain(user, [oneTimePeriod(.appleCoins, user.country, at: recent)], &rng), userId: user.id,
+        to: &group, &rng)
+      group.credits[group.credits.count - 1].creditedAt = t.adding(ms: 1000 * rng.int64(60, 3600))
+    case .appleCreditsExtra:
+      // Credited, crashed before finish(), redelivered, credited again.
+      let twice = coins(days: 1, 40)
+      var again = group.credits[group.credits.count - 1]
+      again.creditId = ids.creditId()
+      again.creditedAt = again.creditedAt.adding(ms: 1000 * rng.int64(60, 7200))
+      group.credits.append(again)
+      plant("double_credit", "credited_twice", .appStore, twice.key, user.id)
+      // Credited with a whole pack too many.
+      let over = coins(days: 1, 40)
+      group.credits[group.credits.count - 1].quantity += DemoProduct.coinUnits
+      plant("double_credit", "over_credited", .appStore, over.key, user.id)
       // A sandbox purchase credited in production.
-      let chain = coins(days: 1, 40, sandbox: true)
-      plant("orphan_credit", "sandbox_credit", .appStore, chain.key, user.id)
-    case .appleCreditWithinGrace:
-      // Bought an hour or two before T; the credit lands after T, within the grace: not a finding.
-      let at = t.adding(ms: -1000 * rng.int64(3600, 5 * 3600))
-      let chain = appleChain(user, [oneTimePeriod(.appleCoins, user.country, at: at)], &rng)
-      addClean(chain, userId: user.id, to: &group, &rng)
-      group.credits[0].creditedAt = t.adding(ms: 1000 * rng.int64(60, 3600))
+      let sandbox = coins(days: 1, 40, sandbox: true)
+      plant("orphan_credit", "sandbox_credit", .appStore, sandbox.key, user.id)
     default:
       return try billingGroup(scenario, user, &group, &rng) ? group : nil
     }

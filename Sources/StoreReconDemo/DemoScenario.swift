@@ -13,8 +13,7 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   case appleOverextendedOpenEnded, appleOverextendedMonths, playOverextended
   case appleProductMismatchYearly, appleProductMismatchLifetime, playProductMismatch
   case appleDuplicateClaim, playDuplicateClaim
-  case appleUncredited, appleCreditedTwice, appleOverCredited, appleCreditNotReversed
-  case appleOrphanCredit, appleSandboxCredit
+  case appleCreditsMissing, appleCreditsExtra
   case billingAcrossStores, playUpgradeLeftRenewing
   // Traps: situations that look suspicious but are not findings.
   case appleOldRefund, appleOldProratedRefund, playOldRefund, playOldVoid
@@ -27,7 +26,7 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   case goodwillOnly, promoOnly
   case playSalesOnly
   case appleTrialConverted, appleTrialExpired, playTrialConverted, playTrialExpired
-  case appleCreditWithinGrace, appleFamilyMemberOwnPlan
+  case appleFamilyMemberOwnPlan
   case appleReportDayBoundary
 
   /// The store whose data the scenario builds (goodwill and promo grants have none; they use one

@@ -1,3 +1,5 @@
+import StoreReconPlatform
+
 /// double_billing (docs/rules.md#double_billing): one person with two or more chains of one tier whose
 /// paid periods overlap by more than the tolerance at or before T.
 ///
@@ -22,23 +24,100 @@ package enum DoubleBilling {
     var first: Int64 { periods.map(\.start).min() ?? 0 }
   }
 
+  /// A candidate chain for one tier, keyed for grouping: a hash of (person, tier).
+  struct Key {
+    var hash: Int
+    var chain: Int32
+    var tier: Int32
+  }
+
+  /// The findings of every person's chains, in no particular order. Most people have one chain of a
+  /// tier: the chains are first keyed by a hash of (person, tier) on all cores and sorted by it, and
+  /// only runs of equal hashes are grouped exactly and compared.
   static func findings(ledger: Ledger, options: ReconcileOptions, person: (Int) -> String?) -> [Finding] {
     let s = ledger.storage
-    var groups: [String: [Candidate]] = [:]
-    for c in 0..<s.chains.count {
-      let chain = s.chains[c]
-      guard chain.production, !chain.pending, !chain.familyShared else { continue }
-      let tiers = paidPeriods(c, s, options)
-      guard !tiers.isEmpty, let who = person(c), !who.isEmpty else { continue }
-      for (tier, periods) in tiers {
-        groups["\(who)\u{1F}\(tier)", default: []].append(Candidate(chain: c, periods: periods))
+    let (variantTier, tierNames) = tiers(s.products, options.catalog)
+    let count = s.chains.count
+    let parts = Parallel.parts(for: count, minimum: 50_000)
+    var keys = Parallel.map(parts: parts) { part -> [Key] in
+      var keys: [Key] = []
+      var seen: [Int32] = []
+      for c in Parallel.range(part, of: parts, count: count) {
+        let chain = s.chains[c]
+        guard chain.production, !chain.pending, !chain.familyShared else { continue }
+        seen.removeAll(keepingCapacity: true)
+        for k in s.purchases(c) {
+          let r = s.record(at: k)
+          let tier = variantTier[Int(r.variant)]
+          if r.isPaid, tier >= 0, !seen.contains(tier) { seen.append(tier) }
+        }
+        guard !seen.isEmpty, let who = person(c), !who.isEmpty else { continue }
+        for tier in seen { keys.append(Key(hash: groupHash(who, tier), chain: Int32(c), tier: tier)) }
       }
+      return keys
+    }.flatMap { $0 }
+    keys.sort { (a: Key, b: Key) -> Bool in
+      if a.hash != b.hash { return a.hash < b.hash }
+      return a.chain < b.chain
     }
     var findings: [Finding] = []
-    for groupKey in groups.keys.sorted() {
-      guard let group = groups[groupKey], group.count > 1 else { continue }
-      let parts = groupKey.split(separator: "\u{1F}", maxSplits: 1).map(String.init)
-      findings += groupFindings(group, user: parts[0], tier: parts[1], s, options)
+    var i = 0
+    while i < keys.count {
+      var j = i + 1
+      while j < keys.count && keys[j].hash == keys[i].hash { j += 1 }
+      if j - i > 1 {
+        findings += runFindings(keys[i..<j], s, options, tierNames: tierNames, person: person)
+      }
+      i = j
+    }
+    return findings
+  }
+
+  /// Per product variant its tier's number (-1: a consumable or non-consumable, never a paid period),
+  /// and the tiers' names.
+  static func tiers(_ products: ProductNames, _ catalog: Catalog) -> ([Int32], [String]) {
+    var names: [String] = []
+    var numbers: [String: Int32] = [:]
+    let variantTier = products.variants.indices.map { v -> Int32 in
+      let type = products.productType[v]
+      guard type != .consumable, type != .nonConsumable else { return -1 }
+      let name = catalog.tier(products.name(ofVariant: UInt32(v)), store: products.variants[v].store)
+      if let n = numbers[name] { return n }
+      let n = Int32(names.count)
+      numbers[name] = n
+      names.append(name)
+      return n
+    }
+    return (variantTier, names)
+  }
+
+  static func groupHash(_ person: String, _ tier: Int32) -> Int {
+    var hasher = Hasher()
+    hasher.combine(person)
+    hasher.combine(tier)
+    return hasher.finalize()
+  }
+
+  /// The findings of one run of equal hashes: grouped exactly by (person, tier), then compared.
+  static func runFindings(
+    _ run: ArraySlice<Key>, _ s: LedgerStorage, _ options: ReconcileOptions, tierNames: [String],
+    person: (Int) -> String?
+  ) -> [Finding] {
+    struct Group: Hashable {
+      var person: String
+      var tier: Int32
+    }
+    var groups: [Group: [Candidate]] = [:]
+    for key in run {
+      let c = Int(key.chain)
+      guard let who = person(c), let periods = paidPeriods(c, s, options)[tierNames[Int(key.tier)]],
+        !periods.isEmpty
+      else { continue }
+      groups[Group(person: who, tier: key.tier), default: []].append(Candidate(chain: c, periods: periods))
+    }
+    var findings: [Finding] = []
+    for (group, candidates) in groups where candidates.count > 1 {
+      findings += groupFindings(candidates, user: group.person, tier: tierNames[Int(group.tier)], s, options)
     }
     return findings
   }
