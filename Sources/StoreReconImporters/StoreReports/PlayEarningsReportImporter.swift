@@ -69,7 +69,7 @@ package struct PlayEarningsReportImporter {
   {
     let typeBytes = cells.bytes(c.type)
     guard !typeBytes.isEmpty else { throw RowRejection("missing Transaction Type") }
-    guard let type = transactionType(typeBytes) else {
+    guard let type = ReportCells.transactionType(typeBytes) else {
       throw RowRejection("unknown Transaction Type \(cells.quoted(c.type))")
     }
     let loose = type == .adjustment
@@ -94,17 +94,6 @@ package struct PlayEarningsReportImporter {
     return row
   }
 
-  /// The `Transaction Type` spelled by `bytes`, any case (byte by byte: no text per row).
-  static func transactionType(_ bytes: UnsafeBufferPointer<UInt8>) -> PlayEarningsRow.TransactionType? {
-    if ByteText.equalsIgnoringCase(bytes, "charge") { return .charge }
-    if ByteText.equalsIgnoringCase(bytes, "google fee") { return .googleFee }
-    if ByteText.equalsIgnoringCase(bytes, "tax") { return .tax }
-    if ByteText.equalsIgnoringCase(bytes, "charge refund") { return .chargeRefund }
-    if ByteText.equalsIgnoringCase(bytes, "google fee refund") { return .googleFeeRefund }
-    if ByteText.equalsIgnoringCase(bytes, "tax refund") { return .taxRefund }
-    if ByteText.equalsIgnoringCase(bytes, "adjustment") { return .adjustment }
-    return nil
-  }
 }
 
 /// The earnings month a file name gives.
