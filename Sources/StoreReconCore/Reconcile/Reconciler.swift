@@ -45,10 +45,20 @@ package enum Reconciler {
     findings += chainFindings(
       ledger, claims: claims, entitlements: entitlements, credentials: credentials, rules: rules)
     findings += claims.withView { view in
+      // The first claimer of chain `c` (as firstClaimer finds it), without an array per chain.
       let claimer = { (c: Int) -> String? in
-        let sources = view.sources(of: c)
-        guard !sources.isEmpty else { return nil }
-        return firstClaimer(sources.map { ClaimIndex.claim($0, entitlements, credentials) })?.userId
+        var first: Claim?
+        for source in view.sources(of: c) {
+          let claim = ClaimIndex.claim(source, entitlements, credentials)
+          guard let best = first else {
+            first = claim
+            continue
+          }
+          let a = claim.at ?? .distantFuture
+          let b = best.at ?? .distantFuture
+          if a < b || (a == b && claim.userId < best.userId) { first = claim }
+        }
+        return first?.userId
       }
       let person = { (c: Int) -> String? in
         if let user = claimer(c) { return user }
