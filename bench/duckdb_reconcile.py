@@ -2,8 +2,9 @@
 """The DuckDB rival: storerecon's reconciliation as SQL over the same export files.
 
 Reads the files a storerecon config names (App Store JSON Lines with ~5% compact-JWS lines, Play
-sales reports, Play subscriptionsv2 and voided JSON Lines, the app's entitlement, credential and
-goodwill CSVs), applies the rules of notes/RULES.md as storerecon implements them, and writes
+sales reports, Play subscriptionsv2 and voided JSON Lines, the app's entitlement, credential,
+goodwill and credits CSVs), applies the rules of docs/rules.md as storerecon implements them (the
+consumable credit rules and double_billing included), and writes
 `findings.csv` (kind, reason, store, chain_key, user_id, product_id, currency, amount_minor) and
 `revenue.csv` (the columns of storerecon's revenue.csv) into --out.
 
@@ -63,6 +64,7 @@ APPLE_FIELDS = [
     ("inAppOwnershipType", "VARCHAR"), ("environment", "VARCHAR"), ("price", "BIGINT"),
     ("currency", "VARCHAR"), ("revocationDate", "BIGINT"), ("revocationType", "VARCHAR"),
     ("revocationReason", "BIGINT"), ("revocationPercentage", "BIGINT"), ("isUpgraded", "BOOLEAN"),
+    ("quantity", "BIGINT"), ("appAccountToken", "VARCHAR"),
 ]
 
 SUBSCRIPTION_COLUMNS = {
@@ -72,6 +74,7 @@ SUBSCRIPTION_COLUMNS = {
     "latestOrderId": "VARCHAR",
     "linkedPurchaseToken": "VARCHAR",
     "testPurchase": "JSON",
+    "externalAccountIdentifiers": "STRUCT(obfuscatedExternalAccountId VARCHAR)",
     "lineItems": "STRUCT(productId VARCHAR, expiryTime TIMESTAMPTZ, latestSuccessfulOrderId VARCHAR, "
     "autoRenewingPlan STRUCT(recurringPrice STRUCT(currencyCode VARCHAR, units BIGINT, nanos BIGINT)), "
     "offerDetails STRUCT(basePlanId VARCHAR))[]",
@@ -146,6 +149,8 @@ class Config:
         self.entitlements = resolve(app["entitlements"])
         self.credentials = resolve(app["credentials"]) if app.get("credentials") else None
         self.goodwill = resolve(app["goodwill"]) if app.get("goodwill") else None
+        self.credits = resolve(app["credits"]) if isinstance(app.get("credits"), str) else None
+        self.credit_grace_ms = root.get("creditGraceHours", 6) * 3_600_000
         grace = {"app_store": 16, "play": 30, "stripe": 0}
         grace.update(root.get("graceDays", {}))
         self.grace_ms = {store: days * MS_PER_DAY for store, days in grace.items()}
@@ -157,7 +162,8 @@ class Config:
         for name, entry in root.get("catalog", {}).items():
             kind = CATALOG_TYPES.get(entry["type"]) if "type" in entry else None
             period = parse_period(entry["period"]) if "period" in entry else None
-            self.catalog.append((name, kind, period[0] if period else None, period[1] if period else None))
+            self.catalog.append((name, kind, period[0] if period else None, period[1] if period else None,
+                                 entry.get("units"), entry.get("tier")))
         # T: the start of the day after --date, in the config's time zone.
         day = datetime.date.fromisoformat(date_text) + datetime.timedelta(days=1)
         zone = datetime.timezone.utc if self.time_zone in ("UTC", "Etc/UTC") else zoneinfo.ZoneInfo(self.time_zone)
@@ -189,9 +195,10 @@ def build_sql(cfg):
             currency_rows.append(f"('{code}', {digits}, {adiv}, {amul}, {10 ** (6 - digits)}, {10 ** (9 - digits)})")
     catalog_rows = [
         f"({sql_str(name)}, {sql_str(kind) if kind else 'NULL'}, {months if months is not None else 'NULL'}, "
-        f"{days if days is not None else 'NULL'})"
-        for name, kind, months, days in cfg.catalog
-    ] or ["('', NULL, NULL, NULL)"]
+        f"{days if days is not None else 'NULL'}, {units if units is not None else 'NULL'}, "
+        f"{sql_str(tier) if tier is not None else 'NULL'})"
+        for name, kind, months, days, units, tier in cfg.catalog
+    ] or ["('', NULL, NULL, NULL, NULL, NULL)"]
 
     apple_json_columns = "{" + ", ".join(f"{name}: '{kind}'" for name, kind in APPLE_FIELDS) + "}"
     apple_struct = sql_str(json.dumps({name: kind for name, kind in APPLE_FIELDS}, separators=(",", ":")))
@@ -235,7 +242,7 @@ def build_sql(cfg):
 CREATE MACRO obase(x) AS regexp_replace(x, '\\.\\.[0-9]*$', '');  -- a Play order id without its ..N
 CREATE TABLE cur(code VARCHAR, digits INTEGER, adiv BIGINT, amul BIGINT, mdiv BIGINT, ndiv BIGINT);
 INSERT INTO cur VALUES {', '.join(currency_rows)};
-CREATE TABLE cat(name VARCHAR, kind VARCHAR, months INTEGER, days INTEGER);
+CREATE TABLE cat(name VARCHAR, kind VARCHAR, months INTEGER, days INTEGER, units BIGINT, tier VARCHAR);
 INSERT INTO cat VALUES {', '.join(catalog_rows)};
 """)
 
@@ -249,10 +256,12 @@ SELECT originalTransactionId AS chain_key, transactionId AS tid, productId AS pr
        coalesce(inAppOwnershipType = 'FAMILY_SHARED', false) AS family,
        price // c.adiv * c.amul AS amount, c.code AS currency,
        revocationDate AS revoked_at, upper(nullif(revocationType, '')) AS rev_type,
-       revocationReason AS rev_reason, revocationPercentage AS rev_pct, coalesce(isUpgraded, false) AS upgraded
+       revocationReason AS rev_reason, revocationPercentage AS rev_pct, coalesce(isUpgraded, false) AS upgraded,
+       coalesce(quantity, 1) AS quantity, nullif(appAccountToken, '') AS token
 FROM ({source}) raw JOIN cur c ON c.code = upper(raw.currency)
 WHERE originalTransactionId <> '' AND transactionId <> '' AND productId <> ''
-  AND purchaseDate IS NOT NULL AND price IS NOT NULL AND price % c.adiv = 0"""
+  AND purchaseDate IS NOT NULL AND price IS NOT NULL AND price % c.adiv = 0
+  AND (quantity IS NULL OR quantity BETWEEN 1 AND 65535)"""
 
     # Decoded payload lines through DuckDB's typed JSON reader (a compact-JWS line reads as a row of NULLs);
     # then the compact-JWS lines, their base64url payload decoded and typed in SQL. Decoded into a small
@@ -301,7 +310,8 @@ WITH raw AS (
          coalesce(subscriptionState IN ('SUBSCRIPTION_STATE_PENDING',
                                         'SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED'), false) AS pending,
          epoch_ms(startTime) AS start_ms, coalesce(lineItems, []) AS items, nullif(latestOrderId, '') AS legacy,
-         nullif(linkedPurchaseToken, '') AS linked, testPurchase IS NOT NULL AS test
+         nullif(linkedPurchaseToken, '') AS linked, testPurchase IS NOT NULL AS test,
+         nullif(externalAccountIdentifiers.obfuscatedExternalAccountId, '') AS account
   FROM read_json({sql_list(cfg.subscriptions)}, format = 'newline_delimited', columns = {sub_cols},
                  ignore_errors = true)
   WHERE purchaseToken IS NOT NULL AND purchaseToken <> ''
@@ -315,7 +325,7 @@ SELECT token, pending, coalesce(start_ms, CASE WHEN pending THEN {DP} END) AS at
        coalesce(nullif(cur.latestSuccessfulOrderId, ''), legacy) AS latest_order,
        list_distinct(list_filter(list_transform(items, lambda x: obase(nullif(x.latestSuccessfulOrderId, '')))
                                  || [obase(legacy)], lambda b: b IS NOT NULL)) AS bases,
-       linked, test
+       linked, test, account
 FROM current
 WHERE (start_ms IS NOT NULL OR pending)
   AND (cur.autoRenewingPlan.recurringPrice IS NULL OR EXISTS (
@@ -598,6 +608,155 @@ FROM (SELECT DISTINCT store, chain_key, user_id FROM claims) u
 JOIN claim_agg a ON a.store = u.store AND a.chain_key = u.chain_key
 JOIN chains c ON c.store = u.store AND c.chain_key = u.chain_key
 WHERE a.users > 1 AND u.user_id <> a.first_user
+""")
+
+    # ---------------------------------------------------------------- consumable credits
+    if cfg.credits:
+        credit_names = ["credit_id", "user_id", "store", "transaction_id", "product_id", "quantity", "credited_at",
+                        "reversed_at"]
+        add("read app.credits", f"""
+CREATE TABLE credits AS
+SELECT credit_id, user_id, st AS store, transaction_id AS tid, product_id, TRY_CAST(trim(quantity) AS BIGINT) AS qty,
+       {ts('credited_at')} AS credited, {ts('reversed_at')} AS reversed
+FROM (SELECT *, lower(trim(store)) AS st FROM {csv(cfg.credits, credit_names)})
+WHERE credit_id IS NOT NULL AND user_id IS NOT NULL AND transaction_id IS NOT NULL AND product_id IS NOT NULL
+  AND st IN ('app_store', 'play', 'stripe') AND regexp_full_match(trim(quantity), '[+]?[0-9]{{1,18}}')
+  AND TRY_CAST(trim(quantity) AS BIGINT) >= 1 AND {ts_ok('credited_at')} AND {ts_ok('reversed_at')}
+  AND NOT coalesce({ts('reversed_at')} < {ts('credited_at')}, false)
+""")
+        grace_c = cfg.credit_grace_ms
+        add("credit findings", f"""
+CREATE TABLE cons AS  -- consumable purchases as of T: (store, transaction id), money, returned or not
+SELECT 'app_store' AS store, a.chain_key, a.tid, a.product, a.at_ms, a.prod, a.family, a.amount, a.currency,
+       a.quantity, a.revoked AS returned, false AS pending,
+       CASE WHEN c1.name IS NOT NULL THEN c1.units ELSE c2.units END AS units
+FROM ap a LEFT JOIN cat c1 ON c1.name = 'app_store:' || a.product LEFT JOIN cat c2 ON c2.name = a.product
+WHERE a.ptype = 'consumable'
+UNION ALL
+SELECT 'play', p.chain_key, p.tid, p.product, p.at_ms, true, false, p.amount, p.currency, 1,
+       EXISTS (SELECT 1 FROM returned r WHERE r.chain_key = p.chain_key AND r.tid = p.tid),
+       coalesce((SELECT pending FROM pchains c WHERE c.chain_key = p.chain_key), false),
+       CASE WHEN c1.name IS NOT NULL THEN c1.units ELSE c2.units END
+FROM pp p LEFT JOIN cat c1 ON c1.name = 'play:' || p.product LEFT JOIN cat c2 ON c2.name = p.product
+WHERE NOT p.is_refund AND {product_type('c', 'p.raw_type')} = 'consumable';
+CREATE TABLE credited AS  -- credits as of T, earliest first
+SELECT *, reversed IS NULL OR reversed > {T} AS standing,
+       row_number() OVER (PARTITION BY store, tid ORDER BY coalesce(credited, {DP}), credit_id) AS rk
+FROM credits WHERE coalesce(credited, {DP}) <= {T};
+CREATE TABLE per_purchase AS
+SELECT c.*, a.first_user,
+       count(k.credit_id) FILTER (WHERE k.standing) AS live,
+       arg_min(k.user_id, k.rk) FILTER (WHERE k.standing) AS live_user,
+       arg_min(k.qty, k.rk) FILTER (WHERE k.standing) AS live_qty,
+       arg_min(k.user_id, k.rk) FILTER (WHERE NOT k.standing) AS reversed_user
+FROM cons c
+LEFT JOIN credited k ON k.store = c.store AND k.tid = c.tid
+LEFT JOIN claim_agg a ON a.store = c.store AND a.chain_key = c.chain_key
+WHERE c.prod
+GROUP BY ALL;
+INSERT INTO findings
+SELECT 'credit_not_reversed', 'refund_not_reversed', store, tid, live_user, product, currency, amount
+FROM per_purchase WHERE returned AND amount > 0 AND NOT family AND live > 0
+UNION ALL
+SELECT 'uncredited_purchase', 'not_credited', store, tid, coalesce(reversed_user, first_user, ''), product,
+       currency, amount
+FROM per_purchase WHERE NOT returned AND amount > 0 AND NOT family AND NOT pending AND live = 0
+  AND at_ms + {grace_c} < {T}
+UNION ALL
+SELECT 'double_credit', 'credited_twice', store, tid, live_user, product, currency, amount * (live - 1)
+FROM per_purchase WHERE NOT returned AND amount > 0 AND NOT family AND NOT pending AND live > 1
+UNION ALL
+SELECT 'double_credit', 'over_credited', store, tid, live_user, product, currency,
+       amount * (live_qty - units * quantity) // (units * quantity)
+FROM per_purchase WHERE NOT returned AND amount > 0 AND NOT family AND NOT pending AND live = 1
+  AND units > 0 AND live_qty > units * quantity;
+INSERT INTO findings
+SELECT 'orphan_credit',
+       CASE WHEN EXISTS (SELECT 1 FROM cons c WHERE c.store = k.store AND c.tid = k.tid) THEN 'sandbox_credit'
+            ELSE 'unknown_transaction' END,
+       k.store, k.tid, k.user_id, arg_min(k.product_id, k.rk), NULL, NULL
+FROM credited k
+WHERE k.standing AND NOT EXISTS (SELECT 1 FROM cons c WHERE c.store = k.store AND c.tid = k.tid AND c.prod)
+GROUP BY k.store, k.tid, k.user_id;
+""")
+
+    # ---------------------------------------------------------------- double billing
+    add("double billing", f"""
+CREATE TABLE periods AS  -- paid subscription periods, clipped to the chain's paid-through and to T
+WITH upg AS (
+  SELECT u.chain_key, u.tid, min(n.at_ms) AS next_at
+  FROM ap u JOIN ap n ON n.chain_key = u.chain_key AND (n.at_ms > u.at_ms OR (n.at_ms = u.at_ms AND n.tid > u.tid))
+  WHERE u.upgraded GROUP BY u.chain_key, u.tid
+), raw AS (
+  SELECT 'app_store' AS store, p.chain_key, p.product, p.at_ms AS s,
+         least(CASE WHEN upg.next_at IS NOT NULL THEN least(p.pend, upg.next_at) ELSE p.pend END,
+               coalesce(c.paid_through, {DF}), {T}) AS e,
+         p.amount, p.currency, p.tid, p.token
+  FROM ap p JOIN achains c ON c.chain_key = p.chain_key
+  LEFT JOIN upg ON upg.chain_key = p.chain_key AND upg.tid = p.tid
+  WHERE p.prod AND NOT p.family AND p.amount > 0 AND NOT p.revoked AND p.ptype NOT IN ('consumable', 'nonconsumable')
+    AND c.production AND NOT c.family
+  UNION ALL
+  SELECT 'play', p.chain_key, p.product, p.at_ms,
+         least({advance('k', 'p.at_ms')}, coalesce(c.paid_through, {DF}), {T}), p.amount, p.currency, p.tid, NULL
+  FROM pp p JOIN pchains c ON c.chain_key = p.chain_key
+  LEFT JOIN cat k1 ON k1.name = 'play:' || p.product LEFT JOIN cat k2 ON k2.name = p.product
+  WHERE NOT p.is_refund AND p.amount > 0 AND c.production AND NOT c.pending
+    AND NOT EXISTS (SELECT 1 FROM returned r WHERE r.chain_key = p.chain_key AND r.tid = p.tid)
+    AND {product_type('k', 'p.raw_type')} NOT IN ('consumable', 'nonconsumable')
+), tokens AS (
+  SELECT 'app_store' AS store, chain_key, arg_min(token, (at_ms, tid)) FILTER (WHERE token IS NOT NULL) AS token
+  FROM ap GROUP BY chain_key
+  UNION ALL
+  SELECT 'play', token, s.account FROM status
+)
+SELECT r.store, r.chain_key, r.s, r.e, r.amount, r.currency,
+       coalesce(CASE WHEN t1.name IS NOT NULL THEN t1.tier ELSE t2.tier END, r.store || ':' || r.product) AS tier,
+       coalesce(a.first_user, tk.token) AS person
+FROM raw r
+LEFT JOIN cat t1 ON t1.name = r.store || ':' || r.product LEFT JOIN cat t2 ON t2.name = r.product
+LEFT JOIN claim_agg a ON a.store = r.store AND a.chain_key = r.chain_key
+LEFT JOIN tokens tk ON tk.store = r.store AND tk.chain_key = r.chain_key
+WHERE r.e > r.s AND coalesce(a.first_user, tk.token, '') <> '';
+CREATE TABLE firsts AS  -- each person's chains of a tier in the order they started
+SELECT person, tier, store, chain_key,
+       row_number() OVER (PARTITION BY person, tier ORDER BY min(s), store, chain_key) AS n
+FROM periods GROUP BY person, tier, store, chain_key;
+CREATE TABLE pieces AS  -- each later chain's periods against every earlier chain's of the person and tier
+SELECT x.person, x.tier, x.n, p.store, p.chain_key, p.s, p.e, p.amount, p.currency, q.store AS other_store,
+       greatest(p.s, q.s) AS lo, least(p.e, q.e) AS hi
+FROM firsts x JOIN periods p ON p.person = x.person AND p.tier = x.tier AND p.store = x.store
+  AND p.chain_key = x.chain_key
+JOIN firsts y ON y.person = x.person AND y.tier = x.tier AND y.n < x.n
+JOIN periods q ON q.person = y.person AND q.tier = y.tier AND q.store = y.store AND q.chain_key = y.chain_key
+WHERE greatest(p.s, q.s) < least(p.e, q.e);
+""")
+    add("double billing overlap", f"""
+CREATE TABLE overlap AS  -- the length of the union of a chain's overlapping pieces
+WITH ordered AS (
+  SELECT person, tier, store, chain_key, lo, hi,
+         max(hi) OVER (PARTITION BY person, tier, store, chain_key ORDER BY lo, hi
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach
+  FROM (SELECT DISTINCT person, tier, store, chain_key, lo, hi FROM pieces)
+), clipped AS (
+  SELECT *, greatest(hi - greatest(lo, coalesce(reach, lo)), 0) AS fresh FROM ordered
+)
+SELECT person, tier, store, chain_key, sum(fresh) AS ms FROM clipped GROUP BY ALL;
+INSERT INTO findings
+WITH money AS (
+  SELECT person, tier, store, chain_key, s, amount, currency, bool_or(other_store <> store) AS across
+  FROM pieces GROUP BY person, tier, store, chain_key, s, e, amount, currency
+), latest AS (
+  SELECT person, tier, store, chain_key, arg_max(currency, s) AS currency, bool_or(across) AS across
+  FROM money GROUP BY ALL
+)
+SELECT 'double_billing', CASE WHEN l.across THEN 'across_stores' ELSE 'within_store' END, o.store, o.chain_key,
+       o.person, coalesce(c.current_product, ''), l.currency,
+       (SELECT sum(m.amount) FROM money m WHERE m.person = o.person AND m.tier = o.tier AND m.store = o.store
+          AND m.chain_key = o.chain_key AND m.currency = l.currency)
+FROM overlap o JOIN latest l USING (person, tier, store, chain_key)
+JOIN chains c ON c.store = o.store AND c.chain_key = o.chain_key
+WHERE o.ms > {TOL};
 """)
 
     # ---------------------------------------------------------------- revenue

@@ -1,6 +1,6 @@
 -- storerecon's reference schema: one table per contract of docs/contracts.md, holding exactly its columns.
 -- `storerecon db init` runs this file; it is idempotent. Identifiers are text, instants timestamptz,
--- no floating types. A team with its own schema skips this file and edits the four query files instead.
+-- no floating types. A team with its own schema skips this file and edits the query files instead.
 
 CREATE TABLE IF NOT EXISTS entitlements (
   entitlement_id text PRIMARY KEY,
@@ -43,3 +43,15 @@ CREATE TABLE IF NOT EXISTS goodwill (
   reason     text
 );
 CREATE INDEX IF NOT EXISTS goodwill_user_id ON goodwill (user_id);
+
+CREATE TABLE IF NOT EXISTS credits (
+  credit_id      text PRIMARY KEY,
+  user_id        text NOT NULL,
+  store          text NOT NULL,  -- app_store, play, stripe
+  transaction_id text NOT NULL,  -- the store's: Apple transactionId, Play order id
+  product_id     text NOT NULL,
+  quantity       bigint NOT NULL, -- units credited
+  credited_at    timestamptz,
+  reversed_at    timestamptz     -- NULL: not taken back
+);
+CREATE INDEX IF NOT EXISTS credits_transaction ON credits (store, transaction_id);

@@ -9,5 +9,7 @@ package struct AppRowSet {
   package var credentials = PackedCredentials()
   package var assignments: [Assignment] = []
   package var goodwill: [GoodwillGrant] = []
+  /// The credits contract's rows; `nil` where the run reads none (no credit rules).
+  package var credits: [CreditRow]?
   package var fxRates: [FXRate] = []
 }

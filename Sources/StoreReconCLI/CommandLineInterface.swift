@@ -325,8 +325,8 @@ extension StoreReconCLI {
           throw RunError(error.databaseError("creating the run history tables"))
         }
         StandardOutput.write(
-          "tables entitlements, credentials, assignments, goodwill (\(schema.displayName)) and storerecon_runs, "
-            + "storerecon_findings are ready in \(connection.description)\n")
+          "tables entitlements, credentials, assignments, goodwill, credits (\(schema.displayName)) and "
+            + "storerecon_runs, storerecon_findings are ready in \(connection.description)\n")
         return 0
       default:
         guard parsed.positional.count == 1 else {

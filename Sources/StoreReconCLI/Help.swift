@@ -63,7 +63,8 @@ enum Help {
                           (overrides the config's app.database). A libpq URI or keyword string
                           without a password: libpq reads PG* variables, PGPASSWORD and ~/.pgpass.
       --queries DIR       Folder of entitlements.sql, credentials.sql, assignments.sql, goodwill.sql
-                          (default: ./queries where a file is there, else the built-in queries).
+                          and, where the app keeps credits, credits.sql (default: ./queries where a
+                          file is there, else the built-in queries).
       --no-history        With a database: do not read or record run history.
       --lock-timeout SECONDS
                           How long to wait for another run into the same --out and, with run
@@ -112,13 +113,14 @@ enum Help {
     USAGE: \(databaseUsage)
 
     SUBCOMMANDS:
-      init                Create the tables entitlements, credentials, assignments, goodwill
-                          (queries/schema.sql) and the run history tables storerecon_runs and
-                          storerecon_findings. Idempotent.
+      init                Create the tables entitlements, credentials, assignments, goodwill,
+                          credits (queries/schema.sql) and the run history tables storerecon_runs
+                          and storerecon_findings. Idempotent.
       load DIR            Replace the rows of each table whose CSV file DIR holds (entitlements.csv,
-                          credentials.csv, assignments.csv, goodwill.csv — as the demo writes them in
-                          <demo>/app) using COPY, all in one transaction. Rows the contract rejects
-                          are not loaded; each is named on stderr with its file, line and reason.
+                          credentials.csv, assignments.csv, goodwill.csv, credits.csv — as the demo
+                          writes them in <demo>/app) using COPY, all in one transaction. Rows the
+                          contract rejects are not loaded; each is named on stderr with its file,
+                          line and reason.
 
     OPTIONS:
       --database URI      libpq URI or keyword string without a password (PGPASSWORD or ~/.pgpass
@@ -145,12 +147,12 @@ enum Help {
       -h, --help          Show help information.
 
     The world holds App Store JSON Lines, Apple Summary Sales reports, Google Play sales and earnings
-    reports, subscriptionsv2 and voided purchases, the app's entitlements, credentials, assignments
-    and goodwill as CSV, a config, and truth/planted_findings.csv, truth/planted_tieout.csv and
-    truth/planted_tieout_orders.csv: the problems and report differences planted on purpose. The demo
-    runs the job on it and compares the findings and the tie-out with the planted truth (exit 1 if
-    they differ). Its price experiment has a
-    known effect; truth/experiment_truth.csv holds what the generator made per arm.
+    reports, subscriptionsv2 and voided purchases, the app's entitlements, credentials, assignments,
+    goodwill and credits as CSV, a config, and truth/planted_findings.csv, truth/planted_tieout.csv
+    and truth/planted_tieout_orders.csv: the problems and report differences planted on purpose. The
+    demo runs the job on it and compares the findings and the tie-out with the planted truth (exit 1
+    if they differ). Its price experiment has a known effect; truth/experiment_truth.csv holds what
+    the generator made per arm.
 
     """
 

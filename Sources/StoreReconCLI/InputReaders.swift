@@ -129,11 +129,24 @@ enum InputReaders {
       return try AssignmentCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.assignments.append($0) }
-    default:
+    default: return try readGoodwillOrCredits(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
+    }
+  }
+
+  /// Reads a goodwill or (role `app.credits`) credits CSV file into `rows`.
+  static func readGoodwillOrCredits(
+    _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet
+  ) throws(InputError) -> InputCounts {
+    guard input.role == "app.credits" else {
       return try GoodwillCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.goodwill.append($0) }
     }
+    var credits = rows.credits ?? []
+    defer { rows.credits = credits }
+    return try CreditCSVReader().read(
+      path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+    ) { credits.append($0) }
   }
 
   /// Throws when the file of `input` clearly is another kind of input than its role reads (a Sales

@@ -49,6 +49,7 @@ enum Manifest {
     let grace: [(String, JSONText)] = Store.allCases.map { ($0.rawValue, .int(config.graceDays[$0] ?? 0)) }
     var fields: [(String, JSONText)] = [
       ("graceDays", .object(grace)), ("toleranceHours", .int(config.toleranceHours)),
+      ("creditGraceHours", .int(config.creditGraceHours)),
       ("rounding", .string(config.rounding.rawValue)),
       ("reportingCurrency", config.reportingCurrency.map { .string($0.code) } ?? .null),
       ("fxRates", config.fxRates.map { .string($0) } ?? .null),

@@ -179,9 +179,12 @@ package enum ReconciliationRun {
   ) throws(RunError) -> DatabaseSession {
     let config = setup.config
     let queries = try viaDatabase { () throws(DatabaseError) in
-      try QueryFolder.contractQueries(directory: request.queriesDirectory ?? config.queries)
+      try QueryFolder.contractQueries(
+        directory: request.queriesDirectory ?? config.queries, optional: config.readsCredits)
     }
-    let appFiles = [config.entitlements, config.credentials, config.assignments, config.goodwill]
+    let appFiles = [
+      config.entitlements, config.credentials, config.assignments, config.goodwill, config.credits,
+    ]
     if appFiles.contains(where: { $0 != nil }) {
       progress.note("app rows come from the database; the config's app CSV files are not read")
     }
@@ -352,9 +355,11 @@ package enum ReconciliationRun {
     options.graceDays = config.graceDays
     options.toleranceMs = config.toleranceHours * 3_600_000
     options.storesWithData = config.storesWithExports
+    options.catalog = config.catalog
+    options.creditGraceMs = config.creditGraceHours * 3_600_000
     let findings = Reconciler.findings(
       ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials, goodwill: rows.goodwill,
-      options: options)
+      credits: rows.credits, options: options)
     let settings = tieOutSettings(config, reports: inputs.storeReports)
     let tieOut = TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings)
     let revenue = RevenueProceeds.apply(
@@ -657,7 +662,7 @@ package enum ReconciliationRun {
     let app: [(String, String?)] = [
       ("app.entitlements", config.entitlements), ("app.credentials", config.credentials),
       ("app.assignments", config.assignments), ("app.goodwill", config.goodwill),
-      ("fx.rates", config.fxRates),
+      ("app.credits", config.credits), ("fx.rates", config.fxRates),
     ]
     for (role, path) in app where appFiles || role == "fx.rates" {
       guard let path else { continue }

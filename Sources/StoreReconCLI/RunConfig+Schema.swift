@@ -25,11 +25,12 @@ indirect enum ConfigSchema: Sendable {
     "stripe": .value,
     "app": .object([
       "entitlements": .value, "credentials": .value, "assignments": .value, "goodwill": .value,
-      "database": .value, "queries": .value,
+      "credits": .value, "database": .value, "queries": .value,
     ]),
     "graceDays": .map(.value),
     "toleranceHours": .value,
-    "catalog": .map(.object(["type": .value, "period": .value])),
+    "creditGraceHours": .value,
+    "catalog": .map(.object(["type": .value, "period": .value, "units": .value, "tier": .value])),
     "rounding": .value,
     "experiments": .list(
       .object([

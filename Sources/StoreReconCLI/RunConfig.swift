@@ -32,6 +32,13 @@ package struct RunConfig: Sendable {
   package var credentials: String?
   package var assignments: String?
   package var goodwill: String?
+  /// The credits contract's CSV (`app.credits`); with a database, `app.credits` set (to anything) asks
+  /// for the credits query.
+  package var credits: String?
+  /// Whether the config names the credits contract at all (`app.credits`).
+  package var readsCredits = false
+  /// How long the app may take to credit a consumable purchase, in hours (`creditGraceHours`).
+  package var creditGraceHours: Int64 = 6
   /// The app's PostgreSQL database (`app.database`: a libpq URI or keyword string, never with a
   /// password); when set, the app rows come from it and the CSV paths above are not read.
   package var database: String?
@@ -124,7 +131,7 @@ package struct RunConfig: Sendable {
     }
     let known: Set<String> = [
       "timeZone", "appStore", "play", "stripe", "app", "graceDays", "toleranceHours", "catalog", "rounding",
-      "experiments", "reportingCurrency", "fxRates", "mail", "alerts", "fees",
+      "experiments", "reportingCurrency", "fxRates", "mail", "alerts", "fees", "creditGraceHours",
     ]
     config.unknownKeys = root.keys.filter { !known.contains($0) }.sorted()
     if let tz = root["timeZone"] {
@@ -161,27 +168,8 @@ package struct RunConfig: Sendable {
       }
       config.rounding = rule
     }
-    for (name, value) in try object(root["catalog"], "catalog") {
-      guard let entry = value as? [String: Any] else { throw fail("catalog.\(name) must be an object") }
-      var product = Catalog.Product()
-      if let type = entry["type"] {
-        switch type as? String {
-        case "subscription": product.type = .autoRenewable
-        case "non_renewing": product.type = .nonRenewing
-        case "non_consumable": product.type = .nonConsumable
-        case "consumable": product.type = .consumable
-        default:
-          throw fail("catalog.\(name).type must be subscription, non_renewing, non_consumable or consumable")
-        }
-      }
-      if let period = entry["period"] {
-        guard let text = period as? String, let parsed = BillingPeriod.parse(text) else {
-          throw fail("catalog.\(name).period must be an ISO 8601 period such as P1M or P1Y")
-        }
-        product.period = parsed
-      }
-      config.catalog.set(name, product)
-    }
+    try parseCatalog(object(root["catalog"], "catalog"), into: &config, fail: fail)
+    try parseCredits(root, app, into: &config, fail: fail)
     try parseExperimentKeys(root, into: &config, name: name)
     config.mail = try viaMail { () throws(MailError) in
       try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)

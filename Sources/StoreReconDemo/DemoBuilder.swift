@@ -229,8 +229,19 @@ final class DemoBuilder {
       updatedAt: min(latest.start.adding(ms: 1000 * rng.int64(1, 900)), t.adding(ms: -1000)))
   }
 
-  /// Adds `chain` to `group` with the rows a correct app writes: a credential, and an entitlement
-  /// naming the chain (none for consumables). Returns the entitlement's index, if any.
+  /// The credits a correct app writes for `chain`'s consumable purchases: one each, 40 seconds after
+  /// the purchase, for the catalog's units times the purchase's quantity.
+  func cleanCredits(_ chain: DemoChain, userId: String) -> [DemoCredit] {
+    chain.periods.filter { $0.product.tier == .coins }.map { p in
+      DemoCredit(
+        creditId: ids.creditId(), userId: userId, store: chain.store, transactionId: p.transactionId,
+        productId: p.product.name, quantity: DemoProduct.coinUnits * Int64(p.quantity),
+        creditedAt: p.start.adding(ms: 40_000), reversedAt: nil)
+    }
+  }
+
+  /// Adds `chain` to `group` with the rows a correct app writes: a credential, credits for its
+  /// consumables, and an entitlement naming the chain (none for consumables). Returns the entitlement's index, if any.
   @discardableResult
   func addClean(_ chain: DemoChain, userId: String, to group: inout DemoGroup, _ rng: inout DemoRandom)
     -> Int?
@@ -238,6 +249,7 @@ final class DemoBuilder {
     let key = storeKey(for: chain, &rng)
     group.chains.append(chain)
     group.credentials.append(credential(chain, userId: userId, storeKey: key, &rng))
+    group.credits += cleanCredits(chain, userId: userId)
     guard let entitlement = cleanEntitlement(chain, userId: userId, storeKey: key, &rng) else { return nil }
     group.entitlements.append(entitlement)
     return group.entitlements.count - 1

@@ -10,6 +10,8 @@ enum DemoConfig {
       let prefix = product.store == .play ? "play:" : "app_store:"
       var entry = "    \"\(prefix)\(product.name)\": {\"type\": \"\(product.catalogType)\""
       if let period = product.catalogPeriod { entry += ", \"period\": \"\(period)\"" }
+      if let tier = product.catalogTier { entry += ", \"tier\": \"\(tier)\"" }
+      if product.tier == .coins { entry += ", \"units\": \(DemoProduct.coinUnits)" }
       catalog.append(entry + "}")
     }
     return """
@@ -30,10 +32,12 @@ enum DemoConfig {
           "entitlements": "\(DemoOutputs.entitlementsPath)",
           "credentials": "\(DemoOutputs.credentialsPath)",
           "assignments": "\(DemoOutputs.assignmentsPath)",
-          "goodwill": "\(DemoOutputs.goodwillPath)"
+          "goodwill": "\(DemoOutputs.goodwillPath)",
+          "credits": "\(DemoOutputs.creditsPath)"
         },
         "graceDays": {"app_store": 16, "play": 30},
         "toleranceHours": 24,
+        "creditGraceHours": \(DemoRuleCheck.creditGraceHours),
         "catalog": {
       \(catalog.joined(separator: ",\n"))
         },

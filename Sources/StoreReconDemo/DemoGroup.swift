@@ -6,6 +6,8 @@ struct DemoGroup {
   package var credentials: [DemoCredential] = []
   var assignments: [DemoAssignment] = []
   var goodwill: [DemoGoodwill] = []
+  /// Rows of the app's credits ledger (consumable grants).
+  var credits: [DemoCredit] = []
   /// Malformed entitlement rows, written as they are (each must be rejected).
   var rawEntitlementRows: [String] = []
   /// The findings this group was built to produce (empty for clean users and traps).

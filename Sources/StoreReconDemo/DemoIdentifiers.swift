@@ -9,6 +9,7 @@ struct DemoIdentifiers {
   private var fakeTokens: UInt64 = 0
   private var entitlements: Int64 = 0
   private var grants: Int64 = 0
+  private var credits: Int64 = 0
 
   static let base64URL = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
@@ -86,6 +87,12 @@ struct DemoIdentifiers {
   mutating func entitlementId() -> String {
     entitlements += 1
     return "ent_" + DemoIdentifiers.padded(entitlements, 8)
+  }
+
+  /// A new goodwill grant id.
+  mutating func creditId() -> String {
+    credits += 1
+    return "cr_" + DemoIdentifiers.padded(credits, 7)
   }
 
   /// A new goodwill grant id.

@@ -13,6 +13,7 @@ final class DemoOutputs {
   static let credentialsPath = "app/credentials.csv"
   static let assignmentsPath = "app/assignments.csv"
   static let goodwillPath = "app/goodwill.csv"
+  static let creditsPath = "app/credits.csv"
 
   /// The 25 columns of a Play estimated sales report, in Google's order.
   static let salesHeader: StaticString =
@@ -32,6 +33,7 @@ final class DemoOutputs {
   package let credentials: DemoFileWriter
   let assignments: DemoFileWriter
   let goodwill: DemoFileWriter
+  let credits: DemoFileWriter
   var sales: [Int: DemoFileWriter] = [:]
   var line = DemoLine()
   var payload = DemoLine()
@@ -51,7 +53,8 @@ final class DemoOutputs {
     credentials = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.credentialsPath)
     assignments = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.assignmentsPath)
     goodwill = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.goodwillPath)
-    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill] {
+    credits = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.creditsPath)
+    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill, credits] {
       rejects[writer.relativePath] = 0
     }
     try entitlements.write(
@@ -59,6 +62,8 @@ final class DemoOutputs {
     try credentials.write("store,store_key,user_id,linked_store_key,order_id,claimed_at\n")
     try assignments.write("user_id,experiment_id,arm_id,assigned_at\n")
     try goodwill.write("grant_id,user_id,product_id,starts_at,ends_at,reason\n")
+    try credits.write(
+      "credit_id,user_id,store,transaction_id,product_id,quantity,credited_at,reversed_at\n")
   }
 
   /// Writes one group: its chains' store records, then its app rows.
@@ -107,6 +112,7 @@ final class DemoOutputs {
       line.csv(g.reason)
       try goodwill.writeLine(line)
     }
+    for c in group.credits { try writeCredit(c) }
   }
 
   /// Writes `line` to `writer`; the first eligible time per file, also a truncated copy of it.
@@ -159,10 +165,30 @@ final class DemoOutputs {
     try credentials.writeLine(line)
   }
 
+  private func writeCredit(_ c: DemoCredit) throws {
+    line.reset()
+    line.csv(c.creditId)
+    line.byte(0x2C)
+    line.csv(c.userId)
+    line.byte(0x2C)
+    line.text(c.store.rawValue)
+    line.byte(0x2C)
+    line.csv(c.transactionId)
+    line.byte(0x2C)
+    line.csv(c.productId)
+    line.byte(0x2C)
+    line.text(String(c.quantity))
+    line.byte(0x2C)
+    line.iso(c.creditedAt)
+    line.byte(0x2C)
+    line.iso(c.reversedAt)
+    try credits.writeLine(line)
+  }
+
   /// Closes every file; returns their relative paths.
   func close() throws -> [String] {
     var paths: [String] = []
-    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill]
+    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill, credits]
       + sales.values
     {
       try writer.close()

@@ -104,6 +104,12 @@ enum DemoProduct: Int, CaseIterable, Sendable {
     }
   }
 
+  /// Units one coin purchase credits (the catalog's `units`).
+  static let coinUnits: Int64 = 100
+
+  /// The catalog's `tier`: every Acme Pro subscription grants Pro; `nil` for one-time products.
+  var catalogTier: String? { isSubscription ? "pro" : nil }
+
   /// Is this an auto-renewable subscription?
   var isSubscription: Bool { months != nil }
 

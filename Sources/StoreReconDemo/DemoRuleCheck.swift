@@ -102,6 +102,6 @@ struct DemoRuleCheck {
         }
       }
     }
-    return result.sorted()
+    return (result + creditFindings(group) + doubleBillingFindings(group)).sorted()
   }
 }

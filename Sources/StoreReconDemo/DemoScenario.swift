@@ -13,6 +13,8 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   case appleOverextendedOpenEnded, appleOverextendedMonths, playOverextended
   case appleProductMismatchYearly, appleProductMismatchLifetime, playProductMismatch
   case appleDuplicateClaim, playDuplicateClaim
+  case appleCreditsMissing, appleCreditsExtra
+  case billingAcrossStores, playUpgradeLeftRenewing
   // Traps: situations that look suspicious but are not findings.
   case appleOldRefund, appleOldProratedRefund, playOldRefund, playOldVoid
   case appleUpgrade, playUpgradeClean
@@ -24,6 +26,7 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   case goodwillOnly, promoOnly
   case playSalesOnly
   case appleTrialConverted, appleTrialExpired, playTrialConverted, playTrialExpired
+  case appleFamilyMemberOwnPlan
   case appleReportDayBoundary
 
   /// The store whose data the scenario builds (goodwill and promo grants have none; they use one
@@ -33,7 +36,7 @@ enum DemoScenario: Int, CaseIterable, Sendable {
     case .playUnclaimed, .playLockedOut, .playNoStoreRecord, .playTestPurchase, .playRefundRow, .playVoided,
       .playSuperseded, .playStoreExpired, .playOverextended, .playProductMismatch, .playDuplicateClaim,
       .playOldRefund, .playOldVoid, .playUpgradeClean, .playExactBound, .playPending, .playTestUnclaimed,
-      .playSalesOnly, .playTrialConverted, .playTrialExpired, .promoOnly:
+      .playSalesOnly, .playTrialConverted, .playTrialExpired, .promoOnly, .playUpgradeLeftRenewing:
       return .play
     default:
       return .appStore
@@ -41,7 +44,7 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   }
 
   /// Does this scenario plant a finding (as opposed to being a trap)?
-  var isPlanted: Bool { rawValue <= DemoScenario.playDuplicateClaim.rawValue }
+  var isPlanted: Bool { rawValue <= DemoScenario.playUpgradeLeftRenewing.rawValue }
 
   /// Users the scenario occupies: a duplicate claim needs the owner and a second claimer.
   var users: Int { self == .appleDuplicateClaim || self == .playDuplicateClaim ? 2 : 1 }

@@ -3,9 +3,13 @@ import StoreReconAppRows
 
 /// One query of `queries/`: the SQL that returns one contract's rows from the app's database.
 package struct ContractQuery: Sendable {
-  /// The four contracts of the app's rows (docs/contracts.md), in the order a run reads them.
+  /// The contracts of the app's rows (docs/contracts.md), in the order a run reads them.
   package enum Contract: String, Sendable, CaseIterable {
-    case entitlements, credentials, assignments, goodwill
+    case entitlements, credentials, assignments, goodwill, credits
+
+    /// Whether a run without it still runs: credits are read only where the app keeps them (a
+    /// `credits.sql` in the queries folder, or `app.credits` in the config).
+    package var isOptional: Bool { self == .credits }
 
     /// The input role in the manifest and summary (`app.entitlements`, …).
     package var role: String { "app.\(rawValue)" }
@@ -17,7 +21,13 @@ package struct ContractQuery: Sendable {
       case .credentials: return CredentialCSVReader.columns
       case .assignments: return AssignmentCSVReader.columns
       case .goodwill: return GoodwillCSVReader.columns
+      case .credits: return CreditCSVReader.columns
       }
+    }
+
+    /// The COPY that loads the contract's table (of the same name) from CSV with a header row.
+    package var copyInStatement: String {
+      "COPY \(rawValue) (\(columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT csv, HEADER true)"
     }
 
     /// The file name in `queries/`.

@@ -67,6 +67,14 @@ package enum DatabaseAppRows {
         ) {
           rows.goodwill.append($0)
         }
+      case .credits:
+        var credits = rows.credits ?? []
+        counts = try CreditCSVReader().read(
+          source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
+        ) {
+          credits.append($0)
+        }
+        rows.credits = credits
       }
       return (counts, source.bytes)
     } catch {

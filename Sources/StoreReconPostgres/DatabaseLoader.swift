@@ -83,9 +83,7 @@ package enum DatabaseLoader {
     let copy: PostgresCopyIn
     do {
       try connection.execute("TRUNCATE \(table)")
-      copy = try connection.copyIn(
-        "COPY \(table) (\(contract.columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT csv, HEADER true)"
-      )
+      copy = try connection.copyIn(contract.copyInStatement)
       try copy.sendCSVRow(contract.columns)
     } catch {
       throw error.databaseError("loading \(path) into \(table)")
@@ -143,6 +141,7 @@ package enum DatabaseLoader {
             ],
             $0.origin)
         }
+      case .credits: counts = try loadCredits(path, fileIndex: fileIndex, rejects: rejects, send: send)
       }
     } catch {
       copy.abort("the file could not be read")

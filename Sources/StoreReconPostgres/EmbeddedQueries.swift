@@ -45,11 +45,23 @@ enum EmbeddedQueries {
 
     """#
 
+  /// `queries/credits.sql`.
+  static let credits = #"""
+    -- The credits contract (docs/contracts.md): the app's own ledger of consumable grants (coins, gems…).
+    -- Columns: credit_id, user_id, store (app_store, play, stripe), transaction_id (the store's: Apple
+    -- transactionId, Play order id), product_id, quantity (units credited), credited_at, reversed_at (NULL: not
+    -- taken back). Optional: a run reads it when this file is in the queries folder or the config has app.credits.
+    SELECT credit_id, user_id, store, transaction_id, product_id, quantity, credited_at, reversed_at
+    FROM credits
+    ORDER BY credit_id COLLATE "C"
+
+    """#
+
   /// `queries/schema.sql`.
   static let schema = #"""
     -- storerecon's reference schema: one table per contract of docs/contracts.md, holding exactly its columns.
     -- `storerecon db init` runs this file; it is idempotent. Identifiers are text, instants timestamptz,
-    -- no floating types. A team with its own schema skips this file and edits the four query files instead.
+    -- no floating types. A team with its own schema skips this file and edits the query files instead.
 
     CREATE TABLE IF NOT EXISTS entitlements (
       entitlement_id text PRIMARY KEY,
@@ -93,6 +105,18 @@ enum EmbeddedQueries {
     );
     CREATE INDEX IF NOT EXISTS goodwill_user_id ON goodwill (user_id);
 
+    CREATE TABLE IF NOT EXISTS credits (
+      credit_id      text PRIMARY KEY,
+      user_id        text NOT NULL,
+      store          text NOT NULL,  -- app_store, play, stripe
+      transaction_id text NOT NULL,  -- the store's: Apple transactionId, Play order id
+      product_id     text NOT NULL,
+      quantity       bigint NOT NULL, -- units credited
+      credited_at    timestamptz,
+      reversed_at    timestamptz     -- NULL: not taken back
+    );
+    CREATE INDEX IF NOT EXISTS credits_transaction ON credits (store, transaction_id);
+
     """#
 
   /// The text of `queries/<name>.sql`, by file name without `.sql`.
@@ -102,6 +126,7 @@ enum EmbeddedQueries {
     case "credentials": return credentials
     case "assignments": return assignments
     case "goodwill": return goodwill
+    case "credits": return credits
     case "schema": return schema
     default: return nil
     }

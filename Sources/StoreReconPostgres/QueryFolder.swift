@@ -3,14 +3,20 @@ import Foundation
 /// Finds the SQL files of a database run: `--queries DIR`, else `queries/` in the current directory
 /// (file by file), else the copies built into the binary.
 package enum QueryFolder {
-  /// The four contract queries.
+  /// The contract queries.
   ///
   /// With `directory`, each `<directory>/<contract>.sql` must exist (66 otherwise). Without it,
   /// `queries/<contract>.sql` relative to the current directory is used where it exists and the
-  /// built-in text where not.
-  package static func contractQueries(directory: String?) throws(DatabaseError) -> [ContractQuery] {
+  /// built-in text where not. An optional contract (credits) is read where its file exists, else only
+  /// with `optional` (the config names it), from the built-in text where no folder was given.
+  package static func contractQueries(directory: String?, optional: Bool = false) throws(DatabaseError)
+    -> [ContractQuery]
+  {
     var queries: [ContractQuery] = []
     for contract in ContractQuery.Contract.allCases {
+      if contract.isOptional && !optional && !exists(named: contract.rawValue, directory: directory) {
+        continue
+      }
       let file = try sql(named: contract.rawValue, directory: directory)
       queries.append(
         ContractQuery(contract: contract, text: file.text, displayName: file.display, builtIn: file.builtIn))
@@ -23,6 +29,13 @@ package enum QueryFolder {
   {
     let file = try sql(named: "schema", directory: directory)
     return (file.text, file.display)
+  }
+
+  /// Whether `<directory>/<name>.sql` (or `queries/<name>.sql` without a folder) exists.
+  static func exists(named name: String, directory: String?) -> Bool {
+    guard let directory else { return FileManager.default.fileExists(atPath: "queries/" + name + ".sql") }
+    let path = directory.hasSuffix("/") ? directory + name + ".sql" : directory + "/" + name + ".sql"
+    return FileManager.default.fileExists(atPath: path)
   }
 
   static func sql(named name: String, directory: String?) throws(DatabaseError) -> (

@@ -118,7 +118,7 @@ struct DemoWorldTests {
     // The generator checks every group against docs/rules.md and throws on a disagreement.
     let world = try GeneratedWorld(users: 2000, seed: seed, asOf: asOf)
     defer { world.remove() }
-    #expect(world.truth.planted.count == 23 * 2)
+    #expect(world.truth.planted.count == 31 * 2)
   }
 
   @Test func rerunRemovesStaleInputsOfAnEarlierWorld() throws {
@@ -156,6 +156,14 @@ struct DemoWorldTests {
       ("free_entitlement", "overextended", [.appStore, .play]),
       ("free_entitlement", "product_mismatch", [.appStore, .play]),
       ("duplicate_claim", "multiple_users", [.appStore, .play]),
+      ("uncredited_purchase", "not_credited", [.appStore]),
+      ("double_credit", "credited_twice", [.appStore]),
+      ("double_credit", "over_credited", [.appStore]),
+      ("credit_not_reversed", "refund_not_reversed", [.appStore]),
+      ("orphan_credit", "unknown_transaction", [.appStore]),
+      ("orphan_credit", "sandbox_credit", [.appStore]),
+      ("double_billing", "across_stores", [.play]),
+      ("double_billing", "within_store", [.play]),
     ]
     for (kind, reason, stores) in expected {
       for store in stores {
@@ -271,7 +279,9 @@ struct DemoWorldTests {
     #expect(world.truth.rejectsPerFile["app/entitlements.csv"] == 2)
     // The other app files have no malformed rows: every timestamp parses (credentials' claimed_at and
     // assignments' assigned_at are their last column, goodwill's starts_at its fourth).
-    for (path, column) in [("app/credentials.csv", 5), ("app/assignments.csv", 3), ("app/goodwill.csv", 3)] {
+    for (path, column) in [
+      ("app/credentials.csv", 5), ("app/assignments.csv", 3), ("app/goodwill.csv", 3), ("app/credits.csv", 6),
+    ] {
       #expect(world.truth.rejectsPerFile[path] == 0)
       for row in try world.lines(path).dropFirst() {
         let fields = csvFields(row)
@@ -306,11 +316,15 @@ struct DemoWorldTests {
       }
     }
     let entitlementKeys = Set(try world.lines("app/entitlements.csv").dropFirst().map { csvFields($0)[4] })
+    let creditKeys = Set(try world.lines("app/credits.csv").dropFirst().map { csvFields($0)[3] })
     for p in world.truth.planted {
       let known = p.store == .appStore ? appleKeys.union(appleTransactions) : playKeys
       if p.reason == "no_store_record" {
         #expect(!known.contains(p.chainKey), "\(p.chainKey) should be unknown to the store")
         #expect(entitlementKeys.contains(p.chainKey))
+      } else if p.reason == "unknown_transaction" {
+        #expect(!known.contains(p.chainKey), "\(p.chainKey) should be unknown to the store")
+        #expect(creditKeys.contains(p.chainKey))
       } else {
         #expect(
           (p.store == .appStore ? appleKeys : playKeys).contains(p.chainKey),
@@ -324,7 +338,7 @@ struct DemoWorldTests {
     defer { world.remove() }
     let object = try JSONSerialization.jsonObject(with: world.data("storerecon.json")) as? [String: Any]
     let config = try #require(object)
-    let catalog = try #require(config["catalog"] as? [String: [String: String]])
+    let catalog = try #require(config["catalog"] as? [String: [String: Any]])
     for key in [
       "app_store:com.acme.pro.monthly", "app_store:com.acme.pro.monthly.hi", "app_store:com.acme.pro.yearly",
       "app_store:com.acme.lifetime", "app_store:com.acme.coins100", "play:pro:monthly", "play:pro:monthly-hi",
@@ -332,8 +346,12 @@ struct DemoWorldTests {
     ] {
       #expect(catalog[key] != nil, "\(key)")
     }
-    #expect(catalog["play:pro:yearly"]?["period"] == "P1Y")
-    #expect(catalog["app_store:com.acme.coins100"]?["type"] == "consumable")
+    #expect(catalog["play:pro:yearly"]?["period"] as? String == "P1Y")
+    #expect(catalog["play:pro:yearly"]?["tier"] as? String == "pro")
+    #expect(catalog["app_store:com.acme.coins100"]?["type"] as? String == "consumable")
+    #expect(catalog["app_store:com.acme.coins100"]?["units"] as? Int == 100)
+    #expect(config["creditGraceHours"] as? Int == 6)
+    #expect((config["app"] as? [String: String])?["credits"] == "app/credits.csv")
     #expect((config["graceDays"] as? [String: Int])?["play"] == 30)
     #expect(config["toleranceHours"] as? Int == 24)
     let inputs = world.truth.rejectsPerFile.keys

@@ -2,11 +2,21 @@ import StoreReconPlatform
 
 /// One finding: a chain or entitlement where what the store charged and who has access disagree.
 package struct Finding: Sendable, Equatable {
-  /// The three families of findings.
+  /// The families of findings.
   package enum Kind: String, Sendable, CaseIterable, Comparable {
     case orphanedCharge = "orphaned_charge"
     case freeEntitlement = "free_entitlement"
     case duplicateClaim = "duplicate_claim"
+    /// A paid consumable purchase no credit row names (docs/rules.md#uncredited_purchasenot_credited).
+    case uncreditedPurchase = "uncredited_purchase"
+    /// A purchase credited twice, or with more units than the catalog says.
+    case doubleCredit = "double_credit"
+    /// A refunded consumable purchase whose credit stands.
+    case creditNotReversed = "credit_not_reversed"
+    /// A credit naming no store purchase (or a sandbox one).
+    case orphanCredit = "orphan_credit"
+    /// One person paying twice for one tier at the same time.
+    case doubleBilling = "double_billing"
 
     /// Kinds order by their names.
     package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -18,6 +28,11 @@ package struct Finding: Sendable, Equatable {
     case noStoreRecord = "no_store_record", sandbox, refunded, superseded, storeExpired = "store_expired"
     case overextended, productMismatch = "product_mismatch"
     case multipleUsers = "multiple_users"
+    case notCredited = "not_credited"
+    case creditedTwice = "credited_twice", overCredited = "over_credited"
+    case refundNotReversed = "refund_not_reversed"
+    case unknownTransaction = "unknown_transaction", sandboxCredit = "sandbox_credit"
+    case acrossStores = "across_stores", withinStore = "within_store"
 
     /// Reasons order by their names.
     package static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -27,6 +42,11 @@ package struct Finding: Sendable, Equatable {
       switch self {
       case .unclaimed, .lockedOut: return .orphanedCharge
       case .multipleUsers: return .duplicateClaim
+      case .notCredited: return .uncreditedPurchase
+      case .creditedTwice, .overCredited: return .doubleCredit
+      case .refundNotReversed: return .creditNotReversed
+      case .unknownTransaction, .sandboxCredit: return .orphanCredit
+      case .acrossStores, .withinStore: return .doubleBilling
       default: return .freeEntitlement
       }
     }

@@ -10,6 +10,10 @@ package struct ReconcileOptions: Sendable {
   /// Stripe importer yet, or a team that sells on one store only) cannot be checked against it: it is
   /// counted as unchecked, never reported as `no_store_record`.
   package var storesWithData: Set<Store> = Set(Store.allCases)
+  /// How long after a consumable purchase the app may take to credit it (6 hours by default).
+  package var creditGraceMs: Int64 = 6 * 3_600_000
+  /// What a consumable purchase is worth (`units`) and which tier a product grants (`tier`).
+  package var catalog = Catalog()
 
   /// Options for as-of instant `asOf` with the default allowances.
   package init(asOf: Instant) { self.asOf = asOf }

@@ -3,23 +3,25 @@ import StoreReconPlatform
 /// The finding rules of docs/rules.md, applied to a ledger and the app's rows. Pure: values in, values out.
 package enum Reconciler {
   /// Every finding as of `options.asOf`, in report order.
+  /// `credits`: the credits contract's rows, `nil` where the run reads none (no credit findings).
   package static func findings(
     ledger: Ledger, entitlements: [Entitlement], credentials: [Credential], goodwill: [GoodwillGrant],
-    options: ReconcileOptions
+    credits: [CreditRow]? = nil, options: ReconcileOptions
   ) -> [Finding] {
     let s = ledger.storage
     var e = PackedEntitlements(pool: s.pool, products: s.products)
     for row in entitlements { e.append(row) }
     var c = PackedCredentials(pool: s.pool)
     for row in credentials { c.append(row) }
-    return findings(ledger: ledger, entitlements: e, credentials: c, goodwill: goodwill, options: options)
+    return findings(
+      ledger: ledger, entitlements: e, credentials: c, goodwill: goodwill, credits: credits, options: options)
   }
 
   /// Every finding as of `options.asOf`, in report order, from packed app rows: the entitlement
   /// findings, then the chain findings (which read what the entitlement pass found of each row).
   package static func findings(
     ledger: Ledger, entitlements: PackedEntitlements, credentials: PackedCredentials,
-    goodwill: [GoodwillGrant],
+    goodwill: [GoodwillGrant], credits: [CreditRow]? = nil,
     options: ReconcileOptions
   ) -> [Finding] {
     let s = ledger.storage
@@ -42,6 +44,33 @@ package enum Reconciler {
     entitlementActive = []
     findings += chainFindings(
       ledger, claims: claims, entitlements: entitlements, credentials: credentials, rules: rules)
+    findings += claims.withView { view in
+      // The first claimer of chain `c` (as firstClaimer finds it), without an array per chain.
+      let claimer = { (c: Int) -> String? in
+        var first: Claim?
+        for source in view.sources(of: c) {
+          let claim = ClaimIndex.claim(source, entitlements, credentials)
+          guard let best = first else {
+            first = claim
+            continue
+          }
+          let a = claim.at ?? .distantFuture
+          let b = best.at ?? .distantFuture
+          if a < b || (a == b && claim.userId < best.userId) { first = claim }
+        }
+        return first?.userId
+      }
+      let person = { (c: Int) -> String? in
+        if let user = claimer(c) { return user }
+        let token = s.chains[c].accountToken
+        return token == 0 ? nil : s.tokens.string(token - 1)
+      }
+      var found = DoubleBilling.findings(ledger: ledger, options: options, person: person)
+      if let credits {
+        found += CreditRules.findings(ledger: ledger, credits: credits, options: options, claimer: claimer)
+      }
+      return found
+    }
     return Finding.sortedInReportOrder(findings)
   }
 

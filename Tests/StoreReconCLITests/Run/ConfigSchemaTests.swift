@@ -42,7 +42,7 @@ struct ConfigSchemaTests {
       ),
       (
         #"{"app": {"entitlements": "e.csv"}, "catalog": {"pro": {"kind": "subscription"}}}"#,
-        "unknown key 'catalog.pro.kind' (known here: period, type)"
+        "unknown key 'catalog.pro.kind' (known here: period, tier, type, units)"
       ),
     ]
     for (json, message) in cases {
@@ -57,7 +57,8 @@ struct ConfigSchemaTests {
       {"timeZone": "UTC",
        "appStore": {"transactions": ["a.jsonl"], "salesReports": ["S_D_*.txt"], "reportTimeZone": "America/Los_Angeles"},
        "play": {"sales": ["s.csv"], "earnings": ["PlayApps_*.csv"]},
-       "app": {"entitlements": "e.csv"}, "graceDays": {"play": 10}, "catalog": {"pro": {"type": "subscription", "period": "P1M"}},
+       "app": {"entitlements": "e.csv", "credits": "c.csv"}, "graceDays": {"play": 10}, "creditGraceHours": 6,
+       "catalog": {"pro": {"type": "subscription", "period": "P1M", "tier": "pro"}, "coins": {"units": 100}},
        "alerts": {"free_entitlement": {"maxCount": 1, "maxAmount": {"USD": 100}}}}
       """#
     #expect(try Self.load(json) == nil)

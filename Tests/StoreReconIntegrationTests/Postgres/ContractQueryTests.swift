@@ -32,7 +32,7 @@ struct ContractQueryTests {
 
   @Test func builtInQueriesEqualTheFilesInQueries() throws {
     let folder = Binary.packageRoot.appendingPathComponent("queries")
-    for name in ["entitlements", "credentials", "assignments", "goodwill", "schema"] {
+    for name in ["entitlements", "credentials", "assignments", "goodwill", "credits", "schema"] {
       let file = try String(contentsOf: folder.appendingPathComponent(name + ".sql"), encoding: .utf8)
       #expect(
         EmbeddedQueries.text(name) == file, "queries/\(name).sql differs: run scripts/gen-embedded-queries.py"
@@ -62,5 +62,40 @@ struct ContractQueryTests {
       #expect(error.kind == .missingInput)
       #expect(error.message.contains("credentials.sql"))
     }
+  }
+
+  @Test func creditsAreOptionalUnlessAskedFor() throws {
+    let dir = try TempDir()
+    for name in ["entitlements", "credentials", "assignments", "goodwill"] {
+      try dir.write(name + ".sql", "SELECT 1")
+    }
+    // No credits.sql and no app.credits: the run reads no credits.
+    let four = try QueryFolder.contractQueries(directory: dir.url.path)
+    #expect(four.map(\.contract) == [.entitlements, .credentials, .assignments, .goodwill])
+    // Asked for (app.credits) but missing from an explicit folder: 66 naming the file.
+    do {
+      _ = try QueryFolder.contractQueries(directory: dir.url.path, optional: true)
+      Issue.record("a missing credits.sql was accepted")
+    } catch {
+      #expect(error.kind == .missingInput)
+      #expect(error.message.contains("credits.sql"))
+    }
+    // The file there: read whether asked for or not.
+    try dir.write("credits.sql", "SELECT credit_id FROM credits")
+    let five = try QueryFolder.contractQueries(directory: dir.url.path)
+    #expect(five.map(\.contract).last == .credits)
+    #expect(five.last?.text == "SELECT credit_id FROM credits")
+    #expect(five.last?.builtIn == false)
+  }
+
+  @Test func creditsContractNamesItsColumns() {
+    let q = Self.query(.credits)
+    #expect(q.contract.role == "app.credits")
+    #expect(q.contract.isOptional)
+    #expect(
+      q.contractViolation(columns: [
+        "credit_id", "user_id", "store", "transaction_id", "product_id", "quantity", "credited_at",
+      ])
+        == "q/credits.sql does not return the credits contract's columns: missing reversed_at")
   }
 }

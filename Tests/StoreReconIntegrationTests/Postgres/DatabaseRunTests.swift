@@ -168,7 +168,8 @@ struct DatabaseRunTests {
     var config = try #require(
       JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.config)))
         as? [String: Any])
-    config["app"] = ["database": world.url]
+    // `app.credits: true` asks for the (optional) credits query: here its built-in copy.
+    config["app"] = ["database": world.url, "credits": true] as [String: Any]
     let configPath = world.dir.appendingPathComponent("db.json").path
     try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
     let out = world.out("out-builtin")
@@ -177,7 +178,7 @@ struct DatabaseRunTests {
     #expect(run.status == 0, "\(run.stderr)")
     let manifest = try JSONSerialization.jsonObject(with: world.file(out, "manifest.json")) as? [String: Any]
     let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
-    #expect(inputs.filter { $0["builtInQuery"] as? Bool == true }.count == 4)
+    #expect(inputs.filter { $0["builtInQuery"] as? Bool == true }.count == 5)
     #expect(!run.stderr.contains("CSV files are not read"))
     let csvOut = world.out("out-csv")
     let csv = try Binary.run([
@@ -406,7 +407,8 @@ struct DatabaseRunTests {
     // A contract-violating query: 78, naming the file and the extra column.
     let queries = try Binary.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: queries) }
-    for name in ["credentials", "assignments", "goodwill"] {
+    // The world's config names app.credits: the folder must hold credits.sql too.
+    for name in ["credentials", "assignments", "goodwill", "credits"] {
       try Data((EmbeddedQueries.text(name) ?? "").utf8).write(
         to: queries.appendingPathComponent(name + ".sql"))
     }

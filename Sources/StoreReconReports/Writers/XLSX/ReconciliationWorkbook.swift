@@ -81,6 +81,11 @@ package enum ReconciliationWorkbook {
     case .orphanedCharge: return "Orphaned charges"
     case .freeEntitlement: return "Free entitlements"
     case .duplicateClaim: return "Duplicate claims"
+    case .uncreditedPurchase: return "Uncredited purchases"
+    case .doubleCredit: return "Double credits"
+    case .creditNotReversed: return "Credits not reversed"
+    case .orphanCredit: return "Orphan credits"
+    case .doubleBilling: return "Double billing"
     }
   }
 

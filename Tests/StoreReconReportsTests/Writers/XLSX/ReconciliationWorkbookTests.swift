@@ -65,6 +65,13 @@ import StoreReconTestSupport
       revenue: revenue, counts: [counts], grants: [grant], rejects: [reject])
   }
 
+  /// The workbook's sheets in order: a sheet per finding kind between the tie-out and the revenue.
+  static let sheets = [
+    "Summary", "Tie-out", "Tie-out orders", "Orphaned charges", "Free entitlements", "Duplicate claims",
+    "Uncredited purchases", "Double credits", "Credits not reversed", "Orphan credits", "Double billing",
+    "Revenue", "Counts", "Grants", "Rejects",
+  ]
+
   @Test(arguments: [false, true])
   func sheetsMoneyAndDates(constantMemory: Bool) throws {
     let dir = try TempDir()
@@ -74,11 +81,7 @@ import StoreReconTestSupport
     try ReconciliationWorkbook.write(try Self.content(), to: path, options: options)
     let package = XLSXPackage(path)
     #expect(try package.entryNames().contains("xl/sharedStrings.xml") == !constantMemory)
-    #expect(
-      try package.sheetNames() == [
-        "Summary", "Tie-out", "Tie-out orders", "Orphaned charges", "Free entitlements", "Duplicate claims",
-        "Revenue", "Counts", "Grants", "Rejects",
-      ])
+    #expect(try package.sheetNames() == Self.sheets)
     let styles = try package.styles()
     let strings = try package.sharedStrings()
     func text(_ sheet: XLSXPackage.Sheet, _ ref: String) -> String? {

@@ -1,0 +1,166 @@
+/// The consumable credit rules of docs/rules.md: every paid consumable purchase credited exactly once,
+/// with the units the catalog says, and taken back when refunded; every credit backed by a purchase.
+///
+/// Credits are matched to purchases by (store, transaction id): Apple `transactionId`, Play order id.
+package enum CreditRules {
+  /// One consumable purchase of the ledger (at or before T).
+  struct Purchase {
+    /// The chain and the position of the record in the ledger's order.
+    var chain: Int
+    var position: Int
+    var record: PackedRecord
+    /// When the money was returned (Apple revocation, Play refund row or void) at or before T.
+    var returnedAt: Int64?
+  }
+
+  /// The findings about `credits` against the consumable purchases of `ledger`, as of `options.asOf`.
+  /// `claimer` names the user who claims a chain, if any (the user of an uncredited purchase). Where
+  /// several credits name one purchase, a finding names the user of the earliest (then lowest id).
+  static func findings(
+    ledger: Ledger, credits: [CreditRow], options: ReconcileOptions, claimer: (Int) -> String?
+  ) -> [Finding] {
+    let s = ledger.storage
+    let t = options.asOf
+    // Earliest credit first (then by id): the user a finding names does not depend on row order.
+    let credits = credits.sorted {
+      let a = $0.creditedAt ?? .distantPast
+      let b = $1.creditedAt ?? .distantPast
+      return a != b ? a < b : $0.creditId < $1.creditId
+    }
+    let purchases = consumablePurchases(s, t: t.ms)
+    var standing: [String: [Int]] = [:]
+    for (i, credit) in credits.enumerated() where credit.isCredited(at: t) {
+      standing[key(credit.store, credit.transactionId), default: []].append(i)
+    }
+    var findings: [Finding] = []
+    for p in purchases {
+      let chain = s.chains[p.chain]
+      let tx = p.record.transactionId.string(pool: s.pool)
+      let k = key(chain.store, tx)
+      let rows = (standing[k] ?? []).map { credits[$0] }
+      guard p.record.isProduction else { continue }
+      findings += purchaseFindings(p, tx: tx, credits: rows, storage: s, options: options, claimer: claimer)
+    }
+    findings += orphanCredits(credits, purchases: purchases, storage: s, at: t)
+    return findings
+  }
+
+  static func key(_ store: Store, _ transactionId: String) -> String { "\(store.rawValue)|\(transactionId)" }
+
+  /// Every purchase record of a consumable product, in chain order.
+  static func consumablePurchases(_ s: LedgerStorage, t: Int64) -> [Purchase] {
+    var found: [Purchase] = []
+    for c in 0..<s.chains.count {
+      for k in s.purchases(c) {
+        let r = s.record(at: k)
+        guard s.products.productType[Int(r.variant)] == .consumable else { continue }
+        found.append(Purchase(chain: c, position: k, record: r, returnedAt: returnedAt(c, k, s, t: t)))
+      }
+    }
+    return found
+  }
+
+  /// When the purchase at position `k` of chain `c` was refunded, revoked or voided, at or before T.
+  static func returnedAt(_ c: Int, _ k: Int, _ s: LedgerStorage, t: Int64) -> Int64? {
+    let r = s.record(at: k)
+    if let at = s.revokedAt(Int(s.order[k])) { return at <= t ? at : nil }
+    var at: Int64?
+    for q in s.refunds(c).lowerBound..<s.voids(c).upperBound {
+      let event = s.record(at: q)
+      if event.tx == r.tx || (event.tx == .empty && s.voids(c).contains(q)) {
+        at = min(at ?? event.at, event.at)
+      }
+    }
+    return at
+  }
+
+  /// The findings about one production consumable purchase and the credit rows naming it (credited at
+  /// or before T).
+  static func purchaseFindings(
+    _ p: Purchase, tx: String, credits: [CreditRow], storage s: LedgerStorage, options: ReconcileOptions,
+    claimer: (Int) -> String?
+  ) -> [Finding] {
+    let t = options.asOf
+    let chain = s.chains[p.chain]
+    let r = p.record
+    let product = s.products.name(ofVariant: r.variant)
+    let live = credits.filter { $0.isStanding(at: t) }
+    let at = Instant(ms: r.at)
+    func finding(_ reason: Finding.Reason, _ user: String, _ amount: Int64?, _ detail: String) -> Finding {
+      Finding(
+        reason: reason, store: chain.store, chainKey: tx, userId: user, productId: product,
+        currency: r.currencyValue, amountMinor: amount, detail: "purchase \(tx) of \(at): " + detail)
+    }
+    let charged = r.amount > 0 && !r.isFamilyShared
+    if let returned = p.returnedAt {
+      guard charged, let credit = live.first else { return [] }
+      let ids = live.map(\.creditId).joined(separator: ", ")
+      return [
+        finding(
+          .refundNotReversed, credit.userId, r.amount,
+          "refunded \(Instant(ms: returned)) but credit \(ids) (\(credit.quantity) units) is not reversed")
+      ]
+    }
+    guard charged, !chain.pending else { return [] }
+    if live.isEmpty {
+      guard r.at &+ options.creditGraceMs < t.ms else { return [] }
+      let reversed = credits.first { !$0.isStanding(at: t) }
+      let why =
+        reversed.map { "its credit \($0.creditId) was reversed though the purchase stands" }
+        ?? "no credit row names it, \(options.creditGraceMs / 3_600_000)h after the purchase"
+      return [finding(.notCredited, reversed?.userId ?? claimer(p.chain) ?? "", r.amount, why)]
+    }
+    if live.count > 1 {
+      let ids = live.map(\.creditId).joined(separator: ", ")
+      return [
+        finding(
+          .creditedTwice, live[0].userId, r.amount * Int64(live.count - 1),
+          "credited \(live.count) times (\(ids))")
+      ]
+    }
+    let quantity = Int64(s.products.quantity(ofVariant: r.variant))
+    if let units = options.catalog.units(product, store: chain.store), units > 0 {
+      let expected = units * quantity
+      let credited = live[0].quantity
+      if credited > expected {
+        return [
+          finding(
+            .overCredited, live[0].userId, r.amount * (credited - expected) / expected,
+            "credit \(live[0].creditId) grants \(credited) units; the catalog says \(units) × \(quantity) = \(expected)"
+          )
+        ]
+      }
+    }
+    return []
+  }
+
+  /// Standing credits naming no consumable purchase of the store data, or a sandbox/test one: one
+  /// finding per (store, transaction id, user).
+  static func orphanCredits(
+    _ credits: [CreditRow], purchases: [Purchase], storage s: LedgerStorage, at t: Instant
+  ) -> [Finding] {
+    var testOnly = Set<String>()
+    var production = Set<String>()
+    for p in purchases {
+      let k = key(s.chains[p.chain].store, p.record.transactionId.string(pool: s.pool))
+      if p.record.isProduction { production.insert(k) } else { testOnly.insert(k) }
+    }
+    var seen = Set<String>()
+    var findings: [Finding] = []
+    for credit in credits where credit.isStanding(at: t) {
+      let k = key(credit.store, credit.transactionId)
+      guard !production.contains(k), seen.insert(k + "|" + credit.userId).inserted else { continue }
+      let sandbox = testOnly.contains(k)
+      let detail =
+        sandbox
+        ? "credit \(credit.creditId) (\(credit.quantity) units) is for a sandbox/test purchase"
+        : "credit \(credit.creditId) (\(credit.quantity) units) names no purchase the \(credit.store.rawValue) data has"
+      findings.append(
+        Finding(
+          reason: sandbox ? .sandboxCredit : .unknownTransaction, store: credit.store,
+          chainKey: credit.transactionId, userId: credit.userId, productId: credit.productId, currency: nil,
+          amountMinor: nil, detail: detail))
+    }
+    return findings
+  }
+}

@@ -1,0 +1,18 @@
+import StoreReconCore
+import StoreReconAppRows
+import StoreReconIO
+
+extension DatabaseLoader {
+  /// Reads a credits CSV file, handing each accepted row's fields (in contract order) to `send`.
+  static func loadCredits(
+    _ path: String, fileIndex: Int32, rejects: any RejectSink, send: ([String?], Origin) -> Void
+  ) throws(InputError) -> InputCounts {
+    try CreditCSVReader().read(path: path, displayName: path, fileIndex: fileIndex, rejects: rejects) {
+      send(
+        [
+          $0.creditId, $0.userId, $0.store.rawValue, $0.transactionId, $0.productId, String($0.quantity),
+          $0.creditedAt?.description, $0.reversedAt?.description,
+        ], $0.origin)
+    }
+  }
+}
