@@ -14,7 +14,7 @@ struct ReadOnlyQueryTests {
   /// A queries folder holding the built-in queries, with `goodwill.sql` replaced by `goodwill`.
   static func queries(goodwill: String) throws -> URL {
     let dir = try Binary.temporaryDirectory()
-    for name in ["entitlements", "credentials", "assignments"] {
+    for name in ["entitlements", "credentials", "assignments", "credits"] {
       try Data((EmbeddedQueries.text(name) ?? "").utf8).write(to: dir.appendingPathComponent(name + ".sql"))
     }
     try Data(goodwill.utf8).write(to: dir.appendingPathComponent("goodwill.sql"))
