@@ -14,7 +14,8 @@ enum InputReaders {
     switch input.role {
     case "app_store.transactions":
       read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-        path: input.path, displayName: input.display, checksums: true)
+        path: input.path, displayName: input.display, settings: input.verifier ?? JWSVerifier(),
+        checksums: true)
     case "play.sales":
       read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
         path: input.path, displayName: input.display, checksums: true)
@@ -64,9 +65,13 @@ enum InputReaders {
       if let source = prepared as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
         packed = try source.consume(rejects: rejects, into: ledger)
       } else {
-        packed = try AppStoreTransactionImporter().read(
+        packed = try AppStoreTransactionImporter(verifier: input.verifier ?? JWSVerifier()).read(
           path: input.path, displayName: input.display, rejects: rejects, into: ledger)
       }
+      let verifier = input.verifier ?? JWSVerifier()
+      report.signatures =
+        verifier.mode.rawValue + (verifier.trustsTestRoot && verifier.mode != .off ? " + test root" : "")
+      report.unverified = packed?.unverified
     case "play.sales":
       if let source = prepared as? CSVChunkImport.Source<PlaySalesReportImporter.Packer> {
         packed = try PlaySalesReportImporter().read(source, rejects: rejects, into: ledger)

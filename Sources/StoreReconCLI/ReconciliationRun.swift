@@ -56,6 +56,8 @@ package enum ReconciliationRun {
     var reporting: Currency?
     /// Set for an app-row input read from the database.
     var query: ContractQuery?
+    /// Checks the signatures of App Store transaction lines.
+    var verifier: JWSVerifier?
   }
 
   /// Runs the job. Throws only for what stops a run (bad config, missing input, unwritable output);
@@ -127,9 +129,10 @@ package enum ReconciliationRun {
       throw RunError(
         .config, "config \(request.configPath): app.entitlements is required (or app.database / --database)")
     }
-    let (plan, missing) = try planInputs(
+    var (plan, missing) = try planInputs(
       config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing
     )
+    try attachSignatures(config, to: &plan, progress: progress)
     for m in missing {
       progress.note(
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")

@@ -18,7 +18,9 @@ enum DemoConfig {
         "appStore": {
           "transactions": ["exports/apple/transactions*.jsonl"],
           "salesReports": ["exports/apple/reports/S_D_*.txt"],
-          "reportTimeZone": "America/Los_Angeles"
+          "reportTimeZone": "America/Los_Angeles",
+          "signatures": "verify",
+          "testRootCertificate": "\(DemoTestChain.rootPath)"
         },
         "play": {
           "sales": ["exports/play/salesreport_*.csv"],

@@ -84,12 +84,15 @@ package enum DemoWorld {
       through: options.asOf)
     for (path, text) in [
       (experimentTruthPath, experiment.csv()), (DemoFX.path, fx), (DemoConfig.path, DemoConfig.text()),
+      (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n"),
     ] {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
       try writer.close()
     }
-    files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path]
+    files += [
+      truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path, DemoTestChain.rootPath,
+    ]
     return DemoTruth(
       planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
       experimentArms: experiment.arms, tieOut: tieOut)
