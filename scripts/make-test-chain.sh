@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes the test certificate chains for App Store JWS verification (docs/signatures.md): a test root, an
 # intermediate with Apple's WWDR marker OID, a leaf with Apple's receipt-signing OID (all ES256, P-256),
-# a leaf that expired in 2021, and a look-alike root (the test root's subject, another key) with an
-# intermediate it signed. Nothing here is trusted unless configured as `appStore.testRootCertificate`.
+# a leaf that expired in 2021, the intermediate and the leaf without the marker OIDs, and a look-alike
+# root (the test root's subject, another key) with an intermediate it signed. Nothing here is trusted unless configured as `appStore.testRootCertificate`.
 #
 #   scripts/make-test-chain.sh OUT_DIR
 #
@@ -40,6 +40,16 @@ keyUsage = critical, keyCertSign, cRLSign
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 1.2.840.113635.100.6.2.1 = ASN1:NULL
+[plain_intermediate]
+basicConstraints = critical, CA:TRUE, pathlen:0
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+[plain_leaf]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
 [leaf]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature
@@ -71,6 +81,13 @@ sign lookalike lookalike lookalike root 20200101000000Z 20450101000000Z x self
 csr intermediate "/O=StoreRecon Test/CN=StoreRecon Test Intermediate"
 mv intermediate.csr lookalike-intermediate.csr
 sign lookalike-intermediate lookalike lookalike intermediate 20200101000000Z 20450101000000Z x
+# Without Apple's marker OIDs: the intermediate (same name and key) and the leaf (same key).
+csr intermediate "/O=StoreRecon Test/CN=StoreRecon Test Intermediate"
+mv intermediate.csr plain-intermediate.csr
+sign plain-intermediate root root plain_intermediate 20200101000000Z 20450101000000Z x
+csr leaf "/O=StoreRecon Test/CN=StoreRecon Test Plain Leaf"
+mv leaf.csr plain-leaf.csr
+sign plain-leaf intermediate intermediate plain_leaf 20200101000000Z 20450101000000Z x
 # The private scalars (32 bytes, hex) of the keys that sign JWSs: the leaves.
 for k in leaf expired; do
   hex=$(openssl pkey -in "$k.key" -text -noout | awk '/^priv:/ { on = 1; next } /^pub:/ { on = 0 } on' |

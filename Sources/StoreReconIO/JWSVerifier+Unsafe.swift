@@ -72,4 +72,15 @@ extension JWSVerifier {
     guard Memory.memchr(base + two + 1, 0x2E, n - two - 1) == nil, one > 0, two > one + 1 else { return nil }
     return (one, two)
   }
+
+  /// The cache key of a chain: SHA-256 over each certificate's length (4 bytes, big-endian) and DER.
+  static func chainKey(_ ders: [[UInt8]]) -> [UInt8] {
+    var digest = SHA256Digest()
+    for der in ders {
+      var length = UInt32(der.count).bigEndian
+      withUnsafeBytes(of: &length) { digest.update($0) }
+      der.withUnsafeBytes { digest.update($0) }
+    }
+    return digest.finalizeBytes()
+  }
 }

@@ -91,13 +91,7 @@ package final class JWSVerifier: @unchecked Sendable {
     guard ders.count == 3 else {
       return .rejected("untrusted chain: x5c has \(ders.count) certificates, expected 3")
     }
-    var digest = SHA256Digest()
-    for der in ders {
-      var length = UInt32(der.count).bigEndian
-      withUnsafeBytes(of: &length) { digest.update($0) }
-      der.withUnsafeBytes { digest.update($0) }
-    }
-    let key = digest.finalizeBytes()
+    let key = JWSVerifier.chainKey(ders)
     return lock.locked {
       if let known = chains[key] { return known }
       let verdict = JWSVerifier.verdict(chain: ders, roots: roots)

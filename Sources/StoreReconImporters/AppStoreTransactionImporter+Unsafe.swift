@@ -41,7 +41,12 @@ extension AppStoreTransactionImporter {
       }
       // A compact JWS whose payload is a plain transaction object: what the full path makes of it (it
       // parses the payload as it parses a line, and unwraps nothing when the object is no wrapper).
-      let payload = try checker.payload(line)
+      guard JWSVerifier.dots(line) != nil, let payload = try checker.lineJWSPayload(line) else {
+        // Neither JSON nor a JWS: the full path says why.
+        _ = try AppStoreTransactionImporter.transaction(
+          line: line, origin: Origin(file: -1, line: 0), checker: checker)
+        return
+      }
       let packed = payload.withUnsafeBufferPointer { fast.pack($0, into: batch, cache: &cache) }
       let verified = checker.mode != .off
       if packed {
@@ -61,9 +66,8 @@ extension AppStoreTransactionImporter {
   ) throws(RowRejection) -> (StoreTransaction, verified: Bool) {
     let first = line.first ?? 0
     let isJSON = first == 0x7B || first == 0x5B || first == 0x22
-    if !isJSON, JWSVerifier.dots(line) != nil {
-      let (record, inner) = try transaction(
-        jwsPayload: try checker.payload(line), origin: origin, checker: checker)
+    if !isJSON, JWSVerifier.dots(line) != nil, let payload = try checker.lineJWSPayload(line) {
+      let (record, inner) = try transaction(jwsPayload: payload, origin: origin, checker: checker)
       return (record, checker.mode != .off || inner)
     }
     let value = try JSONLinesImport.parse(line)

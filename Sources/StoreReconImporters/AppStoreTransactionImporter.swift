@@ -85,12 +85,12 @@ package struct AppStoreTransactionImporter: StoreImporter {
     do {
       payload = try checker.payload(compact)
     } catch {
-      throw RowRejection("\(field): \(error.reason)")
+      throw RowRejection("\(field) is not a valid JWS: \(error.reason)")
     }
     do {
       return try JSONParser.parse(payload)
     } catch {
-      throw RowRejection("\(field) is not a valid JWS: JWS payload: \(error.message)")
+      throw RowRejection("\(field) is not a valid JWS: JWS payload: \(error)")
     }
   }
 

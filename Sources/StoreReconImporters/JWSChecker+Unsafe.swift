@@ -13,22 +13,24 @@ package struct JWSChecker {
 
   var mode: SignatureMode { verifier.mode }
 
-  /// The payload of the compact JWS `compact`: verified, or (signatures off) only decoded.
-  func payload(_ compact: UnsafeBufferPointer<UInt8>) throws(RowRejection) -> [UInt8] {
-    if mode == .off {
-      guard let payload = JWS.payload(compact) else {
-        throw RowRejection("not a compact JWS (header.payload.signature in base64url)")
-      }
-      return payload
-    }
+  /// The payload of the line `compact` as a compact JWS: verified, or (signatures off) only decoded;
+  /// `nil` when signatures are off and the line is no JWS (three base64url parts) at all.
+  func lineJWSPayload(_ compact: UnsafeBufferPointer<UInt8>) throws(RowRejection) -> [UInt8]? {
+    if mode == .off { return JWS.payload(compact) }
     return try verifier.verifiedPayload(compact, memo: memo)
   }
 
-  /// ``payload(_:)-(UnsafeBufferPointer<UInt8>)`` of a JWS held as a JSON string.
+  /// The payload of the compact JWS `compact` (held as a JSON string): verified, or (signatures off)
+  /// only decoded.
   func payload(_ compact: String) throws(RowRejection) -> [UInt8] {
     var compact = compact
     let result = compact.withUTF8 { bytes in
-      Result { () throws(RowRejection) -> [UInt8] in try payload(bytes) }
+      Result { () throws(RowRejection) -> [UInt8] in
+        guard let payload = try lineJWSPayload(bytes) else {
+          throw RowRejection("not a compact JWS (header.payload.signature in base64url) at byte 0")
+        }
+        return payload
+      }
     }
     return try result.get()
   }
