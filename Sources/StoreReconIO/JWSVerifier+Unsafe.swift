@@ -42,23 +42,28 @@ extension JWSVerifier {
   /// The verdict of the header `text` (base64url), from `memo` or worked out and kept there.
   private func chain(_ text: UnsafeBufferPointer<UInt8>, memo: JWSMemo) throws(RowRejection) -> VerifiedChain
   {
-    let key = Array(text)
-    let verdict: HeaderVerdict
-    if let known = memo.verdicts[key] {
-      verdict = known
-    } else {
-      if let decoded = Base64URL.decode(text) {
-        verdict = self.verdict(header: decoded)
-      } else {
-        verdict = .rejected("JWS header is not base64url")
-      }
-      if memo.verdicts.count >= 64 { memo.verdicts.removeAll(keepingCapacity: true) }
-      memo.verdicts[key] = verdict
-    }
+    let verdict = memo.verdict(text) ?? remember(text, in: memo)
     switch verdict {
     case .chain(let chain): return chain
     case .rejected(let reason): throw RowRejection(reason)
     }
+  }
+
+  /// Works out the verdict of the header `text` and keeps it in `memo` (its last 8 headers).
+  private func remember(_ text: UnsafeBufferPointer<UInt8>, in memo: JWSMemo) -> HeaderVerdict {
+    let verdict: HeaderVerdict
+    if let decoded = Base64URL.decode(text) {
+      verdict = self.verdict(header: decoded)
+    } else {
+      verdict = .rejected("JWS header is not base64url")
+    }
+    if memo.headers.count >= 8 {
+      memo.headers.removeFirst()
+      memo.verdicts.removeFirst()
+    }
+    memo.headers.append(Array(text))
+    memo.verdicts.append(verdict)
+    return verdict
   }
 
   /// The offsets of the two dots of a compact JWS, when it has exactly two and non-empty first parts.
@@ -82,5 +87,24 @@ extension JWSVerifier {
       der.withUnsafeBytes { digest.update($0) }
     }
     return digest.finalizeBytes()
+  }
+}
+
+extension JWSMemo {
+  /// The verdict kept for the header `text`, the latest first.
+  func verdict(_ text: UnsafeBufferPointer<UInt8>) -> HeaderVerdict? {
+    guard let base = text.baseAddress else { return nil }
+    var index = headers.count - 1
+    while index >= 0 {
+      let known = headers[index]
+      if known.count == text.count,
+        known.withUnsafeBytes({ Memory.memcmp($0.baseAddress ?? UnsafeRawPointer(base), base, text.count) })
+          == 0
+      {
+        return verdicts[index]
+      }
+      index -= 1
+    }
+    return nil
   }
 }

@@ -134,10 +134,13 @@ package final class JWSVerifier: @unchecked Sendable {
   }
 }
 
-/// A packer's own memo of JWS header verdicts (by the header's base64url text), so that lines with the
-/// header it saw last skip decoding the `x5c` and the verifier's lock. Not shared between threads.
+/// A packer's own memo of the last few JWS header verdicts (by the header's base64url text, compared
+/// byte for byte: a header with its chain is a few kilobytes, cheaper to compare than to hash), so that
+/// lines with a header it saw lately skip decoding the `x5c` and the verifier's lock. Not shared
+/// between threads.
 package final class JWSMemo {
-  var verdicts: [[UInt8]: HeaderVerdict] = [:]
+  var headers: [[UInt8]] = []
+  var verdicts: [HeaderVerdict] = []
 
   /// An empty memo.
   package init() {}
