@@ -198,6 +198,8 @@ package enum StoreReconCLI {
         }
         folder = "reports/\(date ?? calendar.yesterday())"
       }
+      // Only one run's reports, whole and unchanged, are mailed.
+      try ManifestCheck.verify(folder: folder ?? ".")
       let outcome = try viaMail { () throws(MailError) in
         try MailDelivery.deliver(
           folder: folder ?? ".", settings: settings, dryRun: parsed.flags.contains("--dry-run"),

@@ -66,8 +66,8 @@ enum Help {
                           (default: ./queries where a file is there, else the built-in queries).
       --no-history        With a database: do not read or record run history.
       --lock-timeout SECONDS
-                          With run history: how long to wait for another run of the same date
-                          (default: 600; 0 = refuse at once).
+                          How long to wait for another run into the same --out and, with run
+                          history, of the same date (default: 600; 0 = refuse at once).
       --mail              Then e-mail summary.txt/summary.html and every *.xlsx of the output folder
                           to the config's "mail" recipients over SMTP.
       --dry-run           With --mail: write the message to <out>/message.eml instead of sending it.
@@ -77,18 +77,23 @@ enum Help {
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
-    Writes findings.csv, revenue.csv, counts.csv, grants.csv, rejects/<input>.csv, summary.txt,
-    summary.html, reconciliation.xlsx (the same tables as an Excel workbook with a Summary sheet) and
-    manifest.json; with price experiments in the config also experiment_arms.csv,
+    Writes findings.csv, revenue.csv, counts.csv, grants.csv, tieout.csv and tieout_orders.csv (the
+    transaction feed against the stores' own Sales, Financial and earnings reports, when the config
+    names them), rejects/<input>.csv, summary.txt, summary.html, reconciliation.xlsx (the same tables
+    as an Excel workbook with a Summary sheet) and manifest.json; with price experiments in the config also experiment_arms.csv,
     experiment_lineage.csv and price-tests.xlsx (a sheet per experiment with the arm table, the readout
     in words and a chart). Every input row is accepted or written to its rejects file with
     file, line and reason; the manifest states read = accepted + rejected per input. A malformed file
-    is reported and the run goes on without it (exit 65). A missing input file exits 66, an invalid
+    is reported and the run goes on without it (exit 65); a file given under the wrong key (a Sales
+    report as App Store transactions) stops the run before anything is read (exit 65), naming the key
+    it belongs under. A missing input file exits 66, an invalid
     config 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold
     of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
     noon of the date, no Play sales row for the date, a file missing or unreadable), with the reasons.
     Mail failures: 75 the SMTP server cannot be reached or refused the message, 77 it refused the
-    login, 78 the password variable or file is missing; the reports stay on disk.
+    login, 78 the password variable or file is missing; the reports stay on disk. The folder is
+    written beside --out and renamed into place whole; the report it replaces is kept as
+    <out>.previous.
 
     With a database, each query's rows are streamed with COPY and read like a CSV file (a reject's
     line is the row's number in the result); a query whose columns differ from its contract exits 78.
@@ -96,7 +101,8 @@ enum Help {
     report date that saw each finding, and changes.csv lists the findings new, still open and resolved
     since the previous run (the latest earlier date). Re-running a date replaces its history. An
     unreachable database exits 75, a wrong or missing password 77, another run still holding the
-    date's lock after --lock-timeout 75.
+    date's lock after --lock-timeout 75. The queries run in one read-only transaction: a query that
+    writes exits 78, one past its statement timeout 75.
 
     """
 
@@ -138,10 +144,12 @@ enum Help {
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
-    The world holds App Store JSON Lines, Google Play sales reports, subscriptionsv2 and voided
-    purchases, the app's entitlements, credentials, assignments and goodwill as CSV, a config, and
-    truth/planted_findings.csv: the problems planted on purpose. The demo runs the job on it and
-    compares the findings with the planted truth (exit 1 if they differ). Its price experiment has a
+    The world holds App Store JSON Lines, Apple Summary Sales reports, Google Play sales and earnings
+    reports, subscriptionsv2 and voided purchases, the app's entitlements, credentials, assignments
+    and goodwill as CSV, a config, and truth/planted_findings.csv, truth/planted_tieout.csv and
+    truth/planted_tieout_orders.csv: the problems and report differences planted on purpose. The demo
+    runs the job on it and compares the findings and the tie-out with the planted truth (exit 1 if
+    they differ). Its price experiment has a
     known effect; truth/experiment_truth.csv holds what the generator made per arm.
 
     """
@@ -164,8 +172,10 @@ enum Help {
     the folder attached. The subject is the config's subjectPrefix and the first part of summary.txt's
     status line (OK, ALERT, INCOMPLETE). The SMTP password comes from the environment variable named
     by passwordEnv or the file named by passwordFile, never from the command line or the config.
-    Exit codes: 0 sent, 66 no summary in the folder, 75 SMTP server unreachable or refused the
-    message, 77 wrong user name or password, 78 invalid mail config or missing password.
+    A folder whose files do not match its manifest.json is not mailed.
+    Exit codes: 0 sent, 65 the folder does not match its manifest, 66 no summary or no manifest.json in the folder, 75
+    SMTP server unreachable or refused the message, 77 wrong user name or password, 78 invalid mail
+    config or missing password.
 
     """
 

@@ -24,6 +24,7 @@ enum Manifest {
       ("timeZone", .string(config.timeZone)), ("config", .string(configPath)),
       ("options", options(config: config, database: database)),
       ("inputs", .array(inputs)),
+      ("inputsMatchedAgain", .array(result.repeatedFiles.map { .string($0) })),
       ("outputs", .array(outputFiles)),
       ("findingsPerReason", .object(perReason)),
       ("experiments", .array(result.experiments.map(experiment))),

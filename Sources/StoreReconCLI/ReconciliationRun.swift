@@ -70,6 +70,10 @@ package enum ReconciliationRun {
     // The machine clock, for the run history's metadata only.
     let startedAt = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000)).description
     var setup = try setUp(request, progress: progress)
+    // The output folder's lock first: a second run into one --out waits for this one or refuses.
+    let publication = try Publication.begin(
+      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
+    defer { publication.discard() }
     // The database first: an unreachable server, a wrong password, a locked date or a query that does
     // not return its contract stops the run before any file is read.
     var session: DatabaseSession?
@@ -78,6 +82,8 @@ package enum ReconciliationRun {
     }
     let database = session?.connection.description
     var inputs = try readInputs(setup.plan, database: session?.connection, progress: progress, clock: clock)
+    // The contract queries' read-only snapshot ends here; the run history writes after it.
+    try session?.endSnapshot()
     let readMs = milliseconds(clock.now - started)
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
     if let store = session?.history {
@@ -85,6 +91,7 @@ package enum ReconciliationRun {
         store, &outcome, setup: setup, reports: inputs.reports, database: database, startedAt: startedAt,
         progress: progress, clock: clock)
     }
+    setup.staging = try publication.createStaging()
     var written = try writeReports(
       setup, &inputs, outcome, database: database, workbookOptions: workbookOptions, progress: progress,
       clock: clock)
@@ -95,6 +102,7 @@ package enum ReconciliationRun {
     ]
     try writeManifest(
       &written, setup: setup, configPath: request.configPath, database: database, timings: timings)
+    try publication.publish()
     progress.note("wrote \(written.files.count + 1) files to \(setup.out) (\(written.writeMs) ms)")
     session?.history?.unlock(date: setup.date)
     return written.result
@@ -108,9 +116,13 @@ package enum ReconciliationRun {
     var date: CivilDate
     var asOf: Instant
     var out: String
+    /// The folder the reports are written into: the publication's temporary folder beside `out`.
+    var staging: String
     var databaseURI: String?
     var plan: [PlannedInput]
     var missing: [Completeness.Missing]
+    /// Files matched again (by another pattern or through a link), with the name they are read under.
+    var repeats: [(repeated: String, readAs: String)] = []
   }
 
   /// Reads the config, fixes the report date and T, and plans the inputs (the files the config's
@@ -129,17 +141,23 @@ package enum ReconciliationRun {
       throw RunError(
         .config, "config \(request.configPath): app.entitlements is required (or app.database / --database)")
     }
-    var (plan, missing) = try planInputs(
+    let (planned, missing) = try planInputs(
       config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing
     )
+    let (once, repeats) = readOnce(planned)
+    var plan = once
+    for r in repeats {
+      progress.note("note: \(r.repeated) is the same file as \(r.readAs): read once")
+    }
     try attachSignatures(config, to: &plan, progress: progress)
     for m in missing {
       progress.note(
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
     }
+    let out = request.outDirectory ?? "reports/\(date)"
     return Setup(
-      config: config, calendar: calendar, date: date, asOf: calendar.asOf(date),
-      out: request.outDirectory ?? "reports/\(date)", databaseURI: databaseURI, plan: plan, missing: missing)
+      config: config, calendar: calendar, date: date, asOf: calendar.asOf(date), out: out, staging: out,
+      databaseURI: databaseURI, plan: plan, missing: missing, repeats: repeats)
   }
 
   /// The database connection of a run whose app rows come from PostgreSQL, and its run history store
@@ -147,6 +165,15 @@ package enum ReconciliationRun {
   struct DatabaseSession {
     let connection: PostgresConnection
     let history: RunHistoryStore?
+
+    /// Ends the read-only transaction the contract queries ran in (docs/postgresql.md).
+    func endSnapshot() throws(RunError) {
+      do {
+        try connection.endReadOnlySnapshot()
+      } catch {
+        throw RunError(error.databaseError("ending the contract queries' read-only transaction"))
+      }
+    }
   }
 
   /// Connects to the database, takes the report date's history lock (when history is kept), checks the
@@ -432,7 +459,8 @@ package enum ReconciliationRun {
       setup, inputs, outcome, grants: grants, options: workbookOptions, clock: clock)
     let experimentStart = clock.now
     let readouts = computeReadouts(
-      setup.config, ledger: outcome.ledger, rows: inputs.rows, calendar: setup.calendar)
+      setup.config, ledger: outcome.ledger, rows: inputs.rows, storeReports: inputs.storeReports,
+      calendar: setup.calendar)
     outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
     for readout in readouts {
@@ -445,7 +473,7 @@ package enum ReconciliationRun {
       setup, inputs, outcome, grants: grants, readouts: readouts, fx: fx)
     for (name, bytes) in files {
       do {
-        try AtomicFile.write(bytes, to: setup.out + "/" + name)
+        try AtomicFile.write(bytes, to: setup.staging + "/" + name)
       } catch {
         throw RunError(.ioError, error.description)
       }
@@ -461,6 +489,7 @@ package enum ReconciliationRun {
       summary: summary)
     result.uncheckedEntitlements = outcome.unchecked
     result.tieOut = outcome.tieOut
+    result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
     return Written(
       result: result, files: files, experimentMs: experimentMs, writeMs: writeMs, workbookMs: workbookMs)
   }
@@ -482,13 +511,15 @@ package enum ReconciliationRun {
     let workbook = ReconciliationWorkbook.Content(
       date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
-      rejects: inputs.rejectFiles.flatMap(\.1),
+      rejects: inputs.rejectFiles.flatMap(\.1).map {
+        Reject(file: $0.file, line: $0.line, reason: $0.reason, raw: ReportTables.rawExcerpt($0.raw))
+      },
       history: outcome.changes.map {
         WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0)
       },
       tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports)
     )
-    let path = setup.out + "/" + ReconciliationWorkbook.fileName
+    let path = setup.staging + "/" + ReconciliationWorkbook.fileName
     let time = WorkbookTime()
     let work = BackgroundWork { () throws(XLSXError) in
       try ReconciliationWorkbook.write(workbook, to: path, options: options)
@@ -553,7 +584,7 @@ package enum ReconciliationRun {
     var priceMs: Int64 = 0
     if !readouts.isEmpty {
       let priceStart = clock.now
-      let pricePath = setup.out + "/" + PriceTestsWorkbook.fileName
+      let pricePath = setup.staging + "/" + PriceTestsWorkbook.fileName
       do {
         try PriceTestsWorkbook.write(readouts, date: setup.date, to: pricePath)
       } catch {
@@ -576,7 +607,7 @@ package enum ReconciliationRun {
       result: written.result, config: setup.config, configPath: configPath, database: database,
       outputs: written.files, timings: timings)
     do {
-      try AtomicFile.write(manifest, to: setup.out + "/manifest.json")
+      try AtomicFile.write(manifest, to: setup.staging + "/manifest.json")
     } catch {
       throw RunError(.ioError, error.description)
     }
@@ -701,13 +732,17 @@ package enum ReconciliationRun {
   }
 
   /// The price-experiment readouts of the config's experiments (none without experiments).
-  static func computeReadouts(_ config: RunConfig, ledger: Ledger, rows: AppRowSet, calendar: ReportCalendar)
-    -> [Readout]
-  {
+  static func computeReadouts(
+    _ config: RunConfig, ledger: Ledger, rows: AppRowSet, storeReports: StoreReportRows,
+    calendar: ReportCalendar
+  ) -> [Readout] {
     guard !config.experiments.isEmpty, let reporting = config.reportingCurrency else { return [] }
-    let settings = ExperimentSettings(
+    var settings = ExperimentSettings(
       fx: FXRateBook(reporting: reporting, rows: rows.fxRates), fees: config.fees, catalog: config.catalog,
       rounding: config.rounding)
+    let settled = SettledProceeds(
+      reports: storeReports, settings: tieOutSettings(config, reports: storeReports))
+    if !settled.isEmpty { settings.settled = settled }
     return Readout.build(
       experiments: config.experiments, ledger: ledger, credentials: rows.credentials,
       assignments: rows.assignments, settings: settings, dayOf: { calendar.day(of: $0) })

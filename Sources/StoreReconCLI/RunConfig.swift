@@ -82,6 +82,9 @@ package struct RunConfig: Sendable {
     guard let root = object as? [String: Any] else {
       throw RunError(.config, "config \(path) must be a JSON object")
     }
+    if let problem = ConfigSchema.root.unknownKey(in: root, path: "") {
+      throw RunError(.config, "config \(path): \(problem)")
+    }
     let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
     return try parse(root, baseDirectory: base, name: path)
   }

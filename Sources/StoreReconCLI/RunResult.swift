@@ -19,6 +19,9 @@ package struct RunResult: Sendable {
   package var files: [String]
   /// Price-experiment readouts, in config order (empty without experiments).
   package var experiments: [Readout] = []
+  /// Input files matched again (by a second pattern or through a link) and read once, with the name
+  /// they were read under.
+  package var repeatedFiles: [String] = []
   /// The tie-out of the transaction feed against the stores' own reports (empty without reports).
   package var tieOut = TieOut()
 

@@ -67,7 +67,8 @@ extension DemoStoreReports {
     var salesPerOrder: [String: Int] = [:]
     for s in playSales { salesPerOrder["\(s.orderId) \(s.month)", default: 0] += 1 }
     var candidates = playSales.indices.filter {
-      !playSales[$0].refund && salesPerOrder["\(playSales[$0].orderId) \(playSales[$0].month)"] == 1
+      !playSales[$0].refund && !playSales[$0].inExperiment
+        && salesPerOrder["\(playSales[$0].orderId) \(playSales[$0].month)"] == 1
     }
     candidates.sort {
       (playSales[$0].month, playSales[$0].orderId) < (playSales[$1].month, playSales[$1].orderId)

@@ -61,6 +61,8 @@ final class DemoStoreReports {
     var product: DemoProduct
     var country: DemoCountry
     var device: String
+    /// The chain's owner is assigned to the price experiment.
+    var inExperiment = false
 
     var cell: CellKey {
       CellKey(
@@ -94,6 +96,9 @@ final class DemoStoreReports {
   var controls: [String: ControlCandidate] = [:]
   /// Play sales rows of the earnings months, in the order written.
   var playSales: [PlaySale] = []
+  /// Users assigned to the price experiment: their orders are never planted differently, so that the
+  /// readout's settled proceeds (the earnings report's) equal the experiment truth's.
+  var experimentUsers: Set<String> = []
 
   init(asOf: CivilDate, t: Instant, seed: UInt64, countries: [DemoCountry]) {
     self.t = t
@@ -199,6 +204,13 @@ final class DemoStoreReports {
     controls[purpose] = ControlCandidate(cell: cell, what: what, score: score, id: id)
   }
 
+  /// Notes the users of `group` assigned to the price experiment (before its chains are written).
+  func noteExperimentUsers(_ group: DemoGroup) {
+    for a in group.assignments where a.experimentId == DemoBuilder.experimentId {
+      experimentUsers.insert(a.userId)
+    }
+  }
+
   /// Records one Play sales row of a production chain, if it falls in an earnings month (UTC).
   func recordPlaySale(_ chain: DemoChain, _ p: DemoPeriod, refund: Bool, at: Instant, device: String) {
     let date = DemoCalendar.date(at)
@@ -207,7 +219,7 @@ final class DemoStoreReports {
     playSales.append(
       PlaySale(
         orderId: p.orderId, at: at, month: month, refund: refund, product: p.product, country: chain.country,
-        device: device))
+        device: device, inExperiment: experimentUsers.contains(chain.ownerId)))
   }
 
   // MARK: - Rules

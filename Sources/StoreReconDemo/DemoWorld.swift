@@ -70,6 +70,7 @@ package enum DemoWorld {
       }
       planted += group.planted
       experiment.record(group)
+      reports.noteExperimentUsers(group)
       try outputs.emit(group, userIndex: index, &rng)
       index += width
     }

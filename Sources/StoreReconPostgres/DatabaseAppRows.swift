@@ -23,13 +23,18 @@ package enum DatabaseAppRows {
   }
 
   /// Streams `query`'s rows into `rows`; rejected rows go to `rejects`. A failure of the query or the
-  /// connection stops the run (75 connection lost, 78 an error in the query, 65 data it cannot convert).
+  /// connection stops the run (75 connection lost or a statement timeout, 78 an error in the query or a
+  /// query that writes, 65 data it cannot convert).
+  ///
+  /// The first query opens the read-only snapshot all of them share
+  /// (``PostgresConnection/beginReadOnlySnapshot(_:)``); the run ends it once the last is read.
   package static func read(
     _ query: ContractQuery, connection: PostgresConnection, fileIndex: Int32, rejects: any RejectSink,
-    rows: inout AppRowSet
+    rows: inout AppRowSet, limits: PostgresConnection.SnapshotLimits = .standard
   ) throws(DatabaseError) -> (counts: InputCounts, bytes: Int64) {
     let source: PostgresCopyOutSource
     do {
+      try connection.beginReadOnlySnapshot(limits)
       source = try connection.copyOut(query.copyStatement, displayName: query.displayName)
     } catch {
       throw error.databaseError(query.displayName)

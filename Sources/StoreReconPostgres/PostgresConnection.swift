@@ -19,6 +19,8 @@ package final class PostgresConnection {
   let handle: LibPQ.Connection
   /// Set while a COPY streams on this connection; no other statement may run meanwhile.
   var copyInProgress = false
+  /// Set while the read-only snapshot of the contract queries is open (``beginReadOnlySnapshot(_:)``).
+  package internal(set) var inReadOnlySnapshot = false
 
   private init(owning handle: LibPQ.Connection) { self.handle = handle }
 

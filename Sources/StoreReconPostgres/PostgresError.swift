@@ -17,6 +17,11 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     case connectionString
     /// A lock could not be taken within the lock timeout (exit 75).
     case lockTimeout
+    /// A statement ran past its `statement_timeout` or was cancelled (SQLSTATE 57014): retryable (exit 75).
+    case timeout
+    /// A statement tried to write inside a read-only transaction (SQLSTATE 25006): the contract
+    /// queries may only read; a query file to fix (exit 78).
+    case writeInReadOnly
     /// The SQL is wrong: syntax, an unknown table or column, a wrong type (a query file to fix).
     case query
     /// The data broke a rule: a value the column's type cannot hold, a duplicate key (exit 65).
@@ -52,6 +57,8 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     case "55P03": return .lockTimeout  // lock_not_available
     case "3D000": return .unknownDatabase  // invalid_catalog_name
     case "57P01", "57P02", "57P03": return .unavailable  // admin/crash shutdown, cannot connect now
+    case "57014": return .timeout  // query_canceled: statement_timeout, or cancelled
+    case "25006": return .writeInReadOnly  // read_only_sql_transaction
     default: break
     }
     switch state.prefix(2) {
@@ -71,13 +78,20 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
   /// A database error for this failure while doing `what` ("reading queries/entitlements.sql from the
   /// database"); `queryCode` is the kind of a ``Category/query`` error in that context.
   package func databaseError(_ what: String, queryCode: DatabaseError.Kind = .config) -> DatabaseError {
-    DatabaseError(kind(queryCode: queryCode), "\(what): \(description)")
+    var message = "\(what): \(description)"
+    if category == .writeInReadOnly {
+      message += "; the contract queries run in a read-only transaction and may only read"
+    } else if category == .timeout {
+      message += "; try again, or raise statement_timeout (docs/postgresql.md)"
+    }
+    return DatabaseError(kind(queryCode: queryCode), message)
   }
 
   /// The kind of this error (the shell maps it to an exit code); `queryCode` for ``Category/query``.
   package func kind(queryCode: DatabaseError.Kind = .config) -> DatabaseError.Kind {
     switch category {
-    case .unavailable, .lockTimeout: return .unavailable
+    case .unavailable, .lockTimeout, .timeout: return .unavailable
+    case .writeInReadOnly: return .config
     case .permission: return .noPermission
     case .unknownDatabase, .connectionString: return .config
     case .query: return queryCode

@@ -31,8 +31,12 @@ package struct ArmRow: Sendable, Equatable {
   package var refundsMinor: Int64 = 0
   /// What customers paid for credited charges, tax included, before refunds.
   package var grossMinor: Int64 = 0
-  /// Estimated proceeds: gross − tax − store fee, less the proceeds of refunded money.
+  /// Proceeds: gross − tax − store fee (the settlement report's where one covers the charge, else the
+  /// fee schedule's estimate), less the proceeds of refunded money.
   package var proceedsMinor: Int64 = 0
+  /// Credited paid charges, and how many of them have settled proceeds (``proceedsSource``).
+  package var charges = 0
+  package var settledCharges = 0
   /// `proceedsMinor / assigned`, rounded half-even to a minor unit; `nil` when nobody is assigned.
   package var revenuePerAssignedMinor: Int64?
   /// 95 % bootstrap interval of revenue per assigned user (minor units, as a statistic).
@@ -45,6 +49,14 @@ package struct ArmRow: Sendable, Equatable {
   package init(scope: Scope, currency: Currency) {
     self.scope = scope
     self.currency = currency
+  }
+
+  /// Where the row's proceeds come from: `settled` (every charge), `estimated` (none), or
+  /// `settled N of M` (some).
+  package var proceedsSource: String {
+    if charges > 0 && settledCharges == charges { return "settled" }
+    if settledCharges == 0 { return "estimated" }
+    return "settled \(settledCharges) of \(charges)"
   }
 
   /// `matureLineages / subscriptionLineages`; `nil` when the arm has no credited subscription.

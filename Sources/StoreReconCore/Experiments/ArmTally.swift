@@ -12,8 +12,13 @@ struct ArmTally {
     var proceedsMinor: Int64 = 0
     var subscriptionLineages = 0
     var matureLineages = 0
+    /// Credited charges, and those whose proceeds a settlement report states.
+    var charges = 0
+    var settledCharges = 0
 
     mutating func add(_ other: Totals) {
+      charges += other.charges
+      settledCharges += other.settledCharges
       renewals += other.renewals
       refunds += other.refunds
       refundsMinor += other.refundsMinor

@@ -16,6 +16,8 @@ struct ChargeMoney {
   var refunded: Bool
   /// Proceeds after tax, fee and refund.
   var netProceedsMinor: Int64
+  /// The proceeds are the settlement report's, not the fee schedule's estimate.
+  var settled = false
   /// The same three amounts in the reporting currency; `nil` when the FX table has no rate.
   var reportingGross: Int64?
   var reportingRefunded: Int64?
@@ -29,7 +31,7 @@ struct ChargeMoney {
   init(
     _ k: Int, chain c: Int, position: Int, ledger s: borrowing LedgerView, firstAnniversary: Instant,
     subscription: Bool, fees: FeeSchedule, rounding: RoundingRule, reporting: Currency, asOf t: Int64,
-    day: CivilDate, fx: inout FXDayCache
+    day: CivilDate, fx: inout FXDayCache, settledProceeds: SettledProceeds? = nil
   ) {
     let n = s.recordNumber(at: k)
     let purchase = s.record(number: n)
@@ -45,9 +47,13 @@ struct ChargeMoney {
     let bp = fees.basisPoints(
       store: store, subscription: subscription, chargedAt: Instant(ms: purchase.at),
       firstAnniversary: firstAnniversary)
-    let proceeds = FeeSchedule.proceeds(
+    var proceeds = FeeSchedule.proceeds(
       grossMinor: grossMinor, taxMinor: s.tax(n), basisPoints: bp, rounding: rounding
     ).proceeds
+    if let settledProceeds, let value = settledProceeds.proceeds(n, purchase, s, store: store) {
+      proceeds = value
+      settled = true
+    }
     let returned = ChargeMoney.refundedMinor(k, chain: c, ledger: s, asOf: t, rounding: rounding)
     refunded = returned != nil
     refundedMinor = returned ?? 0

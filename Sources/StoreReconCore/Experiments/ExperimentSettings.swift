@@ -8,6 +8,9 @@ package struct ExperimentSettings: Sendable {
   package var catalog: Catalog
   /// Rounding of fees, FX conversions, refunded shares and averages.
   package var rounding: RoundingRule
+  /// Settled proceeds from the stores' settlement reports, used instead of the fee schedule's estimate
+  /// for the charges they cover; `nil` without such reports.
+  package var settled: SettledProceeds?
 
   /// Creates settings.
   package init(

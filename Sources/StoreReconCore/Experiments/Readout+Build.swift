@@ -428,6 +428,8 @@ extension Readout {
     r.refundsMinor = totals.refundsMinor
     r.grossMinor = totals.grossMinor
     r.proceedsMinor = totals.proceedsMinor
+    r.charges = totals.charges
+    r.settledCharges = totals.settledCharges
     r.subscriptionLineages = totals.subscriptionLineages
     r.matureLineages = totals.matureLineages
     return r

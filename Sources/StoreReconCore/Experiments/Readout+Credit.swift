@@ -226,7 +226,7 @@ extension Readout {
           q, chain: i, position: n, ledger: s, firstAnniversary: anniversary,
           subscription: c.facts.subscription[Int(r.variant)], fees: c.settings.fees,
           rounding: c.settings.rounding, reporting: c.settings.reportingCurrency, asOf: c.asOf.ms,
-          day: dayOf(Instant(ms: r.at)), fx: &fx))
+          day: dayOf(Instant(ms: r.at)), fx: &fx, settledProceeds: c.settings.settled))
     }
   }
 
@@ -269,6 +269,8 @@ extension Readout {
       part.tallies[a].totals(charge.currency) { totals in
         totals.grossMinor += charge.grossMinor
         totals.proceedsMinor += charge.netProceedsMinor
+        totals.charges += 1
+        if charge.settled { totals.settledCharges += 1 }
         if charge.refunded {
           totals.refunds += 1
           totals.refundsMinor += charge.refundedMinor
@@ -276,6 +278,8 @@ extension Readout {
         if k > 0 { totals.renewals += 1 }
       }
       if charge.refunded { part.tallies[a].reporting.refunds += 1 }
+      part.tallies[a].reporting.charges += 1
+      if charge.settled { part.tallies[a].reporting.settledCharges += 1 }
       if k > 0 { part.tallies[a].reporting.renewals += 1 }
       let transaction = s.record(number: Int(charge.record)).transactionId
       if let gross = charge.reportingGross, let refunded = charge.reportingRefunded,

@@ -230,6 +230,9 @@ struct RevenueSums {
   var taxMinor: Int64 = 0
   var refundsMinor: Int64 = 0
   var refundCount = 0
+  /// Proceeds (``RevenueProceeds``) and the least settled source's rank (``ProceedsSource`` order).
+  var proceedsMinor: Int64 = 0
+  var proceedsRank: UInt8 = 0
 }
 
 /// Revenue rows by (day, store, product name number, currency handle): an open-addressing table of
@@ -253,6 +256,19 @@ struct RevenueSumsByKey {
     h = (h ^ UInt64(truncatingIfNeeded: day.month << 8 | day.day)) &* 0xBF58_476D_1CE4_E5B9
     h = (h ^ (UInt64(product) << 24 | UInt64(currency) << 8 | UInt64(slot))) &* 0x94D0_49BB_1331_11EB
     return Int(truncatingIfNeeded: h ^ (h >> 31))
+  }
+
+  /// The sums of (`day`, `slot`, `product`, `currency`), if the table has them.
+  func find(_ day: CivilDate, _ slot: Int, _ product: UInt32, _ currency: UInt16) -> RevenueSums? {
+    let store = UInt8(truncatingIfNeeded: slot)
+    let mask = slots.count - 1
+    var i = RevenueSumsByKey.hash(day, product, currency, store) & mask
+    while slots[i] != 0 {
+      let e = entries[Int(slots[i] - 1)]
+      if e.product == product && e.currency == currency && e.slot == store && e.day == day { return e.sums }
+      i = (i + 1) & mask
+    }
+    return nil
   }
 
   /// Updates the row of (`day`, `slot`, `product`, `currency`), adding it when new.

@@ -12,7 +12,7 @@ import StoreReconPlatform
 package enum RevenueProceeds {
   /// Apple per-unit look-up key: report day (index into the settings' days), product, country,
   /// currency and customer price per unit.
-  struct AppleKey: Hashable {
+  struct AppleKey: Hashable, Sendable {
     var day: Int
     var product: String
     var country: String
@@ -33,53 +33,38 @@ package enum RevenueProceeds {
     let count = s.chains.count
     let parts = Parallel.parts(for: count, minimum: 50_000)
     let results = LedgerView.with(s) { view in
-      Parallel.map(parts: parts) { part -> [SumKey: Sums] in
-        var out: [SumKey: Sums] = [:]
+      Parallel.map(parts: parts) { part -> RevenueSumsByKey in
+        var out = RevenueSumsByKey()
         for c in Parallel.range(part, of: parts, count: count) {
           add(chain: c, view, book: book, asOf: ledger.asOf.ms, dayOf: dayOf, to: &out)
         }
         return out
       }
     }
-    var total: [SumKey: Sums] = [:]
+    var total = RevenueSumsByKey()
     for part in results {
-      for (k, v) in part {
-        var sums = total[k, default: Sums()]
-        sums.proceeds += v.proceeds
-        sums.source = max(sums.source, v.source)
-        total[k] = sums
+      for e in part.entries {
+        total.add(e.day, Int(e.slot), e.product, e.currency) { sums in
+          sums.proceedsMinor += e.sums.proceedsMinor
+          sums.proceedsRank = max(sums.proceedsRank, e.sums.proceedsRank)
+        }
       }
     }
     var names: [String: UInt32] = [:]
     for (i, name) in s.products.names.enumerated() where names[name] == nil { names[name] = UInt32(i) }
     return rows.map { row in
       var row = row
-      guard let name = names[row.productId], let currency = UInt16(exactly: row.currency.tableIndex + 1)
+      guard let name = names[row.productId], let currency = UInt16(exactly: row.currency.tableIndex + 1),
+        let sums = total.find(row.day, LedgerStorage.slot(row.store), name, currency)
       else { return row }
-      let key = SumKey(
-        day: row.day, slot: UInt8(LedgerStorage.slot(row.store)), name: name, currency: currency)
-      if let sums = total[key] {
-        row.proceedsMinor = sums.proceeds
-        row.proceedsSource = sums.source
-      }
+      row.proceedsMinor = sums.proceedsMinor
+      row.proceedsSource = ProceedsSource.allCases[Int(sums.proceedsRank)]
       return row
     }
   }
 
-  struct SumKey: Hashable {
-    var day: CivilDate
-    var slot: UInt8
-    var name: UInt32
-    var currency: UInt16
-  }
-
-  struct Sums {
-    var proceeds: Int64 = 0
-    var source: ProceedsSource = .settled
-  }
-
   /// The reports' proceeds, by what a charge can be looked up by.
-  struct Book {
+  struct Book: Sendable {
     let settings: TieOutSettings
     var appleSettled: PerUnit = [:]
     var appleReported: PerUnit = [:]
@@ -147,20 +132,18 @@ package enum RevenueProceeds {
   /// Adds chain `c`'s charges and refunds that revenue counts.
   static func add(
     chain c: Int, _ view: borrowing LedgerView, book: Book, asOf t: Int64, dayOf: (Instant) -> CivilDate,
-    to out: inout [SumKey: Sums]
+    to out: inout RevenueSumsByKey
   ) {
     let s = view.storage
     let store = view.chain(c).store
-    let slot = UInt8(LedgerStorage.slot(store))
+    let slot = LedgerStorage.slot(store)
     var anniversary: Instant?
     func note(_ at: Int64, _ r: PackedRecord, _ amount: Int64, _ source: ProceedsSource) {
-      let key = SumKey(
-        day: dayOf(Instant(ms: at)), slot: slot, name: s.products.nameID(ofVariant: r.variant),
-        currency: r.currency)
-      var sums = out[key, default: Sums()]
-      sums.proceeds += amount
-      sums.source = max(sums.source, source)
-      out[key] = sums
+      let rank = UInt8(ProceedsSource.allCases.firstIndex(of: source) ?? 0)
+      out.add(dayOf(Instant(ms: at)), slot, s.products.nameID(ofVariant: r.variant), r.currency) { sums in
+        sums.proceedsMinor += amount
+        sums.proceedsRank = max(sums.proceedsRank, rank)
+      }
     }
     for range in [view.purchases(c), view.refunds(c)] {
       for k in range {
@@ -185,6 +168,19 @@ package enum RevenueProceeds {
     }
   }
 
+  /// The per-unit look-up key of an App Store charge, when a report day covers it and its price divides
+  /// by its quantity.
+  static func appleKey(_ r: PackedRecord, _ view: borrowing LedgerView, book: Book) -> AppleKey? {
+    guard let d = book.settings.appleDay(r.at) else { return nil }
+    let products = view.products
+    let quantity = Int64(products.quantity(ofVariant: r.variant))
+    guard r.amount % quantity == 0 else { return nil }
+    return AppleKey(
+      day: d, product: products.name(ofVariant: r.variant),
+      country: CountryCode.text(products.country(ofVariant: r.variant)),
+      currency: Currency(tableIndex: Int(r.currency) - 1), unitPrice: r.amount / quantity)
+  }
+
   /// The proceeds of one charge record (for a Play refund record: what its refund takes back, positive)
   /// and their source.
   static func charge(
@@ -202,15 +198,8 @@ package enum RevenueProceeds {
         }
       }
     }
-    if store == .appStore, let d = book.settings.appleDay(r.at) {
-      let quantity = Int64(products.quantity(ofVariant: r.variant))
-      if r.amount % quantity == 0 {
-        let key = AppleKey(
-          day: d, product: products.name(ofVariant: r.variant),
-          country: CountryCode.text(products.country(ofVariant: r.variant)),
-          currency: Currency(tableIndex: Int(r.currency) - 1), unitPrice: r.amount / quantity)
-        if let (perUnit, source) = book.apple(key) { return (perUnit * quantity, source) }
-      }
+    if store == .appStore, let key = appleKey(r, view, book: book), let (perUnit, source) = book.apple(key) {
+      return (perUnit * Int64(products.quantity(ofVariant: r.variant)), source)
     }
     let bp = book.settings.fees.basisPoints(
       store: store, subscription: subscription, chargedAt: Instant(ms: r.at),

@@ -40,6 +40,11 @@ enum TieOutFeed {
     let monthDays = Set(months.map { Int32(truncatingIfNeeded: $0.daysSinceEpoch) })
     let count = s.chains.count
     let parts = Parallel.parts(for: count, minimum: 50_000)
+    // Play's product id in the earnings report is the SKU: the name without `:basePlan`, per variant.
+    let skus = s.products.variants.map { v -> String in
+      let name = s.products.names[Int(v.name)]
+      return name.firstIndex(of: ":").map { String(name[..<$0]) } ?? name
+    }
     let results = LedgerView.with(s) { view in
       Parallel.map(parts: parts) { part -> Part in
         var out = Part()
@@ -50,7 +55,7 @@ enum TieOutFeed {
             addApple(chain: c, view, settings: settings, covered: coveredDays, asOf: t, to: &out)
           case .play:
             guard !monthDays.isEmpty else { continue }
-            addPlay(chain: c, view, settings: settings, months: monthDays, to: &out)
+            addPlay(chain: c, view, settings: settings, months: monthDays, skus: skus, to: &out)
           case .stripe: continue
           }
         }
@@ -112,7 +117,7 @@ enum TieOutFeed {
   /// A Play chain's sales rows that revenue counts, in an earnings month (UTC month of the charge):
   /// a `Charged` row adds a unit and its item price, a `Refund` row takes them off.
   static func addPlay(
-    chain c: Int, _ view: borrowing LedgerView, settings: TieOutSettings, months: Set<Int32>,
+    chain c: Int, _ view: borrowing LedgerView, settings: TieOutSettings, months: Set<Int32>, skus: [String],
     to out: inout Part
   ) {
     let products = view.products
@@ -136,11 +141,9 @@ enum TieOutFeed {
         let key = CellKey(source: .playEarnings, day: monthNumber, variant: r.variant, currency: r.currency)
         out.cells[key, default: TieOutSums()].addCharge(
           units: sign, amount: sign * item, proceeds: sign * (item - fee))
-        var product = products.name(ofVariant: r.variant)
-        if let colon = product.firstIndex(of: ":") { product = String(product[..<colon]) }
         out.orders.append(
           OrderLine(
-            orderId: r.transactionId.string(pool: view.pool), month: month, product: product,
+            orderId: r.transactionId.string(pool: view.pool), month: month, product: skus[Int(r.variant)],
             currency: Currency(tableIndex: Int(r.currency) - 1), item: sign * item, fee: sign * fee))
       }
     }

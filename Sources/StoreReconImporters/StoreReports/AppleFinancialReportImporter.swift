@@ -81,7 +81,7 @@ package struct AppleFinancialReportImporter {
   {
     let shareCurrency = try cells.currency(c.shareCurrency, "Partner Share Currency")
     let customerCurrency = try cells.currency(c.customerCurrency, "Customer Currency")
-    let product = cells.isBlank(c.isrc) ? cells.text(c.vendorId) : cells.text(c.isrc)
+    let product = cells.isBlank(c.isrc) ? cells.shared(c.vendorId) : cells.shared(c.isrc)
     guard !product.isEmpty else { throw RowRejection("missing ISRC/ISBN and Vendor Identifier") }
     let isReturn: Bool
     if cells.equals(c.salesOrReturn, "s") {
@@ -105,7 +105,7 @@ package struct AppleFinancialReportImporter {
     }
     return AppleFinancialRow(
       startDay: try cells.usDate(c.start, "Start Date"), endDay: try cells.usDate(c.end, "End Date"),
-      productId: product, productType: cells.text(c.productType), quantity: quantity,
+      productId: product, productType: cells.shared(c.productType), quantity: quantity,
       partnerShareMinor: share, extendedPartnerShareMinor: extended, partnerShareCurrency: shareCurrency,
       isReturn: isReturn, country: try cells.country(c.country, "Country Of Sale"),
       customerPriceMinor: try cells.money(c.customerPrice, "Customer Price", customerCurrency),

@@ -59,8 +59,8 @@ package struct AppleSalesReportImporter {
     let proceedsCurrency = try cells.currency(c.proceedsCurrency, "Currency of Proceeds")
     var row = AppleSalesRow(
       day: try cells.usDate(c.begin, "Begin Date"), endDay: try cells.usDate(c.end, "End Date"),
-      productId: try cells.required(c.sku, "SKU"),
-      productType: try cells.required(c.productType, "Product Type Identifier"),
+      productId: try cells.requiredShared(c.sku, "SKU"),
+      productType: try cells.requiredShared(c.productType, "Product Type Identifier"),
       units: try cells.wholeNumber(c.units, "Units"),
       customerPriceMinor: try cells.money(c.customerPrice, "Customer Price", customerCurrency),
       customerCurrency: customerCurrency,
@@ -70,9 +70,9 @@ package struct AppleSalesReportImporter {
     guard row.endDay >= row.day else {
       throw RowRejection("End Date \(row.endDay) is before Begin Date \(row.day)")
     }
-    row.proceedsReason = cells.text(c.proceedsReason)
-    row.subscription = cells.text(c.subscription)
-    row.period = cells.text(c.period)
+    row.proceedsReason = cells.shared(c.proceedsReason)
+    row.subscription = cells.shared(c.subscription)
+    row.period = cells.shared(c.period)
     return row
   }
 }

@@ -68,8 +68,8 @@ package struct AppleSubscriberReportImporter {
       throw RowRejection("Refund \(cells.quoted(c.refund)) is not Yes or blank")
     }
     var row = AppleSubscriberRow(
-      day: try cells.isoDate(c.eventDate, "Event Date"), subscriptionName: cells.text(c.name),
-      subscriptionAppleId: cells.text(c.appleId),
+      day: try cells.isoDate(c.eventDate, "Event Date"), subscriptionName: cells.shared(c.name),
+      subscriptionAppleId: cells.shared(c.appleId),
       customerPriceMinor: try cells.money(c.customerPrice, "Customer Price", customerCurrency),
       customerCurrency: customerCurrency,
       proceedsMinor: try cells.money(c.proceeds, "Developer Proceeds", proceedsCurrency),
@@ -77,7 +77,7 @@ package struct AppleSubscriberReportImporter {
       subscriberId: try cells.required(c.subscriberId, "Subscriber ID"), refund: refund,
       purchaseDay: cells.isBlank(c.purchaseDate) ? nil : try cells.isoDate(c.purchaseDate, "Purchase Date"),
       units: try cells.wholeNumber(c.units, "Units"), origin: origin)
-    row.proceedsReason = cells.text(c.proceedsReason)
+    row.proceedsReason = cells.shared(c.proceedsReason)
     return row
   }
 }

@@ -122,3 +122,17 @@ extension ReportCells {
     return (hours * 3600 + minute * 60 + second, zone?.lowerBound ?? cell.count)
   }
 }
+
+extension ReportCells {
+  /// The `Transaction Type` spelled by `bytes`, any case (byte by byte: no text per row).
+  static func transactionType(_ bytes: UnsafeBufferPointer<UInt8>) -> PlayEarningsRow.TransactionType? {
+    if ByteText.equalsIgnoringCase(bytes, "charge") { return .charge }
+    if ByteText.equalsIgnoringCase(bytes, "google fee") { return .googleFee }
+    if ByteText.equalsIgnoringCase(bytes, "tax") { return .tax }
+    if ByteText.equalsIgnoringCase(bytes, "charge refund") { return .chargeRefund }
+    if ByteText.equalsIgnoringCase(bytes, "google fee refund") { return .googleFeeRefund }
+    if ByteText.equalsIgnoringCase(bytes, "tax refund") { return .taxRefund }
+    if ByteText.equalsIgnoringCase(bytes, "adjustment") { return .adjustment }
+    return nil
+  }
+}

@@ -67,9 +67,9 @@ package struct PlayEarningsReportImporter {
   static func row(_ cells: ReportCells, _ c: Columns, _ fileMonth: CivilDate?, _ origin: Origin)
     throws(RowRejection) -> PlayEarningsRow
   {
-    let typeText = cells.text(c.type)
-    guard !typeText.isEmpty else { throw RowRejection("missing Transaction Type") }
-    guard let type = PlayEarningsRow.TransactionType.named(typeText) else {
+    let typeBytes = cells.bytes(c.type)
+    guard !typeBytes.isEmpty else { throw RowRejection("missing Transaction Type") }
+    guard let type = ReportCells.transactionType(typeBytes) else {
       throw RowRejection("unknown Transaction Type \(cells.quoted(c.type))")
     }
     let loose = type == .adjustment
@@ -79,7 +79,7 @@ package struct PlayEarningsReportImporter {
     var row = PlayEarningsRow(
       month: fileMonth ?? CivilDate(year: day.year, month: day.month, day: 1),
       orderId: loose ? cells.text(c.order) : try cells.required(c.order, "Description"), day: day, type: type,
-      productId: loose ? cells.text(c.sku) : try cells.required(c.sku, "Sku Id"),
+      productId: loose ? cells.shared(c.sku) : try cells.requiredShared(c.sku, "Sku Id"),
       country: loose && cells.isBlank(c.country) ? "" : try cells.country(c.country, "Buyer Country"),
       buyerCurrency: buyerCurrency,
       buyerAmountMinor: try cells.money(c.buyerAmount, "Amount (Buyer Currency)", buyerCurrency),
@@ -87,12 +87,13 @@ package struct PlayEarningsReportImporter {
       merchantAmountMinor: try cells.money(c.merchantAmount, "Amount (Merchant Currency)", merchantCurrency),
       origin: origin)
     row.at = try cells.playTime(c.time, "Transaction Time", on: day)
-    row.refundType = cells.text(c.refundType)
-    row.packageName = cells.text(c.package)
-    row.productType = cells.text(c.productType)
-    row.conversionRate = cells.text(c.rate)
+    row.refundType = cells.shared(c.refundType)
+    row.packageName = cells.shared(c.package)
+    row.productType = cells.shared(c.productType)
+    row.conversionRate = cells.shared(c.rate)
     return row
   }
+
 }
 
 /// The earnings month a file name gives.

@@ -8,6 +8,8 @@ import StoreReconIO
 /// of `-1` (an optional column the header lacks) reads as a blank cell. Valid while its record is.
 struct ReportCells {
   let record: CSVRecord
+  /// One `String` per distinct cell text of the file, for the values every row repeats.
+  let interner: StringInterner
 
   /// The trimmed bytes of column `index`.
   @inline(__always)
@@ -18,6 +20,20 @@ struct ReportCells {
 
   /// Column `index` as text (empty when blank).
   func text(_ index: Int) -> String { String(decoding: bytes(index), as: UTF8.self) }
+
+  /// Column `index` as text shared with the rows that repeat it (product ids, types, reasons). Up to 15
+  /// bytes a `String` is stored inline (no allocation): cheaper to make than to look up.
+  func shared(_ index: Int) -> String {
+    let cell = bytes(index)
+    return cell.count <= 15 ? String(decoding: cell, as: UTF8.self) : interner.intern(cell)
+  }
+
+  /// ``shared(_:)``, rejecting a blank cell with "missing `name`".
+  func requiredShared(_ index: Int, _ name: String) throws(RowRejection) -> String {
+    let cell = bytes(index)
+    guard !cell.isEmpty else { throw RowRejection("missing \(name)") }
+    return cell.count <= 15 ? String(decoding: cell, as: UTF8.self) : interner.intern(cell)
+  }
 
   /// Column `index` as text; rejects a blank cell with "missing `name`".
   func required(_ index: Int, _ name: String) throws(RowRejection) -> String {

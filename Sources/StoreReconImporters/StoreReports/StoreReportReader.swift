@@ -45,11 +45,12 @@ enum StoreReportReader {
     _ body: (ReportCells, Origin) throws(RowRejection) -> Outcome
   ) throws(InputError) -> InputCounts {
     var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    let interner = StringInterner()
     while let record = try csv.next() {
       do throws(RowRejection) {
         if let problem = record.malformed { throw RowRejection("not valid CSV: \(problem)") }
         let origin = Origin(file: fileIndex, line: Int32(clamping: record.line))
-        switch try body(ReportCells(record: record), origin) {
+        switch try body(ReportCells(record: record, interner: interner), origin) {
         case .accepted: counter.accept()
         case .notARow: break
         }

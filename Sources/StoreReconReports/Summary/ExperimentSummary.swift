@@ -47,6 +47,7 @@ package enum ExperimentSummary {
           ))
       }
       figures.append(("verdict", arm.verdict.rawValue))
+      figures.append(("proceeds", row.proceedsSource))
       return ExperimentVerdict.Arm(id: arm.arm.id, figures: figures)
     }
     return ExperimentVerdict(

@@ -9,7 +9,10 @@ package enum AtomicFile {
     package var description: String { "cannot write \(path): \(reason)" }
   }
 
-  /// Writes `bytes` to a temporary name beside `path`, then renames it into place.
+  /// The mode of every file written: owner read-write, group read, nobody else (whatever the umask).
+  package static let fileMode: Int = 0o640
+
+  /// Writes `bytes` to a temporary name beside `path` (mode ``fileMode``), then renames it into place.
   package static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
     let url = URL(fileURLWithPath: path)
     let directory = url.deletingLastPathComponent()
@@ -21,7 +24,9 @@ package enum AtomicFile {
     let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
     do {
       try Data(bytes).write(to: temporary)
+      try FileManager.default.setAttributes([.posixPermissions: fileMode], ofItemAtPath: temporary.path)
     } catch {
+      unlink(temporary.path)
       throw WriteError(path: temporary.path, reason: "\(error.localizedDescription)")
     }
     if rename(temporary.path, path) != 0 {

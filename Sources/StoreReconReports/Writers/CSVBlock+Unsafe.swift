@@ -92,7 +92,7 @@ struct CSVBlock: ~Copyable {
     used += b.count
   }
 
-  /// A text field, quoted where ``CSVWriter`` quotes.
+  /// A text field, quoted where ``CSVWriter`` quotes and guarded where it guards formulas.
   @inline(__always)
   mutating func field(_ text: String) {
     var text = text
@@ -106,16 +106,18 @@ struct CSVBlock: ~Copyable {
       plain = false
       break
     }
-    if plain { return raw(b) }
+    if plain && !CSVWriter.needsFormulaGuard(b) { return raw(b) }
     CSVBlock.quoted(Array(b)).withUnsafeBufferPointer { raw($0) }
   }
 
-  /// A field as ``CSVWriter`` writes it: quoted (quotes doubled) when it holds a comma, quote, CR or LF.
+  /// A field as ``CSVWriter`` writes it: quoted (quotes doubled) when it holds a comma, quote, CR or LF,
+  /// with a leading `'` when a spreadsheet would run it (``CSVWriter/needsFormulaGuard(_:)``).
   static func quoted(_ bytes: [UInt8]) -> [UInt8] {
+    let guarded = CSVWriter.needsFormulaGuard(bytes)
     guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
-      return bytes
+      return guarded ? [CSVWriter.formulaGuard] + bytes : bytes
     }
-    var q: [UInt8] = [0x22]
+    var q: [UInt8] = guarded ? [0x22, CSVWriter.formulaGuard] : [0x22]
     for b in bytes {
       if b == 0x22 { q.append(0x22) }
       q.append(b)

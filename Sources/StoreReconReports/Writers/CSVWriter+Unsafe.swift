@@ -3,7 +3,7 @@ extension CSVWriter {
   // digits). Whole rows are written by ``CSVWriter/row(_:)``.
 
   /// Appends one field of a row being written field by field (a comma first unless `first`), quoted
-  /// as ``row(_:)`` quotes.
+  /// as ``row(_:)`` quotes and guarded as it guards formulas.
   mutating func field(_ utf8: UnsafeBufferPointer<UInt8>, first: Bool = false) {
     if !first { bytes.append(0x2C) }
     var needsQuotes = false
@@ -11,11 +11,14 @@ extension CSVWriter {
       needsQuotes = true
       break
     }
+    let guarded = CSVWriter.needsFormulaGuard(utf8)
     guard needsQuotes else {
+      if guarded { bytes.append(CSVWriter.formulaGuard) }
       bytes.append(contentsOf: utf8)
       return
     }
     bytes.append(0x22)
+    if guarded { bytes.append(CSVWriter.formulaGuard) }
     for b in utf8 {
       if b == 0x22 { bytes.append(0x22) }
       bytes.append(b)

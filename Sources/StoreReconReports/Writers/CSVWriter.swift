@@ -1,7 +1,8 @@
 import StoreReconCore
 
 /// Builds RFC 4180 CSV text in memory: comma-separated, CRLF-free (`\n` line ends), fields quoted only
-/// when they hold a comma, quote, CR or LF.
+/// when they hold a comma, quote, CR or LF; a text cell a spreadsheet would run as a formula starts
+/// with `'` (``needsFormulaGuard(_:)``). Every CSV it writes is meant for people.
 package struct CSVWriter: Sendable {
   /// The bytes written so far.
   package internal(set) var bytes: [UInt8] = []
@@ -24,11 +25,14 @@ package struct CSVWriter: Sendable {
   private mutating func append(_ field: String) {
     let utf8 = field.utf8
     let needsQuotes = utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+    let guarded = CSVWriter.needsFormulaGuard(utf8)
     guard needsQuotes else {
+      if guarded { bytes.append(CSVWriter.formulaGuard) }
       bytes.append(contentsOf: utf8)
       return
     }
     bytes.append(0x22)
+    if guarded { bytes.append(CSVWriter.formulaGuard) }
     for b in utf8 {
       if b == 0x22 { bytes.append(0x22) }
       bytes.append(b)

@@ -10,6 +10,7 @@ package enum ExperimentTables {
     "conversion_rate", "conversion_low", "conversion_high", "renewals", "refunds", "gross_minor",
     "refunds_minor",
     "proceeds_minor", "revenue_per_assigned_minor", "rpa_low", "rpa_high", "mature_share", "srm_p", "verdict",
+    "proceeds_source",
   ]
 
   /// The columns of `experiment_lineage.csv`.
@@ -57,7 +58,7 @@ package enum ExperimentTables {
       String(r.refunds),
       String(r.grossMinor), String(r.refundsMinor), String(r.proceedsMinor),
       r.revenuePerAssignedMinor.map { String($0) } ?? "", minor(r.revenuePerAssignedInterval?.low),
-      minor(r.revenuePerAssignedInterval?.high), share(r.matureShare), srm, verdict,
+      minor(r.revenuePerAssignedInterval?.high), share(r.matureShare), srm, verdict, r.proceedsSource,
     ]
   }
 

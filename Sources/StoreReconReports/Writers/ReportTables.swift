@@ -68,10 +68,28 @@ package enum ReportTables {
     return csv.bytes
   }
 
-  /// `rejects/<input>.csv`.
+  /// `rejects/<input>.csv`; `raw` is the line's ``rawExcerpt(_:)``.
   package static func rejectsCSV(_ rejects: [Reject]) -> [UInt8] {
     var csv = CSVWriter(header: ["file", "line", "reason", "raw"])
-    for r in rejects { csv.row([r.file, String(r.line), r.reason, r.raw]) }
+    for r in rejects { csv.row([r.file, String(r.line), r.reason, rawExcerpt(r.raw)]) }
     return csv.bytes
+  }
+
+  /// The most bytes of a rejected line a report shows.
+  package static let rawExcerptBytes = 512
+
+  /// `raw` as the reports show it: whole up to ``rawExcerptBytes`` bytes of UTF-8, else its first
+  /// characters within that many bytes and `…` (a rejected line may hold a token or a whole payload).
+  package static func rawExcerpt(_ raw: String) -> String {
+    guard raw.utf8.count > rawExcerptBytes else { return raw }
+    var kept = String.UnicodeScalarView()
+    var bytes = 0
+    for scalar in raw.unicodeScalars {
+      let n = scalar.utf8.count
+      guard bytes + n <= rawExcerptBytes else { break }
+      kept.append(scalar)
+      bytes += n
+    }
+    return String(kept) + "…"
   }
 }

@@ -19,6 +19,8 @@ struct PostgresErrorTests {
     ("22P02", .data, .dataError),
     ("23505", .data, .dataError),
     ("25P02", .other, .software),
+    ("57014", .timeout, .unavailable),
+    ("25006", .writeInReadOnly, .config),
   ])
   func sqlStateDecidesTheExitCode(state: String, category: PostgresError.Category, code: RunError.Code) {
     let error = PostgresError(sqlState: state, message: "m")

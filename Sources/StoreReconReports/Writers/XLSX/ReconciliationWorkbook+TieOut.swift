@@ -54,7 +54,10 @@ extension ReconciliationWorkbook {
   static func writeTieOutOrders(_ orders: [TieOutOrder], into workbook: XLSXWorkbook, rowLimit: Int)
     throws(XLSXError)
   {
-    let order = differencesFirst(orders) { $0.status == .match }
+    // Only the orders with a difference: a big account has millions of matching orders a month, and
+    // tieout_orders.csv lists every one.
+    let order = orders.indices.filter { orders[$0].status != .match }
+    let matching = orders.count - order.count
     let sheets = try workbook.writeTable(
       name: "Tie-out orders", header: tieOutOrdersHeader, rowCount: order.count, rowLimit: rowLimit
     ) { i in
@@ -68,6 +71,16 @@ extension ReconciliationWorkbook {
         text(o.detail),
       ]
     }
-    if orders.isEmpty { try sheets[0].write(.text(noOrdersNote), row: 1, column: 0, fitting: false) }
+    if orders.isEmpty {
+      try sheets[0].write(.text(noOrdersNote), row: 1, column: 0, fitting: false)
+    } else if let last = sheets.last {
+      let row = order.isEmpty ? 1 : (order.count - 1) % max(1, rowLimit - 1) + 2
+      try last.write(.text(matchingOrdersNote(matching)), row: row, column: 0, fitting: false)
+    }
+  }
+
+  /// The line under the orders with a difference: how many orders match, and where they are listed.
+  static func matchingOrdersNote(_ matching: Int) -> String {
+    "\(matching) order\(matching == 1 ? "" : "s") match (not listed here): tieout_orders.csv lists every order"
   }
 }

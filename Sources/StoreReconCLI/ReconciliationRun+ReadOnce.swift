@@ -1,0 +1,43 @@
+import Foundation
+
+extension ReconciliationRun {
+  /// `plan` with each physical file once: a file two patterns match, or that a symbolic link reaches
+  /// again, is read only where it first appears (it would otherwise count every charge twice). Files
+  /// are told apart by device and inode, after links are followed. Returns the plan and, per file left
+  /// out, its name and the name it is read under.
+  static func readOnce(_ plan: [PlannedInput]) -> ([PlannedInput], [(repeated: String, readAs: String)]) {
+    var seen: [FileIdentity: String] = [:]
+    var kept: [PlannedInput] = []
+    var repeats: [(repeated: String, readAs: String)] = []
+    for input in plan {
+      guard input.query == nil, let identity = FileIdentity(path: input.path) else {
+        kept.append(input)
+        continue
+      }
+      if let first = seen[identity] {
+        repeats.append((input.display, first))
+        continue
+      }
+      seen[identity] = input.display
+      kept.append(input)
+    }
+    return (kept, repeats)
+  }
+}
+
+/// A file's device and inode number, links followed.
+struct FileIdentity: Hashable {
+  let device: UInt64
+  let inode: UInt64
+
+  /// The identity of the file at `path`; `nil` when it cannot be read (the reader then says why).
+  init?(path: String) {
+    let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
+      let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,
+      let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+    else { return nil }
+    self.device = device
+    self.inode = inode
+  }
+}

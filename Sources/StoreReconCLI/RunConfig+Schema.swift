@@ -1,0 +1,115 @@
+import StoreReconCore
+
+/// Every key the config may have, at every depth: a key the version does not know is an error (exit 78)
+/// naming its full path and, where one is close, the key that was probably meant — a typo in a nested
+/// key (`play.sale`) must not silently drop an input.
+indirect enum ConfigSchema: Sendable {
+  /// A value whose inside is not checked here (a string, a number, a list of strings, or an object its
+  /// own parser checks, such as `mail`).
+  case value
+  /// An object with these keys.
+  case object([String: ConfigSchema])
+  /// An object whose keys are names (products, stores, rules), each value of this shape.
+  case map(ConfigSchema)
+  /// A list whose items have this shape.
+  case list(ConfigSchema)
+
+  /// The config file's schema.
+  static let root = ConfigSchema.object([
+    "timeZone": .value,
+    "appStore": .object([
+      "transactions": .value, "salesReports": .value, "subscriberReports": .value, "financialReports": .value,
+      "reportTimeZone": .value, "signatures": .value, "testRootCertificate": .value,
+    ]),
+    "play": .object(["sales": .value, "subscriptions": .value, "voided": .value, "earnings": .value]),
+    "stripe": .value,
+    "app": .object([
+      "entitlements": .value, "credentials": .value, "assignments": .value, "goodwill": .value,
+      "database": .value, "queries": .value,
+    ]),
+    "graceDays": .map(.value),
+    "toleranceHours": .value,
+    "catalog": .map(.object(["type": .value, "period": .value])),
+    "rounding": .value,
+    "experiments": .list(
+      .object([
+        "id": .value, "enrollStart": .value, "enrollEnd": .value,
+        "arms": .list(.object(["id": .value, "weight": .value, "products": .value])),
+        "maturityThreshold": .value, "bootstrap": .object(["iterations": .value, "seed": .value]),
+      ])),
+    "reportingCurrency": .value,
+    "fxRates": .value,
+    "mail": .value,
+    "alerts": .map(.object(["maxCount": .value, "maxAmount": .map(.value), "maxAmountMinor": .value])),
+    "fees": .object([
+      "appStore": .object([
+        "standardBp": .value, "smallBusiness": .value, "smallBusinessBp": .value, "afterFirstYearBp": .value,
+      ]),
+      "play": .object(["subscriptionBp": .value, "oneTimeBp": .value]),
+    ]),
+  ])
+
+  /// The first key of `value` (in key order, depth first) this schema does not know, as a one-line
+  /// reason; `nil` when every key is known.
+  func unknownKey(in value: Any, path: String) -> String? {
+    switch self {
+    case .value:
+      return nil
+    case .object(let keys):
+      guard let object = value as? [String: Any] else { return nil }
+      for key in object.keys.sorted() {
+        let here = path.isEmpty ? key : "\(path).\(key)"
+        guard let inner = keys[key] else {
+          let hint = ConfigSchema.closest(to: key, among: Array(keys.keys)).map { " — did you mean '\($0)'?" }
+          return "unknown key '\(here)'"
+            + (hint ?? " (known here: \(keys.keys.sorted().joined(separator: ", ")))")
+        }
+        if let problem = inner.unknownKey(in: object[key] as Any, path: here) { return problem }
+      }
+      return nil
+    case .map(let inner):
+      guard let object = value as? [String: Any] else { return nil }
+      for key in object.keys.sorted() {
+        if let problem = inner.unknownKey(in: object[key] as Any, path: "\(path).\(key)") { return problem }
+      }
+      return nil
+    case .list(let inner):
+      guard let items = value as? [Any] else { return nil }
+      for (i, item) in items.enumerated() {
+        if let problem = inner.unknownKey(in: item, path: "\(path)[\(i)]") { return problem }
+      }
+      return nil
+    }
+  }
+
+  /// The known key nearest `key` when it is within a small edit distance (2, or 1 for short keys),
+  /// ignoring case; `nil` when none is.
+  static func closest(to key: String, among known: [String]) -> String? {
+    let limit = key.count <= 4 ? 1 : 2
+    var best: (String, Int)?
+    for candidate in known.sorted() {
+      let d = distance(key.lowercased(), candidate.lowercased())
+      if d <= limit, d < (best?.1 ?? Int.max) { best = (candidate, d) }
+    }
+    return best?.0
+  }
+
+  /// Levenshtein distance between two strings (by characters).
+  static func distance(_ a: String, _ b: String) -> Int {
+    let x = Array(a)
+    let y = Array(b)
+    guard !x.isEmpty else { return y.count }
+    guard !y.isEmpty else { return x.count }
+    var previous = Array(0...y.count)
+    var current = [Int](repeating: 0, count: y.count + 1)
+    for i in 1...x.count {
+      current[0] = i
+      for j in 1...y.count {
+        let cost = x[i - 1] == y[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      swap(&previous, &current)
+    }
+    return previous[y.count]
+  }
+}
