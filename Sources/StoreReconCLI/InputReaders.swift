@@ -14,7 +14,8 @@ enum InputReaders {
     switch input.role {
     case "app_store.transactions":
       read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-        path: input.path, displayName: input.display, checksums: true)
+        path: input.path, displayName: input.display, settings: input.verifier ?? JWSVerifier(),
+        checksums: true)
     case "play.sales":
       read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
         path: input.path, displayName: input.display, checksums: true)
@@ -61,12 +62,7 @@ enum InputReaders {
     let packed: PackedImport?
     switch input.role {
     case "app_store.transactions":
-      if let source = prepared as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
-        packed = try source.consume(rejects: rejects, into: ledger)
-      } else {
-        packed = try AppStoreTransactionImporter().read(
-          path: input.path, displayName: input.display, rejects: rejects, into: ledger)
-      }
+      packed = try readAppStore(input, rejects: rejects, ledger: ledger, report: &report, prepared: prepared)
     case "play.sales":
       if let source = prepared as? CSVChunkImport.Source<PlaySalesReportImporter.Packer> {
         packed = try PlaySalesReportImporter().read(source, rejects: rejects, into: ledger)
@@ -178,5 +174,25 @@ enum InputReaders {
     default:
       return nil
     }
+  }
+
+  /// Reads App Store transactions (their chunks parsed ahead when `prepared`); notes in `report` how
+  /// signatures were treated and how many accepted lines no signature was verified for.
+  static func readAppStore(
+    _ input: ReconciliationRun.PlannedInput, rejects: any RejectSink, ledger: LedgerBuilder,
+    report: inout InputReport, prepared: ScheduledRead?
+  ) throws(InputError) -> PackedImport {
+    let verifier = input.verifier ?? JWSVerifier()
+    let packed: PackedImport
+    if let source = prepared as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
+      packed = try source.consume(rejects: rejects, into: ledger)
+    } else {
+      packed = try AppStoreTransactionImporter(verifier: verifier).read(
+        path: input.path, displayName: input.display, rejects: rejects, into: ledger)
+    }
+    report.signatures =
+      verifier.mode.rawValue + (verifier.trustsTestRoot && verifier.mode != .off ? " + test root" : "")
+    report.unverified = packed.unverified
+    return packed
   }
 }

@@ -74,6 +74,10 @@ enum Manifest {
       ("rejected", .int(Int64(r.counts.rejected))), ("rejectsFile", .string(r.rejectsFile)),
       ("firstAt", instant(r.firstAt)), ("lastAt", instant(r.lastAt)), ("elapsedMs", .int(r.elapsedMs)),
     ]
+    if let signatures = r.signatures {
+      fields.append(("signatures", .string(signatures)))
+      fields.append(("unverified", .int(Int64(r.unverified ?? 0))))
+    }
     if let error = r.error { fields.append(("error", .string(error))) }
     return .object(fields)
   }

@@ -56,6 +56,8 @@ package enum ReconciliationRun {
     var reporting: Currency?
     /// Set for an app-row input read from the database.
     var query: ContractQuery?
+    /// Checks the signatures of App Store transaction lines.
+    var verifier: JWSVerifier?
   }
 
   /// Runs the job. Throws only for what stops a run (bad config, missing input, unwritable output);
@@ -142,10 +144,12 @@ package enum ReconciliationRun {
     let (planned, missing) = try planInputs(
       config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing
     )
-    let (plan, repeats) = readOnce(planned)
+    let (once, repeats) = readOnce(planned)
+    var plan = once
     for r in repeats {
       progress.note("note: \(r.repeated) is the same file as \(r.readAs): read once")
     }
+    try attachSignatures(config, to: &plan, progress: progress)
     for m in missing {
       progress.note(
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")

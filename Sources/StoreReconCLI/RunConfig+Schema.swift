@@ -19,7 +19,7 @@ indirect enum ConfigSchema: Sendable {
     "timeZone": .value,
     "appStore": .object([
       "transactions": .value, "salesReports": .value, "subscriberReports": .value, "financialReports": .value,
-      "reportTimeZone": .value,
+      "reportTimeZone": .value, "signatures": .value, "testRootCertificate": .value,
     ]),
     "play": .object(["sales": .value, "subscriptions": .value, "voided": .value, "earnings": .value]),
     "stripe": .value,

@@ -2,6 +2,7 @@ import Foundation
 package import StoreReconCore
 package import StoreReconReports
 package import StoreReconMail
+package import StoreReconIO
 
 /// The job's JSON configuration. Paths inside it are relative to the config file's folder.
 package struct RunConfig: Sendable {
@@ -19,6 +20,9 @@ package struct RunConfig: Sendable {
   package var appStoreFinancialReports: [String] = []
   /// IANA time zone of Apple's report days (`appStore.reportTimeZone`): Pacific Time by default.
   package var appStoreReportTimeZone = "America/Los_Angeles"
+  /// `appStore.signatures` and `appStore.testRootCertificate` (resolved): RunConfig+Signatures.swift.
+  package var appStoreSignatures: SignatureMode = .verify
+  package var appStoreTestRoot: String?
   /// Play earnings reports (`PlayApps_YYYYMM.csv`, or the `earnings_YYYYMM_*.zip` holding one).
   package var playEarnings: [String] = []
   /// Play estimated sales reports (glob patterns; `.csv`, `.zip`, `.gz`).
@@ -196,6 +200,7 @@ package struct RunConfig: Sendable {
       }
       config.appStoreReportTimeZone = zone
     }
+    try parseSignatures(appStore, into: &config, fail: fail)
     config.playSales = try strings(play["sales"], "play.sales")
     config.playSubscriptions = try strings(play["subscriptions"], "play.subscriptions")
     config.playVoided = try strings(play["voided"], "play.voided")

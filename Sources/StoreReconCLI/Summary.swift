@@ -14,6 +14,10 @@ enum Summary {
       let c = input.counts
       var line =
         "  \(input.role) \(input.path)\(from): read \(c.read) = accepted \(c.accepted) + rejected \(c.rejected)"
+      if let signatures = input.signatures {
+        line += "  (signatures \(signatures), unverified \(input.unverified ?? 0))"
+        if signatures.hasPrefix("off") { line += "  SIGNATURES NOT VERIFIED" }
+      }
       if let error = input.error { line += "  FAILED: \(error)" }
       lines.append(line)
     }

@@ -3,6 +3,11 @@ enum DemoConfig {
   /// Relative path of the config.
   static let path = "storerecon.json"
 
+  /// The config and the test root it names (``DemoTestChain``), as (relative path, text).
+  static var files: [(path: String, text: String)] {
+    [(path, text()), (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n")]
+  }
+
   /// The config text (key order fixed, so the file is byte-identical across runs).
   static func text() -> String {
     var catalog: [String] = []
@@ -20,7 +25,9 @@ enum DemoConfig {
         "appStore": {
           "transactions": ["exports/apple/transactions*.jsonl"],
           "salesReports": ["exports/apple/reports/S_D_*.txt"],
-          "reportTimeZone": "America/Los_Angeles"
+          "reportTimeZone": "America/Los_Angeles",
+          "signatures": "verify",
+          "testRootCertificate": "\(DemoTestChain.rootPath)"
         },
         "play": {
           "sales": ["exports/play/salesreport_*.csv"],

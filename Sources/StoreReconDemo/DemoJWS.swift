@@ -1,25 +1,43 @@
-/// Wraps a decoded Apple payload as a compact JWS (`header.payload.signature`, base64url), as real
-/// exports mix signed and decoded transactions. The signature is random bytes: nobody can verify it.
-enum DemoJWS {
-  /// `{"alg":"ES256","kid":"Apple_Xcode_Key"}`, base64url.
-  static let header = encode(Array(#"{"alg":"ES256","kid":"Apple_Xcode_Key"}"#.utf8))
+import StoreReconPlatform
 
-  /// The compact JWS of `payload` with a fake 64-byte signature.
+/// Wraps a decoded Apple payload as a compact JWS (`header.payload.signature`, base64url), as real
+/// exports mix signed and decoded transactions. Signed for real (ES256) by the leaf of
+/// ``DemoTestChain``, whose chain the header carries in `x5c`: it verifies when the run trusts the demo's
+/// test root (its config names it), and fails Apple's pinned root otherwise. The signature is
+/// deterministic, so a seeded world is byte-identical.
+enum DemoJWS {
+  /// `{"alg":"ES256","x5c":[leaf, intermediate, root]}`, base64url.
+  static let header: [UInt8] = {
+    let chain = DemoTestChain.x5c.map { "\"\($0)\"" }.joined(separator: ",")
+    return encode(Array("{\"alg\":\"ES256\",\"x5c\":[\(chain)]}".utf8))
+  }()
+
+  /// The leaf's signer.
+  static let signer: ES256TestSigner = {
+    var scalar: [UInt8] = []
+    var digits = Array(DemoTestChain.leafScalar.utf8)[...]
+    while digits.count >= 2, let byte = UInt8(String(decoding: digits.prefix(2), as: UTF8.self), radix: 16) {
+      scalar.append(byte)
+      digits = digits.dropFirst(2)
+    }
+    guard let signer = ES256TestSigner(privateScalar: scalar) else {
+      preconditionFailure("DemoJWS: the test leaf's scalar is not a P-256 private key")
+    }
+    return signer
+  }()
+
+  /// The compact JWS of `payload`, signed by the test leaf.
   static func wrap(_ payload: [UInt8], into line: inout DemoLine, _ rng: inout DemoRandom) {
+    let start = line.bytes.count
     line.bytes.append(contentsOf: header)
     line.byte(0x2E)
     line.bytes.append(contentsOf: encode(payload))
+    let signature = signer.sign(Array(line.bytes[start...]))
     line.byte(0x2E)
-    var signature = [UInt8]()
-    signature.reserveCapacity(64)
-    for _ in 0..<8 {
-      var word = rng.next()
-      for _ in 0..<8 {
-        signature.append(UInt8(truncatingIfNeeded: word))
-        word >>= 8
-      }
-    }
     line.bytes.append(contentsOf: encode(signature))
+    // The eight words the made-up signature once took: drawn still, so that the world's other random
+    // choices stay what they were.
+    for _ in 0..<8 { _ = rng.next() }
   }
 
   /// Base64url without padding.

@@ -84,13 +84,13 @@ package enum DemoWorld {
       currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
       through: options.asOf)
     for (path, text) in [
-      (experimentTruthPath, experiment.csv()), (DemoFX.path, fx), (DemoConfig.path, DemoConfig.text()),
-    ] {
+      (experimentTruthPath, experiment.csv()), (DemoFX.path, fx),
+    ] + DemoConfig.files {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
       try writer.close()
     }
-    files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path, DemoConfig.path]
+    files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path] + DemoConfig.files.map(\.path)
     return DemoTruth(
       planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
       experimentArms: experiment.arms, tieOut: tieOut)

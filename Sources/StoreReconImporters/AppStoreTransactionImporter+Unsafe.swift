@@ -5,14 +5,15 @@ package import StoreReconIO
 // The line-level entry points: each line a buffer into the read's chunk (or line reader), valid during
 // the call — the batch import's packer and the full path's transaction of a line.
 extension AppStoreTransactionImporter {
-  /// Packs lines: the fast path where it applies, else the full path's record.
+  /// Packs lines: the fast path where it applies, else the full path's record. A JWS line's signature is
+  /// verified here, on the worker thread, before its payload is packed (``JWSVerifier``).
   package struct Packer: JSONLinePacker {
     let fast = AppStoreFastPath()
     var cache = AppStoreFastPath.PackCache()
-    /// A compact JWS line's decoded payload.
-    let payload = GrowableBuffer<UInt8>()
+    let checker: JWSChecker
 
-    package init() {}
+    /// A packer checking signatures with `verifier`.
+    package init(settings verifier: JWSVerifier) { checker = JWSChecker(verifier) }
 
     /// About one record per 560 bytes (a plain transaction line is 500 to 700).
     package func reserve(_ batch: RecordBatch, bytes: Int) {
@@ -27,35 +28,64 @@ extension AppStoreTransactionImporter {
     package mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch)
       throws(RowRejection)
     {
-      if fast.pack(line, into: batch, cache: &cache) { return }
-      // A compact JWS whose payload is a plain transaction object: what the full path makes of it (it
-      // parses the payload as it parses a line, and unwraps nothing when the object is no wrapper).
       let first = line.first ?? 0
-      if first != 0x7B && first != 0x5B && first != 0x22, let object = JWS.payload(line, into: payload),
-        fast.pack(object, into: batch, cache: &cache)
-      {
+      if first == 0x7B || first == 0x5B || first == 0x22 {
+        if checker.mode != .require, fast.pack(line, into: batch, cache: &cache) {
+          batch.unverifiedLines += 1
+          return
+        }
+        let (record, verified) = try AppStoreTransactionImporter.transaction(
+          line: line, origin: Origin(file: -1, line: 0), checker: checker)
+        batch.add(try checker.accept(record, verified: verified, batch: batch))
         return
       }
-      batch.add(try AppStoreTransactionImporter.transaction(line: line, origin: Origin(file: -1, line: 0)))
+      // A compact JWS whose payload is a plain transaction object: what the full path makes of it (it
+      // parses the payload as it parses a line, and unwraps nothing when the object is no wrapper).
+      guard JWSVerifier.dots(line) != nil, let payload = try checker.lineJWSPayload(line) else {
+        // Neither JSON nor a JWS: the full path says why.
+        _ = try AppStoreTransactionImporter.transaction(
+          line: line, origin: Origin(file: -1, line: 0), checker: checker)
+        return
+      }
+      let packed = payload.withUnsafeBufferPointer { fast.pack($0, into: batch, cache: &cache) }
+      let verified = checker.mode != .off
+      if packed {
+        if !verified { batch.unverifiedLines += 1 }
+        return
+      }
+      let (record, inner) = try AppStoreTransactionImporter.transaction(
+        jwsPayload: payload, origin: Origin(file: -1, line: 0), checker: checker)
+      batch.add(try checker.accept(record, verified: verified || inner, batch: batch))
     }
   }
 
-  /// The transaction one line holds (JSON or compact JWS), or why it is rejected.
-  package static func transaction(line: UnsafeBufferPointer<UInt8>, origin: Origin) throws(RowRejection)
-    -> StoreTransaction
-  {
+  /// The transaction one line holds (JSON or compact JWS), or why it is rejected; and whether a
+  /// signature on the way to it verified.
+  package static func transaction(
+    line: UnsafeBufferPointer<UInt8>, origin: Origin, checker: JWSChecker
+  ) throws(RowRejection) -> (StoreTransaction, verified: Bool) {
     let first = line.first ?? 0
     let isJSON = first == 0x7B || first == 0x5B || first == 0x22
-    if !isJSON, let payload = JWS.payload(line) {
-      let value: JSONValue
-      do {
-        value = try JSONParser.parse(payload)
-      } catch {
-        throw RowRejection("JWS payload is not valid JSON: \(error)")
-      }
-      return try transaction(from: try unwrap(value, depth: 1), origin: origin)
+    if !isJSON, JWSVerifier.dots(line) != nil, let payload = try checker.lineJWSPayload(line) {
+      let (record, inner) = try transaction(jwsPayload: payload, origin: origin, checker: checker)
+      return (record, checker.mode != .off || inner)
     }
     let value = try JSONLinesImport.parse(line)
-    return try transaction(from: try unwrap(value, depth: 0), origin: origin)
+    let (payload, verified) = try unwrap(value, depth: 0, checker: checker)
+    return (try transaction(from: payload, origin: origin), verified)
+  }
+
+  /// The transaction of a line's JWS payload (decoded JSON bytes).
+  static func transaction(jwsPayload payload: [UInt8], origin: Origin, checker: JWSChecker)
+    throws(RowRejection) -> (StoreTransaction, verified: Bool)
+  {
+    let value: JSONValue
+    do {
+      value = try JSONParser.parse(payload)
+    } catch {
+      throw RowRejection("JWS payload is not valid JSON: \(error)")
+    }
+    let (inner, verified) = try unwrap(value, depth: 1, checker: checker)
+    return (try transaction(from: inner, origin: origin), verified)
   }
 }

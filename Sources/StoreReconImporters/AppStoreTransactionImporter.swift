@@ -7,10 +7,14 @@ package import StoreReconIO
 /// A line is a decoded `JWSTransactionDecodedPayload` object; or a compact JWS
 /// (`header.payload.signature`), bare or as a JSON string, whose payload is that object; or an object
 /// holding the JWS in `signedTransactionInfo` (an API response), in `signedPayload` or
-/// `data.signedTransactionInfo` (a notification). Signatures are not checked.
+/// `data.signedTransactionInfo` (a notification). Every JWS on the way is verified by `verifier`
+/// (``JWSVerifier``; docs/signatures.md) unless its mode is `off`.
 package struct AppStoreTransactionImporter: StoreImporter {
-  /// Creates the importer.
-  package init() {}
+  /// Checks the signatures.
+  package let verifier: JWSVerifier
+
+  /// Creates the importer; by default it verifies against the pinned Apple root only.
+  package init(verifier: JWSVerifier = JWSVerifier(mode: .verify)) { self.verifier = verifier }
 
   /// Reads one JSON Lines file of App Store transactions.
   package func read(
@@ -18,11 +22,15 @@ package struct AppStoreTransactionImporter: StoreImporter {
     emit: (StoreTransaction) -> Void
   ) throws(InputError) -> InputCounts {
     let fast = AppStoreFastPath()
+    let checker = JWSChecker(verifier)
     return try JSONLinesImport.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, emit: emit
     ) { (line, origin) throws(RowRejection) -> StoreTransaction in
-      if let record = fast.transaction(line, origin: origin) { return record }
-      return try AppStoreTransactionImporter.transaction(line: line, origin: origin)
+      if checker.mode != .require, let record = fast.transaction(line, origin: origin) { return record }
+      let (record, verified) = try AppStoreTransactionImporter.transaction(
+        line: line, origin: origin, checker: checker)
+      if !verified { try checker.acceptUnverified() }
+      return record
     }
   }
 
@@ -32,41 +40,57 @@ package struct AppStoreTransactionImporter: StoreImporter {
     chunkBytes: Int = JSONLinesBatchImport.chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> PackedImport {
     try JSONLinesBatchImport.run(
-      Packer.self, path: path, displayName: displayName, rejects: rejects, into: builder,
+      Packer.self, settings: verifier, path: path, displayName: displayName, rejects: rejects, into: builder,
       chunkBytes: chunkBytes,
       threads: threads)
   }
 
-  /// Follows JWS strings and wrappers (`signedTransactionInfo`, `signedPayload`, `data`) down to the payload.
-  static func unwrap(_ value: JSONValue, depth: Int) throws(RowRejection) -> JSONValue {
+  /// Follows JWS strings and wrappers (`signedTransactionInfo`, `signedPayload`, `data`) down to the
+  /// payload, verifying each JWS on the way; and whether one did verify.
+  static func unwrap(_ value: JSONValue, depth: Int, checker: JWSChecker) throws(RowRejection)
+    -> (JSONValue, verified: Bool)
+  {
     guard depth < 4 else { throw RowRejection("JWS nested too deeply") }
     switch value {
     case .string(let compact):
-      return try unwrap(try decode(compact, field: "the line's JWS string"), depth: depth + 1)
+      let payload = try decode(compact, field: "the line's JWS string", checker: checker)
+      let (inner, _) = try unwrap(payload, depth: depth + 1, checker: checker)
+      return (inner, checker.mode != .off)
     case .object:
       for key in ["signedTransactionInfo", "signedPayload"] {
         if let inner = value[key] {
           guard let compact = inner.stringValue else { throw RowRejection("\(key) is not a string") }
-          return try unwrap(try decode(compact, field: key), depth: depth + 1)
+          let payload = try decode(compact, field: key, checker: checker)
+          let (unwrapped, _) = try unwrap(payload, depth: depth + 1, checker: checker)
+          return (unwrapped, checker.mode != .off)
         }
       }
       if let data = value["data"], data["signedTransactionInfo"] != nil {
-        return try unwrap(data, depth: depth + 1)
+        return try unwrap(data, depth: depth + 1, checker: checker)
       }
       if value["originalTransactionId"] == nil, let type = value["notificationType"]?.stringValue {
         throw RowRejection("notification \(type) carries no transaction")
       }
-      return value
+      return (value, false)
     default:
       throw RowRejection("expected a transaction object or a JWS, found \(value.brief)")
     }
   }
 
-  private static func decode(_ compact: String, field: String) throws(RowRejection) -> JSONValue {
+  /// The payload of the JWS `compact` held in `field`, verified (unless signatures are off) and parsed.
+  private static func decode(_ compact: String, field: String, checker: JWSChecker) throws(RowRejection)
+    -> JSONValue
+  {
+    let payload: [UInt8]
     do {
-      return try JWS.decodedPayload(compact)
+      payload = try checker.payload(compact)
     } catch {
-      throw RowRejection("\(field) is not a valid JWS: \(error)")
+      throw RowRejection("\(field) is not a valid JWS: \(error.reason)")
+    }
+    do {
+      return try JSONParser.parse(payload)
+    } catch {
+      throw RowRejection("\(field) is not a valid JWS: JWS payload: \(error)")
     }
   }
 

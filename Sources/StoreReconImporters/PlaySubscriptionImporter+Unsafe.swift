@@ -6,7 +6,7 @@ package import StoreReconIO
 // during the call, and the plain resource's fields read as spans of it.
 extension PlaySubscriptionImporter {
   /// Packs lines: the plain resource straight from its bytes, anything else through the full parser.
-  package struct Packer: JSONLinePacker {
+  package struct Packer: PlainJSONLinePacker {
     private var products: ProductNames?
     private var lastProduct: [UInt8] = []
     private var lastVariant: UInt32 = 0

@@ -5,7 +5,7 @@ package import StoreReconIO
 // The batch import's line packer: each line a buffer into the read's chunk, valid during the call.
 extension PlayVoidedPurchaseImporter {
   /// Packs lines through the full parser.
-  package struct Packer: JSONLinePacker {
+  package struct Packer: PlainJSONLinePacker {
     package init() {}
 
     package mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch)

@@ -27,6 +27,21 @@ package struct SHA256Digest: ~Copyable {
     return SHA256Digest.hexString(out)
   }
 
+  /// Finishes and returns the 32 digest bytes.
+  package consuming func finalizeBytes() -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: 32)
+    var length: UInt32 = 0
+    if let context { EVP_DigestFinal_ex(context, &out, &length) }
+    return out
+  }
+
+  /// The SHA-256 of `bytes`, 32 bytes.
+  package static func bytes(of bytes: [UInt8]) -> [UInt8] {
+    var digest = SHA256Digest()
+    bytes.withUnsafeBytes { digest.update($0) }
+    return digest.finalizeBytes()
+  }
+
   /// The hex SHA-256 of `bytes`.
   package static func hex(of bytes: [UInt8]) -> String {
     var digest = SHA256Digest()

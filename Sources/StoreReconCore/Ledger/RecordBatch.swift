@@ -19,6 +19,9 @@ package final class RecordBatch: @unchecked Sendable {
   }
 
   package var records: [PackedRecord] = []
+  /// Lines accepted without a verified signature (App Store decoded JSON, or any line when signatures
+  /// are off): counted per input for the manifest and the summary; the ledger ignores it.
+  package var unverifiedLines = 0
   /// Per record: its chain key (pooled in ``texts``) and namespace, its account token (number in
   /// ``tokens`` + 1, or 0) and its original purchase instant (or ``PackedRecord/none``).
   package var keys: [PackedID] = []

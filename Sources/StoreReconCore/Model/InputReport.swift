@@ -23,6 +23,11 @@ package struct InputReport: Sendable {
   /// Earliest and latest record instant (store inputs).
   package var firstAt: Instant?
   package var lastAt: Instant?
+  /// For App Store transactions: how signatures were treated (`verify`, `require`, `off`; with
+  /// `+ test root` when a test root was trusted too), and the accepted lines no signature was verified
+  /// for (decoded JSON lines; every line when `off`). `nil` for other inputs.
+  package var signatures: String?
+  package var unverified: Int?
 
   /// Creates the value from its fields.
   package init(

@@ -1,9 +1,11 @@
 import StoreReconPlatform
 package import StoreReconCore
 
-/// Packs one JSON line into a batch; each worker thread has its own packer (caches).
+/// Packs one JSON line into a batch; each worker thread has its own packer (caches), made from the
+/// read's settings (shared by all its packers: `Sendable`).
 package protocol JSONLinePacker {
-  init()
+  associatedtype Settings: Sendable = Void
+  init(settings: Settings)
   /// Adds the record of `line` (trimmed, not blank) to `batch`, or says why the line is rejected.
   mutating func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) throws(RowRejection)
   /// Makes room in `batch` for the records of about `bytes` bytes of lines (no copying as it grows).
@@ -14,14 +16,23 @@ extension JSONLinePacker {
   package func reserve(_ batch: RecordBatch, bytes: Int) {}
 }
 
+/// A packer that needs no settings.
+package protocol PlainJSONLinePacker: JSONLinePacker where Settings == Void {
+  init()
+}
+
+extension PlainJSONLinePacker {
+  package init(settings: Void) { self.init() }
+}
+
 // A chunk's bytes and the line finding in them: the window of the mapped file or of the read buffer
 // as a base pointer, valid while the chunk is parsed, and each line handed to the packer as a buffer
 // into that window (valid during the call).
 extension JSONLinesBatchImport {
   /// Reads and parses chunk `k`: the lines that start in `[start + k·size, start + (k+1)·size)`.
   static func parse<P: JSONLinePacker>(
-    _ packer: P.Type, file: FileByteSource, chunk k: Int, start: Int64, size: Int64, chunkBytes: Int,
-    buffer: GrowableBuffer<UInt8>, keepPages: Bool = false
+    _ packer: P.Type, settings: P.Settings, file: FileByteSource, chunk k: Int, start: Int64, size: Int64,
+    chunkBytes: Int, buffer: GrowableBuffer<UInt8>, keepPages: Bool = false
   ) -> Chunk {
     let nominalStart = start + Int64(k) * Int64(chunkBytes)
     let nominalEnd = min(size, nominalStart + Int64(chunkBytes))
@@ -29,7 +40,8 @@ extension JSONLinesBatchImport {
     let windowStart = nominalStart > start ? nominalStart - 1 : start
     if let map = file.mapping, windowStart < Int64(map.size),
       let chunk = parseMapped(
-        packer, map: map, windowStart: Int(windowStart), nominalStart: nominalStart, start: start,
+        packer, settings: settings, map: map, windowStart: Int(windowStart), nominalStart: nominalStart,
+        start: start,
         nominalEnd: Int(nominalEnd), size: Int(size), keepPages: keepPages)
     {
       return chunk
@@ -69,7 +81,7 @@ extension JSONLinesBatchImport {
         count += got
         if got == 0 || windowStart + Int64(count) >= size { ended = true }
       }
-      var packer = P()
+      var packer = P(settings: settings)
       packer.reserve(chunk.batch, bytes: count - s)
       parseLines(UnsafeBufferPointer(start: buffer.base, count: count), from: s, packer: &packer, into: chunk)
     } catch {
@@ -81,8 +93,8 @@ extension JSONLinesBatchImport {
   /// ``parse(_:file:chunk:start:size:chunkBytes:buffer:)`` on the mapped file: the same bytes, found the
   /// same way, without copying them; `nil` when the pages cannot be mapped (then the chunk is read).
   static func parseMapped<P: JSONLinePacker>(
-    _ packer: P.Type, map: MappedFile, windowStart: Int, nominalStart: Int64, start: Int64, nominalEnd: Int,
-    size: Int, keepPages: Bool = false
+    _ packer: P.Type, settings: P.Settings, map: MappedFile, windowStart: Int, nominalStart: Int64,
+    start: Int64, nominalEnd: Int, size: Int, keepPages: Bool = false
   ) -> Chunk? {
     let chunk = Chunk()
     let available = min(size, map.size) - windowStart
@@ -115,7 +127,7 @@ extension JSONLinesBatchImport {
       count += got
       if got == 0 || windowStart + count >= size { ended = true }
     }
-    var packer = P()
+    var packer = P(settings: settings)
     packer.reserve(chunk.batch, bytes: count - s)
     parseLines(UnsafeBufferPointer(start: base, count: count), from: s, packer: &packer, into: chunk)
     // The window and its extension were loaded: the chunk's own bytes (up to the nominal end) at least.
@@ -166,11 +178,12 @@ extension JSONLinesBatchImport {
 
   /// A compressed or UTF-16 file: one core, through ``LineReader``.
   static func streaming<P: JSONLinePacker>(
-    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder
+    _ packer: P.Type, settings: P.Settings, path: String, displayName: String, rejects: any RejectSink,
+    into builder: LedgerBuilder
   ) throws(InputError) -> PackedImport {
     let lines = try LineReader(path: path, displayName: displayName)
     var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
-    var packer = P()
+    var packer = P(settings: settings)
     var chunk = Chunk()
     var pending: InputError?
     while true {

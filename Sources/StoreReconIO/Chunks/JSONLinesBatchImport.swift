@@ -6,12 +6,17 @@ package struct PackedImport: Sendable {
   package var counts = InputCounts()
   package var firstAt: Instant?
   package var lastAt: Instant?
+  /// Accepted lines whose signature was not verified (``RecordBatch/unverifiedLines``).
+  package var unverified = 0
 
   /// Creates the value from its fields.
-  package init(counts: InputCounts = InputCounts(), firstAt: Instant? = nil, lastAt: Instant? = nil) {
+  package init(
+    counts: InputCounts = InputCounts(), firstAt: Instant? = nil, lastAt: Instant? = nil, unverified: Int = 0
+  ) {
     self.counts = counts
     self.firstAt = firstAt
     self.lastAt = lastAt
+    self.unverified = unverified
   }
 }
 
@@ -48,11 +53,11 @@ package enum JSONLinesBatchImport {
   ///   - chunkBytes: the chunk size (tests use small chunks to cut a small file many times).
   ///   - threads: chunks parsed at once (1: one worker thread, merged in turn).
   package static func run<P: JSONLinePacker>(
-    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
-    chunkBytes: Int = chunkSize, threads: Int = Parallel.cores
+    _ packer: P.Type, settings: P.Settings, path: String, displayName: String, rejects: any RejectSink,
+    into builder: LedgerBuilder, chunkBytes: Int = chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> PackedImport {
     let schedule = ReadSchedule(workers: threads)
-    let source = Source<P>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    let source = Source<P>(path: path, displayName: displayName, settings: settings, chunkBytes: chunkBytes)
     schedule.add(source)
     return try source.consume(rejects: rejects, into: builder)
   }
@@ -62,6 +67,7 @@ package enum JSONLinesBatchImport {
   package final class Source<P: JSONLinePacker>: ScheduledRead, @unchecked Sendable {
     let path: String
     let displayName: String
+    let settings: P.Settings
     let chunkBytes: Int
     private var file: FileByteSource?
     private var start: Int64 = 0
@@ -74,11 +80,13 @@ package enum JSONLinesBatchImport {
 
     /// The read of `path`; with `checksums`, also its size and SHA-256 (``ScheduledRead/fileChecksum()``).
     package init(
-      path: String, displayName: String, chunkBytes: Int = JSONLinesBatchImport.chunkSize,
+      path: String, displayName: String, settings: P.Settings,
+      chunkBytes: Int = JSONLinesBatchImport.chunkSize,
       checksums: Bool = false
     ) {
       self.path = path
       self.displayName = displayName
+      self.settings = settings
       self.chunkBytes = max(1, chunkBytes)
       super.init(checksums: checksums)
     }
@@ -129,11 +137,13 @@ package enum JSONLinesBatchImport {
       let size = self.size
       let chunkBytes = self.chunkBytes
       let hasher = self.hasher
+      let settings = self.settings
       tickets.append(
         pool.submit { [self] buffer in
           if isCancelled { return Chunk() }
           let chunk = parse(
-            P.self, file: file, chunk: k, start: start, size: size, chunkBytes: chunkBytes, buffer: buffer,
+            P.self, settings: settings, file: file, chunk: k, start: start, size: size,
+            chunkBytes: chunkBytes, buffer: buffer,
             keepPages: hasher != nil)
           if let hasher {
             let from = start + Int64(k) * Int64(chunkBytes)
@@ -159,7 +169,8 @@ package enum JSONLinesBatchImport {
       }
       if let failure { throw failure }
       if needsStreaming {
-        return try streaming(P.self, path: path, displayName: displayName, rejects: rejects, into: builder)
+        return try streaming(
+          P.self, settings: settings, path: path, displayName: displayName, rejects: rejects, into: builder)
       }
       var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
       var k = 0
@@ -183,6 +194,7 @@ package enum JSONLinesBatchImport {
     var linesBefore = 0
     var firstAt = Int64.max
     var lastAt = Int64.min
+    var unverified = 0
 
     init(displayName: String, rejects: any RejectSink, builder: LedgerBuilder) {
       counter = RecordCounter(displayName: displayName, rejects: rejects)
@@ -195,6 +207,7 @@ package enum JSONLinesBatchImport {
       for reject in chunk.rejects {
         counter.reject(line: linesBefore + reject.line, reason: reject.reason, raw: reject.raw)
       }
+      unverified += chunk.batch.unverifiedLines
       builder.merge(chunk.batch)
       firstAt = min(firstAt, chunk.batch.firstAt)
       lastAt = max(lastAt, chunk.batch.lastAt)
@@ -210,7 +223,30 @@ package enum JSONLinesBatchImport {
     func finish() -> PackedImport {
       return PackedImport(
         counts: counter.counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
-        lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt))
+        lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt), unverified: unverified)
     }
+  }
+}
+
+extension JSONLinesBatchImport {
+  /// ``run(_:settings:path:displayName:rejects:into:chunkBytes:threads:)`` for a packer without settings.
+  package static func run<P: PlainJSONLinePacker>(
+    _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink, into builder: LedgerBuilder,
+    chunkBytes: Int = chunkSize, threads: Int = Parallel.cores
+  ) throws(InputError) -> PackedImport {
+    try run(
+      packer, settings: (), path: path, displayName: displayName, rejects: rejects, into: builder,
+      chunkBytes: chunkBytes, threads: threads)
+  }
+}
+
+extension JSONLinesBatchImport.Source where P: PlainJSONLinePacker {
+  /// The read of `path` by a packer without settings.
+  package convenience init(
+    path: String, displayName: String, chunkBytes: Int = JSONLinesBatchImport.chunkSize,
+    checksums: Bool = false
+  ) {
+    self.init(
+      path: path, displayName: displayName, settings: (), chunkBytes: chunkBytes, checksums: checksums)
   }
 }

@@ -42,10 +42,28 @@ extension ReportSummary {
     for input in facts.inputs {
       if let error = input.error { blocks.append(.paragraph("FAILED \(input.path): \(error)")) }
     }
+    for input in facts.inputs { if let line = Self.signatureLine(input) { blocks.append(.paragraph(line)) } }
     if facts.inputs.contains(where: { $0.counts.rejected > 0 }) {
       blocks.append(.paragraph("Rejected rows are listed with file, line and reason in rejects/."))
     }
     return SummarySection(title: "Inputs", blocks: blocks)
+  }
+
+  /// The summary's line on an App Store input's signatures, when there is something to say: signatures
+  /// off, a test root trusted, or lines accepted without a verified signature.
+  static func signatureLine(_ input: InputReport) -> String? {
+    guard let mode = input.signatures else { return nil }
+    let unverified = input.unverified ?? 0
+    if mode.hasPrefix("off") {
+      return
+        "SIGNATURES NOT VERIFIED (appStore.signatures is off): \(input.path), \(unverified) lines accepted unverified."
+    }
+    var parts: [String] = []
+    if mode.hasSuffix("+ test root") {
+      parts.append("JWS lines verified against a TEST root as well as Apple's (appStore.testRootCertificate)")
+    }
+    if unverified > 0 { parts.append("\(unverified) decoded lines accepted unverified (no signature)") }
+    return parts.isEmpty ? nil : "Signatures, \(input.path): " + parts.joined(separator: "; ") + "."
   }
 
   var findingsSection: SummarySection {

@@ -48,7 +48,7 @@ import StoreReconTestSupport
       switch role {
       case "apple":
         read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-          path: path, displayName: role, chunkBytes: chunkBytes)
+          path: path, displayName: role, settings: JWSVerifier(), chunkBytes: chunkBytes)
       case "subscriptions":
         read = JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer>(
           path: path, displayName: role, chunkBytes: chunkBytes)
@@ -136,7 +136,7 @@ import StoreReconTestSupport
   @Test func aReadConsumedWithoutAScheduleGetsItsOwn() throws {
     let (dir, files) = try Self.world()
     let alone = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-      path: files[0].1, displayName: "apple", chunkBytes: 4096, checksums: true)
+      path: files[0].1, displayName: "apple", settings: JWSVerifier(), chunkBytes: 4096, checksums: true)
     let got = try alone.consume(rejects: RejectList(), into: LedgerBuilder())
     let expected = try AppStoreTransactionImporter().read(
       path: files[0].1, displayName: "apple", rejects: RejectList(), into: LedgerBuilder())
@@ -151,9 +151,9 @@ import StoreReconTestSupport
     withMissing.insert(("apple", dir.path("exports/apple/none.jsonl")), at: 1)
     let schedule = ReadSchedule(workers: 2, limit: 3)
     let missing = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-      path: withMissing[1].1, displayName: "none")
+      path: withMissing[1].1, displayName: "none", settings: JWSVerifier())
     let first = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-      path: files[0].1, displayName: "apple", chunkBytes: 4096)
+      path: files[0].1, displayName: "apple", settings: JWSVerifier(), chunkBytes: 4096)
     let after = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
       path: files[1].1, displayName: "sales", chunkBytes: 4096)
     schedule.add(first)
@@ -185,7 +185,7 @@ import StoreReconTestSupport
       var reads: [(ScheduledRead, String)] = []
       for path in [files[0].1, bom, gz, dir.path("missing.jsonl")] {
         let read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-          path: path, displayName: "a", chunkBytes: chunkBytes, checksums: true)
+          path: path, displayName: "a", settings: JWSVerifier(), chunkBytes: chunkBytes, checksums: true)
         schedule.add(read)
         reads.append((read, path))
       }

@@ -1,0 +1,110 @@
+import StoreReconPlatform
+
+// The per-JWS checks on the line's bytes: the three parts found in place, the header's verdict from the
+// packer's memo (or the verifier), the signature over the first two parts as they stand in the line.
+extension JWSVerifier {
+  /// The decoded payload of the compact JWS `compact` once it verified, or why it is rejected.
+  package func verifiedPayload(_ compact: UnsafeBufferPointer<UInt8>, memo: JWSMemo) throws(RowRejection)
+    -> [UInt8]
+  {
+    guard let (one, two) = JWSVerifier.dots(compact) else {
+      throw RowRejection("not a compact JWS (header.payload.signature in base64url)")
+    }
+    let headerText = UnsafeBufferPointer(rebasing: compact[0..<one])
+    let chain = try self.chain(headerText, memo: memo)
+    guard let signature = Base64URL.decode(UnsafeBufferPointer(rebasing: compact[(two + 1)...])),
+      signature.count == 64
+    else { throw RowRejection("signature") }
+    let signed = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(compact)[0..<two])
+    guard signature.withUnsafeBytes({ chain.key.verify(message: signed, signature: $0) }) else {
+      throw RowRejection("signature")
+    }
+    guard let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: compact[(one + 1)..<two])) else {
+      throw RowRejection("JWS payload is not base64url")
+    }
+    let signedDate: Int64
+    do {
+      guard let ms = try JSONParser.parse(payload)["signedDate"]?.int64Value else {
+        throw RowRejection("JWS payload has no signedDate")
+      }
+      signedDate = ms
+    } catch let error as JSONError {
+      throw RowRejection("JWS payload is not valid JSON: \(error)")
+    } catch let error as RowRejection {
+      throw error
+    } catch {
+      throw RowRejection("JWS payload: \(error)")
+    }
+    if let failure = JWSVerifier.timeFailure(chain, signedDate: signedDate) { throw RowRejection(failure) }
+    return payload
+  }
+
+  /// The verdict of the header `text` (base64url), from `memo` or worked out and kept there.
+  private func chain(_ text: UnsafeBufferPointer<UInt8>, memo: JWSMemo) throws(RowRejection) -> VerifiedChain
+  {
+    let verdict = memo.verdict(text) ?? remember(text, in: memo)
+    switch verdict {
+    case .chain(let chain): return chain
+    case .rejected(let reason): throw RowRejection(reason)
+    }
+  }
+
+  /// Works out the verdict of the header `text` and keeps it in `memo` (its last 8 headers).
+  private func remember(_ text: UnsafeBufferPointer<UInt8>, in memo: JWSMemo) -> HeaderVerdict {
+    let verdict: HeaderVerdict
+    if let decoded = Base64URL.decode(text) {
+      verdict = self.verdict(header: decoded)
+    } else {
+      verdict = .rejected("JWS header is not base64url")
+    }
+    if memo.headers.count >= 8 {
+      memo.headers.removeFirst()
+      memo.verdicts.removeFirst()
+    }
+    memo.headers.append(Array(text))
+    memo.verdicts.append(verdict)
+    return verdict
+  }
+
+  /// The offsets of the two dots of a compact JWS, when it has exactly two and non-empty first parts.
+  package static func dots(_ compact: UnsafeBufferPointer<UInt8>) -> (Int, Int)? {
+    guard let base = compact.baseAddress else { return nil }
+    let n = compact.count
+    guard let first = Memory.memchr(base, 0x2E, n) else { return nil }
+    let one = base.distance(to: first.assumingMemoryBound(to: UInt8.self))
+    guard let second = Memory.memchr(base + one + 1, 0x2E, n - one - 1) else { return nil }
+    let two = base.distance(to: second.assumingMemoryBound(to: UInt8.self))
+    guard Memory.memchr(base + two + 1, 0x2E, n - two - 1) == nil, one > 0, two > one + 1 else { return nil }
+    return (one, two)
+  }
+
+  /// The cache key of a chain: SHA-256 over each certificate's length (4 bytes, big-endian) and DER.
+  static func chainKey(_ ders: [[UInt8]]) -> [UInt8] {
+    var digest = SHA256Digest()
+    for der in ders {
+      var length = UInt32(der.count).bigEndian
+      withUnsafeBytes(of: &length) { digest.update($0) }
+      der.withUnsafeBytes { digest.update($0) }
+    }
+    return digest.finalizeBytes()
+  }
+}
+
+extension JWSMemo {
+  /// The verdict kept for the header `text`, the latest first.
+  func verdict(_ text: UnsafeBufferPointer<UInt8>) -> HeaderVerdict? {
+    guard let base = text.baseAddress else { return nil }
+    var index = headers.count - 1
+    while index >= 0 {
+      let known = headers[index]
+      if known.count == text.count,
+        known.withUnsafeBytes({ Memory.memcmp($0.baseAddress ?? UnsafeRawPointer(base), base, text.count) })
+          == 0
+      {
+        return verdicts[index]
+      }
+      index -= 1
+    }
+    return nil
+  }
+}

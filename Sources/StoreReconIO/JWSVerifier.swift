@@ -1,0 +1,147 @@
+package import StoreReconPlatform
+
+/// What the run does with the signatures of App Store JWS lines (`appStore.signatures`, docs/signatures.md).
+package enum SignatureMode: String, Sendable, CaseIterable {
+  /// Every JWS must verify; decoded JSON lines are accepted and counted as unverified (the default).
+  case verify
+  /// As `verify`, and decoded JSON lines (no signature at all) are rejected.
+  case require
+  /// Nothing is verified (said on every run); every line counts as unverified.
+  case off
+}
+
+/// The chain of one `x5c` header once verified: the leaf's key and the span in which all three
+/// certificates are valid (seconds since 1970), which a JWS's `signedDate` must fall in.
+package final class VerifiedChain: Sendable {
+  let key: ES256PublicKey
+  let notBefore: Int64
+  let notAfter: Int64
+
+  init(key: ES256PublicKey, notBefore: Int64, notAfter: Int64) {
+    self.key = key
+    self.notBefore = notBefore
+    self.notAfter = notAfter
+  }
+}
+
+/// What a JWS header decides for every JWS that carries it: the chain to check the signature with, or
+/// why each is rejected.
+enum HeaderVerdict {
+  case chain(VerifiedChain)
+  case rejected(String)
+}
+
+/// Verifies compact App Store JWSs: `alg` ES256, the `x5c` chain leaf → intermediate → a trusted root
+/// (Apple Root CA - G3, pinned, plus the test roots a config names), Apple's marker OIDs on the
+/// intermediate and the leaf, each certificate valid at the payload's `signedDate`, and the ES256
+/// signature over `header.payload`.
+///
+/// One verifier serves a whole run on all threads: each distinct chain (by the SHA-256 of its
+/// certificates) is verified once, under a lock; the signature is checked per JWS.
+package final class JWSVerifier: @unchecked Sendable {
+  package let mode: SignatureMode
+  /// The trust anchors: the pinned Apple root, then any test roots.
+  let roots: [X509Certificate]
+  /// Whether a test root is trusted besides the pinned one (the run says so loudly).
+  package let trustsTestRoot: Bool
+  private let lock = Lock()
+  private var chains: [[UInt8]: HeaderVerdict] = [:]
+  private var verified = 0
+
+  /// Apple Root CA - G3 from ``AppleRootCAG3``, checked against its pinned SHA-256 once.
+  package static let pinnedRoot: X509Certificate = {
+    guard let der = Base64URL.decode(AppleRootCAG3.base64), let root = X509Certificate(der: der) else {
+      preconditionFailure("JWSVerifier: the pinned Apple root does not parse")
+    }
+    precondition(
+      SHA256Digest.hex(of: der) == AppleRootCAG3.sha256, "JWSVerifier: the pinned Apple root changed")
+    return root
+  }()
+
+  /// A verifier in `mode` trusting the pinned Apple root and `testRoots`.
+  package init(mode: SignatureMode = .verify, testRoots: [X509Certificate] = []) {
+    self.mode = mode
+    roots = [JWSVerifier.pinnedRoot] + testRoots
+    trustsTestRoot = !testRoots.isEmpty
+  }
+
+  /// Distinct chains verified so far (each once per verifier).
+  package var chainsVerified: Int { lock.locked { verified } }
+
+  /// The verdict of a JWS header (decoded JSON bytes).
+  func verdict(header: [UInt8]) -> HeaderVerdict {
+    let value: JSONValue
+    do {
+      value = try JSONParser.parse(header)
+    } catch {
+      return .rejected("JWS header is not JSON")
+    }
+    guard let alg = value["alg"]?.stringValue else { return .rejected("alg missing") }
+    guard alg == "ES256" else {
+      return .rejected(alg.lowercased() == "none" ? "alg none" : "alg \(RawText.truncated(alg)) is not ES256")
+    }
+    guard let x5c = value["x5c"]?.arrayValue else { return .rejected("untrusted chain: no x5c") }
+    var ders: [[UInt8]] = []
+    for item in x5c {
+      guard let text = item.stringValue, let der = Base64URL.decode(text) else {
+        return .rejected("untrusted chain: an x5c entry is not base64")
+      }
+      ders.append(der)
+    }
+    guard ders.count == 3 else {
+      return .rejected("untrusted chain: x5c has \(ders.count) certificates, expected 3")
+    }
+    let key = JWSVerifier.chainKey(ders)
+    return lock.locked {
+      if let known = chains[key] { return known }
+      let verdict = JWSVerifier.verdict(chain: ders, roots: roots)
+      chains[key] = verdict
+      verified += 1
+      return verdict
+    }
+  }
+
+  /// The verdict of the DER certificates leaf, intermediate, root against `roots`.
+  static func verdict(chain ders: [[UInt8]], roots: [X509Certificate]) -> HeaderVerdict {
+    let certificates = ders.compactMap { X509Certificate(der: $0) }
+    guard certificates.count == 3 else {
+      return .rejected("untrusted chain: an x5c certificate does not parse")
+    }
+    let leaf = certificates[0]
+    let intermediate = certificates[1]
+    if let failure = X509ChainCheck.failure(chain: certificates, roots: roots) {
+      return .rejected("untrusted chain: \(failure)")
+    }
+    guard intermediate.hasExtension(oid: AppleRootCAG3.intermediateMarkerOID) else {
+      return .rejected("untrusted chain: the intermediate lacks Apple's WWDR marker OID")
+    }
+    guard leaf.hasExtension(oid: AppleRootCAG3.receiptSigningOID) else {
+      return .rejected("untrusted chain: the leaf lacks Apple's receipt-signing OID")
+    }
+    guard let key = leaf.p256PublicKey else { return .rejected("untrusted chain: the leaf key is not P-256") }
+    // The x5c's root is the trusted root the chain check ended in: its dates are that root's.
+    let notBefore = certificates.map(\.notBefore).max() ?? 0
+    let notAfter = certificates.map(\.notAfter).min() ?? 0
+    return .chain(VerifiedChain(key: key, notBefore: notBefore, notAfter: notAfter))
+  }
+
+  /// Why a JWS signed at `signedDate` (milliseconds) may not use `chain`, or `nil` when it may.
+  static func timeFailure(_ chain: VerifiedChain, signedDate ms: Int64) -> String? {
+    let seconds = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000)
+    if seconds > chain.notAfter { return "certificate expired at signedDate" }
+    if seconds < chain.notBefore { return "certificate not yet valid at signedDate" }
+    return nil
+  }
+}
+
+/// A packer's own memo of the last few JWS header verdicts (by the header's base64url text, compared
+/// byte for byte: a header with its chain is a few kilobytes, cheaper to compare than to hash), so that
+/// lines with a header it saw lately skip decoding the `x5c` and the verifier's lock. Not shared
+/// between threads.
+package final class JWSMemo {
+  var headers: [[UInt8]] = []
+  var verdicts: [HeaderVerdict] = []
+
+  /// An empty memo.
+  package init() {}
+}

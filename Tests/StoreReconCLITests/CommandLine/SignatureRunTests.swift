@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import StoreReconTestSupport
+
+/// `appStore.signatures` and `appStore.testRootCertificate` as a run applies them to a demo world
+/// (docs/signatures.md): its JWS lines are signed under the demo's test root, the rest are decoded lines.
+@Suite struct SignatureRunTests {
+  /// The world's App Store lines: (decoded JSON, compact JWS).
+  static func lineKinds(_ world: RunWorld) throws -> (decoded: Int, jws: Int) {
+    let text = try String(
+      contentsOf: world.directory.appendingPathComponent("exports/apple/transactions.jsonl"), encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    let decoded = lines.filter { $0.hasPrefix("{") }.count
+    return (decoded, lines.count - decoded)
+  }
+
+  /// Sets `appStore` keys of the world's config (`nil` removes one).
+  static func setAppStore(_ world: RunWorld, _ keys: [String: String?]) throws {
+    let root = try JSONSerialization.jsonObject(with: Data(contentsOf: world.config)) as? [String: Any] ?? [:]
+    var appStore = root["appStore"] as? [String: Any] ?? [:]
+    for (key, value) in keys { appStore[key] = value }
+    try world.setConfig(["appStore": appStore])
+  }
+
+  /// The App Store input's entry in the manifest.
+  static func appStoreInput(_ world: RunWorld) throws -> [String: Any] {
+    let manifest =
+      try JSONSerialization.jsonObject(with: Data(world.file("manifest.json").utf8)) as? [String: Any]
+    let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
+    return inputs.first { $0["role"] as? String == "app_store.transactions" } ?? [:]
+  }
+
+  /// The reasons of the App Store rejects file, counted.
+  static func rejectReasons(_ world: RunWorld) throws -> [String: Int] {
+    let rejects = try world.file("rejects/exports_apple_transactions.jsonl.csv")
+    var counts: [String: Int] = [:]
+    for line in rejects.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false)
+      if fields.count > 2 { counts[String(fields[2]), default: 0] += 1 }
+    }
+    return counts
+  }
+
+  /// `storerecon run` without `--quiet`.
+  static func loudRun(_ world: RunWorld) throws -> Binary.Output {
+    try Binary.run(["run", "--config", world.config.path, "--date", "2026-11-29", "--out", world.out.path])
+  }
+
+  @Test func theDemoVerifiesUnderItsTestRootAndSaysSo() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    let (_, jws) = try Self.lineKinds(world)
+    #expect(jws > 0)
+    let output = try Self.loudRun(world)
+    #expect(output.stderr.contains("also trusted when signed under the TEST root"))
+    #expect(output.stdout.contains("(signatures verify + test root, unverified "))
+    let input = try Self.appStoreInput(world)
+    #expect(input["signatures"] as? String == "verify + test root")
+    // Every JWS line verified: the accepted lines are those and the decoded ones.
+    #expect(input["unverified"] as? Int == (input["accepted"] as? Int ?? 0) - jws)
+    #expect(try Self.rejectReasons(world).keys.allSatisfy { !$0.contains("chain") && $0 != "signature" })
+    #expect(try world.file("summary.txt").contains("verified against a TEST root"))
+  }
+
+  @Test func withoutTheTestRootEveryJWSLineFailsThePinnedRoot() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    try Self.setAppStore(world, ["testRootCertificate": nil])
+    let (_, jws) = try Self.lineKinds(world)
+    let output = try Self.loudRun(world)
+    #expect(!output.stderr.contains("TEST root"))
+    #expect(try Self.rejectReasons(world)["untrusted chain: unable to get local issuer certificate"] == jws)
+    let input = try Self.appStoreInput(world)
+    #expect(input["signatures"] as? String == "verify")
+    #expect(input["unverified"] as? Int == input["accepted"] as? Int)
+  }
+
+  @Test func offIsSaidOnEveryRunAndCountsEveryLine() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    try Self.setAppStore(world, ["signatures": "off"])
+    let (decoded, jws) = try Self.lineKinds(world)
+    let output = try Self.loudRun(world)
+    #expect(
+      output.stderr.contains("warning: App Store signatures are NOT verified (appStore.signatures is off)"))
+    #expect(try world.run([]).stdout.contains("(signatures off, unverified "))
+    #expect(try world.run([]).stdout.contains("SIGNATURES NOT VERIFIED"))
+    #expect(try world.file("summary.txt").contains("SIGNATURES NOT VERIFIED (appStore.signatures is off)"))
+    let input = try Self.appStoreInput(world)
+    #expect(input["signatures"] as? String == "off")
+    let accepted = input["accepted"] as? Int ?? -1
+    #expect(input["unverified"] as? Int == accepted)
+    #expect(accepted + (input["rejected"] as? Int ?? 0) == decoded + jws)
+  }
+
+  @Test func requireRejectsDecodedLines() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    try Self.setAppStore(world, ["signatures": "require"])
+    let (decoded, jws) = try Self.lineKinds(world)
+    _ = try world.run([])
+    let reasons = try Self.rejectReasons(world)
+    let input = try Self.appStoreInput(world)
+    #expect(input["signatures"] as? String == "require + test root")
+    #expect(input["unverified"] as? Int == 0)
+    // Every decoded line goes, but those the rejects of their own (malformed) would take first.
+    let unsigned = reasons["unsigned line (appStore.signatures is require)"] ?? 0
+    #expect(unsigned > 0 && unsigned <= decoded)
+    #expect(input["accepted"] as? Int ?? -1 <= jws)
+  }
+
+  @Test func aBadValueOrAnUnreadableTestRootStopsTheRun() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    try Self.setAppStore(world, ["signatures": "maybe"])
+    let bad = try world.run([])
+    #expect(bad.status == 78)
+    #expect(bad.stderr.contains("appStore.signatures must be one of verify, require, off"))
+    try Self.setAppStore(world, ["signatures": "verify", "testRootCertificate": "nowhere.pem"])
+    let missing = try world.run([])
+    #expect(missing.status == 78)
+    #expect(missing.stderr.contains("appStore.testRootCertificate: cannot read"))
+  }
+}
