@@ -114,7 +114,7 @@ extension ReadOnlyQueryTests {
       CREATE ROLE \(role) LOGIN;
       GRANT CONNECT ON DATABASE \(world.database) TO \(role);
       GRANT USAGE ON SCHEMA public TO \(role);
-      GRANT SELECT ON entitlements, credentials, assignments, goodwill TO \(role);
+      GRANT SELECT ON entitlements, credentials, assignments, goodwill, credits TO \(role);
       GRANT SELECT, INSERT, DELETE ON storerecon_runs, storerecon_findings TO \(role);
       """)
     defer {
