@@ -81,7 +81,20 @@ extension DemoStoreReports {
       appleRows[key, default: 0] += 1
       return
     }
-    throw DemoError.inconsistentTruth("no empty App Store cell for a planted report_more")
+    // A world so big that every cell has sales: the unlock in a storefront the world never sells in.
+    guard let cad = Currency.named("CAD") else {
+      throw DemoError.inconsistentTruth("no empty App Store cell for a planted report_more")
+    }
+    let canada = DemoCountry(
+      alpha2: "CA", alpha3: "CAN", storefrontId: "143455", currency: cad, taxBasisPoints: 0,
+      taxIncluded: true,
+      prices: [699, 999, 5499, 10999, 149], weight: 0)
+    countries[canada.alpha2] = canada
+    let key = AppleRowKey(
+      day: rng.pick(appleDays), product: .appleLifetime, country: canada.alpha2,
+      unitPrice: canada.price(.lifetime), subscription: "")
+    used.insert(cell(key))
+    appleRows[key, default: 0] += 1
   }
 
   func cell(_ key: AppleRowKey) -> CellKey {

@@ -85,7 +85,9 @@ final class DemoStoreReports {
   /// Earnings months (first days), oldest first.
   let playMonths: [CivilDate]
   /// Countries by alpha-2.
-  let countries: [String: DemoCountry]
+  /// The world's countries by alpha-2 (and, in a world too big to have an empty cell, the storefront
+  /// of the planted unlock, which the world never sells in).
+  var countries: [String: DemoCountry]
   let countryOrder: [String]
 
   /// Summary Sales rows (units, signed).
