@@ -339,6 +339,8 @@ package enum ReconciliationRun {
     let counts: [CountsRow]
     /// The transaction feed against the stores' own reports.
     let tieOut: TieOut
+    /// The settlement reports' look-ups (for the readout's settled proceeds).
+    let settled: SettledProceeds
     let unchecked: [Store: Int]
     let ms: Int64
     /// With run history: what changed since the previous run.
@@ -366,10 +368,12 @@ package enum ReconciliationRun {
       credits: rows.credits, options: options)
     let settings = tieOutSettings(config, reports: inputs.storeReports)
     let tieOut = TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings)
+    // The reports' look-ups, built once: revenue's proceeds and the readout's settled ones.
+    let settled = SettledProceeds(reports: inputs.storeReports, settings: settings)
     let revenue = RevenueProceeds.apply(
       Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding),
-      ledger: ledger,
-      reports: inputs.storeReports, settings: settings, dayOf: { calendar.day(of: $0) })
+      ledger: ledger, reports: inputs.storeReports, settings: settings, lookups: settled,
+      dayOf: { calendar.day(of: $0) })
     let counts = CountsRow.withReportUnits(
       CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: setup.asOf),
       reports: inputs.storeReports, ledger: ledger, date: setup.date,
@@ -399,7 +403,7 @@ package enum ReconciliationRun {
           + periods.joined(separator: ", "))
     }
     return Outcome(
-      ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut,
+      ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut, settled: settled,
       unchecked: unchecked, ms: reconcileMs)
   }
 
@@ -464,7 +468,7 @@ package enum ReconciliationRun {
       setup, inputs, outcome, grants: grants, options: workbookOptions, clock: clock)
     let experimentStart = clock.now
     let readouts = computeReadouts(
-      setup.config, ledger: outcome.ledger, rows: inputs.rows, storeReports: inputs.storeReports,
+      setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
       calendar: setup.calendar)
     outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
@@ -738,15 +742,12 @@ package enum ReconciliationRun {
 
   /// The price-experiment readouts of the config's experiments (none without experiments).
   static func computeReadouts(
-    _ config: RunConfig, ledger: Ledger, rows: AppRowSet, storeReports: StoreReportRows,
-    calendar: ReportCalendar
+    _ config: RunConfig, ledger: Ledger, rows: AppRowSet, settled: SettledProceeds, calendar: ReportCalendar
   ) -> [Readout] {
     guard !config.experiments.isEmpty, let reporting = config.reportingCurrency else { return [] }
     var settings = ExperimentSettings(
       fx: FXRateBook(reporting: reporting, rows: rows.fxRates), fees: config.fees, catalog: config.catalog,
       rounding: config.rounding)
-    let settled = SettledProceeds(
-      reports: storeReports, settings: tieOutSettings(config, reports: storeReports))
     if !settled.isEmpty { settings.settled = settled }
     return Readout.build(
       experiments: config.experiments, ledger: ledger, credentials: rows.credentials,

@@ -24,11 +24,14 @@ package enum RevenueProceeds {
   typealias PerUnit = [AppleKey: Int64?]
 
   /// `rows` with ``RevenueRow/proceedsMinor`` and ``RevenueRow/proceedsSource`` set.
+  ///
+  /// - Parameters:
+  ///   - lookups: the reports' look-ups already built (``SettledProceeds``), else built here.
   package static func apply(
     _ rows: [RevenueRow], ledger: Ledger, reports: StoreReportRows, settings: TieOutSettings,
-    dayOf: (Instant) -> CivilDate
+    lookups: SettledProceeds? = nil, dayOf: (Instant) -> CivilDate
   ) -> [RevenueRow] {
-    let book = Book(reports: reports, settings: settings)
+    let book = lookups?.book ?? Book(reports: reports, settings: settings)
     let s = ledger.storage
     let count = s.chains.count
     let parts = Parallel.parts(for: count, minimum: 50_000)

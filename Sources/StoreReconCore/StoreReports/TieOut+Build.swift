@@ -144,7 +144,11 @@ struct TieOutCellTable {
     let key = Key(
       source: .playEarnings, day: row.month, product: row.productId, country: row.country,
       currency: row.buyerCurrency)
-    var sides = table[key, default: Sides()]
+    TieOutCellTable.addEarnings(row, to: &table[key, default: Sides()])
+  }
+
+  /// One earnings row into its cell's sides, in place.
+  static func addEarnings(_ row: PlayEarningsRow, to sides: inout Sides) {
     switch row.type {
     case .charge:
       sides.report.units += 1
@@ -156,7 +160,6 @@ struct TieOutCellTable {
     }
     sides.report.proceeds += row.buyerAmountMinor
     sides.noteProceedsCurrency(row.buyerCurrency)
-    table[key] = sides
   }
 
   /// The feed's sums, keyed by variant numbers, turned into cells.

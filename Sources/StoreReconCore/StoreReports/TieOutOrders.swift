@@ -23,8 +23,13 @@ struct TieOutOrderTable {
   /// An earnings row of an order (an `Adjustment` names no order: it is left to the cells).
   mutating func addReport(_ row: PlayEarningsRow) {
     guard row.type != .adjustment else { return }
-    let key = Key(orderId: row.orderId, month: row.month)
-    var sides = table[key, default: Sides()]
+    // One look-up, the sides changed in place (a copy out and back costs a second hash and the
+    // retains of the texts inside).
+    TieOutOrderTable.addEarnings(
+      row, to: &table[Key(orderId: row.orderId, month: row.month), default: Sides()])
+  }
+
+  static func addEarnings(_ row: PlayEarningsRow, to sides: inout Sides) {
     switch row.type {
     case .charge, .chargeRefund: sides.earningsCharge += row.buyerAmountMinor
     case .googleFee, .googleFeeRefund: sides.earningsFee += row.buyerAmountMinor
@@ -33,21 +38,23 @@ struct TieOutOrderTable {
     sides.earningsRows += 1
     if sides.earningsProduct == nil { sides.earningsProduct = row.productId }
     if sides.earningsCurrency == nil { sides.earningsCurrency = row.buyerCurrency }
-    table[key] = sides
   }
 
   /// The sales rows of the earnings months.
   mutating func addFeed(_ lines: [TieOutFeed.OrderLine]) {
+    table.reserveCapacity(table.count + lines.count)
     for line in lines {
-      let key = Key(orderId: line.orderId, month: line.month)
-      var sides = table[key, default: Sides()]
-      sides.salesItem += line.item
-      sides.estimatedFee += line.fee
-      sides.salesRows += 1
-      if sides.salesProduct == nil { sides.salesProduct = line.product }
-      if sides.salesCurrency == nil { sides.salesCurrency = line.currency }
-      table[key] = sides
+      TieOutOrderTable.addSales(
+        line, to: &table[Key(orderId: line.orderId, month: line.month), default: Sides()])
     }
+  }
+
+  static func addSales(_ line: TieOutFeed.OrderLine, to sides: inout Sides) {
+    sides.salesItem += line.item
+    sides.estimatedFee += line.fee
+    sides.salesRows += 1
+    if sides.salesProduct == nil { sides.salesProduct = line.product }
+    if sides.salesCurrency == nil { sides.salesCurrency = line.currency }
   }
 
   /// The orders with their status and detail, sorted by month, then order id.
