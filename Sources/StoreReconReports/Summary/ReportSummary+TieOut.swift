@@ -36,11 +36,9 @@ extension ReportSummary {
     var groups: Set<[String]> = []
     for c in tieOut.cells {
       let key = Key(store: c.store, source: c.source, status: c.status)
-      var sum = sums[key] ?? (0, [:], [:])
-      sum.cells += 1
-      sum.diff[c.currency, default: 0] += c.grossDiffMinor.magnitudeOrMax
-      sum.gross[c.currency, default: 0] += c.reportGrossMinor
-      sums[key] = sum
+      sums[key, default: (0, [:], [:])].cells += 1
+      sums[key, default: (0, [:], [:])].diff[c.currency, default: 0] += c.grossDiffMinor.magnitudeOrMax
+      sums[key, default: (0, [:], [:])].gross[c.currency, default: 0] += c.reportGrossMinor
       groups.insert([c.store.rawValue, c.source.rawValue])
     }
     var lines: [TieOutLine] = []
@@ -67,12 +65,11 @@ extension ReportSummary {
     }
     var sums: [Key: (orders: Int, diff: [Currency: Int64], fee: [Currency: Int64])] = [:]
     for o in tieOut.orders {
+      // In place: a copy out and back would copy both currency tables for every order.
       let key = Key(store: o.store, status: o.status)
-      var sum = sums[key] ?? (0, [:], [:])
-      sum.orders += 1
-      sum.diff[o.currency, default: 0] += o.chargeDifferenceMinor
-      sum.fee[o.currency, default: 0] += o.feeDifferenceMinor
-      sums[key] = sum
+      sums[key, default: (0, [:], [:])].orders += 1
+      sums[key, default: (0, [:], [:])].diff[o.currency, default: 0] += o.chargeDifferenceMinor
+      sums[key, default: (0, [:], [:])].fee[o.currency, default: 0] += o.feeDifferenceMinor
     }
     let stores = Set(tieOut.orders.map(\.store))
     return Store.allCases.sorted().filter(stores.contains).flatMap { store in
