@@ -1,7 +1,7 @@
 /// The Play orders of the earnings months while both sides add up.
 struct TieOutOrderTable {
   struct Key: Hashable {
-    var orderId: String
+    var order: PlayOrderKey
     var month: CivilDate
   }
 
@@ -26,7 +26,7 @@ struct TieOutOrderTable {
     // One look-up, the sides changed in place (a copy out and back costs a second hash and the
     // retains of the texts inside).
     TieOutOrderTable.addEarnings(
-      row, to: &table[Key(orderId: row.orderId, month: row.month), default: Sides()])
+      row, to: &table[Key(order: row.order, month: row.month), default: Sides()])
   }
 
   static func addEarnings(_ row: PlayEarningsRow, to sides: inout Sides) {
@@ -45,7 +45,7 @@ struct TieOutOrderTable {
     table.reserveCapacity(table.count + lines.count)
     for line in lines {
       TieOutOrderTable.addSales(
-        line, to: &table[Key(orderId: line.orderId, month: line.month), default: Sides()])
+        line, to: &table[Key(order: line.order, month: line.month), default: Sides()])
     }
   }
 
@@ -59,13 +59,14 @@ struct TieOutOrderTable {
 
   /// The orders with their status and detail, sorted by month, then order id.
   func finished() -> [TieOutOrder] {
-    let keys = table.keys.sorted { ($0.month, $0.orderId) < ($1.month, $1.orderId) }
-    return keys.compactMap { key -> TieOutOrder? in
-      guard let sides = table[key], let currency = sides.salesCurrency ?? sides.earningsCurrency else {
-        return nil
-      }
+    // The pairs sorted in one array: no second look-up per key.
+    let pairs = table.sorted { a, b in
+      a.key.month != b.key.month ? a.key.month < b.key.month : PlayOrderKey.less(a.key.order, b.key.order)
+    }
+    return pairs.compactMap { key, sides -> TieOutOrder? in
+      guard let currency = sides.salesCurrency ?? sides.earningsCurrency else { return nil }
       var order = TieOutOrder(
-        orderId: key.orderId, month: key.month,
+        order: key.order, month: key.month,
         productId: sides.salesProduct ?? sides.earningsProduct ?? "", currency: currency)
       order.salesItemMinor = sides.salesItem
       order.earningsChargeMinor = sides.earningsCharge
