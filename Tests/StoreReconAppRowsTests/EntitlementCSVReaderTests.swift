@@ -83,3 +83,23 @@ import StoreReconTestSupport
     #expect(result.rows.first?.status == .grace)
   }
 }
+
+extension EntitlementCSVReaderTests {
+  @Test func aUserIdInLatin1OrWithNULIsRejectedNotMerged() throws {
+    let dir = try TempDir()
+    let header = "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n"
+    var bytes = Array(header.utf8)
+    bytes += Array("e1,jos\u{e9},p,play,k,active,,,\n".utf8)
+    bytes += Array("e2,jos".utf8) + [0xE9] + Array(",p,play,k,active,,,\n".utf8)
+    bytes += Array("e3,jos".utf8) + [0x00] + Array(",p,play,k,active,,,\n".utf8)
+    let path = try dir.write("entitlements.csv", bytes: bytes)
+    let result = try runReader(EntitlementCSVReader(), path, name: "entitlements.csv")
+    #expect(result.counts == InputCounts(read: 3, accepted: 1, rejected: 2))
+    #expect(result.rows.map(\.userId) == ["josé"])
+    #expect(
+      result.rejects.map(\.reason) == [
+        "not valid CSV: invalid UTF-8 at byte 6", "not valid CSV: NUL byte at byte 6",
+      ])
+    #expect(result.rejects.map(\.line) == [3, 4])
+  }
+}

@@ -20,15 +20,6 @@ package struct PlayOrderKey: Hashable, Sendable {
     }
   }
 
-  /// The key of the order id `bytes` (UTF-8).
-  package init(bytes: UnsafeBufferPointer<UInt8>) {
-    if let packed = PackedID.packed(bytes) {
-      self.init(packed: packed, text: nil)
-    } else {
-      self.init(packed: .absent, text: String(decoding: bytes, as: UTF8.self))
-    }
-  }
-
   /// The key of a ledger record's id (pooled text read from `pool`).
   init(_ id: PackedID, pool: TextPool) {
     if id.kind == .pooled {
@@ -38,7 +29,7 @@ package struct PlayOrderKey: Hashable, Sendable {
     }
   }
 
-  private init(packed: PackedID, text: String?) {
+  init(packed: PackedID, text: String?) {
     self.packed = packed
     self.text = text
   }
@@ -51,8 +42,40 @@ package struct PlayOrderKey: Hashable, Sendable {
 
   /// Whether `a`'s text orders before `b`'s as Swift orders `String`s.
   static func less(_ a: PlayOrderKey, _ b: PlayOrderKey) -> Bool {
-    if a.text == nil && b.text == nil { return PackedID.less(a.packed, b.packed, pool: noPool) }
+    if a.text == nil && b.text == nil {
+      let x = a.packed
+      let y = b.packed
+      if x.kind == .playOrder && y.kind == .playOrder {
+        if x.value != y.value { return x.value < y.value }
+        return renewalLess(x.meta & 0x3FFF_FFFF, y.meta & 0x3FFF_FFFF)
+      }
+      return PackedID.less(x, y, pool: noPool)
+    }
     return a.string < b.string
+  }
+
+  /// Whether the suffix of renewal field `a` (0: none, else the renewal number + 1) orders before
+  /// `b`'s as text: no suffix first, then `..N` by N's digits as text (`..10` before `..2`).
+  static func renewalLess(_ a: UInt32, _ b: UInt32) -> Bool {
+    if a == 0 || b == 0 { return a == 0 && b != 0 }
+    var x = UInt64(a - 1)
+    var y = UInt64(b - 1)
+    let dx = digits(x)
+    let dy = digits(y)
+    // Compare the shorter number scaled to the longer's length; a tie puts the shorter (a prefix) first.
+    for _ in dx..<max(dx, dy) { x *= 10 }
+    for _ in dy..<max(dx, dy) { y *= 10 }
+    return x != y ? x < y : dx < dy
+  }
+
+  static func digits(_ v: UInt64) -> Int {
+    var n = 1
+    var v = v
+    while v >= 10 {
+      v /= 10
+      n += 1
+    }
+    return n
   }
 
   /// The pool a non-pooled id never reads.

@@ -59,11 +59,17 @@ struct TieOutOrderTable {
 
   /// The orders with their status and detail, sorted by month, then order id.
   func finished() -> [TieOutOrder] {
-    // The pairs sorted in one array: no second look-up per key.
-    let pairs = table.sorted { a, b in
-      a.key.month != b.key.month ? a.key.month < b.key.month : PlayOrderKey.less(a.key.order, b.key.order)
+    // The pairs in one array, their numbers sorted (moving small numbers, not the pairs): no second
+    // look-up per key.
+    let pairs = Array(table)
+    var order = Array(pairs.indices)
+    order.sort { i, j in
+      let a = pairs[i].key
+      let b = pairs[j].key
+      return a.month != b.month ? a.month < b.month : PlayOrderKey.less(a.order, b.order)
     }
-    return pairs.compactMap { key, sides -> TieOutOrder? in
+    return order.compactMap { i -> TieOutOrder? in
+      let (key, sides) = pairs[i]
       guard let currency = sides.salesCurrency ?? sides.earningsCurrency else { return nil }
       var order = TieOutOrder(
         order: key.order, month: key.month,
