@@ -113,6 +113,7 @@ package struct AppStoreTransactionImporter: StoreImporter {
     guard let milliunits = priceValue.int64Value else {
       throw RowRejection("price '\(priceValue.brief)' is not a whole number of milliunits")
     }
+    guard milliunits >= 0 else { throw RowRejection("price '\(priceValue.brief)' is negative") }
     let currency = try StoreCurrency.named(try payload.requiredText("currency"))
     record.currency = currency
     record.amountMinor = try StoreCurrency.convert { () throws(MoneyError) -> Int64 in

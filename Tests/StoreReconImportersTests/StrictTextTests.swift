@@ -82,3 +82,27 @@ import StoreReconTestSupport
     #expect(result.rejects.last?.reason.contains("NUL byte at byte") == true)
   }
 }
+
+extension StrictTextTests {
+  @Test func aPlayRowChargedBefore2008OrFarAfterTheReportDateIsRejected() throws {
+    let dir = try TempDir()
+    let rows = [
+      PlaySalesReportImporterTests.row(),
+      PlaySalesReportImporterTests.row(timestamp: "-1704112948"),
+      PlaySalesReportImporterTests.row(timestamp: "1000"),
+      PlaySalesReportImporterTests.row(date: "1999-12-31", timestamp: ""),
+      PlaySalesReportImporterTests.row(timestamp: "4102444800"),
+    ]
+    let text = ([PlaySalesReportImporterTests.header] + rows).joined(separator: "\n") + "\n"
+    let path = try dir.write("salesreport_202401.csv", text)
+    let result = try runImporter(PlaySalesReportImporter(), path, name: "salesreport_202401.csv")
+    #expect(result.counts == InputCounts(read: 5, accepted: 1, rejected: 4))
+    #expect(
+      result.rejects.map(\.reason) == [
+        "Order Charged Timestamp 1916-01-01T11:17:32.000Z is before 2008-01-01 (no store sold in-app purchases then)",
+        "Order Charged Timestamp 1970-01-01T00:16:40.000Z is before 2008-01-01 (no store sold in-app purchases then)",
+        "Order Charged Date 1999-12-31T00:00:00.000Z is before 2008-01-01 (no store sold in-app purchases then)",
+        "Order Charged Timestamp 2100-01-01T00:00:00.000Z is more than 10 years after the report date",
+      ])
+  }
+}
