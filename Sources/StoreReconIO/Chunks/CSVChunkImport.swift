@@ -368,16 +368,27 @@ package enum CSVChunkImport {
       }
       packer.reserve(&chunk.output, bytes: region.end - region.start)
       let splitter = CSVSplitter()
+      let probe = CSVSplitter()
       var regionEnd = region.end
       var atEnd = region.atEnd
-      while let line = lines.next() {
+      // A line read while a quote was open that is a record of its own: read next (CSVReader's rule).
+      var carried: CSVReader.Carried?
+      while true {
+        let line: UnsafeBufferPointer<UInt8>
+        let recordLine: Int
+        if let held = carried {
+          carried = nil
+          (line, recordLine) = (held.text, held.line)
+        } else {
+          guard let next = lines.next() else { break }
+          (line, recordLine) = (next, lines.number)
+        }
         if line.count >= LineReader.maximumLineLength {
-          chunk.tooLong = lines.number
-          chunk.lines = lines.number
+          chunk.tooLong = recordLine
+          chunk.lines = recordLine
           return chunk
         }
         if CSVReader.isBlank(line) { continue }
-        let recordLine = lines.number
         var result = splitter.split(line)
         var text = line
         if result == .unterminated {
@@ -404,6 +415,11 @@ package enum CSVChunkImport {
               chunk.tooLong = lines.number
               chunk.lines = lines.number
               return chunk
+            }
+            if probe.standsAlone(more, expected: expected) {
+              carried = CSVReader.Carried(line: lines.number, text: more)
+              result = .malformed(CSVReader.unclosedBeforeRecord)
+              break
             }
             text = splitter.appendPending(more)
             result = splitter.split(text)
