@@ -57,19 +57,40 @@ struct TieOutOrderTable {
     if sides.salesCurrency == nil { sides.salesCurrency = line.currency }
   }
 
+  /// What the orders sort by, in plain numbers: the month's day number, and for a `GPA.` id its 17
+  /// digits and renewal field (other ids compare by their keys).
+  struct SortKey {
+    var month: Int64
+    var value: UInt64
+    var renewal: UInt32
+    var isPlayOrder: Bool
+    var index: Int
+
+    init(_ key: Key, index: Int) {
+      month = key.month.daysSinceEpoch
+      let packed = key.order.packed
+      isPlayOrder = key.order.text == nil && packed.kind == .playOrder
+      value = packed.value
+      renewal = packed.meta & 0x3FFF_FFFF
+      self.index = index
+    }
+  }
+
   /// The orders with their status and detail, sorted by month, then order id.
   func finished() -> [TieOutOrder] {
     // The pairs in one array, their numbers sorted (moving small numbers, not the pairs): no second
     // look-up per key.
     let pairs = Array(table)
-    var order = Array(pairs.indices)
-    order.sort { i, j in
-      let a = pairs[i].key
-      let b = pairs[j].key
-      return a.month != b.month ? a.month < b.month : PlayOrderKey.less(a.order, b.order)
+    var order = pairs.indices.map { i in SortKey(pairs[i].key, index: i) }
+    order.sort { a, b in
+      if a.month != b.month { return a.month < b.month }
+      if a.isPlayOrder && b.isPlayOrder {
+        return a.value != b.value ? a.value < b.value : PlayOrderKey.renewalLess(a.renewal, b.renewal)
+      }
+      return PlayOrderKey.less(pairs[a.index].key.order, pairs[b.index].key.order)
     }
-    return order.compactMap { i -> TieOutOrder? in
-      let (key, sides) = pairs[i]
+    return order.compactMap { k -> TieOutOrder? in
+      let (key, sides) = pairs[k.index]
       guard let currency = sides.salesCurrency ?? sides.earningsCurrency else { return nil }
       var order = TieOutOrder(
         order: key.order, month: key.month,
