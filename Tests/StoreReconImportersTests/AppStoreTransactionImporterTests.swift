@@ -152,13 +152,15 @@ import StoreReconTestSupport
       line(#""originalTransactionId":"1","price":990,"currency":"USD","expiresDate":4102444800000"#),
       Self.full,
     ])
-    #expect(result.counts == InputCounts(read: 15, accepted: 1, rejected: 14))
+    #expect(result.counts == InputCounts(read: 15, accepted: 2, rejected: 13))
+    // No price at all: an unpriced charge, accepted (it proves the purchase).
+    #expect(result.rows.first?.currency == nil)
+    #expect(result.rows.first?.amountMinor == 0)
     #expect(
       result.rejects.map(\.reason) == [
         "missing originalTransactionId",
         "amount '4.999' has more digits than EUR allows (2 after the point)",
         "unknown currency 'XYZ'",
-        "missing price",
         "missing currency",
         "price '10.5' is not a whole number of milliunits",
         "expiresDate 'soon' is not a Unix time in milliseconds",
@@ -170,7 +172,7 @@ import StoreReconTestSupport
         "price '-990' is negative",
         "expiresDate 2100-01-01T00:00:00.000Z is more than 10 years after the report date",
       ])
-    #expect(result.rejects.map(\.line) == Array(1...14))
+    #expect(result.rejects.map(\.line) == [1, 2, 3] + Array(5...14))
     #expect(result.rejects.allSatisfy { $0.file == "apple.jsonl" })
     #expect(result.rejects[1].raw.contains("\"price\":4999"))
   }
