@@ -374,15 +374,12 @@ package enum CSVChunkImport {
       // A line read while a quote was open that is a record of its own: read next (CSVReader's rule).
       var carried: CSVReader.Carried?
       while true {
-        let line: UnsafeBufferPointer<UInt8>
-        let recordLine: Int
-        if let held = carried {
-          carried = nil
-          (line, recordLine) = (held.text, held.line)
-        } else {
-          guard let next = lines.next() else { break }
-          (line, recordLine) = (next, lines.number)
+        let held = carried
+        carried = nil
+        guard let taken = held ?? lines.next().map({ CSVReader.Carried(line: lines.number, text: $0) }) else {
+          break
         }
+        let (line, recordLine) = (taken.text, taken.line)
         if line.count >= LineReader.maximumLineLength {
           chunk.tooLong = recordLine
           chunk.lines = recordLine
