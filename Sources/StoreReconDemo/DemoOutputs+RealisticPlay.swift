@@ -59,7 +59,8 @@ extension DemoOutputs {
           }
         })
     }
-    m.text("etag", "\"" + String(first.start.ms, radix: 36) + String(token.utf8.count) + "\"")
+    // An opaque token (the API documents no form; no quotes, so no escapes: those are rare, in free text).
+    m.text("etag", "AEa" + String(first.start.ms &* 2_654_435_761 & 0xFFFF_FFFF_FFFF, radix: 36))
     var members = DemoJSONMembers()
     let tokenFirst = style.rng.chance(600)
     if tokenFirst { members.text("purchaseToken", token) }
