@@ -20,10 +20,12 @@ package struct PlayOrderKey: Hashable, Sendable {
     }
   }
 
-  /// The key of a ledger record's id (pooled text read from `pool`).
+  /// The key of a ledger record's id (pooled text read from `pool`). A record keeps a renewal past
+  /// `..30` or a decimal id of 18 or 19 digits as pooled text (``CompactID``): its text packs again
+  /// here, so the key equals the report's.
   init(_ id: PackedID, pool: TextPool) {
     if id.kind == .pooled {
-      self.init(packed: .absent, text: pool.string(id.poolID))
+      self.init(pool.string(id.poolID))
     } else {
       self.init(packed: id, text: nil)
     }

@@ -23,6 +23,17 @@ import Testing
     }
   }
 
+  /// Records keep ids in 8 bytes: a renewal past `..30` or a 19-digit id is pooled text there.
+  @Test func aKeyFromARecordsCompactIDEqualsTheReportsKey() {
+    let pool = TextPool()
+    for text in Self.ids + [
+      "GPA.3312-0412-8841-22019..31", "GPA.3312-0412-8841-22019..42", "1234567890123456789",
+    ] {
+      let compact = CompactID(PackedID.intern(text, in: pool), pooling: pool)
+      #expect(PlayOrderKey(compact.id, pool: pool) == PlayOrderKey(text), "\(text)")
+    }
+  }
+
   @Test func keysOfDifferentTextsDiffer() {
     let keys = Set(Self.ids.map(PlayOrderKey.init))
     #expect(keys.count == Self.ids.count)
