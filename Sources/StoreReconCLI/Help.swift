@@ -5,7 +5,8 @@ enum Help {
   static let usage = "storerecon <command> [options]"
   static let runUsage = """
     storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--database URI] [--queries DIR] \
-    [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run]] [--require-complete] [--allow-missing] [--quiet]
+    [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run]] [--require-complete] [--allow-missing] \
+    [--allow-damaged] [--quiet]
     """
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
@@ -75,6 +76,9 @@ enum Help {
       --require-complete  If an input does not cover the report date, exit 4 and do not mail.
       --allow-missing     A configured store export or optional app file that matches no file is
                           reported as INCOMPLETE instead of stopping the run with exit 66.
+      --allow-damaged     Reconcile an input whose rejects pass the config's "damaged" limits
+                          (default: more than 1 % of its rows, or 100,000) and report ATTENTION,
+                          instead of stopping the run with exit 65.
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
