@@ -1,4 +1,6 @@
 import Foundation
+import StoreReconIO
+import StoreReconPlatform
 
 extension ReconciliationRun {
   /// Refuses an input the run must not open: anything but a regular file (a FIFO would block the read
@@ -39,5 +41,23 @@ extension ReconciliationRun {
     case .typeSymbolicLink: return "a broken link"
     default: return "a pipe (FIFO) or other special file"
     }
+  }
+}
+
+extension ReconciliationRun {
+  /// Checks every compressed input whole (``InputBytes/verify(path:displayName:)``): per damaged one,
+  /// by plan index, the one-line error; notes the zip entries left unread.
+  static func verifyContainers(_ plan: [PlannedInput], progress: any ProgressSink) -> [Int: String] {
+    var damaged: [Int: String] = [:]
+    for (index, input) in plan.enumerated() where input.query == nil {
+      do {
+        for line in try InputBytes.verify(path: input.path, displayName: input.display) {
+          progress.note("note: \(input.display): \(line)")
+        }
+      } catch {
+        damaged[index] = error.description
+      }
+    }
+    return damaged
   }
 }

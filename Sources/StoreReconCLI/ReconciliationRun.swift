@@ -259,7 +259,9 @@ package enum ReconciliationRun {
   ) throws(RunError) -> Inputs {
     // First, before anything is read: a file in the wrong role would reject every line and report a
     // flood of false findings.
-    for input in plan {
+    // A damaged gzip or zip is found whole before it is read: none of its rows counts.
+    let damagedContainers = verifyContainers(plan, progress: progress)
+    for (index, input) in plan.enumerated() where damagedContainers[index] == nil {
       do {
         try InputReaders.checkRole(input)
       } catch {
@@ -267,7 +269,9 @@ package enum ReconciliationRun {
       }
     }
     let schedule = ReadSchedule()
-    var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
+    var prepared = plan.indices.map { i in
+      damagedContainers[i] == nil ? InputReaders.prepare(plan[i], on: schedule) : nil
+    }
     let digests = FileDigest.Prefetch(
       plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
@@ -277,9 +281,15 @@ package enum ReconciliationRun {
       let name = rejectsFileName(input, index: index, used: &usedRejectNames)
       let sink = RejectFileSink(
         folder: rules.folder, name: name, writeLimit: rules.allowDamaged ? Int.max : rules.damaged.maxRejects)
-      let report = try readInput(
-        input, index: index, rejects: sink, prepared: prepared[index], database: database,
-        into: &inputs, storeReports: &storeReports, progress: progress, clock: clock)
+      var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
+      if let damage = damagedContainers[index] {
+        report.error = damage
+        progress.note("ERROR \(damage) — none of its rows is read; the run goes on without this file")
+      } else {
+        report = try readInput(
+          input, index: index, rejects: sink, prepared: prepared[index], database: database,
+          into: &inputs, storeReports: &storeReports, progress: progress, clock: clock)
+      }
       inputs.rejectFiles.append(sink)
       inputs.reports.append(report)
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)

@@ -151,4 +151,42 @@ import StoreReconTestSupport
     // Header, 1,000 rows, the pointer rows (one per input with rejects left out).
     #expect(sheet.count == 1 + 1_000 + pointers.count, "\(sheet.count) rows for \(all) rejects")
   }
+
+  @Test func aDamagedGzipCountsNoneOfItsRows() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    // Another day's transactions (other ids), gzipped, then cut in half: none of them may count.
+    let source = try String(
+      contentsOf: world.directory.appendingPathComponent("exports/apple/transactions.jsonl"), encoding: .utf8)
+    let other = source.replacingOccurrences(of: "\"transactionId\":\"", with: "\"transactionId\":\"77")
+    let full = try Tool.run("/usr/bin/env", ["gzip", "-c"], input: Array(other.utf8))
+    let baseline = try world.run([])
+    #expect(baseline.status == 0, "\(baseline.stderr)")
+    let revenue = try world.file("revenue.csv")
+    let counts = try world.file("counts.csv")
+    var root =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: world.config)) as? [String: Any] ?? [:]
+    var appStore = root["appStore"] as? [String: Any] ?? [:]
+    appStore["transactions"] = ["exports/apple/*.jsonl", "exports/apple/*.jsonl.gz"]
+    root["appStore"] = appStore
+    try JSONSerialization.data(withJSONObject: root).write(to: world.config)
+    try Data(full[0..<(full.count / 2)]).write(
+      to: world.directory.appendingPathComponent("exports/apple/more.jsonl.gz"))
+    let damaged = try world.run([])
+    #expect(damaged.status == 65, "\(damaged.stderr)")
+    #expect(try world.file("revenue.csv") == revenue)
+    #expect(try world.file("counts.csv") == counts)
+    let manifest =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: world.out.appendingPathComponent("manifest.json")))
+      as? [String: Any]
+    let input = (manifest?["inputs"] as? [[String: Any]] ?? []).first {
+      $0["path"] as? String == "exports/apple/more.jsonl.gz"
+    }
+    #expect(input?["read"] as? Int == 0)
+    #expect(input?["accepted"] as? Int == 0)
+    #expect(input?["rejected"] as? Int == 0)
+    #expect((input?["error"] as? String)?.contains("gzip data ends early") == true)
+    #expect((input?["error"] as? String)?.contains("at byte \(full.count / 2) of the file") == true)
+  }
 }
