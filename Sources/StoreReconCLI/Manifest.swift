@@ -76,7 +76,8 @@ enum Manifest {
     fields += [
       ("bytes", .int(r.bytes)), ("sha256", .string(r.sha256)),
       ("read", .int(Int64(r.counts.read))), ("accepted", .int(Int64(r.counts.accepted))),
-      ("rejected", .int(Int64(r.counts.rejected))), ("rejectsFile", .string(r.rejectsFile)),
+      ("rejected", .int(Int64(r.counts.rejected))), ("duplicates", .int(Int64(r.duplicates))),
+      ("superseded", .int(Int64(r.superseded))), ("rejectsFile", .string(r.rejectsFile)),
       ("firstAt", instant(r.firstAt)), ("lastAt", instant(r.lastAt)), ("elapsedMs", .int(r.elapsedMs)),
     ]
     if let signatures = r.signatures {

@@ -96,6 +96,7 @@ package enum ReconciliationRun {
     try session?.endSnapshot()
     let readMs = milliseconds(clock.now - started)
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
+    applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
     if let store = session?.history {
       try recordHistory(
         store, &outcome, setup: setup, reports: inputs.reports, database: database, startedAt: startedAt,
@@ -286,6 +287,7 @@ package enum ReconciliationRun {
         report.error = damage
         progress.note("ERROR \(damage) — none of its rows is read; the run goes on without this file")
       } else {
+        inputs.builder.beginInput(Int32(index))
         report = try readInput(
           input, index: index, rejects: sink, prepared: prepared[index], database: database,
           into: &inputs, storeReports: &storeReports, progress: progress, clock: clock)
@@ -376,6 +378,8 @@ package enum ReconciliationRun {
     /// The settlement reports' look-ups (for the readout's settled proceeds).
     let settled: SettledProceeds
     let unchecked: [Store: Int]
+    /// Store records and resources read more than once (duplicates.csv).
+    var duplicates: [RecordDuplicate] = []
     let ms: Int64
     /// With run history: what changed since the previous run.
     var changes: [FindingChange]?
@@ -438,7 +442,7 @@ package enum ReconciliationRun {
     }
     return Outcome(
       ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut, settled: settled,
-      unchecked: unchecked, ms: reconcileMs)
+      unchecked: unchecked, duplicates: inputs.builder.duplicates, ms: reconcileMs)
   }
 
   /// Run history: compares the findings with the previous run's (each finding gets its `since`), then
@@ -588,6 +592,7 @@ package enum ReconciliationRun {
       ("grants.csv", ReportTables.grantsCSV(grants)),
       ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells)),
       ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders)),
+      ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: inputs.reports)),
     ]
     if !config.experiments.isEmpty {
       files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
@@ -607,6 +612,7 @@ package enum ReconciliationRun {
       fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
       counts: outcome.counts)
     facts.attention = inputs.attention
+    facts.inputNotes = [duplicatesLine(outcome.duplicates)]
     let summary = ReportSummary.build(facts)
     files.append(("summary.txt", Array(summary.text.utf8)))
     files.append(("summary.html", Array(summary.html.utf8)))

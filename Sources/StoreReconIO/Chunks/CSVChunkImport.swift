@@ -267,6 +267,7 @@ package enum CSVChunkImport {
         for reject in chunk.rejects {
           counter.reject(line: lineBase + reject.line, reason: reject.reason, raw: reject.raw)
         }
+        (chunk.output as? RecordBatch)?.lineOffset = lineBase
         merge(chunk.output, lineBase)
         if let line = chunk.tooLong {
           throw .malformed(
@@ -432,6 +433,7 @@ package enum CSVChunkImport {
             throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
           }
           try packer.pack(record, into: &chunk.output)
+          (chunk.output as? RecordBatch)?.noteLines(recordLine)
           chunk.accepted += 1
         } catch {
           chunk.rejects.append((recordLine, error.reason, record.rawText))
@@ -463,6 +465,7 @@ package enum CSVChunkImport {
           throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
         }
         try packer.pack(record, into: &output)
+        (output as? RecordBatch)?.noteLines(record.line)
         counter.accept()
         pending += 1
         if pending >= 65_536 {

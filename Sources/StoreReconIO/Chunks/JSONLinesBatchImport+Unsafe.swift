@@ -171,6 +171,7 @@ extension JSONLinesBatchImport {
     if text.isEmpty { return }
     do {
       try packer.pack(text, into: chunk.batch)
+      chunk.batch.noteLines(number)
     } catch {
       chunk.rejects.append((number, error.reason, RawText.truncated(text)))
     }

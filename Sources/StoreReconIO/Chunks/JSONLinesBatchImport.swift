@@ -208,6 +208,7 @@ package enum JSONLinesBatchImport {
         counter.reject(line: linesBefore + reject.line, reason: reject.reason, raw: reject.raw)
       }
       unverified += chunk.batch.unverifiedLines
+      chunk.batch.lineOffset = linesBefore
       builder.merge(chunk.batch)
       firstAt = min(firstAt, chunk.batch.firstAt)
       lastAt = max(lastAt, chunk.batch.lastAt)

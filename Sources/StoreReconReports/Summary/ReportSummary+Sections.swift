@@ -43,6 +43,7 @@ extension ReportSummary {
       if let error = input.error { blocks.append(.paragraph("FAILED \(input.path): \(error)")) }
     }
     for input in facts.inputs { if let line = Self.signatureLine(input) { blocks.append(.paragraph(line)) } }
+    for line in facts.inputNotes { blocks.append(.paragraph(line)) }
     if facts.inputs.contains(where: { $0.counts.rejected > 0 }) {
       blocks.append(.paragraph("Rejected rows are listed with file, line and reason in rejects/."))
     }

@@ -35,6 +35,8 @@ package struct SummaryFacts: Sendable {
   /// What needs a look although the run is complete (a damaged input read with `--allow-damaged`, an
   /// empty entitlements contract beside store data): each one line of the headline; status ATTENTION.
   package var attention: [String] = []
+  /// Lines the Inputs section adds under its table (the records read twice and counted once).
+  package var inputNotes: [String] = []
 
   /// Creates facts with no optional section.
   package init(
