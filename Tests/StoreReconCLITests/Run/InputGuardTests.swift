@@ -115,6 +115,8 @@ import StoreReconTestSupport
     #expect(try world.run([]).status == 65)
     try world.setConfig(["damaged": ["maxRejectPercent": "1"]])
     #expect(try world.run([]).status == 78)
+    let help = try Binary.run(["run", "--help"])
+    #expect(help.stdout.contains("--allow-damaged     Reconcile an input whose rejects pass"))
   }
 
   @Test func rejectsAreStreamedToTheirFileAndTheWorkbookShowsTheFirstThousand() throws {
