@@ -258,9 +258,8 @@ package enum ReconciliationRun {
     _ plan: [PlannedInput], database: PostgresConnection?, rejects rules: RejectRules,
     progress: any ProgressSink, clock: ContinuousClock
   ) throws(RunError) -> Inputs {
-    // First, before anything is read: a file in the wrong role would reject every line and report a
-    // flood of false findings.
-    // A damaged gzip or zip is found whole before it is read: none of its rows counts.
+    // First, before anything is read: a damaged gzip or zip is found whole (none of its rows counts),
+    // and a file in the wrong role would reject every line and report a flood of false findings.
     let damagedContainers = verifyContainers(plan, progress: progress)
     for (index, input) in plan.enumerated() where damagedContainers[index] == nil {
       do {
@@ -327,8 +326,8 @@ package enum ReconciliationRun {
   }
 
   /// Reads one input (a file, or a contract query from the database) into the builder or the app's
-  /// rows; returns its report and its rejected rows. A file that cannot be read is reported, and the
-  /// run goes on without it; a database failure stops the run.
+  /// rows, its rejected rows into `rejects`; returns its report. A file that cannot be read is
+  /// reported, and the run goes on without it; a database failure stops the run.
   static func readInput(
     _ input: PlannedInput, index: Int, rejects: RejectFileSink, prepared: ScheduledRead?,
     database: PostgresConnection?, into inputs: inout Inputs, storeReports: inout StoreReportRows,

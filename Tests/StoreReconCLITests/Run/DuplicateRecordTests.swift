@@ -76,6 +76,13 @@ import StoreReconTestSupport
     let original = inputs.first { $0["path"] as? String == "exports/apple/transactions.jsonl" }
     #expect(original?["accepted"] as? Int == 0)
     #expect(rows.contains { $0.hasPrefix("duplicate,play,resource,") })
+    // A sales-report row copied: the same line in both files, named.
+    #expect(
+      rows.contains { row in
+        let f = row.split(separator: ",")
+        return f.count == 8 && f[0] == "duplicate" && f[2] == "charge" && f[1] == "play" && f[5] != "0"
+          && f[5] == f[7]
+      })
     #expect(
       rows.contains {
         $0.hasPrefix("duplicate,app_store,charge,") && $0.contains(",exports/apple/transactions-copy.jsonl,")
