@@ -204,7 +204,10 @@ def build_sql(cfg):
     apple_struct = sql_str(json.dumps({name: kind for name, kind in APPLE_FIELDS}, separators=(",", ":")))
     apple_names = ", ".join(name for name, _ in APPLE_FIELDS)
     payload = "split_part(line, '.', 2)"
-    b64 = f"from_base64(translate({payload}, '-_', '+/') || repeat('=', (4 - length({payload}) % 4) % 4))"
+    # base64url → base64 with two replace() calls: DuckDB's translate() is several times slower on
+    # these 1-2 KB payloads (measured on the realistic world: it was most of the JWS step).
+    b64 = (f"from_base64(replace(replace({payload}, '-', '+'), '_', '/') "
+           f"|| repeat('=', (4 - length({payload}) % 4) % 4))")
     sub_cols = "{" + ", ".join(f"{name}: {sql_str(kind)}" for name, kind in SUBSCRIPTION_COLUMNS.items()) + "}"
     void_cols = "{" + ", ".join(f"{name}: {sql_str(kind)}" for name, kind in VOIDED_COLUMNS.items()) + "}"
 

@@ -3,13 +3,14 @@
 
 Usage: summarize.py RUN_DIR OUT_MD
 
-RUN_DIR holds, per size N and run i:
-  N.storerecon.i.time / N.duckdb.i.time   `/usr/bin/time -v` output
-  N.storerecon.i.manifest.json            storerecon's manifest (phase timings)
-  N.duckdb.i.stderr                       the rival's step timings (--explain)
-  N.world.json                            facts about the world (users, bytes, rows)
-  N.agree                                 "yes" or "no" (the agreement check)
-  meta.json                               date, machine, versions, command line
+RUN_DIR holds, per world W (`realistic` or `demo`), size N and run i, under the prefix W-N:
+  W-N.storerecon.i.time / W-N.duckdb.i.time   `/usr/bin/time -v` output
+  W-N.storerecon.i.manifest.json              storerecon's manifest (phase timings)
+  W-N.duckdb.i.stderr                         the rival's step timings (--explain)
+  W-N.world.json                              facts about the world (users, bytes, rows)
+  W-N.agree                                   "yes" or "no" (the agreement check)
+  meta.json                                   date, machine, versions, command line
+The realistic world's tables come first.
 """
 
 import glob
@@ -20,6 +21,8 @@ import statistics
 import sys
 
 TOOLS = [("storerecon", "storerecon"), ("duckdb", "DuckDB")]
+WORLDS = [("realistic", "Realistic world (`demo --realistic`: shaped like real exports)"),
+          ("demo", "Demo world (the classic `demo` generator)")]
 
 
 def wall_seconds(text):
@@ -49,13 +52,41 @@ def fmt(value, digits=2):
 def main():
     run_dir, out_md = sys.argv[1], sys.argv[2]
     meta = json.load(open(os.path.join(run_dir, "meta.json")))
-    sizes = sorted({int(os.path.basename(p).split(".")[0]) for p in glob.glob(os.path.join(run_dir, "*.time"))})
+    prefixes = {os.path.basename(p).split(".")[0] for p in glob.glob(os.path.join(run_dir, "*.time"))}
+    found = {}
+    for prefix in prefixes:
+        kind, _, n = prefix.rpartition("-")
+        found.setdefault(kind, set()).add(int(n))
+    lines = [f"## Benchmark: storerecon vs DuckDB ({meta['date']}, {meta['machine']})", ""]
+    flags = f" --runs {meta['runs']}" + (" --skip-small" if meta.get("skip_small") else "")
+    lines.append(f"`bench/run --users {meta.get('users', max(max(v) for v in found.values()))}{flags}` — seed "
+                 f"{meta['seed']}, as of {meta['date_arg']}; {meta['storerecon']}, DuckDB {meta['duckdb']} "
+                 f"(`SET threads=2`), Python {meta['python']}. Runs alternate storerecon / DuckDB; wall time and "
+                 "peak RSS from `/usr/bin/time -v`, medians.")
+    lines.append("")
+    void = False
+    for kind, title in WORLDS:
+        if kind in found:
+            section_lines, section_void = section(run_dir, kind, title, sorted(found[kind]))
+            lines += section_lines
+            void = void or section_void
+    text = "\n".join(lines) + "\n"
+    os.makedirs(os.path.dirname(os.path.abspath(out_md)), exist_ok=True)
+    with open(out_md, "w") as f:
+        f.write(text)
+    print(text)
+    sys.exit(1 if void else 0)
+
+
+def section(run_dir, kind, title, sizes):
+    """The tables of one world: (Markdown lines, void)."""
     results = {}
     phases = {}
     steps = {}
     for n in sizes:
+        tag = f"{kind}-{n}"
         for tool, _ in TOOLS:
-            files = sorted(glob.glob(os.path.join(run_dir, f"{n}.{tool}.*.time")))
+            files = sorted(glob.glob(os.path.join(run_dir, f"{tag}.{tool}.*.time")))
             texts = [open(f).read() for f in files]
             bad = [f for f, t in zip(files, texts) if exit_status(t) not in (0,)]
             if bad:
@@ -63,14 +94,14 @@ def main():
             walls = [wall_seconds(t) for t in texts]
             rss = [peak_mb(t) for t in texts]
             results[(n, tool)] = (len(files), statistics.median(walls), statistics.median(rss), walls)
-        manifests = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(run_dir, f"{n}.storerecon.*.manifest.json")))]
+        manifests = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(run_dir, f"{tag}.storerecon.*.manifest.json")))]
         if manifests:
             phases[n] = {k: statistics.median(m["timingsMs"][k] for m in manifests) for k in manifests[0]["timingsMs"]}
             # Per input role: median over runs of the summed per-file read time (digest included).
             for prefix in ("app_store", "play.sales", "play.subscriptions", "play.voided", "app."):
                 phases[n][prefix] = statistics.median(
                     sum(i.get("elapsedMs", 0) for i in m["inputs"] if i["role"].startswith(prefix)) for m in manifests)
-        stderr_files = sorted(glob.glob(os.path.join(run_dir, f"{n}.duckdb.*.stderr")))
+        stderr_files = sorted(glob.glob(os.path.join(run_dir, f"{tag}.duckdb.*.stderr")))
         collected = {}
         for f in stderr_files:
             for line in open(f):
@@ -79,26 +110,22 @@ def main():
                     collected.setdefault(m.group(1), []).append(int(m.group(2)))
         steps[n] = {k: statistics.median(v) for k, v in collected.items()}
 
-    agree = {n: open(os.path.join(run_dir, f"{n}.agree")).read().strip() for n in sizes
-             if os.path.exists(os.path.join(run_dir, f"{n}.agree"))}
-    worlds = {n: json.load(open(os.path.join(run_dir, f"{n}.world.json"))) for n in sizes
-              if os.path.exists(os.path.join(run_dir, f"{n}.world.json"))}
+    agree = {n: open(os.path.join(run_dir, f"{kind}-{n}.agree")).read().strip() for n in sizes
+             if os.path.exists(os.path.join(run_dir, f"{kind}-{n}.agree"))}
+    worlds = {n: json.load(open(os.path.join(run_dir, f"{kind}-{n}.world.json"))) for n in sizes
+              if os.path.exists(os.path.join(run_dir, f"{kind}-{n}.world.json"))}
     big = max(sizes)
     small = min(sizes) if len(sizes) > 1 else None
 
     lines = []
     w = lines.append
     void = any(v != "yes" for v in agree.values()) or len(agree) < len(sizes)
-    w(f"## Benchmark: storerecon vs DuckDB ({meta['date']}, {meta['machine']})")
+    w(f"### {title}")
     w("")
     if void:
         w("**VOID: the DuckDB rival and storerecon disagree on at least one size (see the agreement column); "
           "the timings below compare different answers.**")
         w("")
-    w(f"`bench/run --users {big} --runs {meta['runs']}` — seed {meta['seed']}, as of {meta['date_arg']}; "
-      f"{meta['storerecon']}, DuckDB {meta['duckdb']} (`SET threads=2`), Python {meta['python']}. "
-      "Runs alternate storerecon / DuckDB; wall time and peak RSS from `/usr/bin/time -v`, medians.")
-    w("")
     w("| users | tool | runs | median wall (s) | median peak RSS (MB) | wall ÷ DuckDB | RSS ÷ DuckDB "
       "| wall at N ÷ wall at N/10 | agree |")
     w("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -112,7 +139,7 @@ def main():
             w(f"| {n:,} | {label} | {runs} | {wall:.2f} | {rss:.0f} | {wall / d_wall:.2f} | {rss / d_rss:.2f} "
               f"| {fmt(scale)} | {agree.get(n, '?')} |")
     w("")
-    w("World sizes (the demo generator's files):")
+    w("World sizes (the generator's files):")
     w("")
     w("| users | input bytes | App Store lines | Play sales rows | subscription lines | entitlements | findings |")
     w("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -146,12 +173,8 @@ def main():
     w("All runs (wall s): " + "; ".join(
         f"{n:,} {label} " + ", ".join(f"{x:.2f}" for x in results[(n, tool)][3])
         for n in sizes for tool, label in TOOLS))
-    text = "\n".join(lines) + "\n"
-    os.makedirs(os.path.dirname(os.path.abspath(out_md)), exist_ok=True)
-    with open(out_md, "w") as f:
-        f.write(text)
-    print(text)
-    sys.exit(1 if void else 0)
+    w("")
+    return lines, void
 
 
 if __name__ == "__main__":

@@ -236,7 +236,7 @@ package enum StoreReconCLI {
     let parsed: ParsedOptions
     do {
       parsed = try ParsedOptions.parse(
-        args, valued: ["--out", "--users", "--seed", "--date"], flags: ["--quiet"])
+        args, valued: ["--out", "--users", "--seed", "--date"], flags: ["--quiet", "--realistic"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -266,6 +266,7 @@ package enum StoreReconCLI {
       }
       options.asOf = d
     }
+    options.realistic = parsed.flags.contains("--realistic")
     let directory = parsed.values["--out"] ?? "demo"
     let quiet = parsed.flags.contains("--quiet")
     let progress: any ProgressSink = quiet ? MemoryProgress() : StderrProgress()

@@ -10,7 +10,8 @@ enum Help {
     """
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
-  static let demoUsage = "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--quiet]"
+  static let demoUsage =
+    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--quiet]"
 
   static let overview = """
     OVERVIEW: Reconcile what the App Store and Google Play charged with who has access.
@@ -151,6 +152,10 @@ enum Help {
       --users N           Users in the world (default: 5000).
       --seed N            Random seed; the same seed gives byte-identical files (default: 42).
       --date YYYY-MM-DD   The world's report date (default: 2026-11-29).
+      --realistic         Render the world as real exports look: UUID and long opaque user ids,
+                          every current App Store payload field in varying key order and spacing,
+                          fuller subscriptionsv2 resources, mixed timestamp forms, history back to
+                          mid-2022, several products per user (docs/benchmark.md). Same checks.
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 

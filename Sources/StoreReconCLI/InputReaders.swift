@@ -193,6 +193,7 @@ enum InputReaders {
     report.signatures =
       verifier.mode.rawValue + (verifier.trustsTestRoot && verifier.mode != .off ? " + test root" : "")
     report.unverified = packed.unverified
+    report.unpriced = packed.unpriced
     return packed
   }
 }

@@ -83,6 +83,7 @@ enum Manifest {
     if let signatures = r.signatures {
       fields.append(("signatures", .string(signatures)))
       fields.append(("unverified", .int(Int64(r.unverified ?? 0))))
+      fields.append(("unpriced", .int(Int64(r.unpriced ?? 0))))
     }
     if let error = r.error { fields.append(("error", .string(error))) }
     return .object(fields)

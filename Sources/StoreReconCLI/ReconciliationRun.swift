@@ -165,8 +165,11 @@ package enum ReconciliationRun {
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
     }
     let out = request.outDirectory ?? "reports/\(date)"
+    let asOf = calendar.asOf(date)
+    // Store timestamps later than T + 10 years are damage (docs/inputs.md): set before any reader runs.
+    StoreTimeWindow.set(asOf: asOf)
     return Setup(
-      config: config, calendar: calendar, date: date, asOf: calendar.asOf(date), out: out, staging: out,
+      config: config, calendar: calendar, date: date, asOf: asOf, out: out, staging: out,
       databaseURI: databaseURI, plan: plan, missing: missing, repeats: repeats)
   }
 

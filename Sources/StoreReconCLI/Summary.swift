@@ -19,6 +19,7 @@ enum Summary {
       if let signatures = input.signatures {
         line += "  (signatures \(signatures), unverified \(input.unverified ?? 0))"
         if signatures.hasPrefix("off") { line += "  SIGNATURES NOT VERIFIED" }
+        if let unpriced = input.unpriced, unpriced > 0 { line += "  (unpriced \(unpriced))" }
       }
       if let error = input.error { line += "  FAILED: \(error)" }
       lines.append(line)

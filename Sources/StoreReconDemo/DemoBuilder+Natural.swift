@@ -13,7 +13,7 @@ extension DemoBuilder {
     if !group.chains.isEmpty && rng.chance(10) {
       group.goodwill.append(goodwillGrant(user.id, product: DemoProduct.appleMonthly.name, &rng))
     }
-    return group
+    return realistic ? try realisticExtras(user, group, &rng) : group
   }
 
   private func naturalApple(_ user: DemoUser, _ group: inout DemoGroup, _ rng: inout DemoRandom) {

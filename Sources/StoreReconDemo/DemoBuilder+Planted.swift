@@ -186,7 +186,9 @@ extension DemoBuilder {
   func upgradePair(_ user: DemoUser, _ group: inout DemoGroup, _ rng: inout DemoRandom) throws -> (
     DemoChain, DemoChain
   ) {
-    let firstStart = instant(&rng, from: worldStart, to: t.adding(days: -75), .play)
+    // Within the last year or so: a one-year upgrade must still be current at T.
+    let earliest = realistic ? max(worldStart, t.adding(days: -330)) : worldStart
+    let firstStart = instant(&rng, from: earliest, to: t.adding(days: -75), .play)
     let trial = rng.chance(300)
     let anchor = trial ? firstStart.adding(days: 7) : firstStart
     let upgradeAt = instant(&rng, from: anchor.adding(days: 10), to: t.adding(days: -2), .play)

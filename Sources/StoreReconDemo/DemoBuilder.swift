@@ -18,6 +18,8 @@ final class DemoBuilder {
   let check: DemoRuleCheck
   /// The world's identifier counters.
   var ids = DemoIdentifiers()
+  /// The realistic world (``DemoOptions/realistic``): other user ids, longer history, more products.
+  let realistic: Bool
 
   /// The price experiment.
   static let experimentId = "paywall-price-2026-09"
@@ -27,8 +29,10 @@ final class DemoBuilder {
 
   init(options: DemoOptions, countries: [DemoCountry]) {
     t = options.asOf.next.startUTC
-    let january = CivilDate(year: 2026, month: 1, day: 1).startUTC
-    worldStart = min(january, t.adding(days: -180))
+    realistic = options.realistic
+    // The realistic world's history starts 4½ years back (subscribers with 40+ monthly renewals).
+    let january = CivilDate(year: realistic ? 2022 : 2026, month: realistic ? 6 : 1, day: 1).startUTC
+    worldStart = min(january, t.adding(days: realistic ? -1600 : -180))
     seed = options.seed
     self.countries = countries
     countryWeights = countries.map(\.weight)
@@ -38,9 +42,14 @@ final class DemoBuilder {
   /// The user at `index`, with a country drawn from the user's own generator.
   func user(_ index: Int, _ rng: inout DemoRandom) -> DemoUser {
     DemoUser(
-      index: index, id: DemoIdentifiers.userId(index),
+      index: index, id: userId(index),
       uuid: DemoIdentifiers.accountUUID(seed: seed, userIndex: index),
       country: countries[rng.weighted(countryWeights)])
+  }
+
+  /// The app's user id of the user at `index`.
+  func userId(_ index: Int) -> String {
+    realistic ? DemoIdentifiers.realisticUserId(seed: seed, index: index) : DemoIdentifiers.userId(index)
   }
 
   // MARK: - Instants

@@ -104,9 +104,31 @@ struct DemoIdentifiers {
   /// The app's user id for a 0-based index: `u0000001` ….
   static func userId(_ index: Int) -> String { "u" + padded(Int64(index + 1), 7) }
 
+  /// The app's user id in the realistic world: a UUID for most users, a long opaque id (40 to 64
+  /// base64url characters, as an auth provider issues) for about one in ten. Unique: the index is
+  /// part of both (the UUID's random bits come from a stream of its own per user).
+  static func realisticUserId(seed: UInt64, index: Int) -> String {
+    var rng = DemoRandom(seed: seed, stream: 0x05E2_1D00_0000_0000 | UInt64(index))
+    guard rng.chance(100) else { return uuid(seed: seed, stream: 0x05E2_0000_0000_0000 | UInt64(index)) }
+    var text = Array("auth0|".utf8)
+    let length = 40 + rng.below(25)
+    var rest = UInt64(index)
+    for _ in 0..<8 {
+      text.append(base64URL[Int(rest & 63)])
+      rest >>= 6
+    }
+    while text.count < length { text.append(base64URL[rng.below(64)]) }
+    return String(decoding: text, as: UTF8.self)
+  }
+
   /// The UUID the app set as Apple `appAccountToken` for a user (version 4 form, derived from the seed).
   static func accountUUID(seed: UInt64, userIndex: Int) -> String {
-    var rng = DemoRandom(seed: seed, stream: 0xACC0_0000_0000 | UInt64(userIndex))
+    uuid(seed: seed, stream: 0xACC0_0000_0000 | UInt64(userIndex))
+  }
+
+  /// A version 4 UUID from the generator stream `stream`.
+  static func uuid(seed: UInt64, stream: UInt64) -> String {
+    var rng = DemoRandom(seed: seed, stream: stream)
     let high = rng.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x4000
     let low = rng.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
     let hex = Array("0123456789abcdef".utf8)

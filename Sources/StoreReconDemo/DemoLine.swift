@@ -111,6 +111,44 @@ struct DemoLine {
     bytes.append(0x5A)
   }
 
+  /// Appends an RFC 3339 timestamp of `instant` in the local time of `offsetMinutes` east of UTC: `T`
+  /// or (PostgreSQL's text form) a space between date and time; the milliseconds unless they are 0 and
+  /// `fraction` is `.auto`, trailing zeros dropped with `.trimmed`; `Z` for UTC when `zulu`, else
+  /// `+hh:mm` (`+hh` when `shortOffset` and the minutes are 0).
+  mutating func iso(
+    _ instant: Instant, offsetMinutes: Int, space: Bool, fraction: DemoFraction, zulu: Bool,
+    shortOffset: Bool
+  ) {
+    let local = instant.adding(ms: Int64(offsetMinutes) * 60_000)
+    let (_, msOfDay) = local.ms.floorDivided(by: Instant.msPerDay)
+    date(local)
+    bytes.append(space ? 0x20 : 0x54)
+    padded(msOfDay / 3_600_000, 2)
+    bytes.append(0x3A)
+    padded(msOfDay / 60_000 % 60, 2)
+    bytes.append(0x3A)
+    padded(msOfDay / 1000 % 60, 2)
+    var ms = msOfDay % 1000
+    if fraction == .always || ms != 0 {
+      bytes.append(0x2E)
+      var width = 3
+      while fraction == .trimmed && width > 1 && ms % 10 == 0 {
+        ms /= 10
+        width -= 1
+      }
+      padded(ms, width)
+    }
+    if zulu && offsetMinutes == 0 {
+      bytes.append(0x5A)
+      return
+    }
+    bytes.append(offsetMinutes < 0 ? 0x2D : 0x2B)
+    padded(Int64(abs(offsetMinutes) / 60), 2)
+    guard !(shortOffset && offsetMinutes % 60 == 0) else { return }
+    bytes.append(0x3A)
+    padded(Int64(abs(offsetMinutes) % 60), 2)
+  }
+
   /// Appends an optional ISO timestamp; nothing (an empty CSV cell) for `nil`.
   mutating func iso(_ instant: Instant?) {
     if let instant { iso(instant) }

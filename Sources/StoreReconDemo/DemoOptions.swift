@@ -8,6 +8,11 @@ package struct DemoOptions: Sendable {
   package var seed: UInt64 = 42
   /// The day the exports end; T is the start of the next day (UTC).
   package var asOf: CivilDate = CivilDate(year: 2026, month: 11, day: 29)
+  /// Render the world the way real exports look (docs/benchmark.md#the-realistic-world): UUID and long
+  /// opaque user ids, every current Apple payload field in varying key order and spacing, fuller Play
+  /// resources, mixed timestamp forms, chains back to mid-2022 and several products per user. The
+  /// planted findings and the truth files follow; `false` (the default) writes the classic demo world.
+  package var realistic = false
 
   /// Creates the default options (5000 users, seed 42, as of 2026-11-29).
   package init() {}

@@ -1,7 +1,7 @@
 import StoreReconCore
 
 /// Writing App Store chains: one decoded `JWSTransactionDecodedPayload` per line, about one in 20
-/// wrapped as a compact JWS.
+/// wrapped as a compact JWS (the realistic world's lines: `DemoOutputs+RealisticApple.swift`).
 extension DemoOutputs {
   func writeApple(_ chain: DemoChain, _ index: Int, mayTruncate: Bool, _ rng: inout DemoRandom) throws {
     reports.recordApple(chain, index)

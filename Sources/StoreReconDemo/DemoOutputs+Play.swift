@@ -36,7 +36,13 @@ extension DemoOutputs {
       line.raw(",\"kind\":\"androidpublisher#voidedPurchase\"}")
       try writeJSON(voided, mayTruncate: clean)  // voids are rare: the first clean one will do
     }
-    if chain.hasResource { try writeResource(chain, mayTruncate: mayTruncate) }
+    if chain.hasResource {
+      if let style {
+        try writeRealisticResource(chain, style: style, mayTruncate: mayTruncate)
+      } else {
+        try writeResource(chain, mayTruncate: mayTruncate)
+      }
+    }
   }
 
   private func salesWriter(for at: Instant) throws -> DemoFileWriter {
@@ -81,7 +87,7 @@ extension DemoOutputs {
     line.byte(0x2C)
     line.text(device)
     line.byte(0x2C)
-    line.csv(product.playTitle)
+    line.csv(style == nil ? product.playTitle : product.realisticPlayTitle)
     line.raw(",com.acme.app,")
     line.text(product.playProductType)
     line.byte(0x2C)

@@ -40,12 +40,15 @@ final class DemoOutputs {
   /// Truncated copies are taken from clean groups at or after this user index.
   private let truncateFrom: Int
   var truncated: Set<String> = []
+  /// The realistic world's forms; `nil` writes the classic demo world's.
+  let style: DemoStyle?
 
-  init(directory: String, t: Instant, users: Int, reports: DemoStoreReports) throws {
+  init(directory: String, t: Instant, options: DemoOptions, reports: DemoStoreReports) throws {
     self.directory = directory
+    style = options.realistic ? DemoStyle(seed: options.seed) : nil
     self.t = t
     self.reports = reports
-    truncateFrom = users / 3
+    truncateFrom = options.users / 3
     apple = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.applePath)
     subscriptions = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.subscriptionsPath)
     voided = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.voidedPath)
@@ -73,7 +76,11 @@ final class DemoOutputs {
     for chain in group.chains {
       if chain.store == .appStore {
         for index in chain.periods.indices {
-          try writeApple(chain, index, mayTruncate: mayTruncate, &rng)
+          if let style {
+            try writeRealisticApple(chain, index, style: style, mayTruncate: mayTruncate, &rng)
+          } else {
+            try writeApple(chain, index, mayTruncate: mayTruncate, &rng)
+          }
         }
       } else {
         try writePlay(chain, mayTruncate: mayTruncate, clean: clean, &rng)
@@ -94,7 +101,7 @@ final class DemoOutputs {
       line.byte(0x2C)
       line.csv(a.armId)
       line.byte(0x2C)
-      line.iso(a.assignedAt)
+      timestamp(a.assignedAt)
       try assignments.writeLine(line)
     }
     for g in group.goodwill {
@@ -105,9 +112,9 @@ final class DemoOutputs {
       line.byte(0x2C)
       line.csv(g.productId)
       line.byte(0x2C)
-      line.iso(g.startsAt)
+      timestamp(g.startsAt)
       line.byte(0x2C)
-      line.iso(g.endsAt)
+      timestamp(g.endsAt)
       line.byte(0x2C)
       line.csv(g.reason)
       try goodwill.writeLine(line)
@@ -127,6 +134,17 @@ final class DemoOutputs {
 
   // MARK: - App rows
 
+  /// Appends an app-row timestamp (nothing for `nil`): the classic world's one form, or the realistic
+  /// world's mix.
+  private func timestamp(_ instant: Instant?) {
+    guard let instant else { return }
+    if let style {
+      style.appTimestamp(instant, into: &line)
+    } else {
+      line.iso(instant)
+    }
+  }
+
   private func writeEntitlement(_ e: DemoEntitlement) throws {
     line.reset()
     line.csv(e.entitlementId)
@@ -141,11 +159,11 @@ final class DemoOutputs {
     line.byte(0x2C)
     line.text(e.status.rawValue)
     line.byte(0x2C)
-    line.iso(e.startsAt)
+    timestamp(e.startsAt)
     line.byte(0x2C)
-    line.iso(e.expiresAt)
+    timestamp(e.expiresAt)
     line.byte(0x2C)
-    line.iso(e.updatedAt)
+    timestamp(e.updatedAt)
     try entitlements.writeLine(line)
   }
 
@@ -161,7 +179,7 @@ final class DemoOutputs {
     line.byte(0x2C)
     line.csv(c.orderId ?? "")
     line.byte(0x2C)
-    line.iso(c.claimedAt)
+    timestamp(c.claimedAt)
     try credentials.writeLine(line)
   }
 
@@ -179,9 +197,9 @@ final class DemoOutputs {
     line.byte(0x2C)
     line.text(String(c.quantity))
     line.byte(0x2C)
-    line.iso(c.creditedAt)
+    timestamp(c.creditedAt)
     line.byte(0x2C)
-    line.iso(c.reversedAt)
+    timestamp(c.reversedAt)
     try credits.writeLine(line)
   }
 

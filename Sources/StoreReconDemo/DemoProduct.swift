@@ -104,6 +104,16 @@ enum DemoProduct: Int, CaseIterable, Sendable {
     }
   }
 
+  /// The realistic world's `Product Title`: as a store listing names it, with commas, quotes and
+  /// non-ASCII letters.
+  var realisticPlayTitle: String {
+    switch tier {
+    case .monthly, .monthlyHi: return "Acme Pro – 1 month, \"Plus\" (Acme: Notes, Lists & Tâches)"
+    case .yearly: return "Acme Pro – 12 months, \"Plus\" (Acme: Notes, Lists & Tâches)"
+    case .lifetime, .coins: return "Acme Lifetime Unlock, « forever » (Acme: Notes, Lists & Tâches)"
+    }
+  }
+
   /// Units one coin purchase credits (the catalog's `units`).
   static let coinUnits: Int64 = 100
 

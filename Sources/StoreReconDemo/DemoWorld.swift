@@ -33,7 +33,7 @@ package enum DemoWorld {
     try removeStaleInputs(in: directory)
     let reports = DemoStoreReports(
       asOf: options.asOf, t: builder.t, seed: options.seed, countries: builder.countries)
-    let outputs = try DemoOutputs(directory: directory, t: builder.t, users: total, reports: reports)
+    let outputs = try DemoOutputs(directory: directory, t: builder.t, options: options, reports: reports)
     var planted: [PlantedFinding] = []
     var next = 0
     var index = 0
@@ -65,7 +65,7 @@ package enum DemoWorld {
         let found = builder.check.findings(group)
         guard found.isEmpty else {
           throw DemoError.inconsistentTruth(
-            "clean user \(DemoIdentifiers.userId(index)) gives \(describe(found))")
+            "clean user \(builder.userId(index)) gives \(describe(found))")
         }
       }
       planted += group.planted

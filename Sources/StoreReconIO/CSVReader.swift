@@ -1,7 +1,8 @@
 /// Reads an RFC 4180 CSV file as bytes: a header row mapped by name, then records of byte fields.
 ///
 /// Quoted fields may hold commas, quotes (`""`) and line breaks (a record then spans lines; a line
-/// break inside quotes reads as `\n`). A quote inside an unquoted field is kept as text. Blank
+/// break inside quotes reads as `\n`) — but a line that on its own is a whole record of the header's
+/// field count ends an open quote: the record before it is rejected and reading goes on there. A quote inside an unquoted field is kept as text. Blank
 /// lines are skipped. A record's field count is not checked here: compare ``CSVRecord/count`` with
 /// ``header``'s count and reject as the format requires.
 package final class CSVReader {
@@ -16,6 +17,10 @@ package final class CSVReader {
   package let displayName: String
   private let lines: LineReader
   private let splitter: CSVSplitter
+  /// Splits a line on its own, to tell whether it starts a record while a quote is open.
+  private let probe: CSVSplitter
+  /// A line read ahead that the next call reads as a record.
+  private var carried: Carried?
   private let lookup: [String: Int]
 
   /// Opens `path` (plain, gzip or zip; UTF-8 or UTF-16 with BOM) and reads its header row.
@@ -31,9 +36,11 @@ package final class CSVReader {
     self.lines = lines
     self.displayName = displayName
     splitter = CSVSplitter(separator: separator)
+    probe = CSVSplitter(separator: separator)
     var names: [String] = []
     var line = 0
-    if let (first, text, result) = try CSVReader.nextRecord(lines, splitter) {
+    var none: Carried?
+    if let (first, text, result) = try CSVReader.nextRecord(lines, splitter, carried: &none) {
       guard result == .complete else {
         throw .malformed(path: displayName, reason: "the header row (line \(first)) is not valid CSV")
       }
@@ -76,7 +83,10 @@ package final class CSVReader {
 
   /// The next record, or `nil` at the end. Valid until the next call.
   package func next() throws(InputError) -> CSVRecord? {
-    guard let (line, text, result) = try CSVReader.nextRecord(lines, splitter) else { return nil }
+    guard
+      let (line, text, result) = try CSVReader.nextRecord(
+        lines, splitter, probe: probe, expected: header.count, carried: &carried)
+    else { return nil }
     var malformed: String?
     switch result {
     case .complete: malformed = nil

@@ -5,7 +5,8 @@
 public struct CSVRecord {
   /// The 1-based physical line the record starts on.
   package let line: Int
-  /// Why the record could not be split (an unclosed quote, text after a closing quote); `nil` when fine.
+  /// Why the record could not be split (an unclosed quote, text after a closing quote) or is not text
+  /// (invalid UTF-8, a NUL byte: ``UTF8Validation``); `nil` when fine.
   package let malformed: String?
   @usableFromInline let storage: UnsafeBufferPointer<UInt8>
   @usableFromInline let bounds: UnsafeBufferPointer<Int>
@@ -17,7 +18,7 @@ public struct CSVRecord {
     raw: UnsafeBufferPointer<UInt8>
   ) {
     self.line = line
-    self.malformed = malformed
+    self.malformed = malformed ?? UTF8Validation.problem(raw)?.reason
     self.storage = storage
     self.bounds = bounds
     self.raw = raw

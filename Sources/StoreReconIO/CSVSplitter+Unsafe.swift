@@ -37,6 +37,15 @@ final class CSVSplitter {
   /// Start and end offsets of the last split's fields, two per field.
   var fieldBounds: UnsafeBufferPointer<Int> { UnsafeBufferPointer(rebasing: bounds[0..<boundsCount]) }
 
+  /// The number of fields of the last split.
+  var fieldCount: Int { boundsCount / 2 }
+
+  /// Whether `line` on its own is a whole record of `expected` fields (splitting it here, so use a
+  /// splitter other than the one holding a pending record).
+  func standsAlone(_ line: UnsafeBufferPointer<UInt8>, expected: Int) -> Bool {
+    split(line) == .complete && fieldCount == expected
+  }
+
   /// Where the last split's fields live, given the text that was split.
   func storage(for text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
     fieldsInScratch ? UnsafeBufferPointer(scratch) : text

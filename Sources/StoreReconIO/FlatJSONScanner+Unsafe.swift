@@ -4,8 +4,8 @@ public import StoreReconPlatform
 ///
 /// It is the fast path of the JSON Lines importers: it hands each member's key and value to a visitor
 /// as byte spans and returns `false` the moment anything is unusual — an escape in a key, invalid
-/// JSON, trailing bytes — so the caller can fall back to the full ``JSONParser``, which produces the
-/// precise rejection. Nested objects and arrays are validated with ``JSONParser`` (they are rare).
+/// JSON, trailing bytes, a member name twice — so the caller can fall back to the full ``JSONParser``,
+/// which produces the precise rejection. Nested objects and arrays are validated with ``JSONParser`` (they are rare).
 public enum FlatJSONScanner {
   /// One member's value, as bytes of the line.
   public enum Value {
@@ -27,6 +27,15 @@ public enum FlatJSONScanner {
   public static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>, _ visit: (UnsafeBufferPointer<UInt8>, Value) -> Void
   ) -> Bool {
+    JSONMemberNames.with { names in scan(bytes, names: &names, visit) }
+  }
+
+  /// ``scan(_:_:)`` with the object's member names kept in `names` (a repeated name: `false`).
+  @inlinable
+  static func scan(
+    _ bytes: UnsafeBufferPointer<UInt8>, names: inout JSONMemberNames,
+    _ visit: (UnsafeBufferPointer<UInt8>, Value) -> Void
+  ) -> Bool {
     guard let base = bytes.baseAddress else { return false }
     let n = bytes.count
     @inline(__always) func span(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
@@ -46,6 +55,7 @@ public enum FlatJSONScanner {
       i = stringStop(base, i, n)
       guard i < n, base[i] == 0x22 else { return false }  // an escape or a control byte in a key
       let key = span(keyStart, i)
+      guard names.insert(key) else { return false }  // a repeated name: the parser rejects the line
       i = skipSpace(base, i + 1, n)
       guard i < n, base[i] == 0x3A else { return false }
       i = skipSpace(base, i + 1, n)

@@ -1,7 +1,8 @@
 /// A small strict JSON parser (RFC 8259) over UTF-8 bytes: one value, surrounded by optional whitespace.
 ///
 /// Numbers are validated and kept as text; strings resolve every escape, `\uXXXX` surrogate pairs
-/// included (a lone surrogate becomes U+FFFD). Nesting deeper than ``maximumDepth`` is an error.
+/// included (a lone surrogate is an error: no replacement character is made up). A member name twice in
+/// one object is an error (no "last one wins"). Nesting deeper than ``maximumDepth`` is an error.
 @usableFromInline package struct JSONParser {
   /// The deepest nesting of arrays and objects accepted.
   package static let maximumDepth = 256
@@ -79,6 +80,7 @@
       guard index < bytes.count, bytes[index] == 0x22 else {
         throw error("expected a member name, found \(describeCurrent())")
       }
+      let keyStart = index
       let key = try parseString()
       skipWhitespace()
       guard index < bytes.count, bytes[index] == 0x3A else {
@@ -86,7 +88,11 @@
       }
       index += 1
       skipWhitespace()
-      members[key] = try parseValue()
+      let value = try parseValue()
+      guard members.updateValue(value, forKey: key) == nil else {
+        index = keyStart
+        throw error("the member name \"\(RawText.truncated(key))\" appears twice in an object")
+      }
       skipWhitespace()
       guard index < bytes.count else { throw error("unexpected end of input in an object") }
       if bytes[index] == 0x2C {
@@ -226,13 +232,13 @@
               scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             } else {
               index = save
-              scalar = 0xFFFD
+              throw error("a lone surrogate \\u\(hex(scalar)) in a string")
             }
           } else {
-            scalar = 0xFFFD
+            throw error("a lone surrogate \\u\(hex(scalar)) in a string")
           }
         } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
-          scalar = 0xFFFD
+          throw error("a lone surrogate \\u\(hex(scalar)) in a string")
         }
         appendUTF8(scalar)
       default:
@@ -241,6 +247,11 @@
       }
     }
     throw error("unterminated string")
+  }
+
+  private func hex(_ scalar: UInt32) -> String {
+    let text = String(scalar, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - text.count)) + text
   }
 
   private mutating func hex4() throws(JSONError) -> UInt32 {

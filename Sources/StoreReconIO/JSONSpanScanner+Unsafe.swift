@@ -3,7 +3,7 @@
 ///
 /// ``validate(_:)`` checks a whole text against the JSON grammar (with ``JSONParser``'s depth limit)
 /// and gives up — returns `nil` — on anything the fast path does not handle: an escape in any string,
-/// a byte outside ASCII. Once validated, ``members(_:_:)`` and ``elements(_:_:)`` walk an object's or an
+/// a byte outside ASCII, a member name twice in an object. Once validated, ``members(_:_:)`` and ``elements(_:_:)`` walk an object's or an
 /// array's span again to hand out its values, so the caller reads only the parts it needs.
 package enum JSONSpanScanner {
   /// A value, as bytes of the text.
@@ -186,24 +186,7 @@ package enum JSONSpanScanner {
         i += 1
         return .object(UnsafeBufferPointer(rebasing: bytes[start..<i]))
       }
-      while true {
-        skipSpace(bytes, &i)
-        guard i < bytes.count, bytes[i] == 0x22, string(bytes, &i) != nil else { return nil }
-        skipSpace(bytes, &i)
-        guard i < bytes.count, bytes[i] == 0x3A else { return nil }
-        i += 1
-        skipSpace(bytes, &i)
-        guard value(bytes, &i, depth: depth + 1) != nil else { return nil }
-        skipSpace(bytes, &i)
-        guard i < bytes.count else { return nil }
-        if bytes[i] == 0x2C {
-          i += 1
-          continue
-        }
-        guard bytes[i] == 0x7D else { return nil }
-        i += 1
-        return .object(UnsafeBufferPointer(rebasing: bytes[start..<i]))
-      }
+      return JSONMemberNames.with { names in object(bytes, &i, from: start, depth: depth, names: &names) }
     case 0x5B:
       guard depth < JSONParser.maximumDepth else { return nil }
       let start = i
@@ -228,6 +211,34 @@ package enum JSONSpanScanner {
       }
     default:
       return nil
+    }
+  }
+
+  /// The rest of an object from its first member at `i` (`start`: its `{`); `nil` when it is not plain
+  /// JSON or repeats a member name.
+  static func object(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, from start: Int, depth: Int,
+    names: inout JSONMemberNames
+  ) -> Value? {
+    while true {
+      skipSpace(bytes, &i)
+      guard i < bytes.count, bytes[i] == 0x22, let name = string(bytes, &i), names.insert(name) else {
+        return nil
+      }
+      skipSpace(bytes, &i)
+      guard i < bytes.count, bytes[i] == 0x3A else { return nil }
+      i += 1
+      skipSpace(bytes, &i)
+      guard value(bytes, &i, depth: depth + 1) != nil else { return nil }
+      skipSpace(bytes, &i)
+      guard i < bytes.count else { return nil }
+      if bytes[i] == 0x2C {
+        i += 1
+        continue
+      }
+      guard bytes[i] == 0x7D else { return nil }
+      i += 1
+      return .object(UnsafeBufferPointer(rebasing: bytes[start..<i]))
     }
   }
 

@@ -11,23 +11,45 @@ extension JWSVerifier {
       throw RowRejection("not a compact JWS (header.payload.signature in base64url)")
     }
     let headerText = UnsafeBufferPointer(rebasing: compact[0..<one])
-    let chain = try self.chain(headerText, memo: memo)
+    let (chain, slot) = try self.chain(headerText, memo: memo)
     guard let signature = Base64URL.decode(UnsafeBufferPointer(rebasing: compact[(two + 1)...])),
       signature.count == 64
     else { throw RowRejection("signature") }
     let signed = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(compact)[0..<two])
-    guard signature.withUnsafeBytes({ chain.key.verify(message: signed, signature: $0) }) else {
-      throw RowRejection("signature")
+    let verifier = memo.verifier(slot, chain)
+    let valid = signature.withUnsafeBytes { raw in
+      verifier?.verify(message: signed, signature: raw) ?? chain.key.verify(message: signed, signature: raw)
     }
+    guard valid else { throw RowRejection("signature") }
     guard let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: compact[(one + 1)..<two])) else {
       throw RowRejection("JWS payload is not base64url")
     }
-    let signedDate: Int64
+    let signedDate = try JWSVerifier.signedDate(payload)
+    if let failure = JWSVerifier.timeFailure(chain, signedDate: signedDate) { throw RowRejection(failure) }
+    return payload
+  }
+
+  /// The payload's `signedDate` (Unix milliseconds): read in place from a flat object with a plain
+  /// integer, else through the full parser (which words what is wrong).
+  static func signedDate(_ payload: [UInt8]) throws(RowRejection) -> Int64 {
+    var found: Int64?
+    var plain = true
+    let flat = payload.withUnsafeBufferPointer { bytes in
+      FlatJSONScanner.scan(bytes) { key, value in
+        guard FlatJSONScanner.equals(key, "signedDate") else { return }
+        if case .number(let text) = value, let ms = FlatJSONScanner.plainInt64(text) {
+          found = ms
+        } else {
+          plain = false
+        }
+      }
+    }
+    if flat && plain, let found { return found }
     do {
       guard let ms = try JSONParser.parse(payload)["signedDate"]?.int64Value else {
         throw RowRejection("JWS payload has no signedDate")
       }
-      signedDate = ms
+      return ms
     } catch let error as JSONError {
       throw RowRejection("JWS payload is not valid JSON: \(error)")
     } catch let error as RowRejection {
@@ -35,22 +57,21 @@ extension JWSVerifier {
     } catch {
       throw RowRejection("JWS payload: \(error)")
     }
-    if let failure = JWSVerifier.timeFailure(chain, signedDate: signedDate) { throw RowRejection(failure) }
-    return payload
   }
 
   /// The verdict of the header `text` (base64url), from `memo` or worked out and kept there.
-  private func chain(_ text: UnsafeBufferPointer<UInt8>, memo: JWSMemo) throws(RowRejection) -> VerifiedChain
+  private func chain(_ text: UnsafeBufferPointer<UInt8>, memo: JWSMemo) throws(RowRejection)
+    -> (VerifiedChain, Int)
   {
-    let verdict = memo.verdict(text) ?? remember(text, in: memo)
-    switch verdict {
-    case .chain(let chain): return chain
+    let slot = memo.slot(text) ?? remember(text, in: memo)
+    switch memo.verdicts[slot] {
+    case .chain(let chain): return (chain, slot)
     case .rejected(let reason): throw RowRejection(reason)
     }
   }
 
-  /// Works out the verdict of the header `text` and keeps it in `memo` (its last 8 headers).
-  private func remember(_ text: UnsafeBufferPointer<UInt8>, in memo: JWSMemo) -> HeaderVerdict {
+  /// Works out the verdict of the header `text` and keeps it in `memo` (its last 8 headers); its slot.
+  private func remember(_ text: UnsafeBufferPointer<UInt8>, in memo: JWSMemo) -> Int {
     let verdict: HeaderVerdict
     if let decoded = Base64URL.decode(text) {
       verdict = self.verdict(header: decoded)
@@ -60,10 +81,12 @@ extension JWSVerifier {
     if memo.headers.count >= 8 {
       memo.headers.removeFirst()
       memo.verdicts.removeFirst()
+      memo.verifiers.removeFirst()
     }
     memo.headers.append(Array(text))
     memo.verdicts.append(verdict)
-    return verdict
+    memo.verifiers.append(nil)
+    return memo.headers.count - 1
   }
 
   /// The offsets of the two dots of a compact JWS, when it has exactly two and non-empty first parts.
@@ -91,8 +114,17 @@ extension JWSVerifier {
 }
 
 extension JWSMemo {
-  /// The verdict kept for the header `text`, the latest first.
-  func verdict(_ text: UnsafeBufferPointer<UInt8>) -> HeaderVerdict? {
+  /// This thread's verifier for the chain kept in `slot`, made on first use (`nil` when libcrypto
+  /// could not set one up: the key then verifies on its own).
+  func verifier(_ slot: Int, _ chain: VerifiedChain) -> ES256Verifier? {
+    if let known = verifiers[slot] { return known }
+    let made = ES256Verifier(chain.key)
+    verifiers[slot] = made
+    return made
+  }
+
+  /// The slot of the header `text` among the kept ones, the latest first.
+  func slot(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
     guard let base = text.baseAddress else { return nil }
     var index = headers.count - 1
     while index >= 0 {
@@ -101,7 +133,7 @@ extension JWSMemo {
         known.withUnsafeBytes({ Memory.memcmp($0.baseAddress ?? UnsafeRawPointer(base), base, text.count) })
           == 0
       {
-        return verdicts[index]
+        return index
       }
       index -= 1
     }

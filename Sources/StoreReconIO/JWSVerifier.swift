@@ -141,6 +141,8 @@ package final class JWSVerifier: @unchecked Sendable {
 package final class JWSMemo {
   var headers: [[UInt8]] = []
   var verdicts: [HeaderVerdict] = []
+  /// Per kept header with a chain: this thread's verifier for its leaf key, made on first use.
+  var verifiers: [ES256Verifier?] = []
 
   /// An empty memo.
   package init() {}

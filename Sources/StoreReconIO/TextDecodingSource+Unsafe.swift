@@ -1,7 +1,8 @@
 /// Text bytes as UTF-8, whatever the file's byte-order mark says.
 ///
 /// `EF BB BF` (UTF-8 BOM) is stripped; `FF FE` (UTF-16LE) and `FE FF` (UTF-16BE) text is converted
-/// to UTF-8 as it streams (unpaired surrogates become U+FFFD). Without a BOM the bytes pass through.
+/// to UTF-8 as it streams (an unpaired surrogate becomes the byte `FF`, never valid UTF-8, so that its
+/// row is rejected by ``UTF8Validation`` rather than read with a made-up character). Without a BOM the bytes pass through.
 package final class TextDecodingSource: ByteSource {
   /// The encoding found at the start of the text.
   package enum Encoding: Sendable, Equatable {
@@ -73,12 +74,18 @@ package final class TextDecodingSource: ByteSource {
     }
   }
 
+  /// What ``convert(into:littleEndian:)`` puts for an unpaired surrogate (no scalar has this value).
+  static let unpaired: UInt32 = 0xFFFF_FFFF
+
   private func convert(into out: UnsafeMutableBufferPointer<UInt8>, littleEndian: Bool) throws(InputError)
     -> Int
   {
     var o = 0
     @inline(__always) func put(_ scalar: UInt32) {
-      if scalar < 0x80 {
+      if scalar == TextDecodingSource.unpaired {
+        out[o] = 0xFF
+        o += 1
+      } else if scalar < 0x80 {
         out[o] = UInt8(scalar)
         o += 1
       } else if scalar < 0x800 {
@@ -106,7 +113,7 @@ package final class TextDecodingSource: ByteSource {
           }
           if pendingHigh != nil {
             pendingHigh = nil
-            put(0xFFFD)
+            put(TextDecodingSource.unpaired)
           }
           return o
         }
@@ -124,12 +131,12 @@ package final class TextDecodingSource: ByteSource {
           put(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00))
           continue
         }
-        put(0xFFFD)
+        put(TextDecodingSource.unpaired)
       }
       if unit >= 0xD800 && unit <= 0xDBFF {
         pendingHigh = unit
       } else if unit >= 0xDC00 && unit <= 0xDFFF {
-        put(0xFFFD)
+        put(TextDecodingSource.unpaired)
       } else {
         put(unit)
       }

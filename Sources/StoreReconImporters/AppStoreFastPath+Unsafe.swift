@@ -199,13 +199,13 @@ extension AppStoreFastPath.Fields {
   init?(_ s: AppStoreFastPath.Scanned) {
     guard let originalTransactionId = s.originalTransactionId, let transactionId = s.transactionId,
       let productId = s.productId, let purchaseDate = s.purchaseDate,
-      let price = s.price, let currencyBytes = s.currency,
+      let price = s.price, price >= 0, let currencyBytes = s.currency,
       let currency = Currency.named(bytes: currencyBytes),
       let amount = try? currency.minor(milliunits: price)
     else { return nil }
     @inline(__always) func inRange(_ ms: Int64?) -> Bool {
       guard let ms else { return true }
-      return ms > Instant.distantPast.ms && ms < Instant.distantFuture.ms
+      return StoreTimeWindow.contains(ms)
     }
     guard inRange(purchaseDate), inRange(s.originalPurchaseDate), inRange(s.expiresDate),
       inRange(s.revocationDate)

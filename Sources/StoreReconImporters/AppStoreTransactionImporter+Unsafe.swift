@@ -37,6 +37,7 @@ extension AppStoreTransactionImporter {
         let (record, verified) = try AppStoreTransactionImporter.transaction(
           line: line, origin: Origin(file: -1, line: 0), checker: checker)
         batch.add(try checker.accept(record, verified: verified, batch: batch))
+        if record.currency == nil { batch.unpricedLines += 1 }
         return
       }
       // A compact JWS whose payload is a plain transaction object: what the full path makes of it (it
@@ -56,6 +57,7 @@ extension AppStoreTransactionImporter {
       let (record, inner) = try AppStoreTransactionImporter.transaction(
         jwsPayload: payload, origin: Origin(file: -1, line: 0), checker: checker)
       batch.add(try checker.accept(record, verified: verified || inner, batch: batch))
+      if record.currency == nil { batch.unpricedLines += 1 }
     }
   }
 

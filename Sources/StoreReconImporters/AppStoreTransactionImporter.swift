@@ -109,14 +109,20 @@ package struct AppStoreTransactionImporter: StoreImporter {
       store: .appStore, kind: .purchase, chainKey: chainKey, transactionId: transactionId,
       productId: productId,
       at: at, origin: origin)
-    guard let priceValue = payload["price"] else { throw RowRejection("missing price") }
-    guard let milliunits = priceValue.int64Value else {
-      throw RowRejection("price '\(priceValue.brief)' is not a whole number of milliunits")
-    }
-    let currency = try StoreCurrency.named(try payload.requiredText("currency"))
-    record.currency = currency
-    record.amountMinor = try StoreCurrency.convert { () throws(MoneyError) -> Int64 in
-      try currency.minor(milliunits: milliunits)
+    // No price at all (Xcode StoreKit testing, older transactions): an unpriced charge. It still proves
+    // the purchase and backs access; revenue leaves it out (docs/inputs.md).
+    var milliunits: Int64 = 0
+    if let priceValue = payload["price"], priceValue != .null {
+      guard let value = priceValue.int64Value else {
+        throw RowRejection("price '\(priceValue.brief)' is not a whole number of milliunits")
+      }
+      guard value >= 0 else { throw RowRejection("price '\(priceValue.brief)' is negative") }
+      milliunits = value
+      let currency = try StoreCurrency.named(try payload.requiredText("currency"))
+      record.currency = currency
+      record.amountMinor = try StoreCurrency.convert { () throws(MoneyError) -> Int64 in
+        try currency.minor(milliunits: value)
+      }
     }
     record.originalAt = try payload.optionalMillis("originalPurchaseDate")
     record.expiresAt = try payload.optionalMillis("expiresDate")

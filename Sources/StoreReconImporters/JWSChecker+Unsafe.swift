@@ -16,8 +16,11 @@ package struct JWSChecker {
   /// The payload of the line `compact` as a compact JWS: verified, or (signatures off) only decoded;
   /// `nil` when signatures are off and the line is no JWS (three base64url parts) at all.
   func lineJWSPayload(_ compact: UnsafeBufferPointer<UInt8>) throws(RowRejection) -> [UInt8]? {
-    if mode == .off { return JWS.payload(compact) }
-    return try verifier.verifiedPayload(compact, memo: memo)
+    let payload = mode == .off ? JWS.payload(compact) : try verifier.verifiedPayload(compact, memo: memo)
+    if let payload, let problem = payload.withUnsafeBufferPointer(UTF8Validation.problem) {
+      throw RowRejection("JWS payload: \(problem.reason)")
+    }
+    return payload
   }
 
   /// The payload of the compact JWS `compact` (held as a JSON string): verified, or (signatures off)

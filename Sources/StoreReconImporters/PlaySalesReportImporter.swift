@@ -157,7 +157,7 @@ package struct PlaySalesReportImporter: StoreImporter {
       guard let id = PackedID.packed(order), id.kind == .playOrder else { return false }
       let seconds = ByteText.trimmed(record.field(columns.timestamp))
       guard !seconds.isEmpty, let value = ByteText.int64(seconds), value > -100_000_000_000,
-        value < 100_000_000_000
+        value < 100_000_000_000, StoreTimeWindow.contains(value * 1000)
       else { return false }
       let sku = ByteText.trimmed(record.field(columns.sku))
       guard !sku.isEmpty else { return false }
@@ -275,6 +275,9 @@ package struct PlaySalesReportImporter: StoreImporter {
         throw RowRejection(
           "Order Charged Timestamp \(ByteText.quoted(seconds)) is not a Unix time in seconds")
       }
+      if let problem = StoreTimeWindow.problem("Order Charged Timestamp", value * 1000) {
+        throw RowRejection(problem)
+      }
       return Instant(ms: value * 1000)
     }
     let dateBytes = ByteText.trimmed(record.field(columns.date))
@@ -283,6 +286,9 @@ package struct PlaySalesReportImporter: StoreImporter {
     }
     guard let date = CivilDate.parse(String(decoding: dateBytes, as: UTF8.self)) else {
       throw RowRejection("Order Charged Date \(ByteText.quoted(dateBytes)) is not a date (YYYY-MM-DD)")
+    }
+    if let problem = StoreTimeWindow.problem("Order Charged Date", date.startUTC.ms) {
+      throw RowRejection(problem)
     }
     return date.startUTC
   }

@@ -57,7 +57,9 @@ extension PlaySubscriptionImporter {
         slot = nil
         return true
       }
-      guard let instant = Instant.parseISO8601(text) else { return false }
+      guard let instant = Instant.parseISO8601(text), StoreTimeWindow.contains(instant.ms) else {
+        return false
+      }
       slot = instant.ms
       return true
     }

@@ -41,11 +41,11 @@ package struct PlayVoidedPurchaseImporter: StoreImporter {
       throw RowRejection("expected a voided-purchase object, found \(voided.brief)")
     }
     let token = try voided.optionalText("purchaseToken")
-    let orderId = try voided.optionalText("orderId")
-    let base = orderId.map(PlayOrderId.base)
-    guard let chainKey = token ?? base, let transactionId = orderId ?? token else {
-      throw RowRejection("missing purchaseToken and orderId")
-    }
+    // The order says which charge (a one-time purchase, a subscription or a single renewal) was voided:
+    // without it the void cannot be put on a charge.
+    let orderId = try voided.requiredText("orderId")
+    let chainKey = token ?? PlayOrderId.base(orderId)
+    let transactionId = orderId
     let at = try voided.requiredMillis("voidedTimeMillis")
     var record = StoreTransaction(
       store: .play, kind: .void, chainKey: chainKey, transactionId: transactionId, productId: "", at: at,

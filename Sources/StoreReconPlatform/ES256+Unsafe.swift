@@ -11,6 +11,9 @@ package final class ES256PublicKey: @unchecked Sendable {
 
   deinit { EVP_PKEY_free(key) }
 
+  /// Calls `body` with the `EVP_PKEY*` (valid for the call).
+  func withPKey<R>(_ body: (OpaquePointer) -> R) -> R { body(key) }
+
   /// Whether `signature` (64 bytes, `r‖s` big-endian) signs `message` with this key.
   package func verify(message: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer) -> Bool {
     guard signature.count == 64, let der = ES256PublicKey.der(rawSignature: signature) else { return false }

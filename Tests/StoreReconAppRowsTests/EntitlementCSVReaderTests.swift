@@ -83,3 +83,62 @@ import StoreReconTestSupport
     #expect(result.rows.first?.status == .grace)
   }
 }
+
+extension EntitlementCSVReaderTests {
+  @Test func aUserIdInLatin1OrWithNULIsRejectedNotMerged() throws {
+    let dir = try TempDir()
+    let header = "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n"
+    var bytes = Array(header.utf8)
+    bytes += Array("e1,jos\u{e9},p,play,k,active,,,\n".utf8)
+    bytes += Array("e2,jos".utf8) + [0xE9] + Array(",p,play,k,active,,,\n".utf8)
+    bytes += Array("e3,jos".utf8) + [0x00] + Array(",p,play,k,active,,,\n".utf8)
+    let path = try dir.write("entitlements.csv", bytes: bytes)
+    let result = try runReader(EntitlementCSVReader(), path, name: "entitlements.csv")
+    #expect(result.counts == InputCounts(read: 3, accepted: 1, rejected: 2))
+    #expect(result.rows.map(\.userId) == ["josé"])
+    #expect(
+      result.rejects.map(\.reason) == [
+        "not valid CSV: invalid UTF-8 at byte 6", "not valid CSV: NUL byte at byte 6",
+      ])
+    #expect(result.rejects.map(\.line) == [3, 4])
+  }
+}
+
+extension EntitlementCSVReaderTests {
+  static let unbalanced =
+    [
+      "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at",
+      "e1,u1,p,play,k1,active,,,",
+      "e2,\"u2,p,play,k2,active,,,",  // the quote is never closed
+      "e3,u3,p,play,k3,active,,,",
+      "e4,u4,p,play,\"k4\nstill k4\",active,,,",  // a quoted line break, closed: one record
+      "e5,u5,p,play,k5,active,,,",
+    ].joined(separator: "\n") + "\n"
+
+  static let unbalancedReason =
+    "not valid CSV: a quoted field is not closed before the next line that is a record of its own (read from there)"
+
+  @Test func anUnbalancedQuoteRejectsItsOwnRecordAndReadingGoesOnAtTheNextRecord() throws {
+    let result = try read(Self.unbalanced)
+    #expect(result.counts == InputCounts(read: 5, accepted: 4, rejected: 1))
+    #expect(result.rows.map(\.entitlementId) == ["e1", "e3", "e4", "e5"])
+    #expect(result.rows.map(\.storeKey) == ["k1", "k3", "k4\nstill k4", "k5"])
+    #expect(result.rows.map(\.origin.line) == [2, 4, 5, 7])
+    #expect(result.rejects.map(\.line) == [3])
+    #expect(result.rejects.map(\.reason) == [Self.unbalancedReason])
+  }
+
+  @Test(arguments: [16, 40, 1 << 20])
+  func theChunkedReaderResynchronisesTheSame(chunkBytes: Int) throws {
+    let dir = try TempDir()
+    let path = try dir.write("entitlements.csv", Self.unbalanced)
+    let sink = RejectList()
+    var table = PackedEntitlements()
+    let counts = try EntitlementCSVReader().read(
+      path: path, displayName: "entitlements.csv", fileIndex: 1, rejects: sink, into: &table,
+      chunkBytes: chunkBytes, threads: 2)
+    #expect(counts == InputCounts(read: 5, accepted: 4, rejected: 1))
+    #expect(sink.rejects.map(\.line) == [3])
+    #expect(sink.rejects.map(\.reason) == [Self.unbalancedReason])
+  }
+}

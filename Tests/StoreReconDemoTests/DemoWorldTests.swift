@@ -9,13 +9,14 @@ struct GeneratedWorld {
   let root: URL
   let truth: DemoTruth
 
-  init(users: Int = 3000, seed: UInt64 = 42, asOf: CivilDate? = nil) throws {
+  init(users: Int = 3000, seed: UInt64 = 42, asOf: CivilDate? = nil, realistic: Bool = false) throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "storerecon-demo-\(UUID().uuidString)")
     var options = DemoOptions()
     options.users = users
     options.seed = seed
     if let asOf { options.asOf = asOf }
+    options.realistic = realistic
     truth = try DemoWorld.generate(options, into: root.path)
   }
 

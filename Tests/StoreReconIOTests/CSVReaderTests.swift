@@ -48,10 +48,20 @@ import StoreReconTestSupport
   }
 
   @Test func unclosedQuoteAtEndIsMalformed() throws {
-    let (_, rows) = try records("a,b\n1,\"open\n2,3\n")
+    let (_, rows) = try records("a,b\n1,\"open\nstill open\n")
     #expect(rows.count == 1)
     #expect(rows[0].2 == "a quoted field is not closed before the end of the file")
     #expect(rows[0].0 == 2)
+  }
+
+  @Test func anUnclosedQuoteEndsAtALineThatIsARecordOfItsOwn() throws {
+    let (_, rows) = try records("a,b\n1,\"open\nmore\n2,3\n4,\"two\nlines\"\n")
+    #expect(rows.count == 3)
+    #expect(rows[0].0 == 2)
+    #expect(rows[0].2 == CSVReader.unclosedBeforeRecord)
+    #expect(rows.map(\.0) == [2, 4, 5])
+    #expect(rows[1].1 == ["2", "3"])
+    #expect(rows[2].1 == ["4", "two\nlines"])
   }
 
   @Test func headerIsMappedByNameIgnoringCaseAndSpaces() throws {

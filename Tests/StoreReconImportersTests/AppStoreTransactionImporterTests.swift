@@ -66,7 +66,7 @@ import StoreReconTestSupport
 
   @Test func minimalTransactionHasDefaults() throws {
     let line =
-      #"{"originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"price":0,"currency":"JPY"}"#
+      #"{"originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":1698148900005,"price":0,"currency":"JPY"}"#
     let t = try #require(try importLines([line]).rows.first)
     #expect(t.amountMinor == 0)
     #expect(t.expiresAt == nil)
@@ -79,7 +79,7 @@ import StoreReconTestSupport
 
   @Test func freeTrialIsRecognised() throws {
     let base =
-      #""originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"currency":"USD""#
+      #""originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":1698148900005,"currency":"USD""#
     let result = try importLines([
       "{\(base),\"price\":0,\"offerType\":1}",
       "{\(base),\"price\":0,\"offerDiscountType\":\"FREE_TRIAL\"}",
@@ -91,7 +91,7 @@ import StoreReconTestSupport
 
   @Test func environmentsOtherThanProductionAreSandbox() throws {
     let base =
-      #""originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":5,"price":1000,"currency":"USD""#
+      #""originalTransactionId":"1","transactionId":"2","productId":"p","purchaseDate":1698148900005,"price":1000,"currency":"USD""#
     let result = try importLines(
       ["Production", "Sandbox", "Xcode", "LocalTesting"].map { "{\(base),\"environment\":\"\($0)\"}" })
     #expect(result.rows.map(\.environment) == [.production, .sandbox, .sandbox, .sandbox])
@@ -133,7 +133,7 @@ import StoreReconTestSupport
 
   @Test func everyRejectionHasItsReason() throws {
     func line(_ fields: String) -> String {
-      "{\"transactionId\":\"2\",\"productId\":\"p\",\"purchaseDate\":5,\(fields)}"
+      "{\"transactionId\":\"2\",\"productId\":\"p\",\"purchaseDate\":1698148900005,\(fields)}"
     }
     let result = try importLines([
       line(#""price":1000,"currency":"USD""#),
@@ -148,15 +148,19 @@ import StoreReconTestSupport
       "[1,2]",
       "{\"signedPayload\":\"\(Self.jws(#"{"notificationType":"TEST","data":{"environment":"Sandbox"}}"#))\"}",
       "not.a.jws!",
+      line(#""originalTransactionId":"1","price":-990,"currency":"USD""#),
+      line(#""originalTransactionId":"1","price":990,"currency":"USD","expiresDate":4102444800000"#),
       Self.full,
     ])
-    #expect(result.counts == InputCounts(read: 13, accepted: 1, rejected: 12))
+    #expect(result.counts == InputCounts(read: 15, accepted: 2, rejected: 13))
+    // No price at all: an unpriced charge, accepted (it proves the purchase).
+    #expect(result.rows.first?.currency == nil)
+    #expect(result.rows.first?.amountMinor == 0)
     #expect(
       result.rejects.map(\.reason) == [
         "missing originalTransactionId",
         "amount '4.999' has more digits than EUR allows (2 after the point)",
         "unknown currency 'XYZ'",
-        "missing price",
         "missing currency",
         "price '10.5' is not a whole number of milliunits",
         "expiresDate 'soon' is not a Unix time in milliseconds",
@@ -165,8 +169,10 @@ import StoreReconTestSupport
         "expected a transaction object or a JWS, found an array",
         "notification TEST carries no transaction",
         "not valid JSON: unexpected 'n' at byte 0",
+        "price '-990' is negative",
+        "expiresDate 2100-01-01T00:00:00.000Z is more than 10 years after the report date",
       ])
-    #expect(result.rejects.map(\.line) == Array(1...12))
+    #expect(result.rejects.map(\.line) == [1, 2, 3] + Array(5...14))
     #expect(result.rejects.allSatisfy { $0.file == "apple.jsonl" })
     #expect(result.rejects[1].raw.contains("\"price\":4999"))
   }

@@ -9,12 +9,12 @@ import StoreReconTestSupport
   @Test func linesAreSplitAndNumberedAsTheLineReaderDoes() throws {
     let dir = try TempDir()
     let good =
-      #"{"originalTransactionId":"1","transactionId":"1","productId":"p","purchaseDate":1,"price":990,"currency":"USD"}"#
+      #"{"originalTransactionId":"1","transactionId":"1","productId":"p","purchaseDate":1698148900001,"price":990,"currency":"USD"}"#
     let other =
-      #"{"originalTransactionId":"2","transactionId":"3","productId":"p","purchaseDate":2,"price":990,"currency":"EUR"}"#
+      #"{"originalTransactionId":"2","transactionId":"3","productId":"p","purchaseDate":1698148900002,"price":990,"currency":"EUR"}"#
     let long =
       #"{"originalTransactionId":"4","transactionId":"4","productId":""# + String(repeating: "x", count: 5000)
-      + #"","purchaseDate":3,"price":0,"currency":"USD"}"#
+      + #"","purchaseDate":1698148900003,"price":0,"currency":"USD"}"#
     let texts = [
       "\u{FEFF}" + good + "\n" + other + "\n",
       good + "\r\n\r\n  \n" + "not json\r\n" + other,

@@ -22,6 +22,9 @@ package final class RecordBatch: @unchecked Sendable {
   /// Lines accepted without a verified signature (App Store decoded JSON, or any line when signatures
   /// are off): counted per input for the manifest and the summary; the ledger ignores it.
   package var unverifiedLines = 0
+  /// App Store transactions accepted without a price (Xcode StoreKit testing, older transactions):
+  /// they back access; revenue leaves them out (the store's reports hold their money).
+  package var unpricedLines = 0
   /// Per record: its chain key (pooled in ``texts``) and namespace, its account token (number in
   /// ``tokens`` + 1, or 0) and its original purchase instant (or ``PackedRecord/none``).
   package var keys: [PackedID] = []

@@ -32,6 +32,8 @@ package struct InputReport: Sendable {
   /// for (decoded JSON lines; every line when `off`). `nil` for other inputs.
   package var signatures: String?
   package var unverified: Int?
+  /// For App Store transactions: accepted transactions without a price (unpriced charges).
+  package var unpriced: Int?
 
   /// Creates the value from its fields.
   package init(

@@ -72,7 +72,7 @@ package enum RevenueProceeds {
     var appleSettled: PerUnit = [:]
     var appleReported: PerUnit = [:]
     /// Play order id → (Σ charge-side rows, Σ refund-side rows, has refund rows).
-    var play: [String: (charge: Int64, refund: Int64, refunded: Bool)] = [:]
+    var play: [PlayOrderKey: (charge: Int64, refund: Int64, refunded: Bool)] = [:]
 
     init(reports: StoreReportRows, settings: TieOutSettings) {
       self.settings = settings
@@ -103,16 +103,20 @@ package enum RevenueProceeds {
           day = day.next
         }
       }
+      play.reserveCapacity(reports.playEarnings.count / 2)
       for row in reports.playEarnings where row.type != .adjustment {
-        var entry = play[row.orderId] ?? (0, 0, false)
-        switch row.type {
-        case .chargeRefund, .googleFeeRefund, .taxRefund:
-          entry.refund += row.buyerAmountMinor
-          entry.refunded = true
-        default:
-          entry.charge += row.buyerAmountMinor
-        }
-        play[row.orderId] = entry
+        // One look-up, the entry changed in place.
+        Book.add(row, to: &play[row.order, default: (0, 0, false)])
+      }
+    }
+
+    static func add(_ row: PlayEarningsRow, to entry: inout (charge: Int64, refund: Int64, refunded: Bool)) {
+      switch row.type {
+      case .chargeRefund, .googleFeeRefund, .taxRefund:
+        entry.refund += row.buyerAmountMinor
+        entry.refunded = true
+      default:
+        entry.charge += row.buyerAmountMinor
       }
     }
 
@@ -193,7 +197,7 @@ package enum RevenueProceeds {
     let subscription = products.productType[Int(r.variant)] == .autoRenewable
     let tax = view.tax(n)
     if store == .play, !book.play.isEmpty {
-      if let entry = book.play[r.transactionId.string(pool: view.pool)] {
+      if let entry = book.play[PlayOrderKey(r.transactionId, pool: view.pool)] {
         if r.kind == .refund {
           if entry.refunded { return (-entry.refund, .settled) }
         } else {

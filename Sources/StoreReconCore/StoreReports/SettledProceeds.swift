@@ -18,7 +18,7 @@ package final class SettledProceeds: Sendable {
   func proceeds(_ n: Int, _ r: PackedRecord, _ view: borrowing LedgerView, store: Store) -> Int64? {
     switch store {
     case .play:
-      guard !book.play.isEmpty, let entry = book.play[r.transactionId.string(pool: view.pool)] else {
+      guard !book.play.isEmpty, let entry = book.play[PlayOrderKey(r.transactionId, pool: view.pool)] else {
         return nil
       }
       return entry.charge

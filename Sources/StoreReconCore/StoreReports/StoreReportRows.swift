@@ -209,8 +209,10 @@ package struct PlayEarningsRow: Sendable, Equatable {
   /// The earnings month the row belongs to (`PlayApps_YYYYMM` in the file name, else the month of
   /// ``day``): year and month, day 1.
   package var month: CivilDate
-  /// `Description`: the order id (`GPA.…`, renewals `..N`).
-  package var orderId: String
+  /// `Description`: the order id (`GPA.…`, renewals `..N`), packed where it packs.
+  package var order: PlayOrderKey
+  /// `Description`: the order id as written.
+  package var orderId: String { order.string }
   /// `Transaction Date` (`Sep 3, 2026`).
   package var day: CivilDate
   /// `Transaction Date` and `Transaction Time` as an instant, where the time's zone is known
@@ -245,8 +247,21 @@ package struct PlayEarningsRow: Sendable, Equatable {
     country: String, buyerCurrency: Currency, buyerAmountMinor: Int64, merchantCurrency: Currency,
     merchantAmountMinor: Int64, origin: Origin
   ) {
+    self.init(
+      month: month, order: PlayOrderKey(orderId), day: day, type: type, productId: productId,
+      country: country,
+      buyerCurrency: buyerCurrency, buyerAmountMinor: buyerAmountMinor, merchantCurrency: merchantCurrency,
+      merchantAmountMinor: merchantAmountMinor, origin: origin)
+  }
+
+  /// Creates a row from its order id's key.
+  package init(
+    month: CivilDate, order: PlayOrderKey, day: CivilDate, type: TransactionType, productId: String,
+    country: String, buyerCurrency: Currency, buyerAmountMinor: Int64, merchantCurrency: Currency,
+    merchantAmountMinor: Int64, origin: Origin
+  ) {
     self.month = month
-    self.orderId = orderId
+    self.order = order
     self.day = day
     self.type = type
     self.productId = productId

@@ -89,8 +89,10 @@ package struct TieOutOrder: Sendable, Equatable {
   }
 
   package var store: Store = .play
-  /// The order id as written (renewals keep their `..N`).
-  package var orderId: String
+  /// The order id (renewals keep their `..N`), packed where it packs.
+  package var order: PlayOrderKey
+  /// The order id as written.
+  package var orderId: String { order.string }
   /// The earnings month (first day).
   package var month: CivilDate
   package var productId: String
@@ -108,7 +110,12 @@ package struct TieOutOrder: Sendable, Equatable {
 
   /// Creates an empty order row.
   package init(orderId: String, month: CivilDate, productId: String, currency: Currency) {
-    self.orderId = orderId
+    self.init(order: PlayOrderKey(orderId), month: month, productId: productId, currency: currency)
+  }
+
+  /// Creates an empty order row from its order id's key.
+  package init(order: PlayOrderKey, month: CivilDate, productId: String, currency: Currency) {
+    self.order = order
     self.month = month
     self.productId = productId
     self.currency = currency

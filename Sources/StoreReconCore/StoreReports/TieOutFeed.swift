@@ -13,7 +13,7 @@ enum TieOutFeed {
 
   /// One Play sales row of an earnings month, for the orders.
   struct OrderLine {
-    var orderId: String
+    var order: PlayOrderKey
     var month: CivilDate
     var product: String
     var currency: Currency
@@ -143,7 +143,8 @@ enum TieOutFeed {
           units: sign, amount: sign * item, proceeds: sign * (item - fee))
         out.orders.append(
           OrderLine(
-            orderId: r.transactionId.string(pool: view.pool), month: month, product: skus[Int(r.variant)],
+            order: PlayOrderKey(r.transactionId, pool: view.pool), month: month,
+            product: skus[Int(r.variant)],
             currency: Currency(tableIndex: Int(r.currency) - 1), item: sign * item, fee: sign * fee))
       }
     }

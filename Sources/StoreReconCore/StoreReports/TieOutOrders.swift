@@ -1,7 +1,7 @@
 /// The Play orders of the earnings months while both sides add up.
 struct TieOutOrderTable {
   struct Key: Hashable {
-    var orderId: String
+    var order: PlayOrderKey
     var month: CivilDate
   }
 
@@ -26,7 +26,7 @@ struct TieOutOrderTable {
     // One look-up, the sides changed in place (a copy out and back costs a second hash and the
     // retains of the texts inside).
     TieOutOrderTable.addEarnings(
-      row, to: &table[Key(orderId: row.orderId, month: row.month), default: Sides()])
+      row, to: &table[Key(order: row.order, month: row.month), default: Sides()])
   }
 
   static func addEarnings(_ row: PlayEarningsRow, to sides: inout Sides) {
@@ -45,7 +45,7 @@ struct TieOutOrderTable {
     table.reserveCapacity(table.count + lines.count)
     for line in lines {
       TieOutOrderTable.addSales(
-        line, to: &table[Key(orderId: line.orderId, month: line.month), default: Sides()])
+        line, to: &table[Key(order: line.order, month: line.month), default: Sides()])
     }
   }
 
@@ -57,15 +57,43 @@ struct TieOutOrderTable {
     if sides.salesCurrency == nil { sides.salesCurrency = line.currency }
   }
 
+  /// What the orders sort by, in plain numbers: the month's day number, and for a `GPA.` id its 17
+  /// digits and renewal field (other ids compare by their keys).
+  struct SortKey {
+    var month: Int64
+    var value: UInt64
+    var renewal: UInt32
+    var isPlayOrder: Bool
+    var index: Int
+
+    init(_ key: Key, index: Int) {
+      month = key.month.daysSinceEpoch
+      let packed = key.order.packed
+      isPlayOrder = key.order.text == nil && packed.kind == .playOrder
+      value = packed.value
+      renewal = packed.meta & 0x3FFF_FFFF
+      self.index = index
+    }
+  }
+
   /// The orders with their status and detail, sorted by month, then order id.
   func finished() -> [TieOutOrder] {
-    let keys = table.keys.sorted { ($0.month, $0.orderId) < ($1.month, $1.orderId) }
-    return keys.compactMap { key -> TieOutOrder? in
-      guard let sides = table[key], let currency = sides.salesCurrency ?? sides.earningsCurrency else {
-        return nil
+    // The pairs in one array, their numbers sorted (moving small numbers, not the pairs): no second
+    // look-up per key.
+    let pairs = Array(table)
+    var order = pairs.indices.map { i in SortKey(pairs[i].key, index: i) }
+    order.sort { a, b in
+      if a.month != b.month { return a.month < b.month }
+      if a.isPlayOrder && b.isPlayOrder {
+        return a.value != b.value ? a.value < b.value : PlayOrderKey.renewalLess(a.renewal, b.renewal)
       }
+      return PlayOrderKey.less(pairs[a.index].key.order, pairs[b.index].key.order)
+    }
+    return order.compactMap { k -> TieOutOrder? in
+      let (key, sides) = pairs[k.index]
+      guard let currency = sides.salesCurrency ?? sides.earningsCurrency else { return nil }
       var order = TieOutOrder(
-        orderId: key.orderId, month: key.month,
+        order: key.order, month: key.month,
         productId: sides.salesProduct ?? sides.earningsProduct ?? "", currency: currency)
       order.salesItemMinor = sides.salesItem
       order.earningsChargeMinor = sides.earningsCharge

@@ -381,16 +381,24 @@ package enum CSVChunkImport {
       }
       packer.reserve(&chunk.output, bytes: region.end - region.start)
       let splitter = CSVSplitter()
+      let probe = CSVSplitter()
       var regionEnd = region.end
       var atEnd = region.atEnd
-      while let line = lines.next() {
+      // A line read while a quote was open that is a record of its own: read next (CSVReader's rule).
+      var carried: CSVReader.Carried?
+      while true {
+        let held = carried
+        carried = nil
+        guard let taken = held ?? lines.next().map({ CSVReader.Carried(line: lines.number, text: $0) }) else {
+          break
+        }
+        let (line, recordLine) = (taken.text, taken.line)
         if line.count >= LineReader.maximumLineLength {
-          chunk.tooLong = lines.number
-          chunk.lines = lines.number
+          chunk.tooLong = recordLine
+          chunk.lines = recordLine
           return chunk
         }
         if CSVReader.isBlank(line) { continue }
-        let recordLine = lines.number
         var result = splitter.split(line)
         var text = line
         if result == .unterminated {
@@ -417,6 +425,11 @@ package enum CSVChunkImport {
               chunk.tooLong = lines.number
               chunk.lines = lines.number
               return chunk
+            }
+            if probe.standsAlone(more, expected: expected) {
+              carried = CSVReader.Carried(line: lines.number, text: more)
+              result = .malformed(CSVReader.unclosedBeforeRecord)
+              break
             }
             text = splitter.appendPending(more)
             result = splitter.split(text)

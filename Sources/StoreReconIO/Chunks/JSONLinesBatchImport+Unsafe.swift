@@ -169,7 +169,8 @@ extension JSONLinesBatchImport {
   ) {
     let text = JSONLinesImport.trimmed(line)
     if text.isEmpty { return }
-    do {
+    do throws(RowRejection) {
+      if let problem = UTF8Validation.problem(text) { throw RowRejection(problem.reason) }
       try packer.pack(text, into: chunk.batch)
       chunk.batch.noteLines(number)
     } catch {

@@ -8,15 +8,19 @@ package struct PackedImport: Sendable {
   package var lastAt: Instant?
   /// Accepted lines whose signature was not verified (``RecordBatch/unverifiedLines``).
   package var unverified = 0
+  /// Accepted transactions without a price (``RecordBatch/unpricedLines``).
+  package var unpriced = 0
 
   /// Creates the value from its fields.
   package init(
-    counts: InputCounts = InputCounts(), firstAt: Instant? = nil, lastAt: Instant? = nil, unverified: Int = 0
+    counts: InputCounts = InputCounts(), firstAt: Instant? = nil, lastAt: Instant? = nil, unverified: Int = 0,
+    unpriced: Int = 0
   ) {
     self.counts = counts
     self.firstAt = firstAt
     self.lastAt = lastAt
     self.unverified = unverified
+    self.unpriced = unpriced
   }
 }
 
@@ -195,6 +199,7 @@ package enum JSONLinesBatchImport {
     var firstAt = Int64.max
     var lastAt = Int64.min
     var unverified = 0
+    var unpriced = 0
 
     init(displayName: String, rejects: any RejectSink, builder: LedgerBuilder) {
       counter = RecordCounter(displayName: displayName, rejects: rejects)
@@ -208,6 +213,7 @@ package enum JSONLinesBatchImport {
         counter.reject(line: linesBefore + reject.line, reason: reject.reason, raw: reject.raw)
       }
       unverified += chunk.batch.unverifiedLines
+      unpriced += chunk.batch.unpricedLines
       chunk.batch.lineOffset = linesBefore
       builder.merge(chunk.batch)
       firstAt = min(firstAt, chunk.batch.firstAt)
@@ -224,7 +230,7 @@ package enum JSONLinesBatchImport {
     func finish() -> PackedImport {
       return PackedImport(
         counts: counter.counts, firstAt: firstAt == Int64.max ? nil : Instant(ms: firstAt),
-        lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt), unverified: unverified)
+        lastAt: lastAt == Int64.min ? nil : Instant(ms: lastAt), unverified: unverified, unpriced: unpriced)
     }
   }
 }

@@ -15,7 +15,8 @@ package enum JSONLinesImport {
       if text.isEmpty { continue }
       let number = lines.lineNumber
       let origin = Origin(file: fileIndex, line: Int32(clamping: number))
-      do {
+      do throws(RowRejection) {
+        if let problem = UTF8Validation.problem(text) { throw RowRejection(problem.reason) }
         let record = try map(text, origin)
         counter.accept()
         emit(record)

@@ -24,22 +24,25 @@ extension JSONValue {
     return instant
   }
 
-  /// A Unix time in milliseconds that may be absent (number or numeric string; fractions rounded to the nearest ms).
+  /// A Unix time in milliseconds that may be absent (number or numeric string; fractions rounded to the nearest ms),
+  /// within ``StoreTimeWindow``.
   package func optionalMillis(_ key: String) throws(RowRejection) -> Instant? {
     guard let value = self[key] else { return nil }
     if case .string(let text) = value, text.isEmpty { return nil }
     guard let ms = value.roundedInt64Value, ms > Instant.distantPast.ms, ms < Instant.distantFuture.ms else {
       throw RowRejection("\(key) '\(value.brief)' is not a Unix time in milliseconds")
     }
+    if let problem = StoreTimeWindow.problem(key, ms) { throw RowRejection(problem) }
     return Instant(ms: ms)
   }
 
-  /// An RFC 3339 timestamp that may be absent (`2026-11-29T10:00:00.123Z`).
+  /// An RFC 3339 timestamp that may be absent (`2026-11-29T10:00:00.123Z`), within ``StoreTimeWindow``.
   package func optionalTimestamp(_ key: String) throws(RowRejection) -> Instant? {
     guard let text = try optionalText(key) else { return nil }
     guard let instant = Instant.parseISO8601(text) else {
       throw RowRejection("\(key) '\(RawText.truncated(text))' is not an ISO 8601 timestamp with an offset")
     }
+    if let problem = StoreTimeWindow.problem(key, instant.ms) { throw RowRejection(problem) }
     return instant
   }
 

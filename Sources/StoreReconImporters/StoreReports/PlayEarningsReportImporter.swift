@@ -78,7 +78,7 @@ package struct PlayEarningsReportImporter {
     let merchantCurrency = try cells.currency(c.merchantCurrency, "Merchant Currency")
     var row = PlayEarningsRow(
       month: fileMonth ?? CivilDate(year: day.year, month: day.month, day: 1),
-      orderId: loose ? cells.text(c.order) : try cells.required(c.order, "Description"), day: day, type: type,
+      order: try cells.orderKey(c.order, "Description", optional: loose), day: day, type: type,
       productId: loose ? cells.shared(c.sku) : try cells.requiredShared(c.sku, "Sku Id"),
       country: loose && cells.isBlank(c.country) ? "" : try cells.country(c.country, "Buyer Country"),
       buyerCurrency: buyerCurrency,

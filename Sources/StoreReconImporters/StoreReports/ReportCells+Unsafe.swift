@@ -42,6 +42,14 @@ struct ReportCells {
     return String(decoding: cell, as: UTF8.self)
   }
 
+  /// Column `index` as a Play order id's key (packed, no `String`, where it packs); rejects a blank
+  /// cell with "missing `name`" unless `optional`.
+  func orderKey(_ index: Int, _ name: String, optional: Bool) throws(RowRejection) -> PlayOrderKey {
+    let cell = bytes(index)
+    guard optional || !cell.isEmpty else { throw RowRejection("missing \(name)") }
+    return PlayOrderKey(bytes: cell)
+  }
+
   /// The physical first cell, trimmed, as text (for trailer lines).
   var firstCell: String { String(decoding: ByteText.trimmed(record.field(0)), as: UTF8.self) }
 

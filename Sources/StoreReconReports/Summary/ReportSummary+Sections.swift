@@ -43,11 +43,20 @@ extension ReportSummary {
       if let error = input.error { blocks.append(.paragraph("FAILED \(input.path): \(error)")) }
     }
     for input in facts.inputs { if let line = Self.signatureLine(input) { blocks.append(.paragraph(line)) } }
+    for input in facts.inputs { if let line = Self.unpricedLine(input) { blocks.append(.paragraph(line)) } }
     for line in facts.inputNotes { blocks.append(.paragraph(line)) }
     if facts.inputs.contains(where: { $0.counts.rejected > 0 }) {
       blocks.append(.paragraph("Rejected rows are listed with file, line and reason in rejects/."))
     }
     return SummarySection(title: "Inputs", blocks: blocks)
+  }
+
+  /// The summary's line on an App Store input's transactions without a price, when there are any.
+  static func unpricedLine(_ input: InputReport) -> String? {
+    guard let n = input.unpriced, n > 0 else { return nil }
+    let them = n == 1 ? "1 transaction carries" : "\(n) transactions carry"
+    return "Unpriced, \(input.path): \(them) no price (StoreKit testing or older transactions). They back "
+      + "access; revenue and the tie-out's feed leave them out, and the stores' reports hold their money."
   }
 
   /// The summary's line on an App Store input's signatures, when there is something to say: signatures

@@ -9,13 +9,14 @@ import StoreReconTestSupport
 
 /// The demo world through the whole job: every planted finding reported and nothing else, per kind.
 @Suite(.serialized) struct DemoEndToEndTests {
-  @Test(arguments: [(UInt64(42), 3000), (UInt64(7), 1200)])
-  func findingsMatchThePlantedTruthExactly(seed: UInt64, users: Int) throws {
+  @Test(arguments: [(UInt64(42), 3000, false), (UInt64(7), 1200, false), (UInt64(42), 2000, true)])
+  func findingsMatchThePlantedTruthExactly(seed: UInt64, users: Int, realistic: Bool) throws {
     let dir = try Binary.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     var options = DemoOptions()
     options.users = users
     options.seed = seed
+    options.realistic = realistic
     let outcome = try DemoRun.execute(options: options, directory: dir.path, progress: MemoryProgress())
     #expect(outcome.missed.isEmpty, "missed: \(outcome.missed.prefix(5))")
     #expect(outcome.unexpected.isEmpty, "unexpected: \(outcome.unexpected.prefix(5))")

@@ -1,0 +1,78 @@
+/// Strict UTF-8 (RFC 3629) and NUL checks of a row's bytes, as every reader runs them before a row is
+/// parsed: no overlong forms, no surrogates (U+D800–U+DFFF), nothing above U+10FFFF, no NUL byte.
+/// A row that fails is rejected with the byte offset; no replacement character is ever made up.
+///
+/// Eight bytes at a time while they are ASCII and not NUL (the common case), byte by byte from the
+/// first word that is not.
+package enum UTF8Validation {
+  /// What is wrong with a row's bytes, and where (0-based offset into the row).
+  package struct Problem: Equatable, Sendable {
+    /// The offset of the first byte that is invalid (or NUL).
+    package let offset: Int
+    /// Whether it is a NUL byte (else invalid UTF-8).
+    package let isNUL: Bool
+
+    /// The rejection reason: "invalid UTF-8 at byte N" or "NUL byte at byte N".
+    package var reason: String {
+      isNUL ? "NUL byte at byte \(offset)" : "invalid UTF-8 at byte \(offset)"
+    }
+  }
+
+  /// The first problem in `bytes`, or `nil` when they are valid UTF-8 without NUL.
+  package static func problem(_ bytes: UnsafeBufferPointer<UInt8>) -> Problem? {
+    guard let base = bytes.baseAddress else { return nil }
+    let n = bytes.count
+    var i = 0
+    let raw = UnsafeRawPointer(base)
+    while i + 8 <= n {
+      let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let high: UInt64 = 0x8080_8080_8080_8080
+      let zero = (word &- 0x0101_0101_0101_0101) & ~word & high
+      if (word & high) | zero != 0 { break }
+      i += 8
+    }
+    return slow(base, from: i, count: n)
+  }
+
+  /// Byte-by-byte validation of `base[from..<count]`.
+  static func slow(_ base: UnsafePointer<UInt8>, from start: Int, count n: Int) -> Problem? {
+    var i = start
+    while i < n {
+      let b = base[i]
+      if b < 0x80 {
+        if b == 0 { return Problem(offset: i, isNUL: true) }
+        i += 1
+        continue
+      }
+      let length = sequenceLength(base, at: i, count: n)
+      if length == 0 { return Problem(offset: i, isNUL: false) }
+      i += length
+    }
+    return nil
+  }
+
+  /// The length of the valid multi-byte sequence starting at `i`, or 0 when it is not one.
+  @inline(__always)
+  static func sequenceLength(_ p: UnsafePointer<UInt8>, at i: Int, count n: Int) -> Int {
+    let b = p[i]
+    func continuation(_ k: Int) -> Bool { i + k < n && p[i + k] & 0xC0 == 0x80 }
+    switch b {
+    case 0xC2...0xDF:
+      return continuation(1) ? 2 : 0
+    case 0xE0...0xEF:
+      guard continuation(1), continuation(2) else { return 0 }
+      let second = p[i + 1]
+      if b == 0xE0 && second < 0xA0 { return 0 }  // overlong
+      if b == 0xED && second > 0x9F { return 0 }  // a surrogate
+      return 3
+    case 0xF0...0xF4:
+      guard continuation(1), continuation(2), continuation(3) else { return 0 }
+      let second = p[i + 1]
+      if b == 0xF0 && second < 0x90 { return 0 }  // overlong
+      if b == 0xF4 && second > 0x8F { return 0 }  // above U+10FFFF
+      return 4
+    default:
+      return 0  // a continuation byte first, C0/C1 (overlong) or F5–FF
+    }
+  }
+}

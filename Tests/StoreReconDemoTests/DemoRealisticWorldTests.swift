@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import StoreReconCore
+@testable import StoreReconDemo
+
+/// The realistic world (`demo --realistic`): the same kind of world, written the way real exports are.
+@Suite("Demo world, realistic")
+struct DemoRealisticWorldTests {
+  static let uuid = try? NSRegularExpression(
+    pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+
+  static func isUUID(_ text: String) -> Bool {
+    uuid?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+  }
+
+  @Test func sameSeedGivesByteIdenticalFiles() throws {
+    let a = try GeneratedWorld(users: 600, realistic: true)
+    defer { a.remove() }
+    let b = try GeneratedWorld(users: 600, realistic: true)
+    defer { b.remove() }
+    #expect(a.truth.files == b.truth.files)
+    #expect(a.truth.planted == b.truth.planted)
+    for path in a.truth.files {
+      #expect(try a.data(path) == b.data(path), "\(path) differs between two runs with the same seed")
+    }
+    let classic = try GeneratedWorld(users: 600)
+    defer { classic.remove() }
+    #expect(try classic.data("app/entitlements.csv") != a.data("app/entitlements.csv"))
+  }
+
+  @Test func userIdsAreUUIDsAndLongOpaqueIds() throws {
+    let world = try GeneratedWorld(users: 3000, realistic: true)
+    defer { world.remove() }
+    var uuids: Set<String> = []
+    var opaque: Set<String> = []
+    for row in try world.lines("app/credentials.csv").dropFirst() {
+      let user = csvFields(row)[2]
+      if DemoRealisticWorldTests.isUUID(user) {
+        uuids.insert(user)
+      } else {
+        #expect((40...64).contains(user.utf8.count), "\(user)")
+        opaque.insert(user)
+      }
+    }
+    let share = Double(opaque.count) / Double(uuids.count + opaque.count)
+    #expect(share > 0.05 && share < 0.15, "long opaque ids: \(opaque.count) of \(uuids.count + opaque.count)")
+    #expect(world.truth.planted.allSatisfy { $0.userId.isEmpty || !$0.userId.hasPrefix("u0") })
+  }
+
+  @Test func appleLinesCarryEveryCurrentFieldInSeveralForms() throws {
+    let world = try GeneratedWorld(users: 3000, realistic: true)
+    defer { world.remove() }
+    let lines = try world.lines("exports/apple/transactions.jsonl")
+    var failed = 0
+    var jws = 0
+    var spaced = 0
+    var firstKeys: Set<String> = []
+    var longest: [String: Int] = [:]
+    for line in lines {
+      guard let object = decodeJSONLine(line) else {
+        failed += 1
+        continue
+      }
+      if line.hasPrefix("{") {
+        if line.contains("\": ") { spaced += 1 }
+        firstKeys.insert(String(line.dropFirst(2).prefix { $0 != "\"" }))
+      } else {
+        jws += 1
+      }
+      for field in [
+        "transactionId", "originalTransactionId", "bundleId", "productId", "purchaseDate", "quantity", "type",
+        "inAppOwnershipType", "signedDate", "environment", "transactionReason", "storefront", "storefrontId",
+        "price", "currency", "appTransactionId",
+      ] {
+        #expect(object[field] != nil, "\(field) missing: \(line.prefix(200))")
+      }
+      let key = try #require(object["originalTransactionId"] as? String)
+      longest[key, default: 0] += 1
+    }
+    #expect(failed == world.truth.rejectsPerFile["exports/apple/transactions.jsonl"])
+    #expect(jws * 40 > lines.count && jws * 10 < lines.count, "JWS lines: \(jws) of \(lines.count)")
+    #expect(spaced * 10 > lines.count, "spaced lines: \(spaced) of \(lines.count)")
+    #expect(firstKeys.count >= 3, "first keys: \(firstKeys.sorted())")
+    #expect((longest.values.max() ?? 0) >= 40, "longest chain: \(longest.values.max() ?? 0) transactions")
+    // Several products per user: what the app holds (entitlements) and credits (coins) per user.
+    var products: [String: Set<String>] = [:]
+    for (path, user, product) in [("app/entitlements.csv", 1, 2), ("app/credits.csv", 1, 4)] {
+      for row in try world.lines(path).dropFirst() {
+        let f = csvFields(row)
+        products[f[user], default: []].insert(f[product])
+      }
+    }
+    #expect(products.values.filter { $0.count >= 3 }.count >= 10, "users with three or more products")
+  }
+
+  @Test func playResourcesCarryTheContextsGoogleSends() throws {
+    let world = try GeneratedWorld(users: 3000, realistic: true)
+    defer { world.remove() }
+    let lines = try world.lines("exports/play/subscriptions.jsonl")
+    var states: Set<String> = []
+    var contexts: Set<String> = []
+    var tags = 0
+    for line in lines {
+      guard let object = decodeJSONLine(line) else { continue }
+      states.insert(object["subscriptionState"] as? String ?? "")
+      if let canceled = object["canceledStateContext"] as? [String: Any] { contexts.formUnion(canceled.keys) }
+      if object["pausedStateContext"] != nil { contexts.insert("paused") }
+      #expect(object["acknowledgementState"] != nil)
+      let items = try #require(object["lineItems"] as? [[String: Any]])
+      for item in items {
+        if let expiry = item["expiryTime"] as? String {
+          #expect(Instant.parseISO8601(expiry) != nil, "\(expiry)")
+        }
+        if (item["offerDetails"] as? [String: Any])?["offerTags"] != nil { tags += 1 }
+      }
+    }
+    #expect(states.isSuperset(of: ["SUBSCRIPTION_STATE_ACTIVE", "SUBSCRIPTION_STATE_PAUSED"]), "\(states)")
+    #expect(contexts.isSuperset(of: ["userInitiatedCancellation", "paused"]), "\(contexts)")
+    #expect(tags * 2 > lines.count)
+  }
+
+  @Test func appRowTimestampsComeInEveryFormAndAllParse() throws {
+    let world = try GeneratedWorld(users: 3000, realistic: true)
+    defer { world.remove() }
+    var forms: Set<String> = []
+    var rows = 0
+    for row in try world.lines("app/entitlements.csv").dropFirst() {
+      let f = csvFields(row)
+      guard EntitlementStatus(rawValue: f[5]) != nil, Instant.parseISO8601(f[6]) != nil else { continue }
+      rows += 1
+      for cell in f[6...8] where !cell.isEmpty {
+        #expect(Instant.parseISO8601(cell) != nil, "\(cell)")
+        forms.insert(cell.contains(" ") ? "space" : cell.hasSuffix("Z") ? "zulu" : "offset")
+        if cell.count == 20 { forms.insert("whole seconds") }
+      }
+    }
+    #expect(forms == ["space", "zulu", "offset", "whole seconds"], "\(forms)")
+    // About two entitlement and two credential rows per user.
+    let credentials = try world.lines("app/credentials.csv").count - 1
+    #expect(
+      rows * 10 > 3000 * 16 && credentials * 10 > 3000 * 18,
+      "\(rows) entitlements, \(credentials) credentials")
+  }
+}
