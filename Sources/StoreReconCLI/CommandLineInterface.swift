@@ -62,7 +62,10 @@ package enum StoreReconCLI {
     do {
       parsed = try ParsedOptions.parse(
         args, valued: ["--config", "--date", "--out", "--database", "--queries", "--lock-timeout"],
-        flags: ["--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing"])
+        flags: [
+          "--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing",
+          "--allow-damaged",
+        ])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -108,7 +111,8 @@ package enum StoreReconCLI {
         configPath: config, date: date, outDirectory: parsed.values["--out"],
         database: parsed.values["--database"], queriesDirectory: parsed.values["--queries"],
         history: !parsed.flags.contains("--no-history"),
-        lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"))
+        lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"),
+        allowDamaged: parsed.flags.contains("--allow-damaged"))
       let result = try ReconciliationRun.execute(request, progress: progress)
       if let headline = result.summary?.headline { StandardOutput.write(headline + "\n") }
       StandardOutput.write(Summary.text(result))

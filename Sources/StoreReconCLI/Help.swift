@@ -5,7 +5,8 @@ enum Help {
   static let usage = "storerecon <command> [options]"
   static let runUsage = """
     storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--database URI] [--queries DIR] \
-    [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run]] [--require-complete] [--allow-missing] [--quiet]
+    [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run]] [--require-complete] [--allow-missing] \
+    [--allow-damaged] [--quiet]
     """
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
@@ -76,22 +77,29 @@ enum Help {
       --require-complete  If an input does not cover the report date, exit 4 and do not mail.
       --allow-missing     A configured store export or optional app file that matches no file is
                           reported as INCOMPLETE instead of stopping the run with exit 66.
+      --allow-damaged     Reconcile an input whose rejects pass the config's "damaged" limits
+                          (default: more than 1 % of its rows, or 100,000) and report ATTENTION,
+                          instead of stopping the run with exit 65.
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
     Writes findings.csv, revenue.csv, counts.csv, grants.csv, tieout.csv and tieout_orders.csv (the
     transaction feed against the stores' own Sales, Financial and earnings reports, when the config
-    names them), rejects/<input>.csv, summary.txt, summary.html, reconciliation.xlsx (the same tables
+    names them), duplicates.csv (store records read in two files, counted once), rejects/<input>.csv
+    (written as found), summary.txt, summary.html, reconciliation.xlsx (the same tables
     as an Excel workbook with a Summary sheet) and manifest.json; with price experiments in the config also experiment_arms.csv,
     experiment_lineage.csv and price-tests.xlsx (a sheet per experiment with the arm table, the readout
     in words and a chart). Every input row is accepted or written to its rejects file with
-    file, line and reason; the manifest states read = accepted + rejected per input. A malformed file
-    is reported and the run goes on without it (exit 65); a file given under the wrong key (a Sales
+    file, line and reason; the manifest states read = accepted + rejected (+ duplicates + superseded)
+    per input. A malformed file (a damaged gzip or zip counts none of its rows) is reported and the
+    run goes on without it (exit 65); an input with too many rejects (config "damaged") stops the run
+    with exit 65 unless --allow-damaged; a file given under the wrong key (a Sales
     report as App Store transactions) stops the run before anything is read (exit 65), naming the key
-    it belongs under. A missing input file exits 66, an invalid
-    config 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold
+    it belongs under. A missing input file, or one that is not a regular file (a pipe), exits 66; an
+    invalid config, or an input outside the config's folder without "allowOutside": true, 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold
     of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
-    noon of the date, no Play sales row for the date, a file missing or unreadable), with the reasons.
+    noon of the date, no Play sales row for the date, a file missing or unreadable) and/or ATTENTION
+    (a damaged input allowed, an empty entitlements contract), with the reasons.
     Mail failures: 75 the SMTP server cannot be reached or refused the message, 77 it refused the
     login, 78 the password variable or file is missing; the reports stay on disk. The folder is
     written beside --out and renamed into place whole; the report it replaces is kept as

@@ -6,15 +6,20 @@ import StoreReconReports
 enum Manifest {
   static func render(
     result: RunResult, config: RunConfig, configPath: String, database: String? = nil,
-    outputs: [(String, [UInt8])], timings: [(String, Int64)]
+    outputs: [(String, [UInt8])], streamed: [(name: String, bytes: Int64, sha256: String)] = [],
+    timings: [(String, Int64)]
   ) -> String {
     let inputs: [JSONText] = result.inputs.map(input)
-    let outputFiles: [JSONText] = outputs.map { name, bytes in
-      .object([
-        ("file", .string(name)), ("bytes", .int(Int64(bytes.count))),
-        ("sha256", .string(SHA256Digest.hex(of: bytes))),
-      ])
-    }
+    let outputFiles: [JSONText] =
+      outputs.map { name, bytes in
+        .object([
+          ("file", .string(name)), ("bytes", .int(Int64(bytes.count))),
+          ("sha256", .string(SHA256Digest.hex(of: bytes))),
+        ])
+      }
+      + streamed.map {
+        .object([("file", .string($0.name)), ("bytes", .int($0.bytes)), ("sha256", .string($0.sha256))])
+      }
     let perReason: [(String, JSONText)] = Finding.Reason.allCases.map { reason in
       (reason.rawValue, .int(Int64(result.findings.filter { $0.reason == reason }.count)))
     }
@@ -71,7 +76,8 @@ enum Manifest {
     fields += [
       ("bytes", .int(r.bytes)), ("sha256", .string(r.sha256)),
       ("read", .int(Int64(r.counts.read))), ("accepted", .int(Int64(r.counts.accepted))),
-      ("rejected", .int(Int64(r.counts.rejected))), ("rejectsFile", .string(r.rejectsFile)),
+      ("rejected", .int(Int64(r.counts.rejected))), ("duplicates", .int(Int64(r.duplicates))),
+      ("superseded", .int(Int64(r.superseded))), ("rejectsFile", .string(r.rejectsFile)),
       ("firstAt", instant(r.firstAt)), ("lastAt", instant(r.lastAt)), ("elapsedMs", .int(r.elapsedMs)),
     ]
     if let signatures = r.signatures {

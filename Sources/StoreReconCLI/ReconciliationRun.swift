@@ -28,12 +28,15 @@ package enum ReconciliationRun {
     /// as INCOMPLETE in the summary instead of stopping the run with exit 66 (`app.entitlements` is
     /// always required).
     package var allowMissing = false
+    /// `--allow-damaged`: a damaged input (config `damaged`) is reconciled and reported as ATTENTION
+    /// instead of stopping the run with exit 65.
+    package var allowDamaged = false
 
     /// Creates a request.
     package init(
       configPath: String, date: CivilDate? = nil, outDirectory: String? = nil, database: String? = nil,
       queriesDirectory: String? = nil, history: Bool = true, lockTimeoutSeconds: Int = 600,
-      allowMissing: Bool = false
+      allowMissing: Bool = false, allowDamaged: Bool = false
     ) {
       self.configPath = configPath
       self.date = date
@@ -43,6 +46,7 @@ package enum ReconciliationRun {
       self.history = history
       self.lockTimeoutSeconds = lockTimeoutSeconds
       self.allowMissing = allowMissing
+      self.allowDamaged = allowDamaged
     }
   }
 
@@ -81,17 +85,23 @@ package enum ReconciliationRun {
       session = try openDatabase(uri, request: request, setup: &setup, progress: progress)
     }
     let database = session?.connection.description
-    var inputs = try readInputs(setup.plan, database: session?.connection, progress: progress, clock: clock)
+    // The rejects files are written into the temporary folder while the inputs are read.
+    setup.staging = try publication.createStaging()
+    var inputs = try readInputs(
+      setup.plan, database: session?.connection,
+      rejects: RejectRules(
+        folder: setup.staging, damaged: setup.config.damaged, allowDamaged: request.allowDamaged),
+      progress: progress, clock: clock)
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try session?.endSnapshot()
     let readMs = milliseconds(clock.now - started)
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
+    applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
     if let store = session?.history {
       try recordHistory(
         store, &outcome, setup: setup, reports: inputs.reports, database: database, startedAt: startedAt,
         progress: progress, clock: clock)
     }
-    setup.staging = try publication.createStaging()
     var written = try writeReports(
       setup, &inputs, outcome, database: database, workbookOptions: workbookOptions, progress: progress,
       clock: clock)
@@ -229,7 +239,18 @@ package enum ReconciliationRun {
     /// The stores' own money reports.
     var storeReports = StoreReportRows()
     var reports: [InputReport]
-    var rejectFiles: [(String, [Reject])]
+    /// Per input, its rejects file, written as the input was read.
+    var rejectFiles: [RejectFileSink]
+    /// What the summary must draw attention to: damaged inputs read with `--allow-damaged`, an empty
+    /// entitlements contract beside store data.
+    var attention: [String] = []
+  }
+
+  /// Where the rejects files go, and when an input is damaged.
+  struct RejectRules {
+    var folder: String
+    var damaged: DamagedRule
+    var allowDamaged: Bool
   }
 
   /// Reads every planned input in plan order, then adds the files' sizes and checksums. The chunked
@@ -237,11 +258,13 @@ package enum ReconciliationRun {
   /// checksum each file as they go); the other files are checksummed on another thread while they are
   /// read.
   static func readInputs(
-    _ plan: [PlannedInput], database: PostgresConnection?, progress: any ProgressSink, clock: ContinuousClock
+    _ plan: [PlannedInput], database: PostgresConnection?, rejects rules: RejectRules,
+    progress: any ProgressSink, clock: ContinuousClock
   ) throws(RunError) -> Inputs {
-    // First, before anything is read: a file in the wrong role would reject every line and report a
-    // flood of false findings.
-    for input in plan {
+    // First, before anything is read: a damaged gzip or zip is found whole (none of its rows counts),
+    // and a file in the wrong role would reject every line and report a flood of false findings.
+    let damagedContainers = verifyContainers(plan, progress: progress)
+    for (index, input) in plan.enumerated() where damagedContainers[index] == nil {
       do {
         try InputReaders.checkRole(input)
       } catch {
@@ -249,7 +272,9 @@ package enum ReconciliationRun {
       }
     }
     let schedule = ReadSchedule()
-    var prepared = plan.map { InputReaders.prepare($0, on: schedule) }
+    var prepared = plan.indices.map { i in
+      damagedContainers[i] == nil ? InputReaders.prepare(plan[i], on: schedule) : nil
+    }
     let digests = FileDigest.Prefetch(
       plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
@@ -257,12 +282,23 @@ package enum ReconciliationRun {
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
       let name = rejectsFileName(input, index: index, used: &usedRejectNames)
-      let (report, rejects) = try readInput(
-        input, index: index, rejectsFile: name, prepared: prepared[index], database: database,
-        into: &inputs, storeReports: &storeReports, progress: progress, clock: clock)
-      inputs.rejectFiles.append((name, rejects))
+      let sink = RejectFileSink(
+        folder: rules.folder, name: name, writeLimit: rules.allowDamaged ? Int.max : rules.damaged.maxRejects)
+      var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
+      if let damage = damagedContainers[index] {
+        report.error = damage
+        progress.note("ERROR \(damage) — none of its rows is read; the run goes on without this file")
+      } else {
+        inputs.builder.beginInput(Int32(index))
+        report = try readInput(
+          input, index: index, rejects: sink, prepared: prepared[index], database: database,
+          into: &inputs, storeReports: &storeReports, progress: progress, clock: clock)
+      }
+      inputs.rejectFiles.append(sink)
       inputs.reports.append(report)
+      try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
+    if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
     // The checksums, last: the run does not wait for one while inputs remain to be read.
     for (index, input) in plan.enumerated() where input.query == nil {
       let digest: (bytes: Int64, sha256: String)?
@@ -293,16 +329,15 @@ package enum ReconciliationRun {
   }
 
   /// Reads one input (a file, or a contract query from the database) into the builder or the app's
-  /// rows; returns its report and its rejected rows. A file that cannot be read is reported, and the
-  /// run goes on without it; a database failure stops the run.
+  /// rows, its rejected rows into `rejects`; returns its report. A file that cannot be read is
+  /// reported, and the run goes on without it; a database failure stops the run.
   static func readInput(
-    _ input: PlannedInput, index: Int, rejectsFile name: String, prepared: ScheduledRead?,
+    _ input: PlannedInput, index: Int, rejects: RejectFileSink, prepared: ScheduledRead?,
     database: PostgresConnection?, into inputs: inout Inputs, storeReports: inout StoreReportRows,
     progress: any ProgressSink, clock: ContinuousClock
-  ) throws(RunError) -> (InputReport, [Reject]) {
+  ) throws(RunError) -> InputReport {
     let readStart = clock.now
-    var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
-    let rejects = RejectList()
+    var report = InputReport(role: input.role, path: input.display, rejectsFile: rejects.name)
     if let query = input.query, let database {
       report.database = database.description
       report.builtInQuery = query.builtIn
@@ -330,7 +365,7 @@ package enum ReconciliationRun {
     progress.note(
       "read \(input.role) \(input.display)\(from): \(c.read) rows, \(c.accepted) accepted, "
         + "\(c.rejected) rejected (\(report.elapsedMs) ms\(rate))")
-    return (report, rejects.rejects)
+    return report
   }
 
   /// What reconciling gave: the ledger, the findings, revenue and counts, the active entitlements per
@@ -345,6 +380,8 @@ package enum ReconciliationRun {
     /// The settlement reports' look-ups (for the readout's settled proceeds).
     let settled: SettledProceeds
     let unchecked: [Store: Int]
+    /// Store records and resources read more than once (duplicates.csv).
+    var duplicates: [RecordDuplicate] = []
     let ms: Int64
     /// With run history: what changed since the previous run.
     var changes: [FindingChange]?
@@ -407,7 +444,7 @@ package enum ReconciliationRun {
     }
     return Outcome(
       ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut, settled: settled,
-      unchecked: unchecked, ms: reconcileMs)
+      unchecked: unchecked, duplicates: inputs.builder.duplicates, ms: reconcileMs)
   }
 
   /// Run history: compares the findings with the previous run's (each finding gets its `since`), then
@@ -452,6 +489,8 @@ package enum ReconciliationRun {
   struct Written {
     var result: RunResult
     var files: [(String, [UInt8])]
+    /// The files written as the run went (the rejects files): name, size, SHA-256.
+    let streamed: [(name: String, bytes: Int64, sha256: String)]
     let experimentMs: Int64
     let writeMs: Int64
     let workbookMs: Int64
@@ -481,6 +520,7 @@ package enum ReconciliationRun {
     }
     let fx = summaryFX(setup.config, rates: inputs.rows.fxRates, date: setup.date)
     inputs.rows = AppRowSet()  // likewise the app's rows
+    let streamed = try finishRejects(inputs.rejectFiles)
     var (files, summary) = reportFiles(
       setup, inputs, outcome, grants: grants, readouts: readouts, fx: fx)
     for (name, bytes) in files {
@@ -497,13 +537,15 @@ package enum ReconciliationRun {
     var result = RunResult(
       date: setup.date, asOf: setup.asOf, outDirectory: setup.out, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
-      files: files.map(\.0) + ["manifest.json"], experiments: readouts, history: outcome.delta,
+      files: files.map(\.0) + streamed.map(\.name) + ["manifest.json"], experiments: readouts,
+      history: outcome.delta,
       summary: summary)
     result.uncheckedEntitlements = outcome.unchecked
     result.tieOut = outcome.tieOut
     result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
     return Written(
-      result: result, files: files, experimentMs: experimentMs, writeMs: writeMs, workbookMs: workbookMs)
+      result: result, files: files, streamed: streamed, experimentMs: experimentMs, writeMs: writeMs,
+      workbookMs: workbookMs)
   }
 
   /// The reconciliation workbook being written on its own thread.
@@ -523,9 +565,7 @@ package enum ReconciliationRun {
     let workbook = ReconciliationWorkbook.Content(
       date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
-      rejects: inputs.rejectFiles.flatMap(\.1).map {
-        Reject(file: $0.file, line: $0.line, reason: $0.reason, raw: ReportTables.rawExcerpt($0.raw))
-      },
+      rejects: shownRejects(inputs.rejectFiles),
       history: outcome.changes.map {
         WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0)
       },
@@ -554,15 +594,15 @@ package enum ReconciliationRun {
       ("grants.csv", ReportTables.grantsCSV(grants)),
       ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells)),
       ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders)),
+      ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: inputs.reports)),
     ]
     if !config.experiments.isEmpty {
       files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
       files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
     }
     if let changes = outcome.changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
-    for (name, rejects) in inputs.rejectFiles { files.append((name, ReportTables.rejectsCSV(rejects))) }
     // Run history and price-test verdicts plug in as plain values when configured.
-    let facts = SummaryFacts(
+    var facts = SummaryFacts(
       version: StoreReconVersion.version, date: setup.date, asOf: setup.asOf, timeZone: config.timeZone,
       inputs: inputs.reports, findings: outcome.findings, revenue: outcome.revenue, alerts: config.alerts,
       incomplete: Completeness.reasons(
@@ -573,6 +613,8 @@ package enum ReconciliationRun {
       experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict),
       fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
       counts: outcome.counts)
+    facts.attention = inputs.attention
+    facts.inputNotes = [duplicatesLine(outcome.duplicates)]
     let summary = ReportSummary.build(facts)
     files.append(("summary.txt", Array(summary.text.utf8)))
     files.append(("summary.html", Array(summary.html.utf8)))
@@ -617,7 +659,7 @@ package enum ReconciliationRun {
   ) throws(RunError) {
     let manifest = Manifest.render(
       result: written.result, config: setup.config, configPath: configPath, database: database,
-      outputs: written.files, timings: timings)
+      outputs: written.files, streamed: written.streamed, timings: timings)
     do {
       try AtomicFile.write(manifest, to: setup.staging + "/manifest.json")
     } catch {
@@ -667,7 +709,10 @@ package enum ReconciliationRun {
           throw RunError(
             .missingInput, "no file matches \(role) '\(pattern)' (relative to \(config.baseDirectory))")
         }
-        for m in matches { plan.append(PlannedInput(role: role, path: m.path, display: m.display)) }
+        for m in matches {
+          try checkInputFile(m.path, role: role, display: m.display, config: config)
+          plan.append(PlannedInput(role: role, path: m.path, display: m.display))
+        }
       }
     }
     let app: [(String, String?)] = [
@@ -685,6 +730,7 @@ package enum ReconciliationRun {
         }
         throw RunError(.missingInput, "\(role) file \(resolved) does not exist")
       }
+      try checkInputFile(resolved, role: role, display: path, config: config)
       plan.append(
         PlannedInput(role: role, path: resolved, display: path, reporting: config.reportingCurrency))
     }

@@ -17,6 +17,8 @@ indirect enum ConfigSchema: Sendable {
   /// The config file's schema.
   static let root = ConfigSchema.object([
     "timeZone": .value,
+    "allowOutside": .value,
+    "damaged": .object(["maxRejectPercent": .value, "maxRejects": .value, "minRejects": .value]),
     "appStore": .object([
       "transactions": .value, "salesReports": .value, "subscriberReports": .value, "financialReports": .value,
       "reportTimeZone": .value, "signatures": .value, "testRootCertificate": .value,

@@ -68,6 +68,11 @@ package struct RunConfig: Sendable {
   package var mail: MailSettings?
   /// Thresholds on findings (`"alerts"`); empty when none.
   package var alerts: [AlertRule] = []
+  /// `allowOutside`: inputs may lie outside the config's folder (links followed); without it such a path
+  /// is a config error, so a stray `../` or absolute path cannot copy another file into the reports.
+  package var allowOutside = false
+  /// When an input counts as damaged (`damaged`): more than 1 % of its rows, or 100,000, rejected.
+  var damaged = DamagedRule()
   /// Keys the config has that this version does not know (reported as a warning).
   package var unknownKeys: [String] = []
 
@@ -133,17 +138,16 @@ package struct RunConfig: Sendable {
       }
       return Int64(n)
     }
-    let known: Set<String> = [
-      "timeZone", "appStore", "play", "stripe", "app", "graceDays", "toleranceHours", "catalog", "rounding",
-      "experiments", "reportingCurrency", "fxRates", "mail", "alerts", "fees", "creditGraceHours",
-    ]
-    config.unknownKeys = root.keys.filter { !known.contains($0) }.sorted()
+    if case .object(let known) = ConfigSchema.root {
+      config.unknownKeys = root.keys.filter { known[$0] == nil }.sorted()
+    }
     if let tz = root["timeZone"] {
       guard let tz = tz as? String, TimeZone(identifier: tz) != nil else {
         throw fail("timeZone must be an IANA time zone name such as \"UTC\" or \"Europe/Berlin\"")
       }
       config.timeZone = tz
     }
+    try parseInputRules(root, into: &config, fail: fail)
     try parseStoreExports(
       object(root["appStore"], "appStore"), object(root["play"], "play"), into: &config, fail: fail,
       strings: strings)

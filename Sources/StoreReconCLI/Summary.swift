@@ -14,6 +14,8 @@ enum Summary {
       let c = input.counts
       var line =
         "  \(input.role) \(input.path)\(from): read \(c.read) = accepted \(c.accepted) + rejected \(c.rejected)"
+      if input.duplicates > 0 { line += " + duplicates \(input.duplicates)" }
+      if input.superseded > 0 { line += " + superseded \(input.superseded)" }
       if let signatures = input.signatures {
         line += "  (signatures \(signatures), unverified \(input.unverified ?? 0))"
         if signatures.hasPrefix("off") { line += "  SIGNATURES NOT VERIFIED" }

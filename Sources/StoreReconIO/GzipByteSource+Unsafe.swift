@@ -11,6 +11,8 @@ package final class GzipByteSource: ByteSource {
   private var end = 0
   private var inputEnded = false
   private var finished = false
+  /// Compressed bytes read from the file and consumed so far: where damage was found.
+  package private(set) var compressedOffset: Int64 = 0
 
   /// Reads gzip data from `file`; errors name `displayName`.
   package init(file: any ByteSource, displayName: String, bufferSize: Int = 256 * 1024) throws(InputError) {
@@ -29,6 +31,7 @@ package final class GzipByteSource: ByteSource {
       let chunk = UnsafeBufferPointer(rebasing: input[start..<end])
       let (consumed, produced, ended) = try inflater.inflate(chunk, into: buffer)
       start += consumed
+      compressedOffset += Int64(consumed)
       if ended {
         try nextMember()
         if produced > 0 { return produced }
@@ -55,8 +58,10 @@ package final class GzipByteSource: ByteSource {
     }
     while true {
       for index in start..<end where input[index] != 0 {
+        compressedOffset += Int64(index - start)
         throw .malformed(path: displayName, reason: "unexpected data after the end of the gzip stream")
       }
+      compressedOffset += Int64(end - start)
       start = end
       if inputEnded { break }
       try refill()

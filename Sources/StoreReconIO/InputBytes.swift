@@ -6,7 +6,7 @@ package enum InputBytes {
     case plain
     /// gzip (magic `1F 8B`), possibly several concatenated members.
     case gzip
-    /// A zip archive (magic `PK 03 04`); its CSV entry is read.
+    /// A zip archive (magic `PK 03 04`); its CSV entries are read (``ZipArchiveByteSource``).
     case zip
   }
 
@@ -34,8 +34,8 @@ package enum InputBytes {
         TextDecodingSource(source: try GzipByteSource(file: file, displayName: name), displayName: name), nil
       )
     case .zip:
-      let entry = try ZipEntryByteSource(file: file, displayName: name)
-      return (TextDecodingSource(source: entry, displayName: name), entry.entryName)
+      let archive = try ZipArchiveByteSource(file: file, displayName: name)
+      return (TextDecodingSource(source: archive, displayName: name), archive.entryName)
     }
   }
 

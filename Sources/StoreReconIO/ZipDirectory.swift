@@ -11,12 +11,18 @@ enum ZipDirectory {
     var localHeaderOffset: UInt64
   }
 
-  /// The first `.csv` entry, or the only file entry when there is no `.csv` entry.
-  static func csvEntry(in file: FileByteSource, displayName: String) throws(InputError) -> Entry {
+  /// The entries a run reads: every `.csv` entry in directory order, or the only file entry when there
+  /// is no `.csv` entry; and the names of the other file entries (not reports: left unread, and said).
+  static func reportEntries(in file: FileByteSource, displayName: String) throws(InputError) -> (
+    read: [Entry], skipped: [String]
+  ) {
     let entries = try read(file, displayName: displayName)
     let files = entries.filter { !$0.name.hasSuffix("/") }
-    if let csv = files.first(where: { $0.name.lowercased().hasSuffix(".csv") }) { return csv }
-    if files.count == 1, let only = files.first { return only }
+    let csv = files.filter { $0.name.lowercased().hasSuffix(".csv") }
+    if !csv.isEmpty {
+      return (csv, files.filter { !$0.name.lowercased().hasSuffix(".csv") }.map(\.name))
+    }
+    if files.count == 1, let only = files.first { return ([only], []) }
     let reason =
       files.isEmpty
       ? "the zip archive is empty" : "the zip archive holds no .csv file (\(files.count) other files)"

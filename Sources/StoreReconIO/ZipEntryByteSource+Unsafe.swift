@@ -1,10 +1,9 @@
 import CZlib
 
-/// The bytes of the CSV inside a zip archive (Google's `salesreport_YYYYMM.zip`), streamed.
+/// The bytes of one entry of a zip archive (a CSV of Google's `salesreport_YYYYMM.zip`), streamed
+/// (``ZipArchiveByteSource`` reads an archive's report entries one after another).
 ///
-/// Reads the central directory (zip64 included), picks the first entry whose name ends in `.csv`
-/// (or the only file when there is one), and streams it: method 0 (stored) or 8 (deflate, raw
-/// inflate). Sizes come from the central directory, so entries written with a data descriptor
+/// Streams method 0 (stored) or 8 (deflate, raw inflate). Sizes come from the central directory, so entries written with a data descriptor
 /// (flag bit 3) read correctly. The CRC-32 and size are checked at the end.
 package final class ZipEntryByteSource: ByteSource {
   /// The name of the entry being read, as stored in the archive.
@@ -24,11 +23,10 @@ package final class ZipEntryByteSource: ByteSource {
   private var produced: UInt64 = 0
   private var finished = false
 
-  /// Opens the CSV entry of the zip archive in `file`; errors name `displayName`.
-  package init(file: FileByteSource, displayName: String) throws(InputError) {
+  /// Opens `entry` (from ``ZipDirectory``) of the zip archive in `file`; errors name `displayName`.
+  init(file: FileByteSource, displayName: String, entry: ZipDirectory.Entry) throws(InputError) {
     self.file = file
     self.displayName = displayName
-    let entry = try ZipDirectory.csvEntry(in: file, displayName: displayName)
     entryName = entry.name
     guard entry.flags & 1 == 0 else {
       throw .malformed(path: displayName, reason: "zip entry '\(entry.name)' is encrypted")

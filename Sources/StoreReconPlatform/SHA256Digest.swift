@@ -19,6 +19,11 @@ package struct SHA256Digest: ~Copyable {
     EVP_DigestUpdate(context, base, bytes.count)
   }
 
+  /// Feeds the bytes of an array.
+  package mutating func update(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { update($0) }
+  }
+
   /// Finishes and returns the digest as 64 lower-case hex digits.
   package consuming func finalizeHex() -> String {
     var out = [UInt8](repeating: 0, count: 32)

@@ -7,7 +7,7 @@ import StoreReconPlatform
 /// first order id (sales rows); `build` merges an order-keyed chain into the token-keyed chain whose
 /// resource (or voided record) names that order, so each Play purchase is one chain.
 package final class LedgerBuilder {
-  private var storage = LedgerStorage()
+  var storage = LedgerStorage()
   /// Per record: its chain (builder numbering); while the build groups the records, its slot (chain
   /// position × 3 + kind).
   private var recordChain = GrowableBuffer<UInt32>()
@@ -24,6 +24,16 @@ package final class LedgerBuilder {
   private var prefetchSink: UInt32 = 0
   /// Records added one by one, merged before the next batch or the build.
   private var pending = RecordBatch()
+  /// Per record: the line it was read from (0: not known).
+  var recordLine = GrowableBuffer<UInt32>()
+  /// Where each input's records start (``beginInput(_:)``), in arrival order.
+  var inputStarts: [(input: Int32, record: Int)] = []
+  /// The input being read, and per status: where it was read (input << 32 | line).
+  private var currentInput: Int32 = -1
+  private var statusOrigin: [UInt64] = []
+  /// The records and Play resources read more than once: the resources found as they arrive, the
+  /// records by ``build(asOf:catalog:)`` (each chain's records of one kind compared by id).
+  package internal(set) var duplicates: [RecordDuplicate] = []
 
   /// Creates an empty builder.
   package init() { AllocatorTuning.apply() }
@@ -36,9 +46,18 @@ package final class LedgerBuilder {
   /// An empty credential table sharing this builder's key pool.
   package func packedCredentials() -> PackedCredentials { PackedCredentials(pool: storage.pool) }
 
+  /// The records added from here on are read from input `index` (the run's numbering), for the
+  /// duplicates report.
+  package func beginInput(_ index: Int32) {
+    flushPending()
+    currentInput = index
+    inputStarts.append((index, storage.records.count))
+  }
+
   /// Adds one record to its chain.
   package func add(_ record: StoreTransaction) {
     pending.add(record)
+    pending.noteLines(Int(record.origin.line))
     if pending.records.count + pending.statuses.count >= 4096 { flushPending() }
   }
 
@@ -89,6 +108,9 @@ package final class LedgerBuilder {
     storage.records.reserve(base + records.count)
     recordChain.reserve(base + records.count)
     recordKind.reserve(base + records.count)
+    recordLine.reserve(base + records.count)
+    let lines = batch.lines.count == records.count ? batch.lines : []
+    let lineOffset = UInt32(truncatingIfNeeded: batch.lineOffset)
     var lastKey = PackedID.absent
     var lastSpace = RecordBatch.Space.appStore
     var lastChain: UInt32 = 0
@@ -120,6 +142,7 @@ package final class LedgerBuilder {
       storage.records.append(r)
       recordChain.append(c)
       recordKind.append(UInt8(truncatingIfNeeded: r.flags.rawValue & 3))
+      recordLine.append(lines.isEmpty ? 0 : lineOffset &+ lines[i])
       if r.flags.rawValue & 3 == 0 {
         notePurchase(
           UInt32(truncatingIfNeeded: base + i), at: r.at, chain: Int(c), original: batch.originals[i],
@@ -162,7 +185,8 @@ package final class LedgerBuilder {
       s.linked = ids.global(s.linked)
       s.token = ids.globalToken(s.token)
       let c = chain(ids.global(batch.statusKeys[i]), batch.statusSpaces[i])
-      keepStatus(s, chain: Int(c))
+      let line = i < batch.statusLines.count ? UInt64(batch.statusLines[i]) + UInt64(batch.lineOffset) : 0
+      keepStatus(s, chain: Int(c), origin: UInt64(UInt32(bitPattern: currentInput)) << 32 | line)
       while let (status, orderBase) = nextBase, status == i {
         bases.append((c, ids.global(orderBase)))
         nextBase = statusBases.next()
@@ -248,18 +272,44 @@ package final class LedgerBuilder {
   }
 
   /// Two resources for one token: keep the one that says more recent things (ties: the later one).
-  private func keepStatus(_ s: StatusRecord, chain c: Int) {
+  /// With `origin` (a resource read from an input, not one merged from another chain), the one left
+  /// out is listed in ``duplicates``: the same resource again, or an older state of it.
+  private func keepStatus(_ s: StatusRecord, chain c: Int, origin: UInt64? = nil) {
     let current = chains[c].status
     if current >= 0 {
       let kept = storage.statuses[Int(current)]
       let keptEnd = kept.expires == PackedRecord.none ? Instant.distantPast.ms : kept.expires
       let newEnd = s.expires == PackedRecord.none ? Instant.distantPast.ms : s.expires
-      if keptEnd > newEnd { return }
+      // (Account tokens are numbered as met, not by text: the same token read twice has two numbers.)
+      var same = kept
+      same.token = s.token
+      let identical = same == s
+      if let origin {
+        let old = statusOrigin[Int(current)]
+        let keepsOld = identical || keptEnd > newEnd
+        noteResource(
+          identical ? .duplicate : .superseded, chain: c, kept: keepsOld ? old : origin,
+          dropped: keepsOld ? origin : old)
+      }
+      if identical || keptEnd > newEnd { return }
       storage.statuses[Int(current)] = s
+      if let origin { statusOrigin[Int(current)] = origin }
     } else {
       chains[c].status = Int32(truncatingIfNeeded: storage.statuses.count)
       storage.statuses.append(s)
+      statusOrigin.append(origin ?? 0)
     }
+  }
+
+  /// Lists a Play resource read again (origins: input << 32 | line).
+  private func noteResource(_ kind: RecordDuplicate.Kind, chain c: Int, kept: UInt64, dropped: UInt64) {
+    duplicates.append(
+      RecordDuplicate(
+        kind: kind, store: .play, id: chains[c].key.string(pool: storage.pool), record: "resource",
+        keptInput: Int32(bitPattern: UInt32(truncatingIfNeeded: kept >> 32)),
+        keptLine: Int(kept & 0xFFFF_FFFF),
+        droppedInput: Int32(bitPattern: UInt32(truncatingIfNeeded: dropped >> 32)),
+        droppedLine: Int(dropped & 0xFFFF_FFFF)))
   }
 
   /// Merges Play chains, derives every chain's state as of `asOf`, and returns the ledger.
@@ -271,7 +321,8 @@ package final class LedgerBuilder {
     var live = sortedLiveChains(target: target)
     var position = LedgerBuilder.positions(live: live, target: target)
     target = []
-    var starts = groupRecords(chainCount: live.count, position: position)
+    var starts = dropRepeatedRecords(
+      slotCount: live.count * 3, starts: groupRecords(chainCount: live.count, position: position))
     var selfNamed = makeChainStates(live: live, starts: starts, asOf: asOf.ms)
     starts = []
     var named = namedOrderIds(position: position, selfNamed: selfNamed)

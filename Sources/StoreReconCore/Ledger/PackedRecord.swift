@@ -122,7 +122,7 @@ package struct PackedRecord: Sendable, BitwiseCopyable {
 }
 
 /// What a few records carry beyond ``PackedRecord``: Apple revocations, and a tax beside an original date.
-package struct RareFields: Sendable {
+package struct RareFields: Sendable, Equatable {
   var revokedAt: Instant?
   var revocationType: String?
   var revocationReason: Int?
@@ -147,7 +147,7 @@ package struct RareFields: Sendable {
 }
 
 /// A Play subscription resource (a `status` record) as the ledger keeps it: at most one per chain.
-package struct StatusRecord: Sendable {
+package struct StatusRecord: Sendable, Equatable {
   /// Subscription start, or ``PackedRecord/none`` when the resource states none (pending).
   var at: Int64
   var expires: Int64

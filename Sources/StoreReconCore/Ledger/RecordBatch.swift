@@ -48,6 +48,21 @@ package final class RecordBatch: @unchecked Sendable {
   /// Account tokens.
   package let tokens = TextPool()
 
+  /// Per record and per status: the line it was read from, counted from ``lineOffset`` (0: unknown);
+  /// the duplicates report names it (``LedgerBuilder/duplicates``).
+  package var lines: [UInt32] = []
+  package var statusLines: [UInt32] = []
+  /// The lines of the input before the batch's (a chunk numbers its lines from its own start).
+  package var lineOffset = 0
+
+  /// The records and statuses packed since the last call came from line `line`.
+  @inline(__always)
+  package func noteLines(_ line: Int) {
+    let n = UInt32(truncatingIfNeeded: line)
+    while lines.count < records.count { lines.append(n) }
+    while statusLines.count < statuses.count { statusLines.append(n) }
+  }
+
   /// Earliest and latest record instant (`distantPast` instants excluded), as the run reports them.
   package var firstAt = Int64.max
   package var lastAt = Int64.min

@@ -14,6 +14,10 @@ package struct InputReport: Sendable {
   package var sha256 = ""
   /// Row counts: read = accepted + rejected.
   package var counts = InputCounts()
+  /// Records of this input counted once already (read before, here or in another input), and those
+  /// left out for a later state of themselves: read = accepted + rejected + duplicates + superseded.
+  package var duplicates = 0
+  package var superseded = 0
   /// Set when the file as a whole could not be read (the run went on without it).
   package var error: String?
   /// Rejects file, relative to the output folder.

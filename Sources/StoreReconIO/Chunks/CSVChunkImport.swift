@@ -17,10 +17,22 @@ package protocol CSVRecordPacker {
   mutating func pack(_ record: CSVRecord, into output: inout Output) throws(RowRejection)
   /// Makes room in `output` for the records of about `bytes` bytes of lines (no copying as it grows).
   func reserve(_ output: inout Output, bytes: Int)
+  /// What ``pack(_:into:)`` just added to `output` came from line `line` of its chunk, and the chunk's
+  /// lines follow `offset` lines of the file: a ledger batch keeps them (the duplicates report names
+  /// lines); other outputs ignore them. Resolved when the packer is compiled, no cast per record.
+  static func noteLine(_ line: Int, in output: Output)
+  static func noteLineOffset(_ offset: Int, in output: Output)
 }
 
 extension CSVRecordPacker {
   package func reserve(_ output: inout Output, bytes: Int) {}
+  package static func noteLine(_ line: Int, in output: Output) {}
+  package static func noteLineOffset(_ offset: Int, in output: Output) {}
+}
+
+extension CSVRecordPacker where Output == RecordBatch {
+  package static func noteLine(_ line: Int, in output: Output) { output.noteLines(line) }
+  package static func noteLineOffset(_ offset: Int, in output: Output) { output.lineOffset = offset }
 }
 
 /// Reads a CSV file in chunks of whole lines on all cores, with exactly the records, rejects and line
@@ -267,6 +279,7 @@ package enum CSVChunkImport {
         for reject in chunk.rejects {
           counter.reject(line: lineBase + reject.line, reason: reject.reason, raw: reject.raw)
         }
+        P.noteLineOffset(lineBase, in: chunk.output)
         merge(chunk.output, lineBase)
         if let line = chunk.tooLong {
           throw .malformed(
@@ -445,6 +458,7 @@ package enum CSVChunkImport {
             throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
           }
           try packer.pack(record, into: &chunk.output)
+          P.noteLine(recordLine, in: chunk.output)
           chunk.accepted += 1
         } catch {
           chunk.rejects.append((recordLine, error.reason, record.rawText))
@@ -476,6 +490,7 @@ package enum CSVChunkImport {
           throw RowRejection("expected \(expected) fields as in the header, found \(record.count)")
         }
         try packer.pack(record, into: &output)
+        P.noteLine(record.line, in: output)
         counter.accept()
         pending += 1
         if pending >= 65_536 {

@@ -172,6 +172,7 @@ extension JSONLinesBatchImport {
     do throws(RowRejection) {
       if let problem = UTF8Validation.problem(text) { throw RowRejection(problem.reason) }
       try packer.pack(text, into: chunk.batch)
+      chunk.batch.noteLines(number)
     } catch {
       chunk.rejects.append((number, error.reason, RawText.truncated(text)))
     }

@@ -214,6 +214,7 @@ package enum JSONLinesBatchImport {
       }
       unverified += chunk.batch.unverifiedLines
       unpriced += chunk.batch.unpricedLines
+      chunk.batch.lineOffset = linesBefore
       builder.merge(chunk.batch)
       firstAt = min(firstAt, chunk.batch.firstAt)
       lastAt = max(lastAt, chunk.batch.lastAt)

@@ -44,6 +44,7 @@ extension ReportSummary {
     }
     for input in facts.inputs { if let line = Self.signatureLine(input) { blocks.append(.paragraph(line)) } }
     for input in facts.inputs { if let line = Self.unpricedLine(input) { blocks.append(.paragraph(line)) } }
+    for line in facts.inputNotes { blocks.append(.paragraph(line)) }
     if facts.inputs.contains(where: { $0.counts.rejected > 0 }) {
       blocks.append(.paragraph("Rejected rows are listed with file, line and reason in rejects/."))
     }

@@ -2,8 +2,9 @@ package import StoreReconCore
 
 /// Everything `summary.txt` and `summary.html` say (and the e-mail carries), built from plain values.
 ///
-/// Pure: no file, clock or environment. The first line (``headline``) is the status — `OK`, `ALERT`,
-/// `INCOMPLETE` or `ALERT, INCOMPLETE` — with every exceeded threshold and every incompleteness reason.
+/// Pure: no file, clock or environment. The first line (``headline``) is the status — `OK`, or the
+/// words `ALERT`, `INCOMPLETE` and `ATTENTION` that apply, joined by `, ` — with every exceeded
+/// threshold, every incompleteness reason and every line that needs attention.
 package struct ReportSummary: Sendable {
   /// Findings of one kind/reason.
   package struct FindingGroup: Sendable, Equatable {
@@ -61,11 +62,12 @@ package struct ReportSummary: Sendable {
   /// How many findings each ranking lists.
   package static let rankingSize = 10
 
-  /// `OK`, `ALERT`, `INCOMPLETE` or `ALERT, INCOMPLETE`.
+  /// `OK`, or `ALERT`, `INCOMPLETE`, `ATTENTION` joined by `, ` (in that order).
   package var status: String {
     var words: [String] = []
     if !breaches.isEmpty { words.append("ALERT") }
     if !facts.incomplete.isEmpty { words.append("INCOMPLETE") }
+    if !facts.attention.isEmpty { words.append("ATTENTION") }
     return words.isEmpty ? "OK" : words.joined(separator: ", ")
   }
 
@@ -80,6 +82,7 @@ package struct ReportSummary: Sendable {
     var parts = ["\(status) — \(facts.date): \(facts.findings.count) findings"]
     parts += breaches.map(\.text)
     parts += facts.incomplete
+    parts += facts.attention
     if breaches.isEmpty && facts.incomplete.isEmpty {
       parts.append(facts.alerts.isEmpty ? "no thresholds configured" : "no threshold exceeded")
       parts.append("inputs cover \(facts.date)")

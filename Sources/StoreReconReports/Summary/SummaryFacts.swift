@@ -32,6 +32,11 @@ package struct SummaryFacts: Sendable {
   /// The counts table (per store and product: chains paid through, active entitlements, the store
   /// report's paid units); the summary shows the rows a store report covers.
   package var counts: [CountsRow]
+  /// What needs a look although the run is complete (a damaged input read with `--allow-damaged`, an
+  /// empty entitlements contract beside store data): each one line of the headline; status ATTENTION.
+  package var attention: [String] = []
+  /// Lines the Inputs section adds under its table (the records read twice and counted once).
+  package var inputNotes: [String] = []
 
   /// Creates facts with no optional section.
   package init(

@@ -1,0 +1,62 @@
+import StoreReconCore
+import StoreReconPlatform
+import StoreReconReports
+
+extension ReconciliationRun {
+  /// Takes the records read more than once out of their input's accepted count: a duplicate or an
+  /// older state counts as such (read = accepted + rejected + duplicates + superseded); a conflict is
+  /// rejected in its input's rejects file, naming both lines.
+  static func applyDuplicates(
+    _ duplicates: [RecordDuplicate], to inputs: inout Inputs, progress: any ProgressSink
+  ) {
+    for d in duplicates {
+      let i = Int(d.droppedInput)
+      guard inputs.reports.indices.contains(i) else { continue }
+      inputs.reports[i].counts.accepted -= 1
+      switch d.kind {
+      case .duplicate: inputs.reports[i].duplicates += 1
+      case .superseded: inputs.reports[i].superseded += 1
+      case .conflict:
+        inputs.reports[i].counts.rejected += 1
+        let kept = location(d.keptInput, d.keptLine, inputs.reports)
+        inputs.rejectFiles[i].reject(
+          Reject(
+            file: inputs.reports[i].path, line: d.droppedLine,
+            reason: "conflicting duplicate: \(d.store.rawValue) \(d.record) \(d.id) was read at \(kept) "
+              + "with other content (that one is kept)", raw: ""))
+      }
+    }
+    if !duplicates.isEmpty { progress.note(duplicatesLine(duplicates)) }
+  }
+
+  /// `file line N` of input `index`.
+  static func location(_ index: Int32, _ line: Int, _ reports: [InputReport]) -> String {
+    let file = reports.indices.contains(Int(index)) ? reports[Int(index)].path : "?"
+    return line > 0 ? "\(file) line \(line)" : file
+  }
+
+  /// `duplicates.csv`: one row per record read again.
+  static func duplicatesCSV(_ duplicates: [RecordDuplicate], reports: [InputReport]) -> [UInt8] {
+    var csv = CSVWriter(header: [
+      "kind", "store", "record", "id", "kept_file", "kept_line", "dropped_file", "dropped_line",
+    ])
+    func file(_ i: Int32) -> String { reports.indices.contains(Int(i)) ? reports[Int(i)].path : "" }
+    for d in duplicates {
+      csv.row([
+        d.kind.rawValue, d.store.rawValue, d.record, d.id, file(d.keptInput), String(d.keptLine),
+        file(d.droppedInput), String(d.droppedLine),
+      ])
+    }
+    return csv.bytes
+  }
+
+  /// The summary's line on records read twice.
+  static func duplicatesLine(_ duplicates: [RecordDuplicate]) -> String {
+    guard !duplicates.isEmpty else { return "Read twice: no store record (duplicates.csv is empty)." }
+    var n: [RecordDuplicate.Kind: Int] = [:]
+    for d in duplicates { n[d.kind, default: 0] += 1 }
+    return "Read twice: \(duplicates.count) store records counted once (\(n[.duplicate] ?? 0) duplicate, "
+      + "\(n[.superseded] ?? 0) superseded by a later state, \(n[.conflict] ?? 0) conflicting and rejected): "
+      + "see duplicates.csv."
+  }
+}
