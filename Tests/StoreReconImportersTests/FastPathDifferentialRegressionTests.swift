@@ -25,6 +25,21 @@ import StoreReconTestSupport
     #expect(FastPathCheck.appStore(Array(line.utf8)) == .agreed)
   }
 
+  /// Bytes that are not UTF-8 in a text field: the full path reads them as U+FFFD, so two ids that
+  /// differ only there are one id to it; the fast path must not keep them apart.
+  @Test func idsThatAreNotUTF8AreReadAsTheFullPathReadsThem() {
+    func line(_ id: [UInt8], _ tx: String, product: [UInt8] = Array("pro".utf8)) -> [UInt8] {
+      Array(#"{"originalTransactionId":""#.utf8) + id
+        + Array(#"","transactionId":"\#(tx)","productId":""#.utf8)
+        + product + Array(#"","purchaseDate":1764000000000,"price":4990,"currency":"USD"}"#.utf8)
+    }
+    let lines = [
+      line([0x61, 0xFF, 0x62], "1"), line([0x61, 0xFE, 0x62], "2"), line([0x61, 0xC3, 0x62], "3"),
+      line(Array("c".utf8), "4", product: [0x70, 0xFF]), line(Array("d".utf8), "5", product: [0x70, 0xC0]),
+    ]
+    #expect(FastPathCheck.appStoreBatch(lines) == nil)
+  }
+
   @Test func thePlainLineTakesTheFastPath() {
     #expect(FastPathCheck.appStore(Array((Self.plain + "}").utf8)) == .agreed)
   }

@@ -60,6 +60,18 @@ import StoreReconTestSupport
     #expect(verdicts.count > 1000 && accepted > verdicts.count / 5 && accepted < verdicts.count)
   }
 
+  /// What lines share (chain keys, products, interned texts, the packing caches) comes out the same:
+  /// many variants into one batch each way.
+  @Test func manyLinesInOneBatchAgree() {
+    let apple = LineVariants.appStore(seed: 31, count: 3000).map(\.bytes)
+    #expect(FastPathCheck.appStoreBatch(apple) == nil)
+    let play = LineVariants.playSubscription(seed: 31, count: 1500).map(\.bytes)
+    #expect(FastPathCheck.playSubscriptionBatch(play) == nil)
+    for seed in [31, 32] as [UInt64] {
+      #expect(FastPathCheck.playSalesBatch(LineVariants.playSalesReport(seed: seed, rows: 1500).file) == nil)
+    }
+  }
+
   /// The chunked import of a varied sales report (fast path where it applies) gives what the CSV reader
   /// and the full row mapping give: records, rejects and counts.
   @Test(arguments: [7, 8] as [UInt64])

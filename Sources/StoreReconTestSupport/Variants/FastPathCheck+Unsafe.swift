@@ -126,3 +126,67 @@ package enum FastPathCheck {
     return verdicts
   }
 }
+
+extension FastPathCheck {
+  /// Many lines into one batch each way — the fast path's packing of the lines it takes (one cache
+  /// for all, as a chunk has) and the full path's records of the same lines — so that what lines share
+  /// (chain keys, products, interned texts, the packing cache) is compared too. The difference, or `nil`.
+  package static func appStoreBatch(_ lines: [[UInt8]]) -> String? {
+    let fast = RecordBatch()
+    let full = RecordBatch()
+    var cache = AppStoreFastPath.PackCache()
+    let path = AppStoreFastPath()
+    let checker = JWSChecker(JWSVerifier(mode: .off))
+    for bytes in lines {
+      bytes.withUnsafeBufferPointer { all in
+        let line = trimmed(all)
+        guard path.pack(line, into: fast, cache: &cache),
+          let record = try? AppStoreTransactionImporter.transaction(
+            line: line, origin: Origin(file: -1, line: 0), checker: checker
+          ).0
+        else { return }
+        full.add(record)
+      }
+    }
+    return compare("batch", fast: RecordText.describe(fast), full: RecordText.describe(full))
+  }
+
+  /// ``appStoreBatch(_:)`` for `subscriptionsv2` lines.
+  package static func playSubscriptionBatch(_ lines: [[UInt8]]) -> String? {
+    let fast = RecordBatch()
+    let full = RecordBatch()
+    var packer = PlaySubscriptionImporter.Packer()
+    for bytes in lines {
+      bytes.withUnsafeBufferPointer { all in
+        let line = trimmed(all)
+        guard packer.packPlain(line, into: fast),
+          let record = try? PlaySubscriptionImporter.transaction(
+            from: try JSONLinesImport.parse(line), origin: Origin(file: -1, line: 0))
+        else { return }
+        full.add(record)
+      }
+    }
+    return compare("batch", fast: RecordText.describe(fast), full: RecordText.describe(full))
+  }
+
+  /// ``appStoreBatch(_:)`` for a sales report: every row the fast path takes, with one packer.
+  package static func playSalesBatch(_ file: [UInt8]) -> String? {
+    let fast = RecordBatch()
+    let full = RecordBatch()
+    do {
+      let csv = try CSVReader(
+        lines: LineReader(source: MemoryByteSource(file), displayName: "sales"), displayName: "sales")
+      let columns = try PlaySalesReportImporter.Columns(csv)
+      var packer = PlaySalesReportImporter.Packer(columns: columns)
+      while let record = try csv.next() {
+        guard record.malformed == nil, record.count == csv.header.count, packer.packPlain(record, into: fast),
+          let t = try? PlaySalesReportImporter.transaction(record, columns, origin: Origin(file: -1, line: 0))
+        else { continue }
+        full.add(t)
+      }
+    } catch {
+      return nil
+    }
+    return compare("batch", fast: RecordText.describe(fast), full: RecordText.describe(full))
+  }
+}
