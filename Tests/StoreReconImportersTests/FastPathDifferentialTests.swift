@@ -34,6 +34,7 @@ import StoreReconTestSupport
     #expect(found.isEmpty, "\(found.count) mismatches, first: \(found.prefix(3).joined(separator: "\n"))")
     // Not vacuous: the fast path takes many variants and declines many.
     let accepted = verdicts.filter(\.accepted).count
+    print("App Store fast path takes \(accepted) of \(variants.count) edited variants (seed \(seed))")
     #expect(accepted > variants.count / 5 && accepted < variants.count * 9 / 10)
   }
 
@@ -44,6 +45,7 @@ import StoreReconTestSupport
     let found = Self.mismatches(variants, verdicts)
     #expect(found.isEmpty, "\(found.count) mismatches, first: \(found.prefix(3).joined(separator: "\n"))")
     let accepted = verdicts.filter(\.accepted).count
+    print("subscriptionsv2 fast path takes \(accepted) of \(variants.count) edited variants (seed \(seed))")
     #expect(accepted > variants.count / 5 && accepted < variants.count * 9 / 10)
   }
 
