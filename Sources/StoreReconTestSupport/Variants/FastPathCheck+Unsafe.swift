@@ -5,7 +5,7 @@ package import StoreReconImporters
 /// The differential check of the importers' fast paths against their full parsers, one line (or one
 /// report) at a time: a fast path may decline a line; when it takes one, the full parser must accept
 /// it and yield the same record in every field, and the same packed ledger. The tests and the fuzzers
-/// run it on ``LineVariants`` and on mutated inputs.
+/// (docs/fuzzing.md) run it on ``LineVariants`` and on mutated inputs.
 package enum FastPathCheck {
   /// What the fast path made of an input.
   package enum Verdict: Equatable {
