@@ -228,13 +228,15 @@ extension AppStoreFastPath {
   /// Whether `key` names a wrapper the full path unwraps (or a notification it rejects as carrying no
   /// transaction): `data`, `signedPayload`, `notificationType` or `signedTransactionInfo`. (Checked
   /// apart from the field switch, which once missed three of them by their length.)
+  /// The first byte is compared first: the fields of the same lengths (`type`, `transactionId`,
+  /// `revocationReason`, `originalTransactionId`) are on every line and start with other letters.
   @inline(__always)
   static func isWrapper(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
     switch key.count {
-    case 4: return FlatJSONScanner.equals(key, "data")
-    case 13: return FlatJSONScanner.equals(key, "signedPayload")
-    case 16: return FlatJSONScanner.equals(key, "notificationType")
-    case 21: return FlatJSONScanner.equals(key, "signedTransactionInfo")
+    case 4: return key[0] == 0x64 && FlatJSONScanner.equals(key, "data")
+    case 13: return key[0] == 0x73 && FlatJSONScanner.equals(key, "signedPayload")
+    case 16: return key[0] == 0x6E && FlatJSONScanner.equals(key, "notificationType")
+    case 21: return key[0] == 0x73 && FlatJSONScanner.equals(key, "signedTransactionInfo")
     default: return false
     }
   }
