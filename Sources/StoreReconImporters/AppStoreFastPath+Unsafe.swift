@@ -1,5 +1,5 @@
 import StoreReconPlatform
-import StoreReconCore
+package import StoreReconCore
 import StoreReconIO
 
 /// The fast path for the common App Store line: a flat decoded transaction object with plain values.
@@ -8,9 +8,12 @@ import StoreReconIO
 /// whenever the line needs anything unusual — a JWS, a wrapper, an escape, a field of an unexpected
 /// type, a missing required field, an inexact amount — so that the full path decides and words the
 /// rejection. For every line it accepts, it yields exactly what the full path yields (a test compares
-/// the two on generated worlds).
-struct AppStoreFastPath {
+/// the two on generated worlds, and LineVariants' variants in the differential tests and fuzzers).
+package struct AppStoreFastPath {
   private let interner = StringInterner()
+
+  /// A fast path with its own interner of product and type names.
+  package init() {}
 
   /// The fields of a plain transaction line, as spans of the line and plain integers, checked as the
   /// full path checks them.
@@ -111,11 +114,7 @@ struct AppStoreFastPath {
       }
       switch key.count {
       case 4:
-        if FlatJSONScanner.equals(key, "type") {
-          s.type = text()
-        } else if FlatJSONScanner.equals(key, "data") {
-          unusual = true  // a notification wrapper the full path unwraps
-        }
+        if FlatJSONScanner.equals(key, "type") { s.type = text() }
       case 5:
         if FlatJSONScanner.equals(key, "price") { s.price = integer() }
       case 8:
@@ -180,14 +179,10 @@ struct AppStoreFastPath {
         }
       case 21:
         if FlatJSONScanner.equals(key, "originalTransactionId") { s.originalTransactionId = text() }
-      case 22:
-        // A wrapper the full path unwraps.
-        if FlatJSONScanner.equals(key, "signedTransactionInfo") { unusual = true }
       default:
-        if FlatJSONScanner.equals(key, "signedPayload") || FlatJSONScanner.equals(key, "notificationType") {
-          unusual = true
-        }
+        break
       }
+      if AppStoreFastPath.isWrapper(key) { unusual = true }
     }
     guard ok, !unusual else { return nil }
     return Fields(s)
@@ -224,15 +219,39 @@ extension AppStoreFastPath.Fields {
       ownership: s.ownership, revocationType: s.revocationType, revocationReason: s.revocationReason,
       revocationPercentage: s.revocationPercentage, isUpgraded: s.isUpgraded,
       appAccountToken: s.appAccountToken, offerIdentifier: s.offerIdentifier,
-      transactionReason: s.transactionReason, country: s.storefront.map { CountryCode.pack(alpha3: $0) } ?? 0,
+      transactionReason: s.transactionReason, country: s.storefront.map(AppStoreFastPath.country) ?? 0,
       quantity: units)
+  }
+}
+
+extension AppStoreFastPath {
+  /// Whether `key` names a wrapper the full path unwraps (or a notification it rejects as carrying no
+  /// transaction): `data`, `signedPayload`, `notificationType` or `signedTransactionInfo`. (Checked
+  /// apart from the field switch, which once missed three of them by their length.)
+  /// The first byte is compared first: the fields of the same lengths (`type`, `transactionId`,
+  /// `revocationReason`, `originalTransactionId`) are on every line and start with other letters.
+  @inline(__always)
+  static func isWrapper(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch key.count {
+    case 4: return key[0] == 0x64 && FlatJSONScanner.equals(key, "data")
+    case 13: return key[0] == 0x73 && FlatJSONScanner.equals(key, "signedPayload")
+    case 16: return key[0] == 0x6E && FlatJSONScanner.equals(key, "notificationType")
+    case 21: return key[0] == 0x73 && FlatJSONScanner.equals(key, "signedTransactionInfo")
+    default: return false
+    }
+  }
+
+  /// The packed ``CountryCode`` of a storefront as the full path reads it (``CountryCode/pack(_:)``):
+  /// three letters as alpha-3 (Apple's form), two as alpha-2, anything else 0.
+  static func country(_ storefront: UnsafeBufferPointer<UInt8>) -> UInt16 {
+    storefront.count == 3 ? CountryCode.pack(alpha3: storefront) : CountryCode.pack(alpha2: storefront)
   }
 }
 
 extension AppStoreFastPath {
 
   /// The record for a plain transaction line, or `nil` to send the line down the full path.
-  func transaction(_ line: UnsafeBufferPointer<UInt8>, origin: Origin) -> StoreTransaction? {
+  package func transaction(_ line: UnsafeBufferPointer<UInt8>, origin: Origin) -> StoreTransaction? {
     guard let f = AppStoreFastPath.scan(line) else { return nil }
 
     var record = StoreTransaction(
@@ -263,7 +282,9 @@ extension AppStoreFastPath {
 
   /// Packs a plain transaction line straight into `batch` (what the full path would add for it);
   /// `false` to send the line down the full path.
-  func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch, cache: inout PackCache) -> Bool {
+  package func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch, cache: inout PackCache)
+    -> Bool
+  {
     guard let f = AppStoreFastPath.scan(line) else { return false }
     batch.noteInstant(f.purchaseDate)
     let type = f.type ?? UnsafeBufferPointer(start: nil, count: 0)
@@ -302,7 +323,7 @@ extension AppStoreFastPath {
   /// What packing remembers between lines of one batch: the product variants seen (a few products
   /// repeat on every line), the last account token (consecutive lines mostly repeat it), and short texts
   /// already made.
-  struct PackCache {
+  package struct PackCache {
     /// Product and type bytes with their variant, for the batch's product table.
     private var variants: [(product: [UInt8], type: [UInt8], place: UInt32, variant: UInt32)] = []
     private var products: ProductNames?
@@ -311,7 +332,8 @@ extension AppStoreFastPath {
     private var lastTokens: TextPool?
     private var texts: [[UInt8]: String] = [:]
 
-    init() {}
+    /// An empty cache.
+    package init() {}
 
     @inline(__always)
     static func same(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -26,7 +26,8 @@ package struct PlaySalesReportImporter: StoreImporter {
     var taxes: Int
     var country: Int
 
-    init(_ csv: CSVReader) throws(InputError) {
+    /// The columns of `csv`'s header.
+    package init(_ csv: CSVReader) throws(InputError) {
       try self.init(displayName: csv.displayName) { csv.columnIndex(anyOf: $0) }
     }
 
@@ -143,7 +144,7 @@ package struct PlaySalesReportImporter: StoreImporter {
 
     /// The plain row (a `GPA.` order id, a Unix timestamp, amounts its currency allows): packed as
     /// ``transaction(_:_:origin:)`` and ``RecordBatch/add(_:)`` would; `false` for anything else.
-    mutating func packPlain(_ record: CSVRecord, into batch: RecordBatch) -> Bool {
+    package mutating func packPlain(_ record: CSVRecord, into batch: RecordBatch) -> Bool {
       let status = ByteText.trimmed(record.field(columns.status))
       let kind: StoreTransaction.Kind
       if ByteText.equalsIgnoringCase(status, "charged") {
@@ -215,7 +216,8 @@ package struct PlaySalesReportImporter: StoreImporter {
   }
 
   /// Maps one sales-report row.
-  static func transaction(_ record: CSVRecord, _ columns: Columns, origin: Origin) throws(RowRejection)
+  package static func transaction(_ record: CSVRecord, _ columns: Columns, origin: Origin)
+    throws(RowRejection)
     -> StoreTransaction
   {
     let status = ByteText.trimmed(record.field(columns.status))

@@ -91,7 +91,7 @@ extension PlaySubscriptionImporter {
 
     /// The plain resource: packed as ``transaction(from:origin:)`` and ``RecordBatch/add(_:)`` would;
     /// `false` for anything the full path must decide.
-    mutating func packPlain(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) -> Bool {
+    package mutating func packPlain(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch) -> Bool {
       guard line.first == 0x7B, case .object(let top)? = JSONSpanScanner.validate(line) else { return false }
       var ok = true
       var token: UnsafeBufferPointer<UInt8>?

@@ -192,8 +192,11 @@ package enum CSVChunkImport {
         var header: [String] = []
         var position = start
         var lineBase = 0
+        // At least a whole record's worth, so that a header with quoted line breaks is read whole however
+        // small the chunks (as CSVReader reads it).
+        let headerBytes = Int64(max(chunkBytes, CSVReader.maximumRecordLength + 1))
         let first = try readRegion(
-          file: file, from: start, nominalEnd: min(size, start + Int64(chunkBytes)), size: size, bytes: head)
+          file: file, from: start, nominalEnd: min(size, start + headerBytes), size: size, bytes: head)
         let displayName = self.displayName
         try scanHeader(first, bytes: head, splitter: splitter, displayName: displayName) {
           names, lines, offset in

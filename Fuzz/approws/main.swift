@@ -1,0 +1,2 @@
+// The `approws` fuzz target (docs/fuzzing.md): Fuzz/Driver.swift runs it.
+let fuzzTarget = "approws"

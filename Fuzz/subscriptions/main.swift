@@ -1,0 +1,2 @@
+// The `subscriptions` fuzz target (docs/fuzzing.md): Fuzz/Driver.swift runs it.
+let fuzzTarget = "subscriptions"

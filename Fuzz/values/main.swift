@@ -1,0 +1,2 @@
+// The `values` fuzz target (docs/fuzzing.md): Fuzz/Driver.swift runs it.
+let fuzzTarget = "values"
