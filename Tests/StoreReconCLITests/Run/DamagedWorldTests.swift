@@ -96,7 +96,7 @@ import StoreReconTestSupport
   @Test func badLinesInEveryInputLeaveTheFindingsAndRevenueOfTheCleanWorld() throws {
     let world = try RunWorld()
     defer { world.remove() }
-    _ = try world.run([])
+    _ = try world.run(["--allow-damaged"])
     let findings = try world.file("findings.csv")
     let revenue = try world.file("revenue.csv")
     let before = try Self.rejected(world)
@@ -130,7 +130,7 @@ import StoreReconTestSupport
     let applePath = "exports/apple/reports/\(appleFile)"
     try damage("app_store.sales_reports", applePath, Self.tsv(columns: try Self.columns(at(applePath), 0x09)))
     #expect(injected.values.reduce(0, +) >= 60)
-    _ = try world.run([])
+    _ = try world.run(["--allow-damaged"])
     let after = try Self.rejected(world)
     for (key, count) in injected {
       #expect(after[key] == (before[key] ?? 0) + count, "\(key)")
