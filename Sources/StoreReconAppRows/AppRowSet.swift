@@ -12,4 +12,10 @@ package struct AppRowSet {
   /// The credits contract's rows; `nil` where the run reads none (no credit rules).
   package var credits: [CreditRow]?
   package var fxRates: [FXRate] = []
+
+  /// How many rows the set holds, all contracts together.
+  package var count: Int {
+    entitlements.count + credentials.count + assignments.count + goodwill.count + (credits?.count ?? 0)
+      + fxRates.count
+  }
 }

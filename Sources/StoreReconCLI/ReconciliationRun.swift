@@ -349,13 +349,24 @@ package enum ReconciliationRun {
         ).counts
       }
     } else {
+      let taken = inputs.builder.takenCount + inputs.rows.count + storeReports.count
+      let rejected = rejects.count
       do {
         report.counts = try InputReaders.read(
           input, fileIndex: Int32(index), rejects: rejects, ledger: inputs.builder, rows: &inputs.rows,
           storeReports: &storeReports, report: &report, prepared: prepared)
       } catch {
+        // A plain file that fails part-way (a line too long, an I/O error): the rows read before the
+        // failure are in; the manifest counts them, and the line says so (docs/inputs.md).
+        let accepted = inputs.builder.takenCount + inputs.rows.count + storeReports.count - taken
+        report.counts = InputCounts(
+          read: accepted + rejects.count - rejected, accepted: accepted, rejected: rejects.count - rejected)
         report.error = error.description
-        progress.note("ERROR \(error.description) — the run goes on without this file")
+        let before =
+          report.counts.read == 0
+          ? "the run goes on without this file"
+          : "the \(report.counts.read) rows before it are read (\(accepted) accepted), the rest of the file is not"
+        progress.note("ERROR \(error.description) — \(before)")
       }
     }
     report.elapsedMs = milliseconds(clock.now - readStart)

@@ -68,6 +68,12 @@ package final class LedgerBuilder {
     mergeBatch(batch)
   }
 
+  /// Records and statuses taken in so far (merged, or added one by one and merged).
+  package private(set) var mergedCount = 0
+
+  /// Records and statuses taken in so far, the ones added one by one and not yet merged included.
+  package var takenCount: Int { mergedCount + pending.records.count + pending.statuses.count }
+
   /// Set by the importer benchmark: batches are dropped instead of merged (to time importers alone).
   package var discardsBatches = false
 
@@ -93,6 +99,7 @@ package final class LedgerBuilder {
   /// Adds a batch's records and Play resources to their chains, the batch's texts and tokens interned
   /// into the builder's pools as they are first met.
   private func mergeBatch(_ batch: RecordBatch) {
+    mergedCount += batch.records.count + batch.statuses.count
     let variants = storage.products.numbers(of: batch.products)
     var ids = BatchIDs(batch, into: storage)
     mergeRecords(batch, variants: variants, ids: &ids)

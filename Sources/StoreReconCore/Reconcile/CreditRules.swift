@@ -28,24 +28,36 @@ package enum CreditRules {
       return a != b ? a < b : $0.creditId < $1.creditId
     }
     let purchases = consumablePurchases(s, t: t.ms)
-    var standing: [String: [Int]] = [:]
+    // Keys of packed ids (Apple's decimal ids and Play's order ids pack): no text per purchase.
+    var standing: [Key: [Int]] = [:]
     for (i, credit) in credits.enumerated() where credit.isCredited(at: t) {
-      standing[key(credit.store, credit.transactionId), default: []].append(i)
+      standing[Key(credit.store, credit.transactionId), default: []].append(i)
     }
     var findings: [Finding] = []
-    for p in purchases {
+    for p in purchases where p.record.isProduction {
       let chain = s.chains[p.chain]
-      let tx = p.record.transactionId.string(pool: s.pool)
-      let k = key(chain.store, tx)
-      let rows = (standing[k] ?? []).map { credits[$0] }
-      guard p.record.isProduction else { continue }
-      findings += purchaseFindings(p, tx: tx, credits: rows, storage: s, options: options, claimer: claimer)
+      let rows = (standing[Key(chain.store, p.record.transactionId, s.pool)] ?? []).map { credits[$0] }
+      findings += purchaseFindings(p, credits: rows, storage: s, options: options, claimer: claimer)
     }
     findings += orphanCredits(credits, purchases: purchases, storage: s, at: t)
     return findings
   }
 
-  static func key(_ store: Store, _ transactionId: String) -> String { "\(store.rawValue)|\(transactionId)" }
+  /// A purchase's or a credit's store and transaction id, packed where the id packs.
+  struct Key: Hashable {
+    var store: Store
+    var id: PlayOrderKey
+
+    init(_ store: Store, _ transactionId: String) {
+      self.store = store
+      id = PlayOrderKey(transactionId)
+    }
+
+    init(_ store: Store, _ transactionId: PackedID, _ pool: TextPool) {
+      self.store = store
+      id = PlayOrderKey(transactionId, pool: pool)
+    }
+  }
 
   /// Every purchase record of a consumable product, in chain order.
   static func consumablePurchases(_ s: LedgerStorage, t: Int64) -> [Purchase] {
@@ -77,10 +89,19 @@ package enum CreditRules {
   /// The findings about one production consumable purchase and the credit rows naming it (credited at
   /// or before T).
   static func purchaseFindings(
-    _ p: Purchase, tx: String, credits: [CreditRow], storage s: LedgerStorage, options: ReconcileOptions,
+    _ p: Purchase, credits: [CreditRow], storage s: LedgerStorage, options: ReconcileOptions,
     claimer: (Int) -> String?
   ) -> [Finding] {
     let t = options.asOf
+    let charged = p.record.amount > 0 && !p.record.isFamilyShared
+    // Most purchases are credited once and stand: nothing to say, no text made.
+    if charged, p.returnedAt == nil, credits.count == 1, credits[0].isStanding(at: t),
+      options.catalog.units(s.products.name(ofVariant: p.record.variant), store: s.chains[p.chain].store)
+        == nil
+    {
+      return []
+    }
+    let tx = p.record.transactionId.string(pool: s.pool)
     let chain = s.chains[p.chain]
     let r = p.record
     let product = s.products.name(ofVariant: r.variant)
@@ -91,7 +112,6 @@ package enum CreditRules {
         reason: reason, store: chain.store, chainKey: tx, userId: user, productId: product,
         currency: r.currencyValue, amountMinor: amount, detail: "purchase \(tx) of \(at): " + detail)
     }
-    let charged = r.amount > 0 && !r.isFamilyShared
     if let returned = p.returnedAt {
       guard charged, let credit = live.first else { return [] }
       let ids = live.map(\.creditId).joined(separator: ", ")
@@ -139,17 +159,19 @@ package enum CreditRules {
   static func orphanCredits(
     _ credits: [CreditRow], purchases: [Purchase], storage s: LedgerStorage, at t: Instant
   ) -> [Finding] {
-    var testOnly = Set<String>()
-    var production = Set<String>()
+    var testOnly = Set<Key>()
+    var production = Set<Key>()
     for p in purchases {
-      let k = key(s.chains[p.chain].store, p.record.transactionId.string(pool: s.pool))
+      let k = Key(s.chains[p.chain].store, p.record.transactionId, s.pool)
       if p.record.isProduction { production.insert(k) } else { testOnly.insert(k) }
     }
     var seen = Set<String>()
     var findings: [Finding] = []
     for credit in credits where credit.isStanding(at: t) {
-      let k = key(credit.store, credit.transactionId)
-      guard !production.contains(k), seen.insert(k + "|" + credit.userId).inserted else { continue }
+      let k = Key(credit.store, credit.transactionId)
+      guard !production.contains(k),
+        seen.insert("\(credit.store.rawValue)|\(credit.transactionId)|\(credit.userId)").inserted
+      else { continue }
       let sandbox = testOnly.contains(k)
       let detail =
         sandbox

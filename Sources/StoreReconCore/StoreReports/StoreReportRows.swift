@@ -288,4 +288,9 @@ package struct StoreReportRows: Sendable {
   package var isEmpty: Bool {
     appleSales.isEmpty && appleSubscriber.isEmpty && appleFinancial.isEmpty && playEarnings.isEmpty
   }
+
+  /// How many rows were read, all reports together.
+  package var count: Int {
+    appleSales.count + appleSubscriber.count + appleFinancial.count + playEarnings.count
+  }
 }

@@ -142,3 +142,34 @@ import StoreReconTestSupport
     #expect(try world.file("revenue.csv") == revenue)
   }
 }
+
+extension DamagedWorldTests {
+  /// A plain file that fails part-way (here a line longer than the 64 MiB a line may be): the rows before
+  /// the failure are in the ledger, and the manifest counts them (it used to say 0 read).
+  @Test func aFileThatFailsPartWayCountsTheRowsReadBeforeTheFailure() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    _ = try world.run(["--allow-damaged"])
+    let clean = try Self.input(world, "app_store.transactions")
+    let path = world.directory.appendingPathComponent("exports/apple/transactions.jsonl")
+    let handle = try FileHandle(forWritingTo: path)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(repeating: 0x61, count: 64 * 1024 * 1024 + 10) + Data([0x0A]))
+    try handle.close()
+    let output = try world.run(["--allow-damaged"])
+    let failed = try Self.input(world, "app_store.transactions")
+    #expect(failed["error"] as? String != nil)
+    #expect(failed["accepted"] as? Int == clean["accepted"] as? Int)
+    #expect(failed["rejected"] as? Int == clean["rejected"] as? Int)
+    #expect((failed["accepted"] as? Int ?? 0) > 0)
+    #expect(output.stdout.contains("FAILED"))
+  }
+
+  /// The manifest entry of the input in `role`.
+  static func input(_ world: RunWorld, _ role: String) throws -> [String: Any] {
+    let manifest =
+      try JSONSerialization.jsonObject(with: Data(world.file("manifest.json").utf8)) as? [String: Any]
+    let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
+    return inputs.first { $0["role"] as? String == role } ?? [:]
+  }
+}
