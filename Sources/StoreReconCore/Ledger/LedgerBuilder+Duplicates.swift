@@ -70,8 +70,8 @@ extension LedgerBuilder {
   }
 
   /// Record `a` (read first) against `b` with the same id: the same content is a duplicate (`a`
-  /// kept); the same but for a later state (revoked, or revoked later; upgraded) supersedes the other;
-  /// anything else is a conflict (`a` kept, `b` rejected).
+  /// kept); the same but for a later state (revoked, or revoked later; upgraded), or priced where the
+  /// other is unpriced, supersedes the other; anything else is a conflict (`a` kept, `b` rejected).
   static func compare(
     _ a: UInt32, _ b: UInt32, _ records: GrowableBuffer<PackedRecord>, _ rare: [Int: RareFields]
   ) -> RepeatedRecord {
@@ -85,6 +85,15 @@ extension LedgerBuilder {
       && ra.currency == rb.currency && ra.flags.rawValue & ~stateBits == rb.flags.rawValue & ~stateBits
     if sameBase && ra.flags == rb.flags && fa == fb {
       return RepeatedRecord(kept: a, dropped: b, kind: .duplicate)
+    }
+    // The same purchase once without its price (an unpriced export: StoreKit testing, an older form)
+    // and once with it: the priced one says more, so it supersedes the other, whichever came first.
+    let unpricedA = ra.currency == 0 && ra.amount == 0
+    let unpricedB = rb.currency == 0 && rb.amount == 0
+    if unpricedA != unpricedB && ra.at == rb.at && ra.variant == rb.variant {
+      return unpricedA
+        ? RepeatedRecord(kept: b, dropped: a, kind: .superseded)
+        : RepeatedRecord(kept: a, dropped: b, kind: .superseded)
     }
     var baseA = fa ?? RareFields()
     var baseB = fb ?? RareFields()

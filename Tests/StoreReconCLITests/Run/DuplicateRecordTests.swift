@@ -137,3 +137,33 @@ import StoreReconTestSupport
     #expect(try world.file("duplicates.csv").contains("conflict,app_store,charge,\(id),"))
   }
 }
+
+extension DuplicateRecordTests {
+  /// The same purchase once without its price (an unpriced export) and once with it: the priced line
+  /// supersedes the unpriced one whichever file comes first, and revenue keeps its money.
+  @Test func aPricedLineSupersedesTheSamePurchaseUnpriced() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    var object = try Self.plainAppleLine(world)
+    let id = try #require(object["transactionId"] as? String)
+    _ = try world.run([])
+    let revenue = try world.file("revenue.csv")
+    object["price"] = nil
+    object["currency"] = nil
+    // "transactions.jsonl" sorts before "transactions_unpriced.jsonl": the priced line is read first.
+    try Data((try Self.line(object) + "\n").utf8).write(
+      to: world.directory.appendingPathComponent("exports/apple/transactions_unpriced.jsonl"))
+    let run = try world.run([])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try world.file("revenue.csv") == revenue)
+    let rows = try world.file("duplicates.csv").split(separator: "\n").dropFirst()
+    #expect(rows.count == 1)
+    #expect(
+      rows.first?.hasPrefix("superseded,app_store,charge,\(id),exports/apple/transactions.jsonl,") == true,
+      "\(rows)")
+    let unpriced = try Self.manifestInputs(world).first {
+      $0["path"] as? String == "exports/apple/transactions_unpriced.jsonl"
+    }
+    #expect(unpriced?["rejected"] as? Int == 0)
+  }
+}
