@@ -2,8 +2,8 @@
 /// parsed: no overlong forms, no surrogates (U+D800–U+DFFF), nothing above U+10FFFF, no NUL byte.
 /// A row that fails is rejected with the byte offset; no replacement character is ever made up.
 ///
-/// Eight bytes at a time while they are ASCII and not NUL (the common case), byte by byte from the
-/// first word that is not.
+/// 32 bytes, then eight, at a time while they are ASCII and not NUL (the common case), byte by byte
+/// from the first word that is not.
 package enum UTF8Validation {
   /// What is wrong with a row's bytes, and where (0-based offset into the row).
   package struct Problem: Equatable, Sendable {
@@ -24,10 +24,21 @@ package enum UTF8Validation {
     let n = bytes.count
     var i = 0
     let raw = UnsafeRawPointer(base)
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    // 32 bytes a step while all are ASCII and none is NUL (a flagged byte: the word-wise loop finds it).
+    while i + 32 <= n {
+      let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+      let c = raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+      let d = raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+      let zero = ((a &- ones) & ~a) | ((b &- ones) & ~b) | ((c &- ones) & ~c) | ((d &- ones) & ~d)
+      if (a | b | c | d | zero) & high != 0 { break }
+      i += 32
+    }
     while i + 8 <= n {
       let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      let high: UInt64 = 0x8080_8080_8080_8080
-      let zero = (word &- 0x0101_0101_0101_0101) & ~word & high
+      let zero = (word &- ones) & ~word & high
       if (word & high) | zero != 0 { break }
       i += 8
     }
