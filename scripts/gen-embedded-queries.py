@@ -4,7 +4,7 @@ works without the queries/ folder. Run it after editing a file in queries/; a te
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NAMES = ["entitlements", "credentials", "assignments", "goodwill", "credits", "schema"]
+NAMES = ["entitlements", "credentials", "assignments", "goodwill", "credits", "notifications", "schema"]
 
 
 def literal(text):

@@ -12,10 +12,24 @@ package struct AppRowSet {
   /// The credits contract's rows; `nil` where the run reads none (no credit rules).
   package var credits: [CreditRow]?
   package var fxRates: [FXRate] = []
+  /// The notifications contract's rows, decoded; `nil` where the run reads no notification log.
+  package var notifications: [StoreNotification]?
+  /// The store's notification history (`appStore.notificationHistory`), where the run reads one.
+  package var notificationHistory: [StoreNotification] = []
+  /// The store records the notifications carried (Apple transactions, Play voided purchases), for the
+  /// ledger: the run moves them into the ledger builder once the log is read.
+  package var notificationRecords: [StoreTransaction] = []
+
+  /// Adds a decoded notification and the record it carries.
+  package mutating func add(_ decoded: DecodedNotification) {
+    if notifications == nil { notifications = [] }
+    notifications?.append(decoded.notification)
+    if let record = decoded.record { notificationRecords.append(record) }
+  }
 
   /// How many rows the set holds, all contracts together.
   package var count: Int {
     entitlements.count + credentials.count + assignments.count + goodwill.count + (credits?.count ?? 0)
-      + fxRates.count
+      + fxRates.count + (notifications?.count ?? 0) + notificationHistory.count
   }
 }

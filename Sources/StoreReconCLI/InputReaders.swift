@@ -125,8 +125,36 @@ enum InputReaders {
       return try AssignmentCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.assignments.append($0) }
+    case "app.notifications":
+      return try notificationReader(input).read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { rows.add($0) }
+    case "app_store.notification_history":
+      let decoder = NotificationDecoder(verifier: input.verifier ?? JWSVerifier())
+      return try JSONLinesImport.lines(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { (line, origin) throws(RowRejection) in
+        rows.notificationHistory.append(try decoder.historyEntry(line, origin: origin))
+      }
     default: return try readGoodwillOrCredits(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
     }
+  }
+
+  /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with the input's
+  /// verifier.
+  static func notificationReader(_ input: ReconciliationRun.PlannedInput) -> NotificationCSVReader {
+    let decoder = NotificationDecoder(verifier: input.verifier ?? JWSVerifier())
+    return NotificationCSVReader { (row: NotificationRow) throws(RowRejection) -> DecodedNotification in
+      try decoder.decode(row)
+    }
+  }
+
+  /// Moves the store records the notification log carried into the ledger builder (as records of the
+  /// log's input, which the builder is reading).
+  static func moveNotificationRecords(_ rows: inout AppRowSet, into ledger: LedgerBuilder) {
+    guard !rows.notificationRecords.isEmpty else { return }
+    for record in rows.notificationRecords { ledger.add(record) }
+    rows.notificationRecords = []
   }
 
   /// Reads a goodwill or (role `app.credits`) credits CSV file into `rows`.

@@ -55,6 +55,7 @@ enum Manifest {
     var fields: [(String, JSONText)] = [
       ("graceDays", .object(grace)), ("toleranceHours", .int(config.toleranceHours)),
       ("creditGraceHours", .int(config.creditGraceHours)),
+      ("notificationAgeHours", .int(config.notificationAgeHours)),
       ("rounding", .string(config.rounding.rawValue)),
       ("reportingCurrency", config.reportingCurrency.map { .string($0.code) } ?? .null),
       ("fxRates", config.fxRates.map { .string($0) } ?? .null),

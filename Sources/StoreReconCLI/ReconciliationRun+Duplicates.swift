@@ -12,6 +12,9 @@ extension ReconciliationRun {
     for d in duplicates {
       let i = Int(d.droppedInput)
       guard inputs.reports.indices.contains(i) else { continue }
+      // A record the notification log carried is not a row of its own: the log's row stays accepted
+      // (its notification is read whatever became of its record), so nothing is taken off its counts.
+      if isNotificationLog(inputs.reports[i]) { continue }
       inputs.reports[i].counts.accepted -= 1
       switch d.kind {
       case .duplicate: inputs.reports[i].duplicates += 1
@@ -27,6 +30,20 @@ extension ReconciliationRun {
       }
     }
     if !duplicates.isEmpty { progress.note(duplicatesLine(duplicates)) }
+  }
+
+  /// Whether `report` is the notification log's (whose records repeat the exports' as a rule).
+  static func isNotificationLog(_ report: InputReport) -> Bool { report.role == "app.notifications" }
+
+  /// The records read again that duplicates.csv lists: all but a notification's record that repeats
+  /// (or is an older state of) a record read elsewhere — a log holds each transaction once per
+  /// notification about it; a conflict is listed wherever it was read.
+  static func listed(_ duplicates: [RecordDuplicate], reports: [InputReport]) -> [RecordDuplicate] {
+    duplicates.filter { d in
+      let i = Int(d.droppedInput)
+      guard d.kind != .conflict, reports.indices.contains(i) else { return true }
+      return !isNotificationLog(reports[i])
+    }
   }
 
   /// `file line N` of input `index`.

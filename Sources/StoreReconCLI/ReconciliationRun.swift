@@ -96,6 +96,7 @@ package enum ReconciliationRun {
     try session?.endSnapshot()
     let readMs = milliseconds(clock.now - started)
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
+    outcome.duplicates = listed(outcome.duplicates, reports: inputs.reports)
     applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
     if let store = session?.history {
       try recordHistory(
@@ -197,10 +198,14 @@ package enum ReconciliationRun {
     let config = setup.config
     let queries = try viaDatabase { () throws(DatabaseError) in
       try QueryFolder.contractQueries(
-        directory: request.queriesDirectory ?? config.queries, optional: config.readsCredits)
+        directory: request.queriesDirectory ?? config.queries,
+        optional: Set(
+          [config.readsCredits ? .credits : nil, config.readsNotifications ? .notifications : nil].compactMap
+          { $0 }))
     }
     let appFiles = [
       config.entitlements, config.credentials, config.assignments, config.goodwill, config.credits,
+      config.notifications,
     ]
     if appFiles.contains(where: { $0 != nil }) {
       progress.note("app rows come from the database; the config's app CSV files are not read")
@@ -226,7 +231,9 @@ package enum ReconciliationRun {
     }
     for query in queries {
       let name = query.displayName
-      setup.plan.append(PlannedInput(role: query.contract.role, path: name, display: name, query: query))
+      var input = PlannedInput(role: query.contract.role, path: name, display: name, query: query)
+      if query.contract == .notifications { input.verifier = try config.signatureVerifier() }
+      setup.plan.append(input)
     }
     return DatabaseSession(connection: connection, history: historyStore)
   }
@@ -345,7 +352,8 @@ package enum ReconciliationRun {
       report.sha256 = query.sha256
       report.counts = try viaDatabase { () throws(DatabaseError) in
         try DatabaseAppRows.read(
-          query, connection: database, fileIndex: Int32(index), rejects: rejects, rows: &inputs.rows
+          query, connection: database, fileIndex: Int32(index), rejects: rejects, rows: &inputs.rows,
+          notifications: InputReaders.notificationReader(input)
         ).counts
       }
     } else {
@@ -369,6 +377,7 @@ package enum ReconciliationRun {
         progress.note("ERROR \(error.description) — \(before)")
       }
     }
+    InputReaders.moveNotificationRecords(&inputs.rows, into: inputs.builder)
     report.elapsedMs = milliseconds(clock.now - readStart)
     let c = report.counts
     let from = input.query == nil ? "" : " from PostgreSQL"
@@ -414,9 +423,13 @@ package enum ReconciliationRun {
     options.storesWithData = config.storesWithExports
     options.catalog = config.catalog
     options.creditGraceMs = config.creditGraceHours * 3_600_000
+    let log = rows.notifications.map {
+      NotificationLog(
+        received: $0, history: rows.notificationHistory, ageMs: config.notificationAgeHours * 3_600_000)
+    }
     let findings = Reconciler.findings(
       ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials, goodwill: rows.goodwill,
-      credits: rows.credits, options: options)
+      credits: rows.credits, notifications: log, options: options)
     let settings = tieOutSettings(config, reports: inputs.storeReports)
     let tieOut = TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings)
     // The reports' look-ups, built once: revenue's proceeds and the readout's settled ones.
@@ -440,6 +453,7 @@ package enum ReconciliationRun {
     progress.note(
       "reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(setup.asOf): \(findings.count) findings (\(reconcileMs) ms)"
     )
+    if let line = notificationsLine(rows, findings: findings) { progress.note(line) }
     if !tieOut.cells.isEmpty || !tieOut.orders.isEmpty {
       progress.note(tieOutLine(tieOut))
     }
@@ -612,6 +626,10 @@ package enum ReconciliationRun {
       files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
     }
     if let changes = outcome.changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
+    if inputs.rows.notifications != nil {
+      files.append(
+        ("notifications.csv", notificationsCSV(outcome.findings, rows: inputs.rows, asOf: setup.asOf)))
+    }
     // Run history and price-test verdicts plug in as plain values when configured.
     var facts = SummaryFacts(
       version: StoreReconVersion.version, date: setup.date, asOf: setup.asOf, timeZone: config.timeZone,
@@ -708,6 +726,7 @@ package enum ReconciliationRun {
       ("app_store.subscriber_reports", config.appStoreSubscriberReports),
       ("app_store.financial_reports", config.appStoreFinancialReports),
       ("play.earnings", config.playEarnings),
+      ("app_store.notification_history", config.appStoreNotificationHistory),
     ]
     for (role, patterns) in groups {
       for pattern in patterns {
@@ -729,7 +748,8 @@ package enum ReconciliationRun {
     let app: [(String, String?)] = [
       ("app.entitlements", config.entitlements), ("app.credentials", config.credentials),
       ("app.assignments", config.assignments), ("app.goodwill", config.goodwill),
-      ("app.credits", config.credits), ("fx.rates", config.fxRates),
+      ("app.credits", config.credits), ("app.notifications", config.notifications),
+      ("fx.rates", config.fxRates),
     ]
     for (role, path) in app where appFiles || role == "fx.rates" {
       guard let path else { continue }

@@ -41,7 +41,8 @@ extension RunConfig {
     }
   }
 
-  /// Reads `app.credits` (the credits CSV; with a database, any value asks for the credits query) and
+  /// Reads `app.credits` (the credits CSV; with a database, any value asks for the credits query),
+  /// `app.notifications` (the same for the notification log), `notificationAgeHours` and
   /// `creditGraceHours`.
   static func parseCredits(
     _ root: [String: Any], _ app: [String: Any], into config: inout RunConfig, fail: (String) -> RunError
@@ -53,6 +54,20 @@ extension RunConfig {
       case let flag where isJSONBool(flag): config.readsCredits = (flag as? Bool) ?? false
       default: throw fail("app.credits must be a path (or true, with a database)")
       }
+    }
+    if let notifications = app["notifications"] {
+      config.readsNotifications = true
+      switch notifications {
+      case let path as String: config.notifications = path
+      case let flag where isJSONBool(flag): config.readsNotifications = (flag as? Bool) ?? false
+      default: throw fail("app.notifications must be a path (or true, with a database)")
+      }
+    }
+    if let hours = root["notificationAgeHours"] {
+      guard !isJSONBool(hours), let n = hours as? Int, n >= 0, n <= 24 * 366 else {
+        throw fail("notificationAgeHours must be a whole number of hours from 0 to 8784")
+      }
+      config.notificationAgeHours = Int64(n)
     }
     if let hours = root["creditGraceHours"] {
       guard !isJSONBool(hours), let n = hours as? Int, n >= 0 else {

@@ -22,16 +22,18 @@ indirect enum ConfigSchema: Sendable {
     "appStore": .object([
       "transactions": .value, "salesReports": .value, "subscriberReports": .value, "financialReports": .value,
       "reportTimeZone": .value, "signatures": .value, "testRootCertificate": .value,
+      "notificationHistory": .value,
     ]),
     "play": .object(["sales": .value, "subscriptions": .value, "voided": .value, "earnings": .value]),
     "stripe": .value,
     "app": .object([
       "entitlements": .value, "credentials": .value, "assignments": .value, "goodwill": .value,
-      "credits": .value, "database": .value, "queries": .value,
+      "credits": .value, "notifications": .value, "database": .value, "queries": .value,
     ]),
     "graceDays": .map(.value),
     "toleranceHours": .value,
     "creditGraceHours": .value,
+    "notificationAgeHours": .value,
     "catalog": .map(.object(["type": .value, "period": .value, "units": .value, "tier": .value])),
     "rounding": .value,
     "experiments": .list(

@@ -61,9 +61,12 @@ extension ReconciliationRun {
     _ config: RunConfig, to plan: inout [PlannedInput], progress: any ProgressSink
   ) throws(RunError) {
     for line in config.signatureWarnings { progress.note(line) }
-    guard plan.contains(where: { $0.role == "app_store.transactions" }) else { return }
+    let roles: Set<String> = [
+      "app_store.transactions", "app.notifications", "app_store.notification_history",
+    ]
+    guard plan.contains(where: { roles.contains($0.role) }) else { return }
     let verifier = try config.signatureVerifier()
-    for index in plan.indices where plan[index].role == "app_store.transactions" {
+    for index in plan.indices where roles.contains(plan[index].role) {
       plan[index].verifier = verifier
     }
   }

@@ -43,6 +43,16 @@ package struct RunConfig: Sendable {
   package var readsCredits = false
   /// How long the app may take to credit a consumable purchase, in hours (`creditGraceHours`).
   package var creditGraceHours: Int64 = 6
+  /// `app.notifications`: the notification log's CSV (docs/contracts.md#notifications).
+  package var notifications: String?
+  /// Whether the run reads the notification log (`app.notifications` set; with a database, the
+  /// `notifications.sql` query).
+  package var readsNotifications = false
+  /// `appStore.notificationHistory`: the store's notification history as the fetch writes it.
+  package var appStoreNotificationHistory: [String] = []
+  /// `notificationAgeHours`: how old an unprocessed or never-received notification must be to be a
+  /// finding (6 by default).
+  package var notificationAgeHours: Int64 = 6
   /// The app's PostgreSQL database (`app.database`: a libpq URI or keyword string, never with a
   /// password); when set, the app rows come from it and the CSV paths above are not read.
   package var database: String?
@@ -194,6 +204,8 @@ package struct RunConfig: Sendable {
     fail: (String) -> RunError, strings: (Any?, String) throws(RunError) -> [String]
   ) throws(RunError) {
     config.appStoreTransactions = try strings(appStore["transactions"], "appStore.transactions")
+    config.appStoreNotificationHistory = try strings(
+      appStore["notificationHistory"], "appStore.notificationHistory")
     config.appStoreSalesReports = try strings(appStore["salesReports"], "appStore.salesReports")
     config.appStoreSubscriberReports = try strings(
       appStore["subscriberReports"], "appStore.subscriberReports")

@@ -5,11 +5,12 @@ import StoreReconAppRows
 package struct ContractQuery: Sendable {
   /// The contracts of the app's rows (docs/contracts.md), in the order a run reads them.
   package enum Contract: String, Sendable, CaseIterable {
-    case entitlements, credentials, assignments, goodwill, credits
+    case entitlements, credentials, assignments, goodwill, credits, notifications
 
-    /// Whether a run without it still runs: credits are read only where the app keeps them (a
-    /// `credits.sql` in the queries folder, or `app.credits` in the config).
-    package var isOptional: Bool { self == .credits }
+    /// Whether a run without it still runs: credits and notifications are read only where the app keeps
+    /// them (a `credits.sql` / `notifications.sql` in the queries folder, or `app.credits` /
+    /// `app.notifications` in the config).
+    package var isOptional: Bool { self == .credits || self == .notifications }
 
     /// The input role in the manifest and summary (`app.entitlements`, …).
     package var role: String { "app.\(rawValue)" }
@@ -22,6 +23,7 @@ package struct ContractQuery: Sendable {
       case .assignments: return AssignmentCSVReader.columns
       case .goodwill: return GoodwillCSVReader.columns
       case .credits: return CreditCSVReader.columns
+      case .notifications: return NotificationCSVReader.columns
       }
     }
 

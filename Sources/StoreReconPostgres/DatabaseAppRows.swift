@@ -30,7 +30,8 @@ package enum DatabaseAppRows {
   /// (``PostgresConnection/beginReadOnlySnapshot(_:)``); the run ends it once the last is read.
   package static func read(
     _ query: ContractQuery, connection: PostgresConnection, fileIndex: Int32, rejects: any RejectSink,
-    rows: inout AppRowSet, limits: PostgresConnection.SnapshotLimits = .standard
+    rows: inout AppRowSet, notifications: NotificationCSVReader? = nil,
+    limits: PostgresConnection.SnapshotLimits = .standard
   ) throws(DatabaseError) -> (counts: InputCounts, bytes: Int64) {
     let source: PostgresCopyOutSource
     do {
@@ -75,6 +76,11 @@ package enum DatabaseAppRows {
           credits.append($0)
         }
         rows.credits = credits
+      case .notifications:
+        let reader = notifications ?? NotificationCSVReader.undecoded
+        counts = try reader.read(source: source, displayName: name, fileIndex: fileIndex, rejects: rejects) {
+          rows.add($0)
+        }
       }
       return (counts, source.bytes)
     } catch {

@@ -16,3 +16,20 @@ extension DatabaseLoader {
     }
   }
 }
+
+extension DatabaseLoader {
+  /// Reads a notifications CSV file, handing each accepted row's fields (in contract order) to `send`;
+  /// payloads are stored as they are (a run decodes and verifies them when it reads them back).
+  static func loadNotifications(
+    _ path: String, fileIndex: Int32, rejects: any RejectSink, send: ([String?], Origin) -> Void
+  ) throws(InputError) -> InputCounts {
+    try NotificationCSVReader.readRows(path: path, displayName: path, fileIndex: fileIndex, rejects: rejects)
+    {
+      send(
+        [
+          $0.store.rawValue, $0.notificationId, $0.receivedAt.description, $0.processedAt?.description,
+          $0.payload,
+        ], $0.origin)
+    }
+  }
+}

@@ -142,6 +142,8 @@ package enum DatabaseLoader {
             $0.origin)
         }
       case .credits: counts = try loadCredits(path, fileIndex: fileIndex, rejects: rejects, send: send)
+      case .notifications:
+        counts = try loadNotifications(path, fileIndex: fileIndex, rejects: rejects, send: send)
       }
     } catch {
       copy.abort("the file could not be read")

@@ -57,6 +57,19 @@ enum EmbeddedQueries {
 
     """#
 
+  /// `queries/notifications.sql`.
+  static let notifications = #"""
+    -- The notifications contract (docs/contracts.md#notifications): the server's log of the store notifications
+    -- it received. Columns: store (app_store, play), notification_id (Apple notificationUUID, Play Pub/Sub
+    -- messageId), received_at, processed_at (NULL: not processed yet), payload (Apple: the signedPayload JWS or
+    -- the webhook body {"signedPayload": ...}; Play: the Pub/Sub message or push body with its base64 data).
+    -- Optional: a run reads it when this file is in the queries folder or the config has app.notifications.
+    SELECT store, notification_id, received_at, processed_at, payload
+    FROM notifications
+    ORDER BY store COLLATE "C", notification_id COLLATE "C"
+
+    """#
+
   /// `queries/schema.sql`.
   static let schema = #"""
     -- storerecon's reference schema: one table per contract of docs/contracts.md, holding exactly its columns.
@@ -117,6 +130,15 @@ enum EmbeddedQueries {
     );
     CREATE INDEX IF NOT EXISTS credits_transaction ON credits (store, transaction_id);
 
+    CREATE TABLE IF NOT EXISTS notifications (
+      store           text NOT NULL,  -- app_store, play
+      notification_id text NOT NULL,  -- Apple notificationUUID, Play Pub/Sub messageId
+      received_at     timestamptz NOT NULL,
+      processed_at    timestamptz,    -- NULL: not processed yet
+      payload         text NOT NULL,  -- Apple signedPayload JWS; Play Pub/Sub message (base64 data)
+      PRIMARY KEY (store, notification_id)
+    );
+
     """#
 
   /// The text of `queries/<name>.sql`, by file name without `.sql`.
@@ -127,6 +149,7 @@ enum EmbeddedQueries {
     case "assignments": return assignments
     case "goodwill": return goodwill
     case "credits": return credits
+    case "notifications": return notifications
     case "schema": return schema
     default: return nil
     }

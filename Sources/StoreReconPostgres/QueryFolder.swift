@@ -7,14 +7,17 @@ package enum QueryFolder {
   ///
   /// With `directory`, each `<directory>/<contract>.sql` must exist (66 otherwise). Without it,
   /// `queries/<contract>.sql` relative to the current directory is used where it exists and the
-  /// built-in text where not. An optional contract (credits) is read where its file exists, else only
-  /// with `optional` (the config names it), from the built-in text where no folder was given.
-  package static func contractQueries(directory: String?, optional: Bool = false) throws(DatabaseError)
-    -> [ContractQuery]
-  {
+  /// built-in text where not. An optional contract (credits, notifications) is read where its file
+  /// exists, else only when `optional` names it (the config does), from the built-in text where no
+  /// folder was given.
+  package static func contractQueries(
+    directory: String?, optional: Set<ContractQuery.Contract> = []
+  ) throws(DatabaseError) -> [ContractQuery] {
     var queries: [ContractQuery] = []
     for contract in ContractQuery.Contract.allCases {
-      if contract.isOptional && !optional && !exists(named: contract.rawValue, directory: directory) {
+      if contract.isOptional && !optional.contains(contract)
+        && !exists(named: contract.rawValue, directory: directory)
+      {
         continue
       }
       let file = try sql(named: contract.rawValue, directory: directory)

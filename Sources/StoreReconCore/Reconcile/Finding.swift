@@ -17,6 +17,12 @@ package struct Finding: Sendable, Equatable {
     case orphanCredit = "orphan_credit"
     /// One person paying twice for one tier at the same time.
     case doubleBilling = "double_billing"
+    /// A store notification received and never processed (docs/rules.md#notification-health).
+    case notificationUnprocessed = "notification_unprocessed"
+    /// A notification processed whose effect the entitlement row does not show.
+    case notificationNotApplied = "notification_not_applied"
+    /// A notification in the store's history that the app's log never received (a lost webhook).
+    case notificationMissing = "notification_missing"
 
     /// Kinds order by their names.
     package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -33,6 +39,10 @@ package struct Finding: Sendable, Equatable {
     case refundNotReversed = "refund_not_reversed"
     case unknownTransaction = "unknown_transaction", sandboxCredit = "sandbox_credit"
     case acrossStores = "across_stores", withinStore = "within_store"
+    case unprocessed
+    case revocationNotApplied = "revocation_not_applied", expiryNotApplied = "expiry_not_applied"
+    case renewalNotApplied = "renewal_not_applied"
+    case neverReceived = "never_received"
 
     /// Reasons order by their names.
     package static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -47,6 +57,9 @@ package struct Finding: Sendable, Equatable {
       case .refundNotReversed: return .creditNotReversed
       case .unknownTransaction, .sandboxCredit: return .orphanCredit
       case .acrossStores, .withinStore: return .doubleBilling
+      case .unprocessed: return .notificationUnprocessed
+      case .revocationNotApplied, .expiryNotApplied, .renewalNotApplied: return .notificationNotApplied
+      case .neverReceived: return .notificationMissing
       default: return .freeEntitlement
       }
     }
@@ -74,6 +87,8 @@ package struct Finding: Sendable, Equatable {
   package var since: String?
   /// A sentence a person can act on.
   package var detail: String
+  /// The store notification the finding is about (the notification-health kinds), else `nil`.
+  package var notificationId: String?
 
   /// Creates a finding; its key is derived from kind, store, chain key and user.
   package init(

@@ -6,7 +6,7 @@ package enum Reconciler {
   /// `credits`: the credits contract's rows, `nil` where the run reads none (no credit findings).
   package static func findings(
     ledger: Ledger, entitlements: [Entitlement], credentials: [Credential], goodwill: [GoodwillGrant],
-    credits: [CreditRow]? = nil, options: ReconcileOptions
+    credits: [CreditRow]? = nil, notifications: NotificationLog? = nil, options: ReconcileOptions
   ) -> [Finding] {
     let s = ledger.storage
     var e = PackedEntitlements(pool: s.pool, products: s.products)
@@ -14,14 +14,15 @@ package enum Reconciler {
     var c = PackedCredentials(pool: s.pool)
     for row in credentials { c.append(row) }
     return findings(
-      ledger: ledger, entitlements: e, credentials: c, goodwill: goodwill, credits: credits, options: options)
+      ledger: ledger, entitlements: e, credentials: c, goodwill: goodwill, credits: credits,
+      notifications: notifications, options: options)
   }
 
   /// Every finding as of `options.asOf`, in report order, from packed app rows: the entitlement
   /// findings, then the chain findings (which read what the entitlement pass found of each row).
   package static func findings(
     ledger: Ledger, entitlements: PackedEntitlements, credentials: PackedCredentials,
-    goodwill: [GoodwillGrant], credits: [CreditRow]? = nil,
+    goodwill: [GoodwillGrant], credits: [CreditRow]? = nil, notifications: NotificationLog? = nil,
     options: ReconcileOptions
   ) -> [Finding] {
     let s = ledger.storage
@@ -36,6 +37,12 @@ package enum Reconciler {
     var findings = entitlementFindings(
       entitlements, storage: s, rules: rules, goodwill: GoodwillCover(goodwill, at: options.asOf),
       chains: &entitlementChains, users: &entitlementUsers, active: &entitlementActive)
+    if let notifications {
+      findings += NotificationHealth.findings(
+        notifications, storage: s,
+        entitlements: .init(table: entitlements, chains: entitlementChains, active: entitlementActive),
+        asOf: options.asOf.ms, graceMs: options.graceMs)
+    }
     let claims = ClaimIndex(
       ledger: ledger, entitlements: entitlements, credentials: credentials,
       entitlementChains: entitlementChains,

@@ -86,6 +86,9 @@ package enum ReconciliationWorkbook {
     case .creditNotReversed: return "Credits not reversed"
     case .orphanCredit: return "Orphan credits"
     case .doubleBilling: return "Double billing"
+    case .notificationUnprocessed: return "Notifications unprocessed"
+    case .notificationNotApplied: return "Notifications not applied"
+    case .notificationMissing: return "Notifications missing"
     }
   }
 
