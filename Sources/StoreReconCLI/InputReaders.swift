@@ -125,18 +125,7 @@ enum InputReaders {
       return try AssignmentCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.assignments.append($0) }
-    case "app.notifications":
-      return try notificationReader(input).read(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
-      ) { rows.add($0) }
-    case "app_store.notification_history":
-      let decoder = NotificationDecoder(verifier: input.verifier ?? JWSVerifier())
-      return try JSONLinesImport.lines(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
-      ) { (line, origin) throws(RowRejection) in
-        rows.notificationHistory.append(try decoder.historyEntry(line, origin: origin))
-      }
-    default: return try readGoodwillOrCredits(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
+    default: return try readOtherAppRows(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
     }
   }
 
@@ -158,9 +147,25 @@ enum InputReaders {
   }
 
   /// Reads a goodwill or (role `app.credits`) credits CSV file into `rows`.
-  static func readGoodwillOrCredits(
+  static func readOtherAppRows(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet
   ) throws(InputError) -> InputCounts {
+    switch input.role {
+    case "app.notifications":
+      return try notificationReader(input).read(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { rows.add($0) }
+    case "app_store.notification_history":
+      let decoder = NotificationDecoder(verifier: input.verifier ?? JWSVerifier())
+      return try JSONLinesImport.lines(
+        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+      ) { (line, origin) throws(RowRejection) in
+        let decoded = try decoder.historyEntry(line, origin: origin)
+        rows.notificationHistory.append(decoded.notification)
+        if let record = decoded.record { rows.notificationRecords.append(record) }
+      }
+    default: break
+    }
     guard input.role == "app.credits" else {
       return try GoodwillCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects

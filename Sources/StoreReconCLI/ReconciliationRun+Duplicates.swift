@@ -33,7 +33,9 @@ extension ReconciliationRun {
   }
 
   /// Whether `report` is the notification log's (whose records repeat the exports' as a rule).
-  static func isNotificationLog(_ report: InputReport) -> Bool { report.role == "app.notifications" }
+  static func isNotificationLog(_ report: InputReport) -> Bool {
+    report.role == "app.notifications" || report.role == "app_store.notification_history"
+  }
 
   /// The records read again that duplicates.csv lists: all but a notification's record that repeats
   /// (or is an older state of) a record read elsewhere — a log holds each transaction once per

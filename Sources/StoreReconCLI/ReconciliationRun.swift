@@ -544,7 +544,12 @@ package enum ReconciliationRun {
       if !readout.fxGaps.isEmpty { progress.note("warning: " + ExperimentSummary.gapLine(readout)) }
     }
     let fx = summaryFX(setup.config, rates: inputs.rows.fxRates, date: setup.date)
-    inputs.rows = AppRowSet()  // likewise the app's rows
+    // Likewise the app's rows, but for the notifications notifications.csv describes.
+    var kept = AppRowSet()
+    (kept.notifications, kept.notificationHistory) = (
+      inputs.rows.notifications, inputs.rows.notificationHistory
+    )
+    inputs.rows = kept
     let streamed = try finishRejects(inputs.rejectFiles)
     var (files, summary) = reportFiles(
       setup, inputs, outcome, grants: grants, readouts: readouts, fx: fx)

@@ -232,7 +232,10 @@ package struct RunConfig: Sendable {
   /// Stores for which the config names at least one export.
   package var storesWithExports: Set<Store> {
     var stores = Set<Store>()
-    if !appStoreTransactions.isEmpty { stores.insert(.appStore) }
+    // The notification log and the store's history carry App Store transactions as well.
+    if !appStoreTransactions.isEmpty || readsNotifications || !appStoreNotificationHistory.isEmpty {
+      stores.insert(.appStore)
+    }
     if !(playSales.isEmpty && playSubscriptions.isEmpty && playVoided.isEmpty) { stores.insert(.play) }
     return stores
   }

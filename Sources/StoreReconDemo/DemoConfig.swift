@@ -4,12 +4,16 @@ enum DemoConfig {
   static let path = "storerecon.json"
 
   /// The config and the test root it names (``DemoTestChain``), as (relative path, text).
-  static var files: [(path: String, text: String)] {
-    [(path, text()), (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n")]
+  static func files(notifications: Bool) -> [(path: String, text: String)] {
+    [(path, text(notifications: notifications)), (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n")]
   }
 
-  /// The config text (key order fixed, so the file is byte-identical across runs).
-  static func text() -> String {
+  /// The config text (key order fixed, so the file is byte-identical across runs); with
+  /// `notifications`, it reads the app's notification log and the store's notification history.
+  static func text(notifications: Bool = true) -> String {
+    let history =
+      notifications ? ",\n    \"notificationHistory\": [\"exports/apple/notification_history*.jsonl\"]" : ""
+    let log = notifications ? ",\n    \"notifications\": \"\(DemoOutputs.notificationsPath)\"" : ""
     var catalog: [String] = []
     for product in DemoProduct.allCases {
       let prefix = product.store == .play ? "play:" : "app_store:"
@@ -27,7 +31,7 @@ enum DemoConfig {
           "salesReports": ["exports/apple/reports/S_D_*.txt"],
           "reportTimeZone": "America/Los_Angeles",
           "signatures": "verify",
-          "testRootCertificate": "\(DemoTestChain.rootPath)"
+          "testRootCertificate": "\(DemoTestChain.rootPath)"\(history)
         },
         "play": {
           "sales": ["exports/play/salesreport_*.csv"],
@@ -40,7 +44,7 @@ enum DemoConfig {
           "credentials": "\(DemoOutputs.credentialsPath)",
           "assignments": "\(DemoOutputs.assignmentsPath)",
           "goodwill": "\(DemoOutputs.goodwillPath)",
-          "credits": "\(DemoOutputs.creditsPath)"
+          "credits": "\(DemoOutputs.creditsPath)"\(log)
         },
         "graceDays": {"app_store": 16, "play": 30},
         "toleranceHours": 24,

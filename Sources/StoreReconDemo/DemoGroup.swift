@@ -12,4 +12,6 @@ struct DemoGroup {
   var rawEntitlementRows: [String] = []
   /// The findings this group was built to produce (empty for clean users and traps).
   var planted: [PlantedFinding] = []
+  /// The App Store notifications about its chains (the classic world only).
+  var notifications: [DemoNotification] = []
 }

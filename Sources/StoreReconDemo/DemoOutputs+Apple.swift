@@ -56,6 +56,24 @@ extension DemoOutputs {
     if p.isTrial {
       payload.raw(",\"offerType\":1,\"offerDiscountType\":\"FREE_TRIAL\",\"offerPeriod\":\"P1W\"")
     }
+    let revocationStart = payload.bytes.count
+    appendRevocation(p, &rng)
+    let revocationEnd = payload.bytes.count
+    if p.isUpgraded { payload.raw(",\"isUpgraded\":true") }
+    payload.raw("}")
+    let asBought = Array(payload.bytes[..<revocationStart] + payload.bytes[revocationEnd...])
+    try writeNotifications(chain, index, revoked: payload.bytes, asBought: asBought)
+    line.reset()
+    if rng.chance(50) {
+      DemoJWS.wrap(payload.bytes, into: &line, &rng)
+    } else {
+      line.bytes.append(contentsOf: payload.bytes)
+    }
+    try writeJSON(apple, mayTruncate: mayTruncate)
+  }
+
+  /// The revocation fields of purchase `p`, if it was revoked.
+  private func appendRevocation(_ p: DemoPeriod, _ rng: inout DemoRandom) {
     if let revocation = p.revocation {
       payload.raw(",\"revocationDate\":")
       payload.int(revocation.at.ms)
@@ -71,14 +89,5 @@ extension DemoOutputs {
         payload.raw(",\"revocationType\":\"REFUND_FULL\"")
       }
     }
-    if p.isUpgraded { payload.raw(",\"isUpgraded\":true") }
-    payload.raw("}")
-    line.reset()
-    if rng.chance(50) {
-      DemoJWS.wrap(payload.bytes, into: &line, &rng)
-    } else {
-      line.bytes.append(contentsOf: payload.bytes)
-    }
-    try writeJSON(apple, mayTruncate: mayTruncate)
   }
 }

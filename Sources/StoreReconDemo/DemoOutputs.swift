@@ -14,6 +14,8 @@ final class DemoOutputs {
   static let assignmentsPath = "app/assignments.csv"
   static let goodwillPath = "app/goodwill.csv"
   static let creditsPath = "app/credits.csv"
+  static let notificationsPath = "app/notifications.csv"
+  static let notificationHistoryPath = "exports/apple/notification_history.jsonl"
 
   /// The 25 columns of a Play estimated sales report, in Google's order.
   static let salesHeader: StaticString =
@@ -34,6 +36,11 @@ final class DemoOutputs {
   let assignments: DemoFileWriter
   let goodwill: DemoFileWriter
   let credits: DemoFileWriter
+  /// The app's notification log and the store's notification history (the classic world only).
+  let notificationLog: DemoFileWriter?
+  let notificationHistory: DemoFileWriter?
+  /// The notifications of the App Store chain being written.
+  var chainNotifications: [DemoNotification] = []
   var sales: [Int: DemoFileWriter] = [:]
   var line = DemoLine()
   var payload = DemoLine()
@@ -57,6 +64,15 @@ final class DemoOutputs {
     assignments = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.assignmentsPath)
     goodwill = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.goodwillPath)
     credits = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.creditsPath)
+    if options.realistic {
+      notificationLog = nil
+      notificationHistory = nil
+    } else {
+      notificationLog = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.notificationsPath)
+      notificationHistory = try DemoFileWriter(
+        directory: directory, relativePath: DemoOutputs.notificationHistoryPath)
+      try notificationLog?.write("store,notification_id,received_at,processed_at,payload\n")
+    }
     for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill, credits] {
       rejects[writer.relativePath] = 0
     }
@@ -73,8 +89,9 @@ final class DemoOutputs {
   func emit(_ group: DemoGroup, userIndex: Int, _ rng: inout DemoRandom) throws {
     let clean = group.planted.isEmpty
     let mayTruncate = clean && userIndex >= truncateFrom
-    for chain in group.chains {
+    for (c, chain) in group.chains.enumerated() {
       if chain.store == .appStore {
+        chainNotifications = group.notifications.filter { $0.chain == c }
         for index in chain.periods.indices {
           if let style {
             try writeRealisticApple(chain, index, style: style, mayTruncate: mayTruncate, &rng)
@@ -206,8 +223,9 @@ final class DemoOutputs {
   /// Closes every file; returns their relative paths.
   func close() throws -> [String] {
     var paths: [String] = []
+    let notificationFiles = [notificationLog, notificationHistory].compactMap { $0 }
     for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill, credits]
-      + sales.values
+      + notificationFiles + sales.values
     {
       try writer.close()
       paths.append(writer.relativePath)

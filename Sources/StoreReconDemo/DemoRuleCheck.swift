@@ -18,6 +18,12 @@ struct DemoRuleCheck {
 
   /// The findings docs/rules.md reports for `group`, sorted.
   func findings(_ group: DemoGroup) -> [PlantedFinding] {
+    (storeFindings(group) + creditFindings(group) + doubleBillingFindings(group) + notificationFindings(group))
+      .sorted()
+  }
+
+  /// The free-entitlement, orphaned-charge and duplicate-claim findings of `group`.
+  func storeFindings(_ group: DemoGroup) -> [PlantedFinding] {
     var result: [PlantedFinding] = []
     let chains = group.chains
     func chainIndex(store: Store, key: String) -> Int? {
@@ -102,6 +108,8 @@ struct DemoRuleCheck {
         }
       }
     }
-    return (result + creditFindings(group) + doubleBillingFindings(group)).sorted()
+    return
+      result
+      .sorted()
   }
 }

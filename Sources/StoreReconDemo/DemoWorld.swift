@@ -39,6 +39,7 @@ package enum DemoWorld {
     var index = 0
     var malformedEntitlements: Set<DemoScenario> = []
     var experiment = DemoExperimentTruth(t: builder.t)
+    var notificationPlants = DemoNotificationPlants(count: count)
     while index < total {
       var rng = DemoRandom(seed: options.seed, stream: UInt64(index))
       var group: DemoGroup
@@ -54,6 +55,7 @@ package enum DemoWorld {
         {
           group.rawEntitlementRows.append(malformedEntitlement(scenario, users[0].id, builder))
         }
+        if !options.realistic { DemoWorld.addNotifications(&group, options: options, userIndex: index) }
         let found = builder.check.findings(group)
         guard found == group.planted.sorted() else {
           throw DemoError.inconsistentTruth(
@@ -62,8 +64,12 @@ package enum DemoWorld {
         }
       } else {
         group = try builder.naturalGroup(builder.user(index, &rng), &rng)
+        if !options.realistic {
+          DemoWorld.addNotifications(&group, options: options, userIndex: index)
+          notificationPlants.plant(&group, t: builder.t, userIndex: index)
+        }
         let found = builder.check.findings(group)
-        guard found.isEmpty else {
+        guard found == group.planted.sorted() else {
           throw DemoError.inconsistentTruth(
             "clean user \(builder.userId(index)) gives \(describe(found))")
         }
@@ -80,20 +86,55 @@ package enum DemoWorld {
     var files = try outputs.close() + tieOut.reportFiles + DemoTieOutTruth.paths
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
+    files += try writeFixedFiles(options, builder: builder, experiment: experiment, into: directory)
+    return DemoTruth(
+      planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
+      experimentArms: experiment.arms, tieOut: tieOut)
+  }
+
+  /// Writes the experiment's truth, the FX table, the config and its test root; returns their paths.
+  private static func writeFixedFiles(
+    _ options: DemoOptions, builder: DemoBuilder, experiment: DemoExperimentTruth, into directory: String
+  ) throws -> [String] {
     let fx = DemoFX.text(
       currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
       through: options.asOf)
-    for (path, text) in [
-      (experimentTruthPath, experiment.csv()), (DemoFX.path, fx),
-    ] + DemoConfig.files {
+    let config = DemoConfig.files(notifications: !options.realistic)
+    for (path, text) in [(experimentTruthPath, experiment.csv()), (DemoFX.path, fx)] + config {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
       try writer.close()
     }
-    files += [truthPath, rejectsPath, experimentTruthPath, DemoFX.path] + DemoConfig.files.map(\.path)
-    return DemoTruth(
-      planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
-      experimentArms: experiment.arms, tieOut: tieOut)
+    return [truthPath, rejectsPath, experimentTruthPath, DemoFX.path] + config.map(\.path)
+  }
+
+  /// The group's App Store notifications, and the notification findings its planted problems bring:
+  /// a refund not applied is also its REFUND notification not applied, a locked-out user also the
+  /// purchase notification not applied (docs/rules.md#notification-health).
+  static func addNotifications(_ group: inout DemoGroup, options: DemoOptions, userIndex: Int) {
+    group.notifications = DemoNotifications.make(
+      group, seed: options.seed, userIndex: userIndex, t: options.asOf.next.startUTC)
+    for p in group.planted where p.store == .appStore {
+      switch (p.kind, p.reason) {
+      case ("free_entitlement", "refunded"):
+        group.planted.append(
+          PlantedFinding(
+            kind: "notification_not_applied", reason: "revocation_not_applied", store: .appStore,
+            chainKey: p.chainKey, userId: p.userId))
+      case ("free_entitlement", "store_expired"):
+        group.planted.append(
+          PlantedFinding(
+            kind: "notification_not_applied", reason: "expiry_not_applied", store: .appStore,
+            chainKey: p.chainKey, userId: p.userId))
+      case ("orphaned_charge", "locked_out"):
+        group.planted.append(
+          PlantedFinding(
+            kind: "notification_not_applied", reason: "renewal_not_applied", store: .appStore,
+            chainKey: p.chainKey, userId: p.userId))
+      default:
+        continue
+      }
+    }
   }
 
   /// Writes `truth/planted_findings.csv` and `truth/expected_rejects.csv`.
@@ -141,6 +182,7 @@ package enum DemoWorld {
       ("exports/apple", "transactions", ".jsonl"), ("exports/play", "salesreport_", ".csv"),
       ("exports/play", "subscriptions", ".jsonl"), ("exports/play", "voided", ".jsonl"),
       ("exports/apple/reports", "S_D_", ".txt"), ("exports/play/earnings", "PlayApps_", ".csv"),
+      ("exports/apple", "notification_history", ".jsonl"),
     ]
     let manager = FileManager.default
     for (folder, prefix, suffix) in patterns {

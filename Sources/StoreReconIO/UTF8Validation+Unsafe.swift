@@ -19,6 +19,9 @@ package enum UTF8Validation {
   }
 
   /// The first problem in `bytes`, or `nil` when they are valid UTF-8 without NUL.
+  package static func problem(in bytes: [UInt8]) -> Problem? { bytes.withUnsafeBufferPointer(problem) }
+
+  /// The first problem in `bytes`, or `nil` when they are valid UTF-8 without NUL.
   package static func problem(_ bytes: UnsafeBufferPointer<UInt8>) -> Problem? {
     guard let base = bytes.baseAddress else { return nil }
     let n = bytes.count

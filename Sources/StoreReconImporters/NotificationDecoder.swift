@@ -88,8 +88,8 @@ package struct NotificationDecoder {
 
   /// One entry of the App Store notification history (`notificationHistory[]`: `signedPayload` and
   /// `sendAttempts`), as the fetch writes them one a line, or a bare `signedPayload`.
-  package func historyEntry(_ line: String, origin: Origin) throws(RowRejection) -> StoreNotification {
-    try apple(line, origin: origin).notification
+  package func historyEntry(_ line: String, origin: Origin) throws(RowRejection) -> DecodedNotification {
+    try apple(line, origin: origin)
   }
 
   // MARK: Google Play
@@ -190,7 +190,7 @@ package struct NotificationDecoder {
   /// Base64 (standard or url-safe) holding a JSON object.
   func base64JSON(_ text: String) throws(RowRejection) -> JSONValue {
     guard let bytes = Base64URL.decode(text) else { throw RowRejection("data is not base64") }
-    if let problem = bytes.withUnsafeBufferPointer(UTF8Validation.problem) {
+    if let problem = UTF8Validation.problem(in: bytes) {
       throw RowRejection("data: \(problem.reason)")
     }
     do {

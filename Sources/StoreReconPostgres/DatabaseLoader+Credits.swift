@@ -33,3 +33,16 @@ extension DatabaseLoader {
     }
   }
 }
+
+extension DatabaseLoader {
+  /// Reads a goodwill CSV file, handing each accepted row's fields (in contract order) to `send`.
+  static func loadGoodwill(
+    _ path: String, fileIndex: Int32, rejects: any RejectSink, send: ([String?], Origin) -> Void
+  ) throws(InputError) -> InputCounts {
+    try GoodwillCSVReader().read(path: path, displayName: path, fileIndex: fileIndex, rejects: rejects) {
+      send(
+        [$0.grantId, $0.userId, $0.productId, $0.startsAt?.description, $0.endsAt?.description, $0.reason],
+        $0.origin)
+    }
+  }
+}

@@ -130,17 +130,7 @@ package enum DatabaseLoader {
         ) {
           send([$0.userId, $0.experimentId, $0.armId, $0.assignedAt.description], $0.origin)
         }
-      case .goodwill:
-        counts = try GoodwillCSVReader().read(
-          path: path, displayName: path, fileIndex: fileIndex, rejects: rejects
-        ) {
-          send(
-            [
-              $0.grantId, $0.userId, $0.productId, $0.startsAt?.description, $0.endsAt?.description,
-              $0.reason,
-            ],
-            $0.origin)
-        }
+      case .goodwill: counts = try loadGoodwill(path, fileIndex: fileIndex, rejects: rejects, send: send)
       case .credits: counts = try loadCredits(path, fileIndex: fileIndex, rejects: rejects, send: send)
       case .notifications:
         counts = try loadNotifications(path, fileIndex: fileIndex, rejects: rejects, send: send)

@@ -119,7 +119,11 @@ struct DemoWorldTests {
     // The generator checks every group against docs/rules.md and throws on a disagreement.
     let world = try GeneratedWorld(users: 2000, seed: seed, asOf: asOf)
     defer { world.remove() }
-    #expect(world.truth.planted.count == 31 * 2)
+    let notification = world.truth.planted.filter { $0.kind.hasPrefix("notification_") }
+    #expect(world.truth.planted.count - notification.count == 31 * 2)
+    // Two of each notification plant, on top of the refunds, expiries and lock-outs they follow.
+    #expect(notification.filter { $0.reason == "never_received" }.count == 2)
+    #expect(notification.filter { $0.reason == "unprocessed" }.count >= 2)
   }
 
   @Test func rerunRemovesStaleInputsOfAnEarlierWorld() throws {
@@ -165,6 +169,11 @@ struct DemoWorldTests {
       ("orphan_credit", "sandbox_credit", [.appStore]),
       ("double_billing", "across_stores", [.play]),
       ("double_billing", "within_store", [.play]),
+      ("notification_unprocessed", "unprocessed", [.appStore]),
+      ("notification_not_applied", "revocation_not_applied", [.appStore]),
+      ("notification_not_applied", "expiry_not_applied", [.appStore]),
+      ("notification_not_applied", "renewal_not_applied", [.appStore]),
+      ("notification_missing", "never_received", [.appStore]),
     ]
     for (kind, reason, stores) in expected {
       for store in stores {

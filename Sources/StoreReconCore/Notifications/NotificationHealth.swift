@@ -14,7 +14,7 @@ package enum NotificationHealth {
   /// Every notification-health finding (unordered; the caller sorts).
   static func findings(
     _ log: NotificationLog, storage s: LedgerStorage, entitlements: EntitlementView, asOf: Int64,
-    graceMs: (Store) -> Int64
+    toleranceMs: Int64, graceMs: (Store) -> Int64
   ) -> [Finding] {
     let received = log.received.filter { n in (n.receivedAt?.ms ?? Int64.max) <= asOf && n.production }
     // Per chain, the rows of the entitlements naming it.
@@ -51,7 +51,7 @@ package enum NotificationHealth {
       guard let c, !named.isEmpty else { continue }
       out += notApplied(
         n, chain: c, rows: named, entitlements: entitlements, storage: s, asOf: asOf,
-        graceMs: graceMs(n.store))
+        limits: (graceMs(n.store), toleranceMs))
     }
     out += missing(log, asOf: asOf, storage: s)
     return out
@@ -91,37 +91,45 @@ package enum NotificationHealth {
     return x > y
   }
 
-  /// Whether the store's data says chain `c` gives access at T (production, not revoked or replaced,
-  /// paid through T within the store's grace).
-  static func chainGrants(_ c: Int, storage s: LedgerStorage, asOf: Int64, graceMs: Int64) -> Bool {
+  /// Whether the store's data says access to chain `c` has ended at T: revoked, replaced, or not paid
+  /// through T even with the store's grace (as `refunded`, `superseded` and `store_expired` judge it).
+  static func chainEnded(_ c: Int, storage s: LedgerStorage, asOf: Int64, graceMs: Int64) -> Bool {
     let chain = s.chains[c]
-    guard chain.production, !chain.revoked, chain.supersededBy < 0, chain.paidThrough != PackedRecord.none
-    else {
-      return false
-    }
-    return chain.paidThrough &+ graceMs >= asOf
+    guard !chain.revoked, chain.supersededBy < 0, chain.paidThrough != PackedRecord.none else { return true }
+    return chain.paidThrough &+ graceMs < asOf
+  }
+
+  /// Whether the store's data says chain `c` is paid beyond T (by more than the tolerance, as
+  /// `locked_out` judges it): production, not pending, revoked or replaced.
+  static func chainPaid(_ c: Int, storage s: LedgerStorage, asOf: Int64, toleranceMs: Int64) -> Bool {
+    let chain = s.chains[c]
+    guard chain.production, !chain.pending, !chain.revoked, chain.supersededBy < 0,
+      chain.paidThrough != PackedRecord.none
+    else { return false }
+    return chain.paidThrough > asOf &+ toleranceMs
   }
 
   /// The not-applied findings of notification `n`, the latest of chain `c`, processed by T.
   static func notApplied(
     _ n: StoreNotification, chain c: Int, rows: [Int], entitlements: EntitlementView,
     storage s: LedgerStorage,
-    asOf: Int64, graceMs: Int64
+    asOf: Int64, limits: (graceMs: Int64, toleranceMs: Int64)
   ) -> [Finding] {
-    let grants = chainGrants(c, storage: s, asOf: asOf, graceMs: graceMs)
     let reason: Finding.Reason
     let what: String
     var users: [String]
     switch n.effect {
     case .revokes, .expires:
       // The store's data must agree that access has ended; an active row is then what was not applied.
-      guard !grants else { return [] }
+      guard chainEnded(c, storage: s, asOf: asOf, graceMs: limits.graceMs) else { return [] }
       users = rows.filter { entitlements.active[$0] }.map { entitlements.table.rows[$0].userId }
       reason = n.effect == .revokes ? .revocationNotApplied : .expiryNotApplied
       what = "processed, but the entitlement is still active"
     case .grants:
       // A renewal processed while every row naming the purchase is inactive: a lock-out.
-      guard grants, !rows.contains(where: { entitlements.active[$0] }) else { return [] }
+      guard chainPaid(c, storage: s, asOf: asOf, toleranceMs: limits.toleranceMs),
+        !rows.contains(where: { entitlements.active[$0] })
+      else { return [] }
       users = rows.map { entitlements.table.rows[$0].userId }
       reason = .renewalNotApplied
       what = "processed, but no entitlement naming it is active"

@@ -41,7 +41,7 @@ package enum Reconciler {
       findings += NotificationHealth.findings(
         notifications, storage: s,
         entitlements: .init(table: entitlements, chains: entitlementChains, active: entitlementActive),
-        asOf: options.asOf.ms, graceMs: options.graceMs)
+        asOf: options.asOf.ms, toleranceMs: options.toleranceMs, graceMs: options.graceMs)
     }
     let claims = ClaimIndex(
       ledger: ledger, entitlements: entitlements, credentials: credentials,

@@ -69,7 +69,8 @@ import StoreReconTestSupport
   static let sheets = [
     "Summary", "Tie-out", "Tie-out orders", "Orphaned charges", "Free entitlements", "Duplicate claims",
     "Uncredited purchases", "Double credits", "Credits not reversed", "Orphan credits", "Double billing",
-    "Revenue", "Counts", "Grants", "Rejects",
+    "Notifications unprocessed", "Notifications not applied", "Notifications missing", "Revenue", "Counts",
+    "Grants", "Rejects",
   ]
 
   @Test(arguments: [false, true])
