@@ -15,29 +15,33 @@ package struct NotificationCSVReader: AppRowReader {
   /// The contract's columns, in contract order.
   package static let columns = ["store", "notification_id", "received_at", "processed_at", "payload"]
 
-  let decode: Decode
+  /// Makes a decoder; called once per thread that decodes (a JWS checker's memo is per thread).
+  let makeDecoder: () -> Decode
 
   /// A reader that rejects every row: for a caller that gave no decoder (a programming error, said in
   /// every row's reason rather than as a crash).
   package static var undecoded: NotificationCSVReader {
-    NotificationCSVReader { (_: NotificationRow) throws(RowRejection) -> DecodedNotification in
-      throw RowRejection("the run has no notification decoder (internal error)")
+    NotificationCSVReader {
+      { (_: NotificationRow) throws(RowRejection) -> DecodedNotification in
+        throw RowRejection("the run has no notification decoder (internal error)")
+      }
     }
   }
 
-  /// Creates the reader with the payload decoder.
-  package init(decode: @escaping Decode) { self.decode = decode }
+  /// Creates the reader with the maker of payload decoders.
+  package init(decoder makeDecoder: @escaping () -> Decode) { self.makeDecoder = makeDecoder }
 
-  /// Reads one notifications CSV file.
+  /// Reads one notifications CSV file: the rows first, then their payloads decoded on all cores.
   package func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     emit: (DecodedNotification) -> Void
   ) throws(InputError) -> InputCounts {
-    let decode = self.decode
-    return try AppRowCSV.run(
+    var rows: [NotificationRow] = []
+    var counts = try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: NotificationCSVReader.columns, emit: emit
-    ) { (cells, origin) throws(RowRejection) in try decode(try NotificationCSVReader.row(cells, origin)) }
+      names: NotificationCSVReader.columns, emit: { rows.append($0) }, map: NotificationCSVReader.row)
+    decode(rows, counts: &counts, displayName: displayName, rejects: rejects, emit: emit)
+    return counts
   }
 
   /// Reads notification rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
@@ -45,11 +49,22 @@ package struct NotificationCSVReader: AppRowReader {
     source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     emit: (DecodedNotification) -> Void
   ) throws(InputError) -> InputCounts {
-    let decode = self.decode
-    return try AppRowCSV.run(
+    var rows: [NotificationRow] = []
+    var counts = try AppRowCSV.run(
       source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: NotificationCSVReader.columns, emit: emit
-    ) { (cells, origin) throws(RowRejection) in try decode(try NotificationCSVReader.row(cells, origin)) }
+      names: NotificationCSVReader.columns, emit: { rows.append($0) }, map: NotificationCSVReader.row)
+    decode(rows, counts: &counts, displayName: displayName, rejects: rejects, emit: emit)
+    return counts
+  }
+
+  func decode(
+    _ rows: [NotificationRow], counts: inout InputCounts, displayName: String, rejects: any RejectSink,
+    emit: (DecodedNotification) -> Void
+  ) {
+    ParallelDecode.run(
+      rows, counts: &counts, displayName: displayName, rejects: rejects, origin: \.origin,
+      raw: { "\($0.store.rawValue),\($0.notificationId),\($0.receivedAt),\($0.payload)" },
+      makeDecoder: makeDecoder, emit: emit)
   }
 
   /// Reads one notifications CSV file's rows without decoding their payloads (`storerecon db load`

@@ -129,12 +129,38 @@ enum InputReaders {
     }
   }
 
+  /// Reads the store's notification history: the lines first, then their JWS decoded on all cores;
+  /// their transactions go to the ledger with the log's.
+  static func readHistory(
+    _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet
+  ) throws(InputError) -> InputCounts {
+    var lines: [(String, Origin)] = []
+    var counts = try JSONLinesImport.lines(
+      path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
+    ) { (line, origin) throws(RowRejection) in lines.append((line, origin)) }
+    let verifier = input.verifier ?? JWSVerifier()
+    ParallelDecode.run(
+      lines, counts: &counts, displayName: input.display, rejects: rejects, origin: \.1, raw: \.0,
+      makeDecoder: {
+        let decoder = NotificationDecoder(verifier: verifier)
+        return { (line: (String, Origin)) throws(RowRejection) -> DecodedNotification in
+          try decoder.historyEntry(line.0, origin: line.1)
+        }
+      }
+    ) { decoded in
+      rows.notificationHistory.append(decoded.notification)
+      if let record = decoded.record { rows.notificationRecords.append(record) }
+    }
+    return counts
+  }
+
   /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with the input's
   /// verifier.
   static func notificationReader(_ input: ReconciliationRun.PlannedInput) -> NotificationCSVReader {
-    let decoder = NotificationDecoder(verifier: input.verifier ?? JWSVerifier())
-    return NotificationCSVReader { (row: NotificationRow) throws(RowRejection) -> DecodedNotification in
-      try decoder.decode(row)
+    let verifier = input.verifier ?? JWSVerifier()
+    return NotificationCSVReader {
+      let decoder = NotificationDecoder(verifier: verifier)
+      return { (row: NotificationRow) throws(RowRejection) -> DecodedNotification in try decoder.decode(row) }
     }
   }
 
@@ -156,14 +182,7 @@ enum InputReaders {
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.add($0) }
     case "app_store.notification_history":
-      let decoder = NotificationDecoder(verifier: input.verifier ?? JWSVerifier())
-      return try JSONLinesImport.lines(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
-      ) { (line, origin) throws(RowRejection) in
-        let decoded = try decoder.historyEntry(line, origin: origin)
-        rows.notificationHistory.append(decoded.notification)
-        if let record = decoded.record { rows.notificationRecords.append(record) }
-      }
+      return try readHistory(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
     default: break
     }
     guard input.role == "app.credits" else {
