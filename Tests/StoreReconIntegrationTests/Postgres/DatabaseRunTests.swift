@@ -168,8 +168,9 @@ struct DatabaseRunTests {
     var config = try #require(
       JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: world.config)))
         as? [String: Any])
-    // `app.credits: true` asks for the (optional) credits query: here its built-in copy.
-    config["app"] = ["database": world.url, "credits": true] as [String: Any]
+    // `app.credits: true` asks for the (optional) credits query, `app.notifications: true` for the
+    // notification log's: here their built-in copies.
+    config["app"] = ["database": world.url, "credits": true, "notifications": true] as [String: Any]
     let configPath = world.dir.appendingPathComponent("db.json").path
     try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
     let out = world.out("out-builtin")
@@ -178,7 +179,7 @@ struct DatabaseRunTests {
     #expect(run.status == 0, "\(run.stderr)")
     let manifest = try JSONSerialization.jsonObject(with: world.file(out, "manifest.json")) as? [String: Any]
     let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
-    #expect(inputs.filter { $0["builtInQuery"] as? Bool == true }.count == 5)
+    #expect(inputs.filter { $0["builtInQuery"] as? Bool == true }.count == 6)
     #expect(!run.stderr.contains("CSV files are not read"))
     let csvOut = world.out("out-csv")
     let csv = try Binary.run([
@@ -407,8 +408,8 @@ struct DatabaseRunTests {
     // A contract-violating query: 78, naming the file and the extra column.
     let queries = try Binary.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: queries) }
-    // The world's config names app.credits: the folder must hold credits.sql too.
-    for name in ["credentials", "assignments", "goodwill", "credits"] {
+    // The world's config names app.credits and app.notifications: the folder must hold their queries too.
+    for name in ["credentials", "assignments", "goodwill", "credits", "notifications"] {
       try Data((EmbeddedQueries.text(name) ?? "").utf8).write(
         to: queries.appendingPathComponent(name + ".sql"))
     }

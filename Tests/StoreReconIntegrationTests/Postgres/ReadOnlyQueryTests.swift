@@ -14,7 +14,7 @@ struct ReadOnlyQueryTests {
   /// A queries folder holding the built-in queries, with `goodwill.sql` replaced by `goodwill`.
   static func queries(goodwill: String) throws -> URL {
     let dir = try Binary.temporaryDirectory()
-    for name in ["entitlements", "credentials", "assignments", "credits"] {
+    for name in ["entitlements", "credentials", "assignments", "credits", "notifications"] {
       try Data((EmbeddedQueries.text(name) ?? "").utf8).write(to: dir.appendingPathComponent(name + ".sql"))
     }
     try Data(goodwill.utf8).write(to: dir.appendingPathComponent("goodwill.sql"))
@@ -114,7 +114,7 @@ extension ReadOnlyQueryTests {
       CREATE ROLE \(role) LOGIN;
       GRANT CONNECT ON DATABASE \(world.database) TO \(role);
       GRANT USAGE ON SCHEMA public TO \(role);
-      GRANT SELECT ON entitlements, credentials, assignments, goodwill, credits TO \(role);
+      GRANT SELECT ON entitlements, credentials, assignments, goodwill, credits, notifications TO \(role);
       GRANT SELECT, INSERT, DELETE ON storerecon_runs, storerecon_findings TO \(role);
       """)
     defer {
