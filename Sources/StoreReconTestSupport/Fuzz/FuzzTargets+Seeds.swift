@@ -15,6 +15,7 @@ extension FuzzTargets {
         "1764000000", "1e3", "0.0000001", "P1M", "12.5%",
       ]
       return texts.map { Array($0.utf8) }
+    case "notifications": return notificationSeeds
     default: return []
     }
   }

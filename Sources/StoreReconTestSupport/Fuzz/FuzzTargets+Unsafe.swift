@@ -25,6 +25,7 @@ package enum FuzzTargets {
     case "jws": jws(data)
     case "compressed": compressed(data)
     case "values": values(data)
+    case "notifications": notifications(Array(data))
     default: return false
     }
     return true

@@ -1,0 +1,2 @@
+// The `notifications` fuzz target (docs/fuzzing.md): Fuzz/Driver.swift runs it.
+let fuzzTarget = "notifications"
