@@ -236,7 +236,8 @@ package enum StoreReconCLI {
     let parsed: ParsedOptions
     do {
       parsed = try ParsedOptions.parse(
-        args, valued: ["--out", "--users", "--seed", "--date"], flags: ["--quiet", "--realistic"])
+        args, valued: ["--out", "--users", "--seed", "--date"],
+        flags: ["--quiet", "--realistic", "--no-notification-log"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -267,6 +268,7 @@ package enum StoreReconCLI {
       options.asOf = d
     }
     options.realistic = parsed.flags.contains("--realistic")
+    options.notificationLog = !parsed.flags.contains("--no-notification-log")
     let directory = parsed.values["--out"] ?? "demo"
     let quiet = parsed.flags.contains("--quiet")
     let progress: any ProgressSink = quiet ? MemoryProgress() : StderrProgress()

@@ -11,7 +11,7 @@ enum Help {
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
   static let demoUsage =
-    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--quiet]"
+    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--no-notification-log] [--quiet]"
 
   static let overview = """
     OVERVIEW: Reconcile what the App Store and Google Play charged with who has access.
@@ -156,12 +156,17 @@ enum Help {
                           every current App Store payload field in varying key order and spacing,
                           fuller subscriptionsv2 resources, mixed timestamp forms, history back to
                           mid-2022, several products per user (docs/benchmark.md). Same checks.
+                          It has no notification log.
+      --no-notification-log
+                          Write no notification log and no Apple notification history (the
+                          benchmark's classic world: its DuckDB rival has no notification rules).
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
     The world holds App Store JSON Lines, Apple Summary Sales reports, Google Play sales and earnings
     reports, subscriptionsv2 and voided purchases, the app's entitlements, credentials, assignments,
-    goodwill and credits as CSV, a config, and truth/planted_findings.csv, truth/planted_tieout.csv
+    goodwill and credits as CSV, the server's notification log (app/notifications.csv) and Apple's
+    notification history, a config, and truth/planted_findings.csv, truth/planted_tieout.csv
     and truth/planted_tieout_orders.csv: the problems and report differences planted on purpose. The
     demo runs the job on it and compares the findings and the tie-out with the planted truth (exit 1
     if they differ). Its price experiment has a known effect; truth/experiment_truth.csv holds what

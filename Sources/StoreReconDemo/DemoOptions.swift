@@ -13,6 +13,12 @@ package struct DemoOptions: Sendable {
   /// resources, mixed timestamp forms, chains back to mid-2022 and several products per user. The
   /// planted findings and the truth files follow; `false` (the default) writes the classic demo world.
   package var realistic = false
+  /// Write the app's notification log and Apple's notification history (docs/notifications.md), and
+  /// name them in the config. The realistic world never has them (the DuckDB rival has no such rules).
+  package var notificationLog = true
+
+  /// Whether the world has a notification log.
+  package var writesNotificationLog: Bool { notificationLog && !realistic }
 
   /// Creates the default options (5000 users, seed 42, as of 2026-11-29).
   package init() {}

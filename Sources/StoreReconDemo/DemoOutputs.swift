@@ -64,7 +64,7 @@ final class DemoOutputs {
     assignments = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.assignmentsPath)
     goodwill = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.goodwillPath)
     credits = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.creditsPath)
-    if options.realistic {
+    if !options.writesNotificationLog {
       notificationLog = nil
       notificationHistory = nil
     } else {

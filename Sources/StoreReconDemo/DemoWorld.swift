@@ -55,7 +55,9 @@ package enum DemoWorld {
         {
           group.rawEntitlementRows.append(malformedEntitlement(scenario, users[0].id, builder))
         }
-        if !options.realistic { DemoWorld.addNotifications(&group, options: options, userIndex: index) }
+        if options.writesNotificationLog {
+          DemoWorld.addNotifications(&group, options: options, userIndex: index)
+        }
         let found = builder.check.findings(group)
         guard found == group.planted.sorted() else {
           throw DemoError.inconsistentTruth(
@@ -64,7 +66,7 @@ package enum DemoWorld {
         }
       } else {
         group = try builder.naturalGroup(builder.user(index, &rng), &rng)
-        if !options.realistic {
+        if options.writesNotificationLog {
           DemoWorld.addNotifications(&group, options: options, userIndex: index)
           notificationPlants.plant(&group, t: builder.t, userIndex: index)
         }
@@ -99,7 +101,7 @@ package enum DemoWorld {
     let fx = DemoFX.text(
       currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
       through: options.asOf)
-    let config = DemoConfig.files(notifications: !options.realistic)
+    let config = DemoConfig.files(notifications: options.writesNotificationLog)
     for (path, text) in [(experimentTruthPath, experiment.csv()), (DemoFX.path, fx)] + config {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
