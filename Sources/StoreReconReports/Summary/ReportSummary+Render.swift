@@ -30,11 +30,21 @@ extension ReportSummary {
     "storerecon \(facts.version) — reconciliation for \(facts.date) (\(facts.timeZone)), as of \(facts.asOf)"
   }
 
+  /// The status box's background and border: red for ALERT, amber for INCOMPLETE, orange for
+  /// ATTENTION, green for OK.
+  static func colours(_ worst: RunStatus.Word?) -> (String, String) {
+    switch worst {
+    case .alert: ("#fde2e1", "#d1242f")
+    case .incomplete: ("#fff4ce", "#bf8700")
+    case .attention: ("#fff1e5", "#bc4c00")
+    case nil: ("#e6f4ea", "#1a7f37")
+    }
+  }
+
   /// `summary.html`: one self-contained page for mail clients — tables, inline styles only, no images,
   /// no scripts, no external resources; every text escaped.
   package var html: String {
-    let (background, border) =
-      isAlert ? ("#fde2e1", "#d1242f") : (isIncomplete ? ("#fff4ce", "#bf8700") : ("#e6f4ea", "#1a7f37"))
+    let (background, border) = Self.colours(runStatus.worst)
     var out = """
       <!DOCTYPE html>
       <html lang="en">
@@ -55,7 +65,7 @@ extension ReportSummary {
       for block in section.blocks {
         switch block {
         case .paragraph(let text):
-          let strong = text.hasPrefix("ALERT ") || text.hasPrefix("INCOMPLETE ") || text.hasPrefix("FAILED ")
+          let strong = ["ALERT ", "INCOMPLETE ", "ATTENTION ", "FAILED "].contains { text.hasPrefix($0) }
           let style = strong ? "margin:4px 0;font-weight:bold;color:\(border);" : "margin:4px 0;"
           out += "<p style=\"\(style)\">\(HTMLText.escape(text))</p>\n"
         case .subheading(let text):

@@ -11,9 +11,11 @@ extension ReportSummary {
   }
 
   var statusSection: SummarySection {
-    var blocks: [SummarySection.Block] = []
+    var blocks: [SummarySection.Block] = [.paragraph(runStatus.line)]
     for breach in breaches { blocks.append(.paragraph("ALERT \(breach.text)")) }
     for reason in facts.incomplete { blocks.append(.paragraph("INCOMPLETE \(reason)")) }
+    let attention = RunStatus.attentionCauses(statusInputs).details
+    for line in attention { blocks.append(.paragraph("ATTENTION \(line)")) }
     if breaches.isEmpty {
       blocks.append(
         .paragraph(
@@ -26,6 +28,9 @@ extension ReportSummary {
     }
     return SummarySection(title: "Status", blocks: blocks)
   }
+
+  /// What the status was decided from (for the Status section's ATTENTION lines).
+  var statusInputs: RunStatus.Inputs { RunStatus.Inputs(facts, breaches: breaches) }
 
   var inputsSection: SummarySection {
     var table = SummaryTable(

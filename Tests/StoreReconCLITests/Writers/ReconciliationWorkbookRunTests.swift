@@ -76,6 +76,13 @@ import StoreReconTestSupport
     #expect(seen.isSuperset(of: ["JPY", "USD", "KWD"]), "\(seen)")
 
     let summary = try XLSXPackage.rows(try package.sheet("Summary"), strings: strings)
-    #expect(summary.contains(["total", "", String(result.findings.count)]))
+    #expect(summary.contains(["total", "", "", "", String(result.findings.count)]))
+    // The first row is the run's status and its one-line reason, the very value summary.txt starts with.
+    let status = try #require(result.summary?.runStatus)
+    #expect(summary.first == [status.label, status.reason])
+    #expect(
+      try String(contentsOfFile: dir.path("one/summary.txt"), encoding: .utf8).hasPrefix(status.label + " — ")
+    )
+    #expect(status.label == "ATTENTION", "\(status.reason)")
   }
 }

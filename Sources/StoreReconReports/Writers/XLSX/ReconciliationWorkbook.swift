@@ -35,12 +35,15 @@ package enum ReconciliationWorkbook {
     package var tieOut: TieOut
     /// Payout totals of the settlement reports (``PayoutTotal/payoutTotals(_:)``).
     package var payouts: [PayoutTotal]
+    /// The run's status (``RunStatus``): the Summary sheet's first row; `nil` leaves the row out.
+    package var status: RunStatus?
 
     /// Creates the content.
     package init(
       date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport], findings: [Finding],
       revenue: [RevenueRow], counts: [CountsRow], grants: [GrantRow], rejects: [Reject],
-      history: WorkbookHistory? = nil, tieOut: TieOut = TieOut(), payouts: [PayoutTotal] = []
+      history: WorkbookHistory? = nil, tieOut: TieOut = TieOut(), payouts: [PayoutTotal] = [],
+      status: RunStatus? = nil
     ) {
       self.date = date
       self.asOf = asOf
@@ -54,6 +57,7 @@ package enum ReconciliationWorkbook {
       self.history = history
       self.tieOut = tieOut
       self.payouts = payouts
+      self.status = status
     }
 
     /// Data rows over all tables (decides constant-memory mode).
