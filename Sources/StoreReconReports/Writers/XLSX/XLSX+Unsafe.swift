@@ -155,6 +155,20 @@ enum LXW {
       worksheet_autofilter(open, firstRow, firstColumn, lastRow, lastColumn)
     }
 
+    /// Print setup: landscape, every column on one page wide (as many pages tall as needed),
+    /// gridlines printed (`worksheet_set_landscape`, `worksheet_fit_to_pages`, `worksheet_gridlines`).
+    func setPrintLayout() {
+      let sheet = open
+      worksheet_set_landscape(sheet)
+      worksheet_fit_to_pages(sheet, 1, 0)
+      worksheet_gridlines(sheet, UInt8(LXW_SHOW_PRINT_GRIDLINES.rawValue))
+    }
+
+    /// `worksheet_repeat_rows`: rows `first...last` are printed at the top of every page.
+    func repeatRows(_ first: lxw_row_t, _ last: lxw_row_t) -> lxw_error {
+      worksheet_repeat_rows(open, first, last)
+    }
+
     /// `worksheet_set_column` for columns `first...last`, without a format.
     func setColumn(_ first: lxw_col_t, _ last: lxw_col_t, width: Double) -> lxw_error {
       worksheet_set_column(open, first, last, width, nil)

@@ -103,11 +103,13 @@ package final class XLSXWorksheet {
     }
   }
 
-  /// Keeps the top `rows` rows in view while scrolling (a frozen pane).
+  /// Keeps the top `rows` rows in view while scrolling (a frozen pane), and prints them at the top of
+  /// every page.
   package func freezeTopRows(_ rows: Int) throws(XLSXError) {
     let (r, _) = try position(rows, 0)
     let sheet = try sheetHandle(rows, 0)
     sheet.freezePanes(r, 0)
+    if rows > 0 { try workbook.check(sheet.repeatRows(0, r - 1), "sheet '\(name)' repeated rows") }
   }
 
   /// Puts Excel's autofilter buttons on the first row of the range (the table's header).
