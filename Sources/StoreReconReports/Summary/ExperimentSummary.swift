@@ -53,10 +53,16 @@ package enum ExperimentSummary {
       figures.append(("proceeds", row.proceedsSource))
       return ExperimentVerdict.Arm(id: arm.arm.id, figures: figures)
     }
-    return ExperimentVerdict(
+    var verdict = ExperimentVerdict(
       experimentId: r.experiment.id,
       verdict: challengers.isEmpty ? "no challenger arm" : challengers.joined(separator: ", "),
       notes: notes, arms: arms)
+    verdict.differences = r.arms.dropFirst().compactMap { arm in
+      guard let d = arm.difference, let i = d.bootstrap else { return nil }
+      return SVGChart.Estimate(label: arm.arm.id, estimate: d.estimate, low: i.low, high: i.high)
+    }
+    verdict.differenceLabel = { format($0, currency, signed: true) }
+    return verdict
   }
 
   /// The summary lines of every readout.

@@ -1,12 +1,12 @@
 import StoreReconCore
 
 extension ReportSummary {
-  /// The summary's sections, in order: status, inputs, findings, largest findings, revenue, tie-out,
-  /// payouts, price tests.
+  /// The summary's sections, in order: status, findings, largest findings, revenue, tie-out, payouts,
+  /// price tests, then the inputs (what a reader acts on first, the list of files last).
   package var sections: [SummarySection] {
     [
-      statusSection, inputsSection, findingsSection, largestSection, revenueSection, tieOutSection,
-      payoutsSection, experimentsSection,
+      statusSection, findingsSection, largestSection, revenueSection, tieOutSection, payoutsSection,
+      experimentsSection, inputsSection,
     ]
   }
 
@@ -191,7 +191,25 @@ extension ReportSummary {
       revenue.isEmpty
         ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
         : .table(table))
+    if let trend = RevenueTrend.build(revenue: facts.revenue, date: date, fx: facts.fx) {
+      blocks.append(.picture(Self.trendPicture(trend)))
+    }
     return SummarySection(title: "Revenue", blocks: blocks)
+  }
+
+  /// The revenue trend as a line chart, one line per store.
+  static func trendPicture(_ trend: RevenueTrend) -> String {
+    let currency = trend.currency
+    let scale = Double(Pow10.int64(currency.minorUnits ?? 0))
+    let lines = zip(trend.stores, trend.grossMinor).map { store, gross in
+      SVGChart.Line(name: store.rawValue, values: gross.map { Double($0) / scale })
+    }
+    return SVGChart.lineChart(
+      title: "Gross revenue per day and store, last \(trend.days.count) days (\(trend.note))",
+      xLabels: trend.days.map(\.description), lines: lines
+    ) { value in
+      Grouped.integer(Int64(value.rounded(.toNearestOrEven))) + " " + currency.code
+    }
   }
 
   var experimentsSection: SummarySection {
@@ -215,6 +233,13 @@ extension ReportSummary {
           table.rows.append(row)
         }
         blocks.append(.table(table))
+      }
+      if !e.differences.isEmpty {
+        blocks.append(
+          .picture(
+            SVGChart.forestPlot(
+              title: "Revenue per assigned user vs control, 95 % bootstrap interval",
+              rows: e.differences, valueLabel: e.differenceLabel)))
       }
     }
     return SummarySection(title: "Price tests", blocks: blocks)

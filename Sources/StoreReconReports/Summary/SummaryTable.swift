@@ -58,7 +58,7 @@ package struct SummaryTable: Sendable, Equatable {
       out += "<tr>"
       for i in 0..<headers.count {
         let cell = i < row.count ? row[i] : ""
-        out += "<td style=\"\(border)\(cellAlignment(i, cell))\">\(HTMLText.escape(cell))</td>"
+        out += "<td style=\"\(border)\(cellAlignment(i, cell))\">\(Self.breakable(cell))</td>"
       }
       out += "</tr>\n"
     }
@@ -83,16 +83,34 @@ package struct SummaryTable: Sendable, Equatable {
         let cell = i < row.count ? row[i] : ""
         out +=
           "<tr><td style=\"\(pad)color:#59636e;text-align:left;\">\(HTMLText.escape(headers[i]))</td>"
-          + "<td style=\"\(pad)\(cellAlignment(i, cell))\">\(HTMLText.escape(cell))</td></tr>"
+          + "<td style=\"\(pad)\(cellAlignment(i, cell))\(rightAligned.contains(i) ? "" : "overflow-wrap:anywhere;")\">"
+          + "\(Self.breakable(cell))</td></tr>"
       }
       out += "</table></div>\n"
     }
     return out + "</div>\n"
   }
 
-  /// Left for text; right for numbers, unbroken unless the cell lists several amounts.
+  /// `cell` escaped, with a line-break opportunity (`<wbr>`) after each `_` and `/`: on a phone
+  /// `free_entitlement` wraps as `free_` / `entitlement`, never mid-word; an amount and its code stay
+  /// together.
+  static func breakable(_ cell: String) -> String {
+    var out = ""
+    let chars = Array(HTMLText.escape(cell))
+    for (i, c) in chars.enumerated() {
+      // An amount stays with its currency code: `1,400 JPY` never breaks between the two.
+      if c == " ", i > 0, chars[i - 1].isNumber, i + 1 < chars.count, chars[i + 1].isUppercase {
+        out += "&nbsp;"
+        continue
+      }
+      out.append(c)
+      if c == "_" || (c == "/" && i > 0 && chars[i - 1].isLetter) { out += "<wbr>" }
+    }
+    return out
+  }
+
+  /// Left for text, right for numbers.
   func cellAlignment(_ column: Int, _ cell: String) -> String {
-    guard rightAligned.contains(column) else { return "text-align:left;" }
-    return cell.contains(", ") ? "text-align:right;" : "text-align:right;white-space:nowrap;"
+    rightAligned.contains(column) ? "text-align:right;" : "text-align:left;"
   }
 }

@@ -93,7 +93,8 @@ import StoreReconTestSupport
       #expect(xml.contains("<pageSetUpPr fitToPage=\"1\"/>"), "\(name)")
       #expect(xml.contains("orientation=\"landscape\"") && xml.contains("fitToHeight=\"0\""), "\(name)")
     }
-    let titles = XLSXPackage.matches("<definedName name=\"_xlnm.Print_Titles\"[^>]*>([^<]*)<", in: try package.entry("xl/workbook.xml"))
+    let titles = XLSXPackage.matches(
+      "<definedName name=\"_xlnm.Print_Titles\"[^>]*>([^<]*)<", in: try package.entry("xl/workbook.xml"))
     #expect(titles.count == (try package.sheetNames()).count - 1, "every sheet but Summary: \(titles)")
     #expect(titles.allSatisfy { $0.last?.hasSuffix("!$1:$1") == true }, "\(titles)")
   }
