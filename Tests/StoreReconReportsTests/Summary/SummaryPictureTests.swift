@@ -21,7 +21,8 @@ struct SummaryPictureTests {
       Self.revenue(Self.date, .appStore, Self.usd, 1_000),
       Self.revenue(Self.date.previous, .play, Self.usd, 499),
       Self.revenue(Self.date, .play, Self.jpy, 300),  // 300 JPY: fewer minor units than the USD rows
-      Self.revenue(CivilDate(year: 2026, month: 10, day: 1), .appStore, Self.usd, 5_000),  // before the 30 days
+      // Before the 30 days:
+      Self.revenue(CivilDate(year: 2026, month: 10, day: 1), .appStore, Self.usd, 5_000),
     ]
     let trend = try #require(RevenueTrend.build(revenue: rows, date: Self.date, fx: nil))
     #expect(trend.currency == Self.usd && trend.days.count == 30 && trend.days.last == Self.date)
