@@ -521,8 +521,10 @@ package enum ReconciliationRun {
     // The status is decided once, here, before the workbook (whose first row shows it) is started.
     let facts = summaryFacts(setup, inputs, outcome, fx: fx)
     let status = ReportSummary.decideStatus(facts)
+    let trend = RevenueTrend.build(revenue: facts.revenue, date: facts.date, fx: fx)
     let workbook = try startWorkbook(
-      setup, inputs, outcome, grants: grants, status: status, options: workbookOptions, clock: clock)
+      setup, inputs, outcome, grants: grants, status: status, trend: trend, options: workbookOptions,
+      clock: clock)
     let experimentStart = clock.now
     let readouts = computeReadouts(
       setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
@@ -573,10 +575,10 @@ package enum ReconciliationRun {
   /// 1.5M users) on another core.
   static func startWorkbook(
     _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow], status: RunStatus,
-    options: ReconciliationWorkbook.Options, clock: ContinuousClock
+    trend: RevenueTrend?, options: ReconciliationWorkbook.Options, clock: ContinuousClock
   ) throws(RunError) -> WorkbookWriting {
     let workbookStart = clock.now
-    let workbook = ReconciliationWorkbook.Content(
+    var workbook = ReconciliationWorkbook.Content(
       date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
       rejects: shownRejects(inputs.rejectFiles),
@@ -585,6 +587,7 @@ package enum ReconciliationRun {
       },
       tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports), status: status
     )
+    workbook.revenueTrend = trend
     let path = setup.staging + "/" + ReconciliationWorkbook.fileName
     let time = WorkbookTime()
     let work = BackgroundWork { () throws(XLSXError) in

@@ -62,7 +62,8 @@ package enum PriceTestsWorkbook {
       try sheet.write(.text(line), row: row, column: 0, fitting: false)
       row += 1
     }
-    try writeCurve(readout, into: sheet, row: row + 1)
+    let below = try writeCurve(readout, into: sheet, row: row + 1)
+    try writeForest(readout, into: sheet, row: below + 1)
     try sheet.fitColumnWidths()
   }
 

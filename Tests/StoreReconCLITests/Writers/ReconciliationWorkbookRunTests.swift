@@ -85,7 +85,11 @@ import StoreReconTestSupport
     )
     #expect(status.label == "ATTENTION", "\(status.reason)")
 
-    // Print setup on every sheet: landscape, one page wide; every table's header repeats on each page.
+    try Self.expectPrintSetup(package)
+  }
+
+  /// Print setup on every sheet: landscape, one page wide; every table's header repeats on each page.
+  static func expectPrintSetup(_ package: XLSXPackage) throws {
     let sheets = try package.entryNames().filter { $0.hasPrefix("xl/worksheets/sheet") }
     #expect(sheets.count == (try package.sheetNames()).count)
     for name in sheets {

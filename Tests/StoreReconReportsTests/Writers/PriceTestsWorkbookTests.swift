@@ -166,8 +166,6 @@ import StoreReconTestSupport
       #expect(sheet.cells[ref]?.type == nil)
       #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "0.00%", "\(ref)")
     }
-    #expect(sheet.cells["Y3"]?.value == "0.875")
-    #expect(sheet.cells["Y4"] == nil, "no maturity on a currency row without subscriptions")
     for (ref, value) in [
       ("I2", "920"), ("I3", "915"), ("L2", "600"), ("P2", "1200"), ("Q2", "1"), ("L6", "10"),
     ] {
@@ -178,14 +176,6 @@ import StoreReconTestSupport
     #expect(sheet.cells["Z2"]?.value == "0.907")
     #expect(Self.value(sheet, "D3", strings) == "immature")
     #expect(Self.value(sheet, "D4", strings) == "", "currency rows carry no verdict")
-    // The product manager's readout first: lift with its interval and P(best), as percentages.
-    #expect(["E3", "F3", "G3"].map { sheet.cells[$0]?.value } == ["1", "0.8875", "1.1095"])
-    #expect(sheet.cells["E2"] == nil, "control has no lift over itself")
-    #expect(sheet.cells["H2"]?.value == "0.0125" && sheet.cells["H3"]?.value == "0.9875")
-    for ref in ["E3", "F3", "G3", "H2", "H3"] {
-      #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "0.00%", "\(ref)")
-    }
-    #expect(sheet.cells["H4"] == nil, "currency rows carry no P(best)")
 
     // The readout in words.
     let words = Set((10...30).map { Self.value(sheet, "A\($0)", strings) })
@@ -228,6 +218,7 @@ import StoreReconTestSupport
     // A native line chart per sheet, one series per arm, reading that data block; its drawing is attached.
     let entries = try package.entryNames()
     #expect(entries.contains("xl/charts/chart1.xml") && entries.contains("xl/charts/chart2.xml"))
+    try Self.expectForest(package, sheet: sheet, strings: strings, styles: styles)
     let chart = try package.entry("xl/charts/chart1.xml")
     #expect(chart.contains("<c:lineChart>"))
     #expect(XLSXPackage.matches("<c:ser>", in: chart).count == 2)
@@ -291,5 +282,48 @@ import StoreReconTestSupport
     #expect(PriceTestsWorkbook.grouped(1_830) == "1,830")
     #expect(PriceTestsWorkbook.grouped(999) == "999")
     #expect(PriceTestsWorkbook.grouped(-1_234_567) == "-1,234,567")
+  }
+
+  /// The forest plot: low, difference, high of each challenger as markers joined by high-low bars,
+  /// reading the block below the curve.
+  static func expectForest(
+    _ package: XLSXPackage, sheet: XLSXPackage.Sheet, strings: [String], styles: XLSXPackage.Styles
+  ) throws {
+    Self.expectReadoutFirst(sheet, styles: styles)
+    let entries = try package.entryNames()
+    let forest = try #require(
+      try entries.filter { $0.hasPrefix("xl/charts/chart") }.map { try package.entry($0) }.first {
+        $0.contains("<c:hiLowLines>")
+      })
+    #expect(XLSXPackage.matches("<c:ser>", in: forest).count == 3)
+    #expect(
+      forest.contains("<c:tx><c:v>difference</c:v></c:tx>") && forest.contains("<c:symbol val=\"circle\"/>"))
+    let forestTitle = try #require(
+      (10...80).first {
+        Self.value(sheet, "A\($0)", strings).hasPrefix("Revenue per assigned user minus control's (USD)")
+      })
+    #expect(
+      ["A", "B", "C", "D"].map { Self.value(sheet, "\($0)\(forestTitle + 1)", strings) } == [
+        "arm", "low", "difference", "high",
+      ])
+    #expect(Self.value(sheet, "A\(forestTitle + 2)", strings) == "high")
+    #expect(
+      ["B", "C", "D"].map { sheet.cells["\($0)\(forestTitle + 2)"]?.value.flatMap(Double.init) }
+        == [953, 1073, 1191].map { XLSXMoney.cellValue(minor: $0, digits: 2) })
+    #expect(
+      forest.contains("<c:f>'paywall-price-2026-09'!$C$\(forestTitle + 2)</c:f>"), "one challenger: one cell")
+  }
+
+  /// The product manager's readout first: lift with its interval and P(best), as percentages.
+  static func expectReadoutFirst(_ sheet: XLSXPackage.Sheet, styles: XLSXPackage.Styles) {
+    #expect(sheet.cells["Y3"]?.value == "0.875")
+    #expect(sheet.cells["Y4"] == nil, "no maturity on a currency row without subscriptions")
+    #expect(["E3", "F3", "G3"].map { sheet.cells[$0]?.value } == ["1", "0.8875", "1.1095"])
+    #expect(sheet.cells["E2"] == nil, "control has no lift over itself")
+    #expect(sheet.cells["H2"]?.value == "0.0125" && sheet.cells["H3"]?.value == "0.9875")
+    for ref in ["E3", "F3", "G3", "H2", "H3"] {
+      #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "0.00%", "\(ref)")
+    }
+    #expect(sheet.cells["H4"] == nil, "currency rows carry no P(best)")
   }
 }

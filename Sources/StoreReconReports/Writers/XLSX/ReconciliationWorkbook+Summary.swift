@@ -5,7 +5,9 @@ extension ReconciliationWorkbook {
   /// date and T, findings per reason with money at stake per currency, run history (or a note that
   /// there is none), revenue totals per store and currency, the tie-out and payouts, then the inputs
   /// with their counts. A count never stands beside a currency code.
-  static func writeSummary(_ content: Content, into workbook: XLSXWorkbook) throws(XLSXError) {
+  @discardableResult
+  static func writeSummary(_ content: Content, into workbook: XLSXWorkbook) throws(XLSXError) -> XLSXWorksheet
+  {
     let sheet = try workbook.addWorksheet("Summary")
     var row = 0
     func line(_ cells: [XLSXCell], fitting: Bool = true) throws(XLSXError) {
@@ -65,6 +67,40 @@ extension ReconciliationWorkbook {
       ])
     }
     try sheet.fitColumnWidths()
+    return sheet
+  }
+
+  /// The **Revenue trend** sheet — day, then one money column per store, in the trend's currency — and
+  /// a native line chart of it on `summary` (right of the status and findings, where a reader looks
+  /// first).
+  static func writeTrend(_ trend: RevenueTrend, into workbook: XLSXWorkbook, chartOn summary: XLSXWorksheet)
+    throws(XLSXError)
+  {
+    let sheet = try workbook.addWorksheet("Revenue trend")
+    let currency = trend.currency
+    try sheet.writeRow(
+      [.bold("day")] + trend.stores.map { .bold($0.rawValue) } + [
+        .empty, .text("gross per day, \(trend.note)"),
+      ],
+      row: 0, fitting: false)
+    for (d, day) in trend.days.enumerated() {
+      let cells = trend.grossMinor.map { XLSXCell.money(minor: $0[d], currency: currency) }
+      try sheet.writeRow([date(day)] + cells, row: d + 1)
+    }
+    try sheet.freezeTopRows(1)
+    try sheet.fitColumnWidths()
+    let rows = 1...trend.days.count
+    let series = trend.stores.enumerated().map { s, store in
+      XLSXLineChart.Series(
+        name: store.rawValue, categories: .column(0, rows: rows, sheet: sheet.name),
+        values: .column(s + 1, rows: rows, sheet: sheet.name))
+    }
+    var chart = XLSXLineChart(
+      title: "Gross revenue per day and store, last \(trend.days.count) days (\(currency.code))",
+      yAxisTitle: currency.code, series: series)
+    chart.xAxisNumberFormat = "mm-dd"
+    chart.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
+    try summary.insert(chart, row: 1, column: 7)
   }
 
   /// The Summary sheet's Run history section, from `row` on: new, still open and resolved per reason,

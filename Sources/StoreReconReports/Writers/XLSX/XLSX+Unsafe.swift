@@ -228,6 +228,14 @@ enum LXW {
       format.withCString { chart_axis_set_num_format(handle, $0) }
     }
 
+    /// `chart_set_high_low_lines`: a line from each category's lowest to highest value (the bars of
+    /// a forest plot).
+    func setHighLowLines(width: Float) {
+      var line = lxw_chart_line()
+      line.width = width
+      chart_set_high_low_lines(open, &line)
+    }
+
     /// A new series without ranges (`chart_add_series`); `nil` when libxlsxwriter cannot add one.
     func addSeries() -> Series? {
       guard let series = chart_add_series(open, nil, nil) else { return nil }
@@ -267,6 +275,16 @@ enum LXW {
         chart_series_set_values(
           series, $0, UInt32(firstRow), UInt16(firstColumn), UInt32(lastRow), UInt16(lastColumn))
       }
+    }
+
+    /// Markers only: no line between the points (`chart_series_set_line` with `none`), and each point a
+    /// `marker` (`chart_series_set_marker_type`).
+    func setMarkersOnly(_ marker: lxw_chart_marker_type) {
+      let series = open
+      var line = lxw_chart_line()
+      line.none = 1
+      chart_series_set_line(series, &line)
+      chart_series_set_marker_type(series, UInt8(marker.rawValue))
     }
 
     /// `chart_series_set_name`.
