@@ -49,11 +49,13 @@ extension PriceTestsWorkbook {
   /// The forest plot: a bold title, a header `arm, low, difference, high`, one row per challenger with
   /// its difference in revenue per assigned user to control and the 95 % bootstrap interval (in the
   /// reporting currency), and a native chart of them (markers joined by high-low bars) beside it.
-  /// Nothing when no challenger has an interval.
-  static func writeForest(_ readout: Readout, into sheet: XLSXWorksheet, row top: Int) throws(XLSXError) {
+  /// Nothing when no challenger has an interval. Returns the first free row below the block and chart.
+  static func writeForest(_ readout: Readout, into sheet: XLSXWorksheet, row top: Int) throws(XLSXError)
+    -> Int
+  {
     let currency = readout.reportingCurrency
     let arms = readout.arms.dropFirst().filter { $0.difference?.bootstrap != nil }
-    guard !arms.isEmpty else { return }
+    guard !arms.isEmpty else { return top }
     let title = "Revenue per assigned user minus control's (\(currency.code)), 95 % bootstrap interval"
     try sheet.write(.bold(title), row: top, column: 0, fitting: false)
     let header = top + 1
@@ -77,8 +79,11 @@ extension PriceTestsWorkbook {
       title: "Each arm vs control: revenue per assigned user (\(currency.code))", xAxisTitle: "arm",
       yAxisTitle: "\(currency.code) per assigned user minus control's", series: series)
     chart.style = .forest
-    chart.height = 300
+    chart.width = 480
+    chart.height = 240
     chart.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
     try sheet.insert(chart, row: header, column: 6)
+    // The chart is about 12 rows tall.
+    return max(header + arms.count + 2, header + 13)
   }
 }

@@ -10,6 +10,8 @@ package import StoreReconCore
 ///   with an autofilter and fitted column widths;
 /// - the **readout in words**: the sample-ratio check, each arm's maturity, FX gaps, each arm's revenue
 ///   per assigned user against control with its bootstrap interval and Welch's t cross-check;
+/// - the **forest plot**: each challenger's difference in revenue per assigned user to control with its
+///   95 % bootstrap interval, as a small data block with a native chart beside it;
 /// - the **curve**: cumulative reporting-currency revenue per assigned user by day since enrolment, as a
 ///   small data block (day in column A, one column per arm) with a native line chart beside it.
 ///
@@ -62,8 +64,9 @@ package enum PriceTestsWorkbook {
       try sheet.write(.text(line), row: row, column: 0, fitting: false)
       row += 1
     }
-    let below = try writeCurve(readout, into: sheet, row: row + 1)
-    try writeForest(readout, into: sheet, row: below + 1)
+    // The forest plot right below the words (what a product manager looks at first), then the curve.
+    let below = try writeForest(readout, into: sheet, row: row + 1)
+    try writeCurve(readout, into: sheet, row: below)
     try sheet.fitColumnWidths()
   }
 

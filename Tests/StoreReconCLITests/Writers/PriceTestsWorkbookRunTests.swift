@@ -84,7 +84,7 @@ import StoreReconTestSupport
     #expect(
       words.contains { $0.hasPrefix("control: ") && $0.contains("of credited chains have lived a full") })
     #expect(words.contains { $0.hasPrefix("high: ") && $0.contains("; against control +") })
-    let chart = try package.entry("xl/charts/chart1.xml")
+    let chart = try #require(try XLSXPackage.chart(package, containing: "Cumulative revenue per assigned"))
     #expect(XLSXPackage.matches("<c:ser>", in: chart).count == readout.arms.count)
 
     // Without experiments: no workbook and no experiment tables.

@@ -100,7 +100,7 @@ extension ReconciliationWorkbook {
       yAxisTitle: currency.code, series: series)
     chart.xAxisNumberFormat = "mm-dd"
     chart.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
-    try summary.insert(chart, row: 1, column: 7)
+    try summary.insert(chart, row: 1, column: 6)
   }
 
   /// The Summary sheet's Run history section, from `row` on: new, still open and resolved per reason,

@@ -155,13 +155,12 @@ enum LXW {
       worksheet_autofilter(open, firstRow, firstColumn, lastRow, lastColumn)
     }
 
-    /// Print setup: landscape, every column on one page wide (as many pages tall as needed),
-    /// gridlines printed (`worksheet_set_landscape`, `worksheet_fit_to_pages`, `worksheet_gridlines`).
+    /// Print setup: landscape, every column on one page wide, as many pages tall as needed
+    /// (`worksheet_set_landscape`, `worksheet_fit_to_pages`).
     func setPrintLayout() {
       let sheet = open
       worksheet_set_landscape(sheet)
       worksheet_fit_to_pages(sheet, 1, 0)
-      worksheet_gridlines(sheet, UInt8(LXW_SHOW_PRINT_GRIDLINES.rawValue))
     }
 
     /// `worksheet_repeat_rows`: rows `first...last` are printed at the top of every page.
