@@ -59,7 +59,9 @@ package enum DemoRun {
     let missed = planted.subtracting(found).sorted()
     let unexpected = found.subtracting(planted).sorted()
 
-    var text = Summary.text(result)
+    // The status line first, as `run` prints it.
+    var text = result.summary.map { $0.headline + "\n" } ?? ""
+    text += Summary.text(result)
     text +=
       "demo world: \(directory) (\(options.users) users, seed \(options.seed)); planted problems: \(directory)/truth/planted_findings.csv\n"
     if missed.isEmpty && unexpected.isEmpty {

@@ -96,10 +96,12 @@ enum Help {
     with exit 65 unless --allow-damaged; a file given under the wrong key (a Sales
     report as App Store transactions) stops the run before anything is read (exit 65), naming the key
     it belongs under. A missing input file, or one that is not a regular file (a pipe), exits 66; an
-    invalid config, or an input outside the config's folder without "allowOutside": true, 78. The first line of summary.txt (and of stdout) is the status: OK, ALERT (a threshold
+    invalid config, or an input outside the config's folder without "allowOutside": true, 78. The first line of summary.txt (and of stdout) is the status: ALERT (a threshold
     of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
-    noon of the date, no Play sales row for the date, a file missing or unreadable) and/or ATTENTION
-    (a damaged input allowed, an empty entitlements contract), with the reasons.
+    noon of the date, no Play sales row for the date, a file missing or unreadable); else ATTENTION
+    (a new finding with money at stake — without run history every finding is new —, a tie-out
+    difference, rejected rows above 0.1 % of an input, a damaged input allowed, an empty entitlements
+    contract); else OK (nothing new needs a look); with its one-line reason.
     Mail failures: 75 the SMTP server cannot be reached or refused the message, 77 it refused the
     login, 78 the password variable or file is missing; the reports stay on disk. The folder is
     written beside --out and renamed into place whole; the report it replaces is kept as
@@ -190,7 +192,7 @@ enum Help {
 
     The message is multipart: summary.txt and summary.html as alternatives, and every *.xlsx file of
     the folder attached. The subject is the config's subjectPrefix and the first part of summary.txt's
-    status line (OK, ALERT, INCOMPLETE). The SMTP password comes from the environment variable named
+    status line (OK, ATTENTION, ALERT, INCOMPLETE) with its one-line reason. The SMTP password comes from the environment variable named
     by passwordEnv or the file named by passwordFile, never from the command line or the config.
     A folder whose files do not match its manifest.json is not mailed.
     Exit codes: 0 sent, 65 the folder does not match its manifest, 66 no summary or no manifest.json in the folder, 75

@@ -531,8 +531,14 @@ package enum ReconciliationRun {
     let writeStart = clock.now
     let grants = GrantRow.rows(
       goodwill: inputs.rows.goodwill, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
+    let fx = summaryFX(setup.config, rates: inputs.rows.fxRates, date: setup.date)
+    // The status is decided once, here, before the workbook (whose first row shows it) is started.
+    let facts = summaryFacts(setup, inputs, outcome, fx: fx)
+    let status = ReportSummary.decideStatus(facts)
+    let trend = RevenueTrend.build(revenue: facts.revenue, date: facts.date, fx: fx)
     let workbook = try startWorkbook(
-      setup, inputs, outcome, grants: grants, options: workbookOptions, clock: clock)
+      setup, inputs, outcome, grants: grants, status: status, trend: trend, options: workbookOptions,
+      clock: clock)
     let experimentStart = clock.now
     let readouts = computeReadouts(
       setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
@@ -543,16 +549,15 @@ package enum ReconciliationRun {
       progress.note(ExperimentSummary.progressLine(readout) + " (\(experimentMs) ms)")
       if !readout.fxGaps.isEmpty { progress.note("warning: " + ExperimentSummary.gapLine(readout)) }
     }
-    let fx = summaryFX(setup.config, rates: inputs.rows.fxRates, date: setup.date)
-    // Likewise the app's rows, but for the notifications notifications.csv describes.
-    var kept = AppRowSet()
-    (kept.notifications, kept.notificationHistory) = (
-      inputs.rows.notifications, inputs.rows.notificationHistory
-    )
-    inputs.rows = kept
+    // notifications.csv needs the notification log, which goes with the app's rows below.
+    let notificationsFile = inputs.rows.notifications.map { _ in
+      notificationsCSV(outcome.findings, rows: inputs.rows, asOf: setup.asOf)
+    }
+    inputs.rows = AppRowSet()  // likewise the app's rows
     let streamed = try finishRejects(inputs.rejectFiles)
     var (files, summary) = reportFiles(
-      setup, inputs, outcome, grants: grants, readouts: readouts, fx: fx)
+      setup, outcome, grants: grants, readouts: readouts, facts: facts, status: status)
+    if let notificationsFile { files.append(("notifications.csv", notificationsFile)) }
     for (name, bytes) in files {
       do {
         try AtomicFile.write(bytes, to: setup.staging + "/" + name)
@@ -588,19 +593,20 @@ package enum ReconciliationRun {
   /// Starts writing the reconciliation workbook (the larger part of the writing: one core for ~1.4 s at
   /// 1.5M users) on another core.
   static func startWorkbook(
-    _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow],
-    options: ReconciliationWorkbook.Options, clock: ContinuousClock
+    _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow], status: RunStatus,
+    trend: RevenueTrend?, options: ReconciliationWorkbook.Options, clock: ContinuousClock
   ) throws(RunError) -> WorkbookWriting {
     let workbookStart = clock.now
-    let workbook = ReconciliationWorkbook.Content(
+    var workbook = ReconciliationWorkbook.Content(
       date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
       rejects: shownRejects(inputs.rejectFiles),
       history: outcome.changes.map {
         WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0)
       },
-      tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports)
+      tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports), status: status
     )
+    workbook.revenueTrend = trend
     let path = setup.staging + "/" + ReconciliationWorkbook.fileName
     let time = WorkbookTime()
     let work = BackgroundWork { () throws(XLSXError) in
@@ -611,10 +617,11 @@ package enum ReconciliationRun {
   }
 
   /// The CSV files (findings, revenue, counts, grants, the experiments', changes, rejects) and the
-  /// summaries, with their bytes, in the order they are written; and the summary.
+  /// summaries, with their bytes, in the order they are written; and the summary, whose status the run
+  /// decided before (`status`, from `facts`).
   static func reportFiles(
-    _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow], readouts: [Readout],
-    fx: SummaryFX?
+    _ setup: Setup, _ outcome: Outcome, grants: [GrantRow], readouts: [Readout], facts: SummaryFacts,
+    status: RunStatus
   ) -> ([(String, [UInt8])], ReportSummary) {
     let config = setup.config
     var files: [(String, [UInt8])] = [
@@ -624,18 +631,27 @@ package enum ReconciliationRun {
       ("grants.csv", ReportTables.grantsCSV(grants)),
       ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells)),
       ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders)),
-      ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: inputs.reports)),
+      ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: facts.inputs)),
     ]
     if !config.experiments.isEmpty {
       files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
       files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
     }
     if let changes = outcome.changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
-    if inputs.rows.notifications != nil {
-      files.append(
-        ("notifications.csv", notificationsCSV(outcome.findings, rows: inputs.rows, asOf: setup.asOf)))
-    }
-    // Run history and price-test verdicts plug in as plain values when configured.
+    var facts = facts
+    facts.experiments = readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict)
+    let summary = ReportSummary.build(facts, status: status)
+    files.append(("summary.txt", Array(summary.text.utf8)))
+    files.append(("summary.html", Array(summary.html.utf8)))
+    return (files, summary)
+  }
+
+  /// What the summary is built from, price tests aside (their readout comes later): the run's values,
+  /// run history, the FX conversion, the tie-out, completeness and what needs attention.
+  static func summaryFacts(_ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, fx: SummaryFX?)
+    -> SummaryFacts
+  {
+    let config = setup.config
     var facts = SummaryFacts(
       version: StoreReconVersion.version, date: setup.date, asOf: setup.asOf, timeZone: config.timeZone,
       inputs: inputs.reports, findings: outcome.findings, revenue: outcome.revenue, alerts: config.alerts,
@@ -644,15 +660,11 @@ package enum ReconciliationRun {
       history: outcome.changes.map {
         SummaryHistory(changes: $0, previousRunDate: outcome.delta?.previousDate)
       },
-      experiments: readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict),
       fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
       counts: outcome.counts)
     facts.attention = inputs.attention
     facts.inputNotes = [duplicatesLine(outcome.duplicates)]
-    let summary = ReportSummary.build(facts)
-    files.append(("summary.txt", Array(summary.text.utf8)))
-    files.append(("summary.html", Array(summary.html.utf8)))
-    return (files, summary)
+    return facts
   }
 
   /// Waits for the reconciliation workbook, then writes the price-tests workbook (with experiments);

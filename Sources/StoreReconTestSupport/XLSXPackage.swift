@@ -65,6 +65,15 @@ package struct XLSXPackage {
     return text.split(separator: "\n").map(String.init)
   }
 
+  /// The first chart part (`xl/charts/chart*.xml`) whose XML contains `text`, or `nil`.
+  package static func chart(_ package: XLSXPackage, containing text: String) throws -> String? {
+    for name in try package.entryNames() where name.hasPrefix("xl/charts/chart") {
+      let xml = try package.entry(name)
+      if xml.contains(text) { return xml }
+    }
+    return nil
+  }
+
   /// Sheet names in workbook order.
   package func sheetNames() throws -> [String] {
     try Self.matches(#"<sheet name="([^"]*)""#, in: entry("xl/workbook.xml")).map { Self.unescape($0[1]) }

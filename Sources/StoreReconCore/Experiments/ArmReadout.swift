@@ -27,4 +27,7 @@ package struct ArmReadout: Sendable {
   package var chainsExcluded: Int
   /// Credited chains whose product only another arm offers (a sign of leakage between arms).
   package var chainsOfOtherArmsProducts: Int
+  /// The share of the bootstrap's resamples in which this arm's revenue per assigned user is the
+  /// highest of all arms, control included (``ArmComparison/probabilityBest(_:)``); `nil` if unknown.
+  package var probabilityBest: Double? = nil
 }

@@ -7,4 +7,8 @@ package struct Difference: Sendable, Equatable {
   /// Welch's 95 % t interval of the difference, the cross-check, and its degrees of freedom.
   package var welch: Interval?
   package var welchDegreesOfFreedom: Double?
+  /// The arm's mean over control's minus one (``ArmComparison/lift(arm:control:)``) and its 95 %
+  /// bootstrap interval; `nil` when control's revenue per assigned user is zero.
+  package var relativeLift: Double? = nil
+  package var relativeLiftInterval: Interval? = nil
 }

@@ -372,7 +372,9 @@ extension Readout {
         let diffs = zip(means[0], controlMeans).map { $0 - $1 }
         difference = Difference(
           estimate: sample.mean - controlSample.mean, bootstrap: Bootstrap.percentileInterval(diffs),
-          welch: welch?.interval, welchDegreesOfFreedom: welch?.degreesOfFreedom)
+          welch: welch?.interval, welchDegreesOfFreedom: welch?.degreesOfFreedom,
+          relativeLift: ArmComparison.lift(arm: sample.mean, control: controlSample.mean),
+          relativeLiftInterval: ArmComparison.liftInterval(arm: means[0], control: controlMeans))
       }
 
       armReadouts.append(
@@ -386,6 +388,9 @@ extension Readout {
           renewalsByNumber: tally.renewalsByNumber,
           chainsAssignedAfterPurchase: tally.chainsAssignedAfterPurchase,
           chainsExcluded: tally.chainsExcluded, chainsOfOtherArmsProducts: tally.chainsOfOtherArmsProducts))
+    }
+    if let best = ArmComparison.probabilityBest(meansByArm.map { $0.first ?? [] }) {
+      for a in armReadouts.indices { armReadouts[a].probabilityBest = best[a] }
     }
     return armReadouts
   }

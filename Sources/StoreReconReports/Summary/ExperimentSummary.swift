@@ -33,10 +33,14 @@ package enum ExperimentSummary {
     if !r.fxGaps.isEmpty { notes.append(gapLine(r)) }
     let arms = r.arms.map { arm -> ExperimentVerdict.Arm in
       let row = arm.reporting
-      var figures: [(String, String)] = [("assigned", "\(row.assigned)"), ("paid", "\(row.paidConversions)")]
+      // The product manager's readout first: verdict, relative lift with its interval, P(best).
+      var figures: [(String, String)] = [("verdict", arm.verdict.rawValue)]
+      figures.append(("lift vs control", arm.difference.flatMap(liftText) ?? "—"))
+      figures.append(("P(best)", arm.probabilityBest.map(PriceTestsWorkbook.percentText) ?? "—"))
+      figures += [("assigned", Grouped.count(row.assigned)), ("paid", Grouped.count(row.paidConversions))]
       if let rate = row.conversionRate { figures.append(("conversion", ExperimentTables.share(rate))) }
       if let rpa = row.revenuePerAssignedMinor {
-        figures.append(("per assigned user", "\(currency.format(rpa)) \(currency.code)"))
+        figures.append(("per assigned user", "\(Grouped.amount(rpa, currency)) \(currency.code)"))
       }
       if let d = arm.difference, let i = d.bootstrap {
         figures.append(
@@ -46,14 +50,19 @@ package enum ExperimentSummary {
               + "\(format(i.high, currency, signed: true))]"
           ))
       }
-      figures.append(("verdict", arm.verdict.rawValue))
       figures.append(("proceeds", row.proceedsSource))
       return ExperimentVerdict.Arm(id: arm.arm.id, figures: figures)
     }
-    return ExperimentVerdict(
+    var verdict = ExperimentVerdict(
       experimentId: r.experiment.id,
       verdict: challengers.isEmpty ? "no challenger arm" : challengers.joined(separator: ", "),
       notes: notes, arms: arms)
+    verdict.differences = r.arms.dropFirst().compactMap { arm in
+      guard let d = arm.difference, let i = d.bootstrap else { return nil }
+      return SVGChart.Estimate(label: arm.arm.id, estimate: d.estimate, low: i.low, high: i.high)
+    }
+    verdict.differenceLabel = { format($0, currency, signed: true) }
+    return verdict
   }
 
   /// The summary lines of every readout.
@@ -68,7 +77,7 @@ package enum ExperimentSummary {
         var text = "  \(arm.arm.id): \(row.assigned) assigned, \(row.paidConversions) paid"
         if let rate = row.conversionRate { text += " (\(ExperimentTables.share(rate)))" }
         if let rpa = row.revenuePerAssignedMinor {
-          text += ", \(currency.format(rpa)) \(currency.code) per assigned user"
+          text += ", \(Grouped.amount(rpa, currency)) \(currency.code) per assigned user"
           if let i = row.revenuePerAssignedInterval {
             text += " [\(format(i.low, currency)), \(format(i.high, currency))]"
           }
@@ -78,6 +87,8 @@ package enum ExperimentSummary {
             "; vs control \(format(d.estimate, currency, signed: true)) [\(format(i.low, currency, signed: true)), "
             + "\(format(i.high, currency, signed: true))]"
         }
+        if let lift = arm.difference.flatMap(liftText) { text += "; lift \(lift)" }
+        if let best = arm.probabilityBest { text += "; P(best) \(PriceTestsWorkbook.percentText(best))" }
         lines.append(text + " — \(arm.verdict.rawValue)")
       }
       if let srm = r.srm {
@@ -91,10 +102,19 @@ package enum ExperimentSummary {
     return lines
   }
 
+  /// The relative lift over control with its bootstrap interval: `+12.3% [-2.1%, +25%]`; `nil` without
+  /// one (control earned nothing).
+  static func liftText(_ d: Difference) -> String? {
+    guard let lift = d.relativeLift else { return nil }
+    func signed(_ share: Double) -> String { (share >= 0 ? "+" : "") + PriceTestsWorkbook.percentText(share) }
+    guard let i = d.relativeLiftInterval else { return signed(lift) }
+    return "\(signed(lift)) [\(signed(i.low)), \(signed(i.high))]"
+  }
+
   /// A statistic in minor units as an amount in the currency (rounded half-even to a minor unit).
   static func format(_ minor: Double, _ currency: Currency, signed: Bool = false) -> String {
     guard minor.isFinite, abs(minor) < 9e18 else { return "?" }
     let value = Int64(minor.rounded(.toNearestOrEven))
-    return (signed && value >= 0 ? "+" : "") + currency.format(value)
+    return (signed && value >= 0 ? "+" : "") + Grouped.amount(value, currency)
   }
 }

@@ -28,6 +28,10 @@ package struct ExperimentVerdict: Sendable, Equatable {
   package var notes: [String]
   /// Per-arm figures.
   package var arms: [Arm]
+  /// Each challenger's difference in revenue per assigned user to control with its bootstrap interval
+  /// (reporting minor units, a statistic) for the forest plot, and how to print such a value.
+  package var differences: [SVGChart.Estimate] = []
+  package var differenceLabel: @Sendable (Double) -> String = { ExperimentVerdict.plain($0) }
 
   /// Creates a verdict.
   package init(experimentId: String, verdict: String, notes: [String] = [], arms: [Arm] = []) {
@@ -35,5 +39,16 @@ package struct ExperimentVerdict: Sendable, Equatable {
     self.verdict = verdict
     self.notes = notes
     self.arms = arms
+  }
+
+  /// A value with no unit, rounded to a whole number.
+  static func plain(_ v: Double) -> String {
+    guard v.isFinite, abs(v) < 9e18 else { return "?" }
+    return Grouped.integer(Int64(v.rounded(.toNearestOrEven)))
+  }
+
+  package static func == (lhs: ExperimentVerdict, rhs: ExperimentVerdict) -> Bool {
+    lhs.experimentId == rhs.experimentId && lhs.verdict == rhs.verdict && lhs.notes == rhs.notes
+      && lhs.arms == rhs.arms && lhs.differences == rhs.differences
   }
 }

@@ -10,6 +10,7 @@ extension ReportSummary {
         case .paragraph(let text): lines.append(text)
         case .subheading(let text): lines.append("\(text):")
         case .table(let table): lines += table.text()
+        case .picture: break
         }
       }
       lines.append("")
@@ -17,6 +18,10 @@ extension ReportSummary {
     lines.append(reportsLine)
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// The headline up to its first `; ` (what the e-mail subject says): the HTML's status box, whose
+  /// details follow in the Status section.
+  var statusLine: String { headline.components(separatedBy: "; ").first ?? headline }
 
   /// The last line: the report files beside the summary (the tie-out's where there is one).
   var reportsLine: String {
@@ -30,11 +35,21 @@ extension ReportSummary {
     "storerecon \(facts.version) — reconciliation for \(facts.date) (\(facts.timeZone)), as of \(facts.asOf)"
   }
 
-  /// `summary.html`: one self-contained page for mail clients — tables, inline styles only, no images,
-  /// no scripts, no external resources; every text escaped.
+  /// The status box's background and border: red for ALERT, amber for INCOMPLETE, orange for
+  /// ATTENTION, green for OK.
+  static func colours(_ worst: RunStatus.Word?) -> (String, String) {
+    switch worst {
+    case .alert: ("#fde2e1", "#d1242f")
+    case .incomplete: ("#fff4ce", "#bf8700")
+    case .attention: ("#fff1e5", "#bc4c00")
+    case nil: ("#e6f4ea", "#1a7f37")
+    }
+  }
+
+  /// `summary.html`: one self-contained page for mail clients — tables, inline styles only, inline SVG
+  /// pictures, no image files, no scripts, no external resources; every text escaped.
   package var html: String {
-    let (background, border) =
-      isAlert ? ("#fde2e1", "#d1242f") : (isIncomplete ? ("#fff4ce", "#bf8700") : ("#e6f4ea", "#1a7f37"))
+    let (background, border) = Self.colours(runStatus.worst)
     var out = """
       <!DOCTYPE html>
       <html lang="en">
@@ -47,7 +62,7 @@ extension ReportSummary {
 
       """
     out +=
-      "<p style=\"margin:0 0 8px 0;padding:10px 12px;background:\(background);border-left:4px solid \(border);font-weight:bold;\">\(HTMLText.escape(headline))</p>\n"
+      "<p style=\"margin:0 0 8px 0;padding:10px 12px;background:\(background);border-left:4px solid \(border);font-weight:bold;\">\(HTMLText.escape(statusLine))</p>\n"
     out += "<p style=\"margin:0 0 16px 0;color:#59636e;\">\(HTMLText.escape(titleLine))</p>\n"
     for section in sections {
       out +=
@@ -55,13 +70,15 @@ extension ReportSummary {
       for block in section.blocks {
         switch block {
         case .paragraph(let text):
-          let strong = text.hasPrefix("ALERT ") || text.hasPrefix("INCOMPLETE ") || text.hasPrefix("FAILED ")
+          let strong = ["ALERT ", "INCOMPLETE ", "ATTENTION ", "FAILED "].contains { text.hasPrefix($0) }
           let style = strong ? "margin:4px 0;font-weight:bold;color:\(border);" : "margin:4px 0;"
           out += "<p style=\"\(style)\">\(HTMLText.escape(text))</p>\n"
         case .subheading(let text):
           out += "<h3 style=\"margin:10px 0 4px 0;font-size:14px;\">\(HTMLText.escape(text))</h3>\n"
         case .table(let table):
           out += table.html()
+        case .picture(let svg):
+          out += svg
         }
       }
     }

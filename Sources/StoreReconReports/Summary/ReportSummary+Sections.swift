@@ -1,19 +1,21 @@
 import StoreReconCore
 
 extension ReportSummary {
-  /// The summary's sections, in order: status, inputs, findings, largest findings, revenue, tie-out,
-  /// payouts, price tests.
+  /// The summary's sections, in order: status, findings, largest findings, revenue, tie-out, payouts,
+  /// price tests, then the inputs (what a reader acts on first, the list of files last).
   package var sections: [SummarySection] {
     [
-      statusSection, inputsSection, findingsSection, largestSection, revenueSection, tieOutSection,
-      payoutsSection, experimentsSection,
+      statusSection, findingsSection, largestSection, revenueSection, tieOutSection, payoutsSection,
+      experimentsSection, inputsSection,
     ]
   }
 
   var statusSection: SummarySection {
-    var blocks: [SummarySection.Block] = []
+    var blocks: [SummarySection.Block] = [.paragraph(runStatus.line)]
     for breach in breaches { blocks.append(.paragraph("ALERT \(breach.text)")) }
     for reason in facts.incomplete { blocks.append(.paragraph("INCOMPLETE \(reason)")) }
+    let attention = RunStatus.attentionCauses(statusInputs).details
+    for line in attention { blocks.append(.paragraph("ATTENTION \(line)")) }
     if breaches.isEmpty {
       blocks.append(
         .paragraph(
@@ -27,6 +29,9 @@ extension ReportSummary {
     return SummarySection(title: "Status", blocks: blocks)
   }
 
+  /// What the status was decided from (for the Status section's ATTENTION lines).
+  var statusInputs: RunStatus.Inputs { RunStatus.Inputs(facts, breaches: breaches) }
+
   var inputsSection: SummarySection {
     var table = SummaryTable(
       headers: ["input", "file", "read", "accepted", "rejected", "first record", "last record"],
@@ -34,7 +39,7 @@ extension ReportSummary {
     for input in facts.inputs {
       let c = input.counts
       table.rows.append([
-        input.role, input.path, String(c.read), String(c.accepted), String(c.rejected),
+        input.role, input.path, Grouped.count(c.read), Grouped.count(c.accepted), Grouped.count(c.rejected),
         input.firstAt.map(\.description) ?? "—", input.lastAt.map(\.description) ?? "—",
       ])
     }
@@ -82,10 +87,12 @@ extension ReportSummary {
     if history { headers += ["new", "still open", "resolved"] }
     var table = SummaryTable(headers: headers, rightAligned: history ? [2, 3, 4, 5, 6] : [2, 3])
     for g in groups {
-      var stake = g.atStake.map(\.description)
+      var stake = g.atStake.map(Grouped.money)
       if g.withoutAmount > 0 { stake.append("\(g.withoutAmount) without amount") }
-      var row = [g.reason.kind.rawValue, g.reason.rawValue, String(g.count), stake.joined(separator: ", ")]
-      if history { row += [String(g.new ?? 0), String(g.stillOpen ?? 0), String(g.resolved ?? 0)] }
+      var row = [
+        g.reason.kind.rawValue, g.reason.rawValue, Grouped.count(g.count), stake.joined(separator: ", "),
+      ]
+      if history { row += [g.new ?? 0, g.stillOpen ?? 0, g.resolved ?? 0].map(Grouped.count) }
       table.rows.append(row)
     }
     var blocks: [SummarySection.Block] = []
@@ -102,7 +109,7 @@ extension ReportSummary {
     } else {
       blocks.append(.paragraph("Run history: not configured (new / still open / resolved need it)."))
     }
-    return SummarySection(title: "Findings (\(facts.findings.count))", blocks: blocks)
+    return SummarySection(title: "Findings (\(Grouped.count(facts.findings.count)))", blocks: blocks)
   }
 
   var largestSection: SummarySection {
@@ -139,13 +146,14 @@ extension ReportSummary {
         headers: headers, rightAligned: ranking.converted != nil ? [0, 1, 2] : [0, 1])
       for (i, f) in ranking.findings.enumerated() {
         let amount =
-          f.currency.flatMap { c in f.amountMinor.map { Money(minor: $0, currency: c).description } } ?? "—"
+          f.currency.flatMap { c in f.amountMinor.map { Grouped.money(Money(minor: $0, currency: c)) } }
+          ?? "—"
         var row = [
           String(i + 1), amount, "\(f.kind.rawValue)/\(f.reason.rawValue)", f.store.rawValue, f.userId,
           f.productId, f.chainKey,
         ]
         if let converted = ranking.converted, i < converted.count {
-          row.insert(converted[i].description, at: 2)
+          row.insert(Grouped.money(converted[i]), at: 2)
         }
         table.rows.append(row)
       }
@@ -158,18 +166,20 @@ extension ReportSummary {
   var revenueSection: SummarySection {
     let date = facts.date
     let monthStart = CivilDate(year: date.year, month: date.month, day: 1)
+    // Counts stand after the money, never beside the currency code ("2" must not read "2 BRL").
     var table = SummaryTable(
       headers: [
-        "store", "currency", "charges \(date)", "gross", "tax", "refunds", "charges month to date", "gross",
-        "refunds",
+        "store", "currency", "gross \(date)", "tax", "refunds", "charges", "gross month to date", "refunds",
+        "charges",
       ], rightAligned: [2, 3, 4, 5, 6, 7, 8])
     for line in revenue {
       let c = line.currency
       table.rows.append([
-        line.store.rawValue, c.code, String(line.dayCharges), c.format(line.dayGrossMinor),
-        c.format(line.dayTaxMinor),
-        c.format(line.dayRefundsMinor), String(line.monthCharges), c.format(line.monthGrossMinor),
-        c.format(line.monthRefundsMinor),
+        line.store.rawValue, c.code, Grouped.amount(line.dayGrossMinor, c),
+        Grouped.amount(line.dayTaxMinor, c),
+        Grouped.amount(line.dayRefundsMinor, c), Grouped.count(line.dayCharges),
+        Grouped.amount(line.monthGrossMinor, c), Grouped.amount(line.monthRefundsMinor, c),
+        Grouped.count(line.monthCharges),
       ])
     }
     var blocks: [SummarySection.Block] = [
@@ -181,7 +191,25 @@ extension ReportSummary {
       revenue.isEmpty
         ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
         : .table(table))
+    if let trend = RevenueTrend.build(revenue: facts.revenue, date: date, fx: facts.fx) {
+      blocks.append(.picture(Self.trendPicture(trend)))
+    }
     return SummarySection(title: "Revenue", blocks: blocks)
+  }
+
+  /// The revenue trend as a line chart, one line per store.
+  static func trendPicture(_ trend: RevenueTrend) -> String {
+    let currency = trend.currency
+    let scale = Double(Pow10.int64(currency.minorUnits ?? 0))
+    let lines = zip(trend.stores, trend.grossMinor).map { store, gross in
+      SVGChart.Line(name: store.rawValue, values: gross.map { Double($0) / scale })
+    }
+    return SVGChart.lineChart(
+      title: "Gross revenue per day and store, last \(trend.days.count) days (\(trend.note))",
+      xLabels: trend.days.map(\.description), lines: lines
+    ) { value in
+      Grouped.integer(Int64(value.rounded(.toNearestOrEven))) + " " + currency.code
+    }
   }
 
   var experimentsSection: SummarySection {
@@ -205,6 +233,13 @@ extension ReportSummary {
           table.rows.append(row)
         }
         blocks.append(.table(table))
+      }
+      if !e.differences.isEmpty {
+        blocks.append(
+          .picture(
+            SVGChart.forestPlot(
+              title: "Revenue per assigned user vs control, 95 % bootstrap interval",
+              rows: e.differences, valueLabel: e.differenceLabel)))
       }
     }
     return SummarySection(title: "Price tests", blocks: blocks)

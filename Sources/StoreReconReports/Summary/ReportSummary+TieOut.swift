@@ -89,7 +89,7 @@ extension ReportSummary {
 
   /// Money amounts joined by `, `; `—` for none.
   static func moneyText(_ list: [Money]) -> String {
-    list.isEmpty ? "—" : list.map(\.description).joined(separator: ", ")
+    list.isEmpty ? "—" : list.map(Grouped.money).joined(separator: ", ")
   }
 
   var tieOutSection: SummarySection {
@@ -113,7 +113,7 @@ extension ReportSummary {
       rightAligned: [3, 4, 5])
     for line in Self.tieOutLines(tieOut) {
       table.rows.append([
-        line.store.rawValue, line.source.rawValue, line.status.rawValue, String(line.cells),
+        line.store.rawValue, line.source.rawValue, line.status.rawValue, Grouped.count(line.cells),
         Self.moneyText(line.grossDifference), Self.moneyText(line.reportGross),
       ])
     }
@@ -126,7 +126,7 @@ extension ReportSummary {
         rightAligned: [2, 3, 4])
       for line in orderLines {
         orders.rows.append([
-          line.store.rawValue, line.status.rawValue, String(line.orders),
+          line.store.rawValue, line.status.rawValue, Grouped.count(line.orders),
           Self.moneyText(line.chargeDifference),
           Self.moneyText(line.feeDifference),
         ])
@@ -150,9 +150,9 @@ extension ReportSummary {
       rightAligned: [2, 3, 4])
     for r in rows {
       table.rows.append([
-        r.store.rawValue, r.productId, r.reportPaidUnits.map { String($0) } ?? "",
-        String(r.chainsPaidThrough),
-        String(r.entitlementsActive), r.detail.isEmpty ? "—" : r.detail,
+        r.store.rawValue, r.productId, r.reportPaidUnits.map(Grouped.integer) ?? "",
+        Grouped.count(r.chainsPaidThrough),
+        Grouped.count(r.entitlementsActive), r.detail.isEmpty ? "—" : r.detail,
       ])
     }
     return [
@@ -174,8 +174,7 @@ extension ReportSummary {
     var table = SummaryTable(headers: ["report", "currency", "payout", "rows"], rightAligned: [2, 3])
     for p in facts.payouts {
       table.rows.append([
-        p.kind.rawValue, p.currency.code, Money(minor: p.amountMinor, currency: p.currency).description,
-        String(p.rows),
+        p.kind.rawValue, p.currency.code, Grouped.amount(p.amountMinor, p.currency), Grouped.count(p.rows),
       ])
     }
     return SummarySection(

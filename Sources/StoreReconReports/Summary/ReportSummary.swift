@@ -2,9 +2,9 @@ package import StoreReconCore
 
 /// Everything `summary.txt` and `summary.html` say (and the e-mail carries), built from plain values.
 ///
-/// Pure: no file, clock or environment. The first line (``headline``) is the status — `OK`, or the
-/// words `ALERT`, `INCOMPLETE` and `ATTENTION` that apply, joined by `, ` — with every exceeded
-/// threshold, every incompleteness reason and every line that needs attention.
+/// Pure: no file, clock or environment. The first line (``headline``) is the status (``RunStatus``) —
+/// `OK`, or the words `ALERT`, `INCOMPLETE` and `ATTENTION` that apply, joined by `, ` — with its
+/// one-line reason, then every exceeded threshold, incompleteness reason and line that needs attention.
 package struct ReportSummary: Sendable {
   /// Findings of one kind/reason.
   package struct FindingGroup: Sendable, Equatable {
@@ -62,27 +62,25 @@ package struct ReportSummary: Sendable {
   /// How many findings each ranking lists.
   package static let rankingSize = 10
 
+  /// The run's one status (``RunStatus``), decided once from the facts.
+  package var runStatus: RunStatus
+
   /// `OK`, or `ALERT`, `INCOMPLETE`, `ATTENTION` joined by `, ` (in that order).
-  package var status: String {
-    var words: [String] = []
-    if !breaches.isEmpty { words.append("ALERT") }
-    if !facts.incomplete.isEmpty { words.append("INCOMPLETE") }
-    if !facts.attention.isEmpty { words.append("ATTENTION") }
-    return words.isEmpty ? "OK" : words.joined(separator: ", ")
-  }
+  package var status: String { runStatus.label }
 
   /// Whether any threshold is exceeded.
   package var isAlert: Bool { !breaches.isEmpty }
   /// Whether any input does not cover the report date.
   package var isIncomplete: Bool { !facts.incomplete.isEmpty }
 
-  /// The first line of the summary: status, date, finding count, then every threshold exceeded and every
-  /// incompleteness reason, separated by `; `.
+  /// The first line of the summary: status, date, finding count and the one-line reason, then every
+  /// line behind the status (thresholds exceeded, incompleteness, what needs attention), separated by
+  /// `; `.
   package var headline: String {
-    var parts = ["\(status) — \(facts.date): \(facts.findings.count) findings"]
-    parts += breaches.map(\.text)
-    parts += facts.incomplete
-    parts += facts.attention
+    var parts = [
+      "\(status) — \(facts.date): \(Grouped.count(facts.findings.count)) findings — \(runStatus.reason)"
+    ]
+    parts += runStatus.details
     if breaches.isEmpty && facts.incomplete.isEmpty {
       parts.append(facts.alerts.isEmpty ? "no thresholds configured" : "no threshold exceeded")
       parts.append("inputs cover \(facts.date)")
@@ -99,8 +97,13 @@ package struct ReportSummary: Sendable {
     return prefix.isEmpty ? short : "\(prefix) \(short)"
   }
 
-  /// Builds the summary.
+  /// Builds the summary, deciding its status.
   package static func build(_ facts: SummaryFacts) -> ReportSummary {
+    build(facts, status: decideStatus(facts))
+  }
+
+  /// Builds the summary with the status the run decided before (``decideStatus(_:)`` of these facts).
+  package static func build(_ facts: SummaryFacts, status: RunStatus) -> ReportSummary {
     let breaches = AlertRule.breaches(
       facts.alerts, findings: facts.findings, tieOut: facts.tieOut, fx: facts.fx)
     let groups = findingGroups(facts)
@@ -108,7 +111,14 @@ package struct ReportSummary: Sendable {
     return ReportSummary(
       facts: facts, breaches: breaches, groups: groups, rankedNewOnly: facts.history != nil,
       rankings: rankings,
-      unranked: unranked, revenue: revenueLines(facts))
+      unranked: unranked, revenue: revenueLines(facts), runStatus: status)
+  }
+
+  /// The run's status from its facts: the one decision (``RunStatus/decide(_:)``) every report shows.
+  package static func decideStatus(_ facts: SummaryFacts) -> RunStatus {
+    let breaches = AlertRule.breaches(
+      facts.alerts, findings: facts.findings, tieOut: facts.tieOut, fx: facts.fx)
+    return RunStatus.decide(RunStatus.Inputs(facts, breaches: breaches))
   }
 
   static func findingGroups(_ facts: SummaryFacts) -> [FindingGroup] {

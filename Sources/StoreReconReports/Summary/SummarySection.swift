@@ -8,6 +8,9 @@ package struct SummarySection: Sendable, Equatable {
     case subheading(String)
     /// A table.
     case table(SummaryTable)
+    /// An inline SVG picture (``SVGChart``), already escaped; the HTML shows it, the text leaves it out
+    /// (its figures are in the tables beside it).
+    case picture(String)
   }
 
   /// The section's title.

@@ -10,7 +10,7 @@ package enum ExperimentTables {
     "conversion_rate", "conversion_low", "conversion_high", "renewals", "refunds", "gross_minor",
     "refunds_minor",
     "proceeds_minor", "revenue_per_assigned_minor", "rpa_low", "rpa_high", "mature_share", "srm_p", "verdict",
-    "proceeds_source",
+    "proceeds_source", "relative_lift", "relative_lift_low", "relative_lift_high", "p_best",
   ]
 
   /// The columns of `experiment_lineage.csv`.
@@ -59,6 +59,17 @@ package enum ExperimentTables {
       String(r.grossMinor), String(r.refundsMinor), String(r.proceedsMinor),
       r.revenuePerAssignedMinor.map { String($0) } ?? "", minor(r.revenuePerAssignedInterval?.low),
       minor(r.revenuePerAssignedInterval?.high), share(r.matureShare), srm, verdict, r.proceedsSource,
+    ] + readoutFields(arm, reporting: r.scope == .reporting)
+  }
+
+  /// The product manager's columns, last (reporting rows only): relative lift over control with its
+  /// bootstrap interval (shares: `0.1234` is +12.34 %), and the probability of being the best arm.
+  static func readoutFields(_ arm: ArmReadout, reporting: Bool) -> [String] {
+    guard reporting else { return ["", "", "", ""] }
+    let d = arm.difference
+    return [
+      share(d?.relativeLift), share(d?.relativeLiftInterval?.low), share(d?.relativeLiftInterval?.high),
+      share(arm.probabilityBest),
     ]
   }
 

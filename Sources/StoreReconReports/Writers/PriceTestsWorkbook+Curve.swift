@@ -4,7 +4,10 @@ extension PriceTestsWorkbook {
   /// The cumulative curve of every arm as a data block starting at (`row`, column A) — a bold title, a
   /// header `day, <arm>…, date`, then one row per day since enrolment (blank where an arm has nobody
   /// assigned yet) — and a native line chart of it, one series per arm, beside the block.
-  static func writeCurve(_ readout: Readout, into sheet: XLSXWorksheet, row top: Int) throws(XLSXError) {
+  /// Returns the first row below the block.
+  @discardableResult
+  static func writeCurve(_ readout: Readout, into sheet: XLSXWorksheet, row top: Int) throws(XLSXError) -> Int
+  {
     let currency = readout.reportingCurrency
     let title = "Cumulative revenue per assigned user (\(currency.code)) by day since enrolment"
     try sheet.write(.bold(title), row: top, column: 0, fitting: false)
@@ -12,7 +15,7 @@ extension PriceTestsWorkbook {
       try sheet.write(
         .text("The report date is before enrolment began: nothing to chart yet."), row: top + 1, column: 0,
         fitting: false)
-      return
+      return top + 2
     }
     let header = top + 1
     let arms = readout.arms
@@ -39,5 +42,48 @@ extension PriceTestsWorkbook {
       yAxisTitle: "\(currency.code) per assigned user", series: series)
     chart.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
     try sheet.insert(chart, row: header, column: arms.count + 3)
+    // The chart is about 18 rows tall: what follows starts below it.
+    return max(header + days.count + 1, header + 19)
+  }
+
+  /// The forest plot: a bold title, a header `arm, low, difference, high`, one row per challenger with
+  /// its difference in revenue per assigned user to control and the 95 % bootstrap interval (in the
+  /// reporting currency), and a native chart of them (markers joined by high-low bars) beside it.
+  /// Nothing when no challenger has an interval. Returns the first free row below the block and chart.
+  static func writeForest(_ readout: Readout, into sheet: XLSXWorksheet, row top: Int) throws(XLSXError)
+    -> Int
+  {
+    let currency = readout.reportingCurrency
+    let arms = readout.arms.dropFirst().filter { $0.difference?.bootstrap != nil }
+    guard !arms.isEmpty else { return top }
+    let title = "Revenue per assigned user minus control's (\(currency.code)), 95 % bootstrap interval"
+    try sheet.write(.bold(title), row: top, column: 0, fitting: false)
+    let header = top + 1
+    try sheet.writeRow(["arm", "low", "difference", "high"].map { .bold($0) }, row: header)
+    for (i, arm) in arms.enumerated() {
+      guard let d = arm.difference, let b = d.bootstrap else { continue }
+      let cells: [XLSXCell] =
+        [.text(arm.arm.id)]
+        + [b.low, d.estimate, b.high].map { value in
+          wholeMinor(value).map { .money(minor: $0, currency: currency) } ?? .empty
+        }
+      try sheet.writeRow(cells, row: header + 1 + i)
+    }
+    let rows = (header + 1)...(header + arms.count)
+    let series = ["low", "difference", "high"].enumerated().map { c, name in
+      XLSXLineChart.Series(
+        name: name, categories: .column(0, rows: rows, sheet: sheet.name),
+        values: .column(c + 1, rows: rows, sheet: sheet.name))
+    }
+    var chart = XLSXLineChart(
+      title: "Each arm vs control: revenue per assigned user (\(currency.code))", xAxisTitle: "arm",
+      yAxisTitle: "\(currency.code) per assigned user minus control's", series: series)
+    chart.style = .forest
+    chart.width = 480
+    chart.height = 240
+    chart.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
+    try sheet.insert(chart, row: header, column: 6)
+    // The chart is about 12 rows tall.
+    return max(header + arms.count + 2, header + 13)
   }
 }

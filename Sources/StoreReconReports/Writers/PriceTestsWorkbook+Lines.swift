@@ -113,13 +113,5 @@ extension PriceTestsWorkbook {
   }
 
   /// A whole number with thousands separators: `1,830`.
-  static func grouped(_ value: Int64) -> String {
-    let digits = Array(String(value.magnitude))
-    var out = ""
-    for (i, digit) in digits.enumerated() {
-      if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-      out.append(digit)
-    }
-    return value < 0 ? "-" + out : out
-  }
+  static func grouped(_ value: Int64) -> String { Grouped.integer(value) }
 }

@@ -10,6 +10,8 @@ package import StoreReconCore
 ///   with an autofilter and fitted column widths;
 /// - the **readout in words**: the sample-ratio check, each arm's maturity, FX gaps, each arm's revenue
 ///   per assigned user against control with its bootstrap interval and Welch's t cross-check;
+/// - the **forest plot**: each challenger's difference in revenue per assigned user to control with its
+///   95 % bootstrap interval, as a small data block with a native chart beside it;
 /// - the **curve**: cumulative reporting-currency revenue per assigned user by day since enrolment, as a
 ///   small data block (day in column A, one column per arm) with a native line chart beside it.
 ///
@@ -18,17 +20,19 @@ package enum PriceTestsWorkbook {
   /// The file name beside the CSV reports.
   package static let fileName = "price-tests.xlsx"
 
-  /// The arm table's columns: `experiment_arms.csv`'s, with the money in major units (`gross` rather
-  /// than `gross_minor`) and `currency` moved next to the money it is the currency of.
+  /// The arm table's columns: `experiment_arms.csv`'s, with the product manager's readout first (after
+  /// the arm: verdict, relative lift over control with its interval, probability of being best), the
+  /// money in major units (`gross` rather than `gross_minor`) and `currency` moved next to the money it
+  /// is the currency of.
   package static let armHeader = [
-    "experiment_id", "arm_id", "scope", "assigned", "trials", "trial_conversions", "paid_conversions",
+    "experiment_id", "arm_id", "scope", "verdict", "relative_lift", "lift_low", "lift_high", "p_best",
+    "assigned", "trials", "trial_conversions", "paid_conversions",
     "conversion_rate", "conversion_low", "conversion_high", "renewals", "refunds", "currency", "gross",
     "refunds_amount", "proceeds", "revenue_per_assigned", "rpa_low", "rpa_high", "mature_share", "srm_p",
-    "verdict",
   ]
 
   /// The zero-based column of `currency` in the arm table (the money follows it).
-  package static let currencyColumn = 12
+  package static let currencyColumn = 17
 
   /// Writes the workbook for `readouts` (one sheet each, in order) to `path`, through a temporary name
   /// and a rename. `date` is the report date, pinned as the document's date.
@@ -60,7 +64,9 @@ package enum PriceTestsWorkbook {
       try sheet.write(.text(line), row: row, column: 0, fitting: false)
       row += 1
     }
-    try writeCurve(readout, into: sheet, row: row + 1)
+    // The forest plot right below the words (what a product manager looks at first), then the curve.
+    let below = try writeForest(readout, into: sheet, row: row + 1)
+    try writeCurve(readout, into: sheet, row: below)
     try sheet.fitColumnWidths()
   }
 
@@ -69,8 +75,14 @@ package enum PriceTestsWorkbook {
     let currency = r.currency
     func money(_ minor: Int64?) -> XLSXCell { minor.map { .money(minor: $0, currency: currency) } ?? .empty }
     let srm = readout.srm.flatMap { Double(ExperimentTables.pValue($0.pValue)) }
+    let reporting = r.scope == .reporting
+    let lift = arm.difference
     return [
-      .text(readout.experiment.id), .text(arm.arm.id), .text(r.scope.rawValue), .integer(Int64(r.assigned)),
+      .text(readout.experiment.id), .text(arm.arm.id), .text(r.scope.rawValue),
+      reporting ? .text(arm.verdict.rawValue) : .empty, percent(reporting ? lift?.relativeLift : nil),
+      percent(reporting ? lift?.relativeLiftInterval?.low : nil),
+      percent(reporting ? lift?.relativeLiftInterval?.high : nil),
+      percent(reporting ? arm.probabilityBest : nil), .integer(Int64(r.assigned)),
       .integer(Int64(r.trials)), .integer(Int64(r.trialConversions)), .integer(Int64(r.paidConversions)),
       percent(r.conversionRate), percent(r.conversionInterval?.low), percent(r.conversionInterval?.high),
       .integer(Int64(r.renewals)), .integer(Int64(r.refunds)), .text(currency.code), money(r.grossMinor),
@@ -78,7 +90,6 @@ package enum PriceTestsWorkbook {
       money(wholeMinor(r.revenuePerAssignedInterval?.low)),
       money(wholeMinor(r.revenuePerAssignedInterval?.high)),
       percent(r.matureShare), srm.map { .number($0) } ?? .empty,
-      r.scope == .reporting ? .text(arm.verdict.rawValue) : .empty,
     ]
   }
 

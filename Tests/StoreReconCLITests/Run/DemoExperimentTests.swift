@@ -71,6 +71,21 @@ import StoreReconTestSupport
     let armLines = arms.split(separator: "\n")
     #expect(armLines.first.map(String.init) == ExperimentTables.armsHeader.joined(separator: ","))
     #expect(armLines.count == 1 + readout.arms.reduce(0) { $0 + 1 + $1.currencies.count })
+    // The product manager's columns come last; P(best) over the arms is a probability, and each
+    // challenger's lift lies in its interval and has the sign of its difference.
+    #expect(
+      Array(ExperimentTables.armsHeader.suffix(4)) == [
+        "relative_lift", "relative_lift_low", "relative_lift_high", "p_best",
+      ])
+    let best = readout.arms.compactMap(\.probabilityBest)
+    #expect(best.count == readout.arms.count && abs(best.reduce(0, +) - 1) < 1e-9, "\(best)")
+    for arm in readout.arms.dropFirst() {
+      let d = try #require(arm.difference)
+      let lift = try #require(d.relativeLift)
+      let interval = try #require(d.relativeLiftInterval)
+      #expect(interval.low <= lift && lift <= interval.high, "\(arm.arm.id) \(lift) \(interval)")
+      #expect((lift > 0) == (d.estimate > 0), "\(arm.arm.id)")
+    }
     let manifest =
       try JSONSerialization.jsonObject(
         with: Data(contentsOf: reports.appendingPathComponent("manifest.json")))

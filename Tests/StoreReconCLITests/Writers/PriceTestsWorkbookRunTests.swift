@@ -51,7 +51,7 @@ import StoreReconTestSupport
     let csv = try String(contentsOfFile: dir.path("one/experiment_arms.csv"), encoding: .utf8)
       .split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
     #expect(csv.count == readout.arms.reduce(0) { $0 + 1 + $1.currencies.count })
-    #expect(sheet.autofilter == "A1:V\(csv.count + 1)")
+    #expect(sheet.autofilter == "A1:Z\(csv.count + 1)")
     var seen: Set<String> = []
     for (i, fields) in csv.enumerated() {
       let row = i + 2
@@ -61,12 +61,12 @@ import StoreReconTestSupport
       #expect(
         text("A") == String(fields[0]) && text("B") == String(fields[1]) && text("C") == String(fields[2]))
       let code = String(fields[3])
-      #expect(text("M") == code)
-      #expect(sheet.cells["D\(row)"]?.value == String(fields[4]), "assigned")
+      #expect(text("R") == code)
+      #expect(sheet.cells["I\(row)"]?.value == String(fields[4]), "assigned")
       let currency = try #require(Currency.named(code))
       let digits = currency.minorUnits ?? 0
       // gross, refunds, proceeds, revenue per assigned user: the CSV's minor units as major-unit numbers.
-      for (column, field) in [("N", 13), ("O", 14), ("P", 15), ("Q", 16), ("R", 17), ("S", 18)] {
+      for (column, field) in [("S", 13), ("T", 14), ("U", 15), ("V", 16), ("W", 17), ("X", 18)] {
         let cell = try #require(sheet.cells["\(column)\(row)"], "\(column)\(row)")
         #expect(cell.type == nil)
         #expect(
@@ -74,7 +74,7 @@ import StoreReconTestSupport
         let minor = try #require(Int64(String(fields[field])))
         #expect(cell.value.flatMap(Double.init) == XLSXMoney.cellValue(minor: minor, digits: digits))
       }
-      #expect(styles.formatCode(style: sheet.cells["H\(row)"]?.style ?? 0) == "0.00%")
+      #expect(styles.formatCode(style: sheet.cells["M\(row)"]?.style ?? 0) == "0.00%")
       seen.insert(code)
     }
     #expect(seen.isSuperset(of: ["JPY", "USD", "KWD"]), "\(seen)")
@@ -84,7 +84,7 @@ import StoreReconTestSupport
     #expect(
       words.contains { $0.hasPrefix("control: ") && $0.contains("of credited chains have lived a full") })
     #expect(words.contains { $0.hasPrefix("high: ") && $0.contains("; against control +") })
-    let chart = try package.entry("xl/charts/chart1.xml")
+    let chart = try #require(try XLSXPackage.chart(package, containing: "Cumulative revenue per assigned"))
     #expect(XLSXPackage.matches("<c:ser>", in: chart).count == readout.arms.count)
 
     // Without experiments: no workbook and no experiment tables.

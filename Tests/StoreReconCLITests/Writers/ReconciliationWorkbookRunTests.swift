@@ -76,6 +76,30 @@ import StoreReconTestSupport
     #expect(seen.isSuperset(of: ["JPY", "USD", "KWD"]), "\(seen)")
 
     let summary = try XLSXPackage.rows(try package.sheet("Summary"), strings: strings)
-    #expect(summary.contains(["total", "", String(result.findings.count)]))
+    #expect(summary.contains(["total", "", "", "", String(result.findings.count)]))
+    // The first row is the run's status and its one-line reason, the very value summary.txt starts with.
+    let status = try #require(result.summary?.runStatus)
+    #expect(summary.first == [status.label, status.reason])
+    #expect(
+      try String(contentsOfFile: dir.path("one/summary.txt"), encoding: .utf8).hasPrefix(status.label + " — ")
+    )
+    #expect(status.label == "ATTENTION", "\(status.reason)")
+
+    try Self.expectPrintSetup(package)
+  }
+
+  /// Print setup on every sheet: landscape, one page wide; every table's header repeats on each page.
+  static func expectPrintSetup(_ package: XLSXPackage) throws {
+    let sheets = try package.entryNames().filter { $0.hasPrefix("xl/worksheets/sheet") }
+    #expect(sheets.count == (try package.sheetNames()).count)
+    for name in sheets {
+      let xml = try package.entry(name)
+      #expect(xml.contains("<pageSetUpPr fitToPage=\"1\"/>"), "\(name)")
+      #expect(xml.contains("orientation=\"landscape\"") && xml.contains("fitToHeight=\"0\""), "\(name)")
+    }
+    let titles = XLSXPackage.matches(
+      "<definedName name=\"_xlnm.Print_Titles\"[^>]*>([^<]*)<", in: try package.entry("xl/workbook.xml"))
+    #expect(titles.count == (try package.sheetNames()).count - 1, "every sheet but Summary: \(titles)")
+    #expect(titles.allSatisfy { $0.last?.hasSuffix("!$1:$1") == true }, "\(titles)")
   }
 }

@@ -35,15 +35,31 @@ struct ReportSummaryTests {
   }
 
   @Test func okHeadlineAndSubject() {
-    let summary = ReportSummary.build(Self.facts([Self.finding(.unclaimed, "u1", Self.usd, 499)]))
+    // A finding without money at stake needs no human: OK.
+    let summary = ReportSummary.build(Self.facts([Self.finding(.noStoreRecord, "u1", nil, nil)]))
     #expect(
-      summary.headline == "OK — 2026-11-29: 1 findings; no thresholds configured; inputs cover 2026-11-29")
-    #expect(summary.subject(prefix: "[storerecon]") == "[storerecon] OK — 2026-11-29: 1 findings")
-    #expect(summary.subject(prefix: "") == "OK — 2026-11-29: 1 findings")
+      summary.headline
+        == "OK — 2026-11-29: 1 findings — nothing new needs a look; no thresholds configured; inputs cover 2026-11-29"
+    )
+    #expect(
+      summary.subject(prefix: "[storerecon]")
+        == "[storerecon] OK — 2026-11-29: 1 findings — nothing new needs a look")
+    #expect(summary.subject(prefix: "") == "OK — 2026-11-29: 1 findings — nothing new needs a look")
     #expect(
       summary.text.hasPrefix(
         summary.headline
           + "\nstorerecon 9.9.9 — reconciliation for 2026-11-29 (UTC), as of 2026-11-30T00:00:00.000Z\n"))
+    #expect(summary.text.contains("\nStatus\n------\nOK — nothing new needs a look\n"))
+  }
+
+  @Test func aNewFindingWithMoneyAtStakeIsAttention() {
+    let summary = ReportSummary.build(Self.facts([Self.finding(.unclaimed, "u1", Self.usd, 1_234_500)]))
+    #expect(summary.status == "ATTENTION")
+    #expect(
+      summary.subject(prefix: "[storerecon]")
+        == "[storerecon] ATTENTION — 2026-11-29: 1 findings — 1 new with money at stake")
+    #expect(summary.text.contains("\nATTENTION 1 findings (no run history: all new) with money at stake\n"))
+    #expect(summary.html.contains("border-left:4px solid #bc4c00"))
   }
 
   @Test func alertAndIncompleteHeadline() {
@@ -54,11 +70,15 @@ struct ReportSummaryTests {
     #expect(summary.status == "ALERT, INCOMPLETE")
     #expect(
       summary.headline
-        == "ALERT, INCOMPLETE — 2026-11-29: 3 findings; free_entitlement: 3 findings > maxCount 2; play.sales: no sales rows for 2026-11-29 (last row 2026-11-28T10:00:00.000Z)"
+        == "ALERT, INCOMPLETE — 2026-11-29: 3 findings — 1 threshold exceeded, 1 input incomplete, 3 new with money at stake; free_entitlement: 3 findings > maxCount 2; play.sales: no sales rows for 2026-11-29 (last row 2026-11-28T10:00:00.000Z); 3 findings (no run history: all new) with money at stake"
     )
-    #expect(summary.subject(prefix: "[r]") == "[r] ALERT, INCOMPLETE — 2026-11-29: 3 findings")
+    #expect(
+      summary.subject(prefix: "[r]")
+        == "[r] ALERT, INCOMPLETE — 2026-11-29: 3 findings — 1 threshold exceeded, 1 input incomplete, 3 new with money at stake"
+    )
     #expect(summary.text.contains("\nALERT free_entitlement: 3 findings > maxCount 2\n"))
     #expect(summary.text.contains("\nINCOMPLETE play.sales: no sales rows"))
+    #expect(summary.html.contains("border-left:4px solid #d1242f"))
   }
 
   @Test func groupsSumMoneyPerCurrencyWithItsOwnDigits() {

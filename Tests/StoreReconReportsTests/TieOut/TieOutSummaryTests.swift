@@ -67,7 +67,7 @@ struct TieOutSummaryTests {
         "  app_store  apple_sales    match              1            0.00 EUR      9.99 EUR",
         "  app_store  apple_sales    report_more        1            9.99 USD     29.97 USD",
         "  app_store  apple_sales    report_less        0                   —             —",
-        "  app_store  apple_sales    price_differs      1             400 JPY      4900 JPY",
+        "  app_store  apple_sales    price_differs      1             400 JPY     4,900 JPY",
         "  play       play_earnings  match              0                   —             —",
         "  play       play_earnings  report_more        0                   —             —",
         "  play       play_earnings  report_less        1            9.99 USD     19.98 USD",
@@ -83,10 +83,10 @@ struct TieOutSummaryTests {
     #expect(
       Self.section(text, "Payouts") == [
         "What the settlement reports pay out per payout currency: Play earnings Σ Amount (Merchant Currency), fees and taxes included; Apple Financial reports Σ Extended Partner Share per Partner Share Currency.",
-        "  report           currency     payout  rows",
-        "  apple_financial  USD       20.97 USD     1",
-        "  play_earnings    EUR        6.99 EUR     2",
-        "  play_earnings    USD       16.98 USD     1",
+        "  report           currency  payout  rows",
+        "  apple_financial  USD        20.97     1",
+        "  play_earnings    EUR         6.99     2",
+        "  play_earnings    USD        16.98     1",
       ])
     #expect(
       text.hasSuffix(
@@ -94,13 +94,12 @@ struct TieOutSummaryTests {
       ))
     let html = summary.html
     #expect(html.contains(">Tie-out</h2>") && html.contains(">Payouts</h2>"))
-    #expect(
-      html.contains(
-        "<td style=\"border:1px solid #d0d7de;padding:4px 8px;text-align:left;\">report_more</td>"))
-    #expect(html.contains("|earnings − sales|</th>"))
-    // Sections in order: revenue, tie-out, payouts, price tests.
+    // Six columns: one card per row (readable at 400 px), the status breakable at its underscore.
+    #expect(html.contains(">store: app_store</th>") && html.contains(">report_<wbr>more</td>"))
+    #expect(html.contains(">|earnings − sales|</td>"))
+    // Sections in order: revenue, tie-out, payouts, price tests, then the inputs.
     let titles = summary.sections.map(\.title)
-    #expect(Array(titles.suffix(4)) == ["Revenue", "Tie-out", "Payouts", "Price tests"])
+    #expect(Array(titles.suffix(5)) == ["Revenue", "Tie-out", "Payouts", "Price tests", "Inputs"])
   }
 
   @Test func withoutStoreReports() {
@@ -129,7 +128,7 @@ struct TieOutSummaryTests {
     #expect(summary.isAlert && summary.status == "ALERT")
     #expect(
       summary.headline
-        == "ALERT — 2026-09-30: 0 findings; tieout/report_more: 1 cells > maxCount 0; tieout_orders/missing_in_earnings: 1 orders > maxCount 0"
+        == "ALERT — 2026-09-30: 0 findings — 2 thresholds exceeded, 6 tie-out differences; tieout/report_more: 1 cells > maxCount 0; tieout_orders/missing_in_earnings: 1 orders > maxCount 0; tie-out: 3 cells and 3 Play orders differ from the stores' reports"
     )
     #expect(summary.text.contains("\nALERT tieout/report_more: 1 cells > maxCount 0\n"))
     // The same limits one unit wider: no alert.

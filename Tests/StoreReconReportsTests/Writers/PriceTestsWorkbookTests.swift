@@ -88,13 +88,17 @@ import StoreReconTestSupport
     }
     let difference = Difference(
       estimate: 1073, bootstrap: Interval(low: 953.2, high: 1190.6), welch: Interval(low: 951, high: 1195),
-      welchDegreesOfFreedom: 1830.2)
+      welchDegreesOfFreedom: 1830.2, relativeLift: 1,
+      relativeLiftInterval: Interval(low: 0.8875, high: 1.1095))
+    var arms = [
+      arm(0, verdict: p < Readout.srmThreshold ? .srm : .immature, difference: nil, mature: 600),
+      arm(1, verdict: p < Readout.srmThreshold ? .srm : .immature, difference: difference, mature: 525),
+    ]
+    arms[0].probabilityBest = 0.0125
+    arms[1].probabilityBest = 0.9875
     return Readout(
       experiment: experiment, reportingCurrency: usd, reportDate: date,
-      arms: [
-        arm(0, verdict: p < Readout.srmThreshold ? .srm : .immature, difference: nil, mature: 600),
-        arm(1, verdict: p < Readout.srmThreshold ? .srm : .immature, difference: difference, mature: 525),
-      ],
+      arms: arms,
       srm: ChiSquare.Test(statistic: 0.014, degreesOfFreedom: 1, pValue: p), lineage: CreditedCharges(),
       fxGaps: [],
       assignmentsOutsideWindow: 0, assignmentsToUnknownArms: 0, repeatedAssignments: 0, usersReassigned: 0)
@@ -122,14 +126,14 @@ import StoreReconTestSupport
 
     // The arm table: header bold and frozen with an autofilter; reporting rows, then currency rows.
     #expect(sheet.frozenRows == 1)
-    #expect(sheet.autofilter == "A1:V9")
+    #expect(sheet.autofilter == "A1:Z9")
     for (i, title) in PriceTestsWorkbook.armHeader.enumerated() {
       let ref = XLSXWorksheet.cellName(row: 0, column: i)
       #expect(Self.value(sheet, ref, strings) == title)
       #expect(styles.isBold(style: sheet.cells[ref]?.style ?? 0), "\(ref)")
     }
     let order = (2...9).map {
-      "\(Self.value(sheet, "B\($0)", strings)) \(Self.value(sheet, "M\($0)", strings))"
+      "\(Self.value(sheet, "B\($0)", strings)) \(Self.value(sheet, "R\($0)", strings))"
     }
     #expect(
       order == [
@@ -146,34 +150,32 @@ import StoreReconTestSupport
       #expect(cell?.value == value, "\(ref)")
       #expect(styles.formatCode(style: cell?.style ?? 0) == format, "\(ref)")
     }
-    money("N2", "12345.67", "#,##0.00")  // control's reporting gross
-    money("P3", "19753.08", "#,##0.00")  // high's reporting proceeds
-    money("Q2", "10.73", "#,##0.00")  // revenue per assigned user
-    money("R2", "10.1", "#,##0.00")  // rpa_low 1010.4 → 1010 cents
-    money("S3", "22.81", "#,##0.00")  // rpa_high 2281.2 → 2281 cents
-    money("N4", "56450", "#,##0")  // JPY
-    money("N5", "112900", "#,##0")
-    money("N6", "1.5", "#,##0.000")  // KWD 1500 fils
-    money("O6", "0.015", "#,##0.000")
-    money("P7", "1.125", "#,##0.000")
-    money("N8", "9000", "#,##0.00")
+    money("S2", "12345.67", "#,##0.00")  // control's reporting gross
+    money("U3", "19753.08", "#,##0.00")  // high's reporting proceeds
+    money("V2", "10.73", "#,##0.00")  // revenue per assigned user
+    money("W2", "10.1", "#,##0.00")  // rpa_low 1010.4 → 1010 cents
+    money("X3", "22.81", "#,##0.00")  // rpa_high 2281.2 → 2281 cents
+    money("S4", "56450", "#,##0")  // JPY
+    money("S5", "112900", "#,##0")
+    money("S6", "1.5", "#,##0.000")  // KWD 1500 fils
+    money("T6", "0.015", "#,##0.000")
+    money("U7", "1.125", "#,##0.000")
+    money("S8", "9000", "#,##0.00")
     // Rates and shares as percentages, counts as integers, the p-value as a number, verdicts in words.
-    for ref in ["H2", "I2", "J2", "T2", "T3", "H6"] {
+    for ref in ["M2", "N2", "O2", "Y2", "Y3", "M6"] {
       #expect(sheet.cells[ref]?.type == nil)
       #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "0.00%", "\(ref)")
     }
-    #expect(sheet.cells["T3"]?.value == "0.875")
-    #expect(sheet.cells["T4"] == nil, "no maturity on a currency row without subscriptions")
     for (ref, value) in [
-      ("D2", "920"), ("D3", "915"), ("G2", "600"), ("K2", "1200"), ("L2", "1"), ("G6", "10"),
+      ("I2", "920"), ("I3", "915"), ("L2", "600"), ("P2", "1200"), ("Q2", "1"), ("L6", "10"),
     ] {
       #expect(sheet.cells[ref]?.type == nil)
       #expect(sheet.cells[ref]?.value == value, "\(ref)")
       #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "General", "\(ref)")
     }
-    #expect(sheet.cells["U2"]?.value == "0.907")
-    #expect(Self.value(sheet, "V3", strings) == "immature")
-    #expect(Self.value(sheet, "V4", strings) == "", "currency rows carry no verdict")
+    #expect(sheet.cells["Z2"]?.value == "0.907")
+    #expect(Self.value(sheet, "D3", strings) == "immature")
+    #expect(Self.value(sheet, "D4", strings) == "", "currency rows carry no verdict")
 
     // The readout in words.
     let words = Set((10...30).map { Self.value(sheet, "A\($0)", strings) })
@@ -193,8 +195,8 @@ import StoreReconTestSupport
       otherWords.contains(
         "Sample ratio: assigned 1000 / 800 (control / high) against weights 50 / 50, chi-square p = 2.1e-07 "
           + "— MISMATCH (p < 0.001): no winner is named"))
-    #expect(Self.value(other, "V2", strings) == "srm")
-    #expect(other.cells["U2"]?.value.flatMap(Double.init) == 2.1e-7)
+    #expect(Self.value(other, "D2", strings) == "srm")
+    #expect(other.cells["Z2"]?.value.flatMap(Double.init) == 2.1e-7)
 
     // The curve: day in column A, one money column per arm (blank before the first assignment), dates.
     let titleRow = try #require(
@@ -216,7 +218,9 @@ import StoreReconTestSupport
     // A native line chart per sheet, one series per arm, reading that data block; its drawing is attached.
     let entries = try package.entryNames()
     #expect(entries.contains("xl/charts/chart1.xml") && entries.contains("xl/charts/chart2.xml"))
-    let chart = try package.entry("xl/charts/chart1.xml")
+    try Self.expectForest(package, sheet: sheet, strings: strings, styles: styles)
+    let chart = try #require(
+      try XLSXPackage.chart(package, containing: "Cumulative revenue per assigned user"))
     #expect(chart.contains("<c:lineChart>"))
     #expect(XLSXPackage.matches("<c:ser>", in: chart).count == 2)
     let (first, last) = (header + 1, header + 5)
@@ -279,5 +283,44 @@ import StoreReconTestSupport
     #expect(PriceTestsWorkbook.grouped(1_830) == "1,830")
     #expect(PriceTestsWorkbook.grouped(999) == "999")
     #expect(PriceTestsWorkbook.grouped(-1_234_567) == "-1,234,567")
+  }
+
+  /// The forest plot: low, difference, high of each challenger as markers joined by high-low bars,
+  /// reading the block below the curve.
+  static func expectForest(
+    _ package: XLSXPackage, sheet: XLSXPackage.Sheet, strings: [String], styles: XLSXPackage.Styles
+  ) throws {
+    Self.expectReadoutFirst(sheet, styles: styles)
+    let forest = try #require(try XLSXPackage.chart(package, containing: "<c:hiLowLines>"))
+    #expect(XLSXPackage.matches("<c:ser>", in: forest).count == 3)
+    #expect(
+      forest.contains("<c:tx><c:v>difference</c:v></c:tx>") && forest.contains("<c:symbol val=\"circle\"/>"))
+    let forestTitle = try #require(
+      (10...80).first {
+        Self.value(sheet, "A\($0)", strings).hasPrefix("Revenue per assigned user minus control's (USD)")
+      })
+    #expect(
+      ["A", "B", "C", "D"].map { Self.value(sheet, "\($0)\(forestTitle + 1)", strings) } == [
+        "arm", "low", "difference", "high",
+      ])
+    #expect(Self.value(sheet, "A\(forestTitle + 2)", strings) == "high")
+    #expect(
+      ["B", "C", "D"].map { sheet.cells["\($0)\(forestTitle + 2)"]?.value.flatMap(Double.init) }
+        == [953, 1073, 1191].map { XLSXMoney.cellValue(minor: $0, digits: 2) })
+    #expect(
+      forest.contains("<c:f>'paywall-price-2026-09'!$C$\(forestTitle + 2)</c:f>"), "one challenger: one cell")
+  }
+
+  /// The product manager's readout first: lift with its interval and P(best), as percentages.
+  static func expectReadoutFirst(_ sheet: XLSXPackage.Sheet, styles: XLSXPackage.Styles) {
+    #expect(sheet.cells["Y3"]?.value == "0.875")
+    #expect(sheet.cells["Y4"] == nil, "no maturity on a currency row without subscriptions")
+    #expect(["E3", "F3", "G3"].map { sheet.cells[$0]?.value } == ["1", "0.8875", "1.1095"])
+    #expect(sheet.cells["E2"] == nil, "control has no lift over itself")
+    #expect(sheet.cells["H2"]?.value == "0.0125" && sheet.cells["H3"]?.value == "0.9875")
+    for ref in ["E3", "F3", "G3", "H2", "H3"] {
+      #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "0.00%", "\(ref)")
+    }
+    #expect(sheet.cells["H4"] == nil, "currency rows carry no P(best)")
   }
 }

@@ -1,9 +1,13 @@
 import StoreReconCore
 
 extension ReconciliationWorkbook {
-  /// The Summary sheet: report date and T, inputs with their counts, findings per reason with money at
-  /// stake per currency, run history (or a note that there is none), revenue totals per store and currency.
-  static func writeSummary(_ content: Content, into workbook: XLSXWorkbook) throws(XLSXError) {
+  /// The Summary sheet: the status and its reason on the first row (with the lines behind it), report
+  /// date and T, findings per reason with money at stake per currency, run history (or a note that
+  /// there is none), revenue totals per store and currency, the tie-out and payouts, then the inputs
+  /// with their counts. A count never stands beside a currency code.
+  @discardableResult
+  static func writeSummary(_ content: Content, into workbook: XLSXWorkbook) throws(XLSXError) -> XLSXWorksheet
+  {
     let sheet = try workbook.addWorksheet("Summary")
     var row = 0
     func line(_ cells: [XLSXCell], fitting: Bool = true) throws(XLSXError) {
@@ -16,48 +20,30 @@ extension ReconciliationWorkbook {
       if !header.isEmpty { try line(header.map { .bold($0) }) }
     }
 
+    if let status = content.status {
+      try line([.bold(status.label), .bold(status.reason)], fitting: false)
+      for detail in status.details {
+        try line([.empty, .text(XLSXWorksheet.clipped(detail))], fitting: false)
+      }
+      row += 1
+    }
     try line([.bold("storerecon reconciliation")], fitting: false)
     try line([.text("report date"), date(content.date)])
     try line([.text("as of (UTC)"), instant(content.asOf)])
     try line([.text("time zone"), .text(content.timeZone)])
     try line([.text("version"), .text(StoreReconVersion.version)])
 
-    try section("Inputs", header: ["role", "path", "read", "accepted", "rejected", "error"])
-    for input in content.inputs {
-      let c = input.counts
-      try line([
-        .text(input.role), .text(input.path), .integer(Int64(c.read)), .integer(Int64(c.accepted)),
-        .integer(Int64(c.rejected)), input.error.map { .text(XLSXWorksheet.clipped($0)) } ?? .empty,
-      ])
-    }
-
-    try section("Findings", header: ["kind", "reason", "findings", "currency", "at stake"])
+    try section("Findings", header: ["kind", "reason", "currency", "at stake", "findings"])
     for stake in try findingStakes(content.findings, path: workbook.displayPath) {
       try line([
-        .text(stake.reason.kind.rawValue), .text(stake.reason.rawValue), .integer(Int64(stake.count)),
+        .text(stake.reason.kind.rawValue), .text(stake.reason.rawValue),
         stake.currency.map { .text($0.code) } ?? .empty, money(stake.minor, stake.currency),
+        .integer(Int64(stake.count)),
       ])
     }
-    try line([.bold("total"), .empty, .integer(Int64(content.findings.count))])
+    try line([.bold("total"), .empty, .empty, .empty, .integer(Int64(content.findings.count))])
 
-    if let history = content.history {
-      try section("Run history", header: [])
-      try line([
-        .text("previous run"),
-        history.previousDate.map(date) ?? .text("none: this is the first recorded run"),
-      ])
-      try line(["kind", "reason", "new", "still open", "resolved"].map { .bold($0) })
-      for reason in Finding.Reason.allCases {
-        let counts = history.rows.first { $0.reason == reason }
-        try line([
-          .text(reason.kind.rawValue), .text(reason.rawValue), .integer(Int64(counts?.new ?? 0)),
-          .integer(Int64(counts?.stillOpen ?? 0)), .integer(Int64(counts?.resolved ?? 0)),
-        ])
-      }
-    } else {
-      try section("Run history", header: [])
-      try line([.text("no run history (no database configured)")], fitting: false)
-    }
+    try writeSummaryHistory(content, into: sheet, row: &row)
 
     try section(
       "Revenue", header: ["store", "currency", "gross", "tax", "refunds", "charges", "refund_count"])
@@ -71,7 +57,78 @@ extension ReconciliationWorkbook {
       ])
     }
     try writeSummaryTieOut(content, into: sheet, row: &row)
+
+    try section("Inputs", header: ["role", "path", "read", "accepted", "rejected", "error"])
+    for input in content.inputs {
+      let c = input.counts
+      try line([
+        .text(input.role), .text(input.path), .integer(Int64(c.read)), .integer(Int64(c.accepted)),
+        .integer(Int64(c.rejected)), input.error.map { .text(XLSXWorksheet.clipped($0)) } ?? .empty,
+      ])
+    }
     try sheet.fitColumnWidths()
+    return sheet
+  }
+
+  /// The **Revenue trend** sheet — day, then one money column per store, in the trend's currency — and
+  /// a native line chart of it on `summary` (right of the status and findings, where a reader looks
+  /// first).
+  static func writeTrend(_ trend: RevenueTrend, into workbook: XLSXWorkbook, chartOn summary: XLSXWorksheet)
+    throws(XLSXError)
+  {
+    let sheet = try workbook.addWorksheet("Revenue trend")
+    let currency = trend.currency
+    try sheet.writeRow(
+      [.bold("day")] + trend.stores.map { .bold($0.rawValue) } + [
+        .empty, .text("gross per day, \(trend.note)"),
+      ],
+      row: 0, fitting: false)
+    for (d, day) in trend.days.enumerated() {
+      let cells = trend.grossMinor.map { XLSXCell.money(minor: $0[d], currency: currency) }
+      try sheet.writeRow([date(day)] + cells, row: d + 1)
+    }
+    try sheet.freezeTopRows(1)
+    try sheet.fitColumnWidths()
+    let rows = 1...trend.days.count
+    let series = trend.stores.enumerated().map { s, store in
+      XLSXLineChart.Series(
+        name: store.rawValue, categories: .column(0, rows: rows, sheet: sheet.name),
+        values: .column(s + 1, rows: rows, sheet: sheet.name))
+    }
+    var chart = XLSXLineChart(
+      title: "Gross revenue per day and store, last \(trend.days.count) days (\(currency.code))",
+      yAxisTitle: currency.code, series: series)
+    chart.xAxisNumberFormat = "mm-dd"
+    chart.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
+    try summary.insert(chart, row: 1, column: 6)
+  }
+
+  /// The Summary sheet's Run history section, from `row` on: new, still open and resolved per reason,
+  /// or a note that there is no run history.
+  static func writeSummaryHistory(_ content: Content, into sheet: XLSXWorksheet, row: inout Int)
+    throws(XLSXError)
+  {
+    func line(_ cells: [XLSXCell], fitting: Bool = true) throws(XLSXError) {
+      try sheet.writeRow(cells, row: row, fitting: fitting)
+      row += 1
+    }
+    row += 1
+    try line([.bold("Run history")], fitting: false)
+    guard let history = content.history else {
+      try line([.text("no run history (no database configured)")], fitting: false)
+      return
+    }
+    try line([
+      .text("previous run"), history.previousDate.map(date) ?? .text("none: this is the first recorded run"),
+    ])
+    try line(["kind", "reason", "new", "still open", "resolved"].map { .bold($0) })
+    for reason in Finding.Reason.allCases {
+      let counts = history.rows.first { $0.reason == reason }
+      try line([
+        .text(reason.kind.rawValue), .text(reason.rawValue), .integer(Int64(counts?.new ?? 0)),
+        .integer(Int64(counts?.stillOpen ?? 0)), .integer(Int64(counts?.resolved ?? 0)),
+      ])
+    }
   }
 
   /// The Summary sheet's Tie-out section (cells and money per store, report and status; Play orders per
@@ -89,31 +146,32 @@ extension ReconciliationWorkbook {
     if lines.isEmpty { try line([.text(noTieOutNote)], fitting: false) }
     if !lines.isEmpty {
       try line(
-        ["store", "source", "status", "cells", "currency", "|gross difference|", "report gross"].map {
+        ["store", "source", "status", "currency", "|gross difference|", "report gross", "cells"].map {
           .bold($0)
         })
     }
     for l in lines {
       let head: [XLSXCell] = [.text(l.store.rawValue), .text(l.source.rawValue), .text(l.status.rawValue)]
-      if l.grossDifference.isEmpty { try line(head + [.integer(Int64(l.cells))]) }
+      if l.grossDifference.isEmpty { try line(head + [.empty, .empty, .empty, .integer(Int64(l.cells))]) }
       for (diff, gross) in zip(l.grossDifference, l.reportGross) {
         try line(
           head + [
-            .integer(Int64(l.cells)), .text(diff.currency.code),
-            .money(minor: diff.minor, currency: diff.currency),
-            .money(minor: gross.minor, currency: gross.currency),
+            .text(diff.currency.code), .money(minor: diff.minor, currency: diff.currency),
+            .money(minor: gross.minor, currency: gross.currency), .integer(Int64(l.cells)),
           ])
       }
     }
     let orders = ReportSummary.tieOutOrderLines(content.tieOut)
     if !orders.isEmpty {
-      try line(["store", "order status", "orders", "currency", "|earnings − sales|"].map { .bold($0) })
+      try line(["store", "order status", "currency", "|earnings − sales|", "orders"].map { .bold($0) })
     }
     for o in orders {
-      let head: [XLSXCell] = [.text(o.store.rawValue), .text(o.status.rawValue), .integer(Int64(o.orders))]
-      if o.chargeDifference.isEmpty { try line(head) }
+      let head: [XLSXCell] = [.text(o.store.rawValue), .text(o.status.rawValue)]
+      let count = XLSXCell.integer(Int64(o.orders))
+      if o.chargeDifference.isEmpty { try line(head + [.empty, .empty, count]) }
       for diff in o.chargeDifference {
-        try line(head + [.text(diff.currency.code), .money(minor: diff.minor, currency: diff.currency)])
+        try line(
+          head + [.text(diff.currency.code), .money(minor: diff.minor, currency: diff.currency), count])
       }
     }
     row += 1

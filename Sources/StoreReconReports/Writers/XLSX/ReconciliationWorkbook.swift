@@ -5,7 +5,8 @@ package import StoreReconCore
 /// Sheets, in order: **Summary**, **Tie-out** (the stores' own reports against the transaction feed,
 /// differences first), **Tie-out orders** (Google Play orders, differences first), then one per table —
 /// **Orphaned charges**, **Free entitlements**, **Duplicate claims**, **Revenue**, **Counts**, **Grants**,
-/// **Rejects**. Money cells are numbers in their
+/// **Rejects**, and **Revenue trend** (the data of the Summary sheet's chart) where there is revenue in
+/// the last 30 days. Money cells are numbers in their
 /// currency's own format with the currency code in the column before them; dates are Excel dates;
 /// headers are bold and frozen with an autofilter; column widths fit the content. A table longer than
 /// a sheet continues on `Revenue (2)`… The same content gives the same bytes.
@@ -35,12 +36,18 @@ package enum ReconciliationWorkbook {
     package var tieOut: TieOut
     /// Payout totals of the settlement reports (``PayoutTotal/payoutTotals(_:)``).
     package var payouts: [PayoutTotal]
+    /// The run's status (``RunStatus``): the Summary sheet's first row; `nil` leaves the row out.
+    package var status: RunStatus?
+    /// Gross revenue per day and store over the last days (``RevenueTrend``): the **Revenue trend**
+    /// sheet and its chart on the Summary sheet; `nil` leaves both out.
+    package var revenueTrend: RevenueTrend?
 
     /// Creates the content.
     package init(
       date: CivilDate, asOf: Instant, timeZone: String, inputs: [InputReport], findings: [Finding],
       revenue: [RevenueRow], counts: [CountsRow], grants: [GrantRow], rejects: [Reject],
-      history: WorkbookHistory? = nil, tieOut: TieOut = TieOut(), payouts: [PayoutTotal] = []
+      history: WorkbookHistory? = nil, tieOut: TieOut = TieOut(), payouts: [PayoutTotal] = [],
+      status: RunStatus? = nil
     ) {
       self.date = date
       self.asOf = asOf
@@ -54,6 +61,7 @@ package enum ReconciliationWorkbook {
       self.history = history
       self.tieOut = tieOut
       self.payouts = payouts
+      self.status = status
     }
 
     /// Data rows over all tables (decides constant-memory mode).
@@ -100,7 +108,7 @@ package enum ReconciliationWorkbook {
     try XLSXWorkbook.write(
       to: path, properties: properties, constantMemory: content.tableRows > options.constantMemoryAbove
     ) { (workbook: XLSXWorkbook) throws(XLSXError) in
-      try writeSummary(content, into: workbook)
+      let summary = try writeSummary(content, into: workbook)
       try writeTieOut(content.tieOut.cells, into: workbook, rowLimit: options.rowLimit)
       try writeTieOutOrders(content.tieOut.orders, into: workbook, rowLimit: options.rowLimit)
       try writeFindings(content.findings, into: workbook, rowLimit: options.rowLimit)
@@ -108,6 +116,7 @@ package enum ReconciliationWorkbook {
       try writeCounts(content.counts, into: workbook, rowLimit: options.rowLimit)
       try writeGrants(content.grants, into: workbook, rowLimit: options.rowLimit)
       try writeRejects(content.rejects, into: workbook, rowLimit: options.rowLimit)
+      if let trend = content.revenueTrend { try writeTrend(trend, into: workbook, chartOn: summary) }
     }
   }
 

@@ -155,6 +155,19 @@ enum LXW {
       worksheet_autofilter(open, firstRow, firstColumn, lastRow, lastColumn)
     }
 
+    /// Print setup: landscape, every column on one page wide, as many pages tall as needed
+    /// (`worksheet_set_landscape`, `worksheet_fit_to_pages`).
+    func setPrintLayout() {
+      let sheet = open
+      worksheet_set_landscape(sheet)
+      worksheet_fit_to_pages(sheet, 1, 0)
+    }
+
+    /// `worksheet_repeat_rows`: rows `first...last` are printed at the top of every page.
+    func repeatRows(_ first: lxw_row_t, _ last: lxw_row_t) -> lxw_error {
+      worksheet_repeat_rows(open, first, last)
+    }
+
     /// `worksheet_set_column` for columns `first...last`, without a format.
     func setColumn(_ first: lxw_col_t, _ last: lxw_col_t, width: Double) -> lxw_error {
       worksheet_set_column(open, first, last, width, nil)
@@ -214,6 +227,14 @@ enum LXW {
       format.withCString { chart_axis_set_num_format(handle, $0) }
     }
 
+    /// `chart_set_high_low_lines`: a line from each category's lowest to highest value (the bars of
+    /// a forest plot).
+    func setHighLowLines(width: Float) {
+      var line = lxw_chart_line()
+      line.width = width
+      chart_set_high_low_lines(open, &line)
+    }
+
     /// A new series without ranges (`chart_add_series`); `nil` when libxlsxwriter cannot add one.
     func addSeries() -> Series? {
       guard let series = chart_add_series(open, nil, nil) else { return nil }
@@ -253,6 +274,16 @@ enum LXW {
         chart_series_set_values(
           series, $0, UInt32(firstRow), UInt16(firstColumn), UInt32(lastRow), UInt16(lastColumn))
       }
+    }
+
+    /// Markers only: no line between the points (`chart_series_set_line` with `none`), and each point a
+    /// `marker` (`chart_series_set_marker_type`).
+    func setMarkersOnly(_ marker: lxw_chart_marker_type) {
+      let series = open
+      var line = lxw_chart_line()
+      line.none = 1
+      chart_series_set_line(series, &line)
+      chart_series_set_marker_type(series, UInt8(marker.rawValue))
     }
 
     /// `chart_series_set_name`.

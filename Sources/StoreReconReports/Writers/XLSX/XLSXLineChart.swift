@@ -17,8 +17,19 @@ package struct XLSXLineChart: Sendable, Equatable {
     }
   }
 
+  /// How the series are drawn.
+  package enum Style: Sendable, Equatable {
+    /// One line per series.
+    case lines
+    /// A forest plot: the series are an interval's low, estimate and high per category, drawn as
+    /// markers joined by a high-low bar (the estimate a circle, the ends dashes).
+    case forest
+  }
+
   /// Chart title.
   package var title: String
+  /// Lines (the default) or a forest plot.
+  package var style = Style.lines
   /// Axis titles; `nil` leaves the axis untitled.
   package var xAxisTitle: String?
   package var yAxisTitle: String?

@@ -57,6 +57,8 @@ package final class XLSXWorkbook {
         path: displayPath, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused the sheet")
     }
     sheetNames.append(name)
+    // Every sheet prints landscape, one page wide (a frozen header repeats on every page).
+    sheet.setPrintLayout()
     return XLSXWorksheet(name: name, workbook: self, handle: sheet)
   }
 

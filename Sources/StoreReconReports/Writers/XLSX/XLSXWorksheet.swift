@@ -103,11 +103,13 @@ package final class XLSXWorksheet {
     }
   }
 
-  /// Keeps the top `rows` rows in view while scrolling (a frozen pane).
+  /// Keeps the top `rows` rows in view while scrolling (a frozen pane), and prints them at the top of
+  /// every page.
   package func freezeTopRows(_ rows: Int) throws(XLSXError) {
     let (r, _) = try position(rows, 0)
     let sheet = try sheetHandle(rows, 0)
     sheet.freezePanes(r, 0)
+    if rows > 0 { try workbook.check(sheet.repeatRows(0, r - 1), "sheet '\(name)' repeated rows") }
   }
 
   /// Puts Excel's autofilter buttons on the first row of the range (the table's header).
@@ -168,7 +170,7 @@ package final class XLSXWorksheet {
     if let title = chart.yAxisTitle { handle.setName(title, of: .y) }
     if let format = chart.xAxisNumberFormat { handle.setNumberFormat(format, of: .x) }
     if let format = chart.yAxisNumberFormat { handle.setNumberFormat(format, of: .y) }
-    for series in chart.series {
+    for (index, series) in chart.series.enumerated() {
       guard let added = handle.addSeries() else {
         throw XLSXError(
           path: workbook.displayPath, operation: operation, reason: "libxlsxwriter could not add a series")
@@ -177,7 +179,12 @@ package final class XLSXWorksheet {
       added.setCategories(sheet: cat.sheet, cat.firstRow, cat.firstColumn, cat.lastRow, cat.lastColumn)
       added.setValues(sheet: val.sheet, val.firstRow, val.firstColumn, val.lastRow, val.lastColumn)
       added.setName(series.name)
+      if chart.style == .forest {
+        // low, estimate, high: the estimate a circle, the interval's ends dashes.
+        added.setMarkersOnly(index == 1 ? LXW_CHART_MARKER_CIRCLE : LXW_CHART_MARKER_LONG_DASH)
+      }
     }
+    if chart.style == .forest { handle.setHighLowLines(width: 2.5) }
     let xScale = Double(max(chart.width, 1)) / 480
     let yScale = Double(max(chart.height, 1)) / 288
     try workbook.check(sheet.insertChart(r, c, handle, xScale: xScale, yScale: yScale), operation)

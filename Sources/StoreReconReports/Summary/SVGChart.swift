@@ -1,0 +1,134 @@
+package import StoreReconCore
+
+/// Small inline SVG pictures for `summary.html`: no script, no external resource, every text escaped;
+/// `width="100%"` with a view box, so a picture shrinks to a phone's width.
+///
+/// Coordinates are `Double`: the one step where an exact amount becomes a position on the picture (as
+/// the workbook turns an amount into a spreadsheet number); nothing computed here is money.
+package enum SVGChart {
+  /// One line of a line chart: its legend name and a value per x position.
+  package struct Line: Sendable, Equatable {
+    package var name: String
+    package var values: [Double]
+
+    /// Creates a line.
+    package init(name: String, values: [Double]) {
+      self.name = name
+      self.values = values
+    }
+  }
+
+  /// One row of a forest plot: a label, the estimate and its interval.
+  package struct Estimate: Sendable, Equatable {
+    package var label: String
+    package var estimate: Double
+    package var low: Double
+    package var high: Double
+
+    /// Creates a row.
+    package init(label: String, estimate: Double, low: Double, high: Double) {
+      self.label = label
+      self.estimate = estimate
+      self.low = low
+      self.high = high
+    }
+  }
+
+  static let colours = ["#0969da", "#bc4c00", "#1a7f37", "#8250df", "#cf222e", "#6e7781"]
+  static let width = 600.0
+  static let left = 70.0
+  static let right = 16.0
+
+  /// A line chart: `xLabels` under the x axis (the first, middle and last shown), one polyline per
+  /// line, the y axis from 0 (or the lowest value) to the highest with `yLabel` formatting its ticks.
+  package static func lineChart(
+    title: String, xLabels: [String], lines: [Line], yLabel: (Double) -> String
+  ) -> String {
+    let height = 240.0
+    let (top, bottom) = (28.0, 200.0)
+    let all = lines.flatMap(\.values)
+    let low = min(0, all.min() ?? 0)
+    var high = all.max() ?? 1
+    if high <= low { high = low + 1 }
+    let count = max(xLabels.count, 2)
+    func x(_ i: Int) -> Double { left + (width - left - right) * Double(i) / Double(count - 1) }
+    func y(_ v: Double) -> Double { bottom - (bottom - top) * (v - low) / (high - low) }
+    var out = open(title: title, height: height)
+    for tick in [low, (low + high) / 2, high] {
+      out += "<line x1=\"\(f(left))\" y1=\"\(f(y(tick)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(tick)))\" "
+      out += "stroke=\"#d0d7de\" stroke-width=\"1\"/>"
+      out += text(yLabel(tick), x: left - 6, y: y(tick) + 4, anchor: "end")
+    }
+    for i in Set([0, (xLabels.count - 1) / 2, xLabels.count - 1]).sorted() where i < xLabels.count {
+      out += text(
+        xLabels[i], x: x(i), y: bottom + 16,
+        anchor: i == 0 ? "start" : (i == xLabels.count - 1 ? "end" : "middle"))
+    }
+    for (n, line) in lines.enumerated() {
+      let points = line.values.enumerated().map { "\(f(x($0.offset))),\(f(y($0.element)))" }
+      let colour = colours[n % colours.count]
+      out +=
+        "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\">"
+      out += "<title>\(HTMLText.escape(line.name))</title></polyline>"
+      out +=
+        "<rect x=\"\(f(left + Double(n) * 140))\" y=\"\(f(height - 14))\" width=\"10\" height=\"10\" fill=\"\(colour)\"/>"
+      out += text(line.name, x: left + Double(n) * 140 + 14, y: height - 5, anchor: "start")
+    }
+    return out + "</svg>\n"
+  }
+
+  /// A forest plot: one row per estimate, a dot at the estimate and a bar over its interval, a
+  /// vertical line at zero; `valueLabel` formats the axis ends and each row's figures.
+  package static func forestPlot(title: String, rows: [Estimate], valueLabel: (Double) -> String) -> String {
+    let rowHeight = 28.0
+    let top = 34.0
+    let height = top + rowHeight * Double(max(rows.count, 1)) + 26
+    let plotLeft = 110.0
+    let plotRight = width - 190
+    var low = min(0, rows.map(\.low).min() ?? 0)
+    var high = max(0, rows.map(\.high).max() ?? 0)
+    if high <= low { (low, high) = (low - 1, high + 1) }
+    let pad = (high - low) * 0.05
+    (low, high) = (low - pad, high + pad)
+    func x(_ v: Double) -> Double { plotLeft + (plotRight - plotLeft) * (v - low) / (high - low) }
+    var out = open(title: title, height: height)
+    let zero = f(x(0))
+    out +=
+      "<line x1=\"\(zero)\" y1=\"\(f(top - 6))\" x2=\"\(zero)\" y2=\"\(f(height - 22))\" stroke=\"#59636e\" "
+    out += "stroke-dasharray=\"4 3\" stroke-width=\"1\"/>"
+    out += text("0", x: x(0), y: height - 8, anchor: "middle")
+    out += text(valueLabel(low), x: plotLeft, y: height - 8, anchor: "start")
+    out += text(valueLabel(high), x: plotRight, y: height - 8, anchor: "end")
+    for (i, row) in rows.enumerated() {
+      let cy = top + rowHeight * (Double(i) + 0.5)
+      let colour = row.low > 0 ? "#1a7f37" : (row.high < 0 ? "#cf222e" : "#0969da")
+      out += text(row.label, x: plotLeft - 8, y: cy + 4, anchor: "end")
+      out += "<line x1=\"\(f(x(row.low)))\" y1=\"\(f(cy))\" x2=\"\(f(x(row.high)))\" y2=\"\(f(cy))\" "
+      out += "stroke=\"\(colour)\" stroke-width=\"3\"/>"
+      out += "<circle cx=\"\(f(x(row.estimate)))\" cy=\"\(f(cy))\" r=\"5\" fill=\"\(colour)\"/>"
+      let figures = "\(valueLabel(row.estimate)) [\(valueLabel(row.low)), \(valueLabel(row.high))]"
+      out += text(figures, x: plotRight + 10, y: cy + 4, anchor: "start")
+    }
+    return out + "</svg>\n"
+  }
+
+  static func open(title: String, height: Double) -> String {
+    "<svg role=\"img\" viewBox=\"0 0 \(f(width)) \(f(height))\" "
+      + "width=\"100%\" style=\"max-width:\(f(width))px;height:auto;display:block;margin:4px 0 12px 0;"
+      + "font-family:Arial,Helvetica,sans-serif;font-size:11px;\"><title>\(HTMLText.escape(title))</title>"
+      + text(title, x: 4, y: 14, anchor: "start", bold: true)
+  }
+
+  static func text(_ s: String, x: Double, y: Double, anchor: String, bold: Bool = false) -> String {
+    let weight = bold ? " font-weight=\"bold\"" : ""
+    return "<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\" fill=\"#1f2328\"\(weight)>"
+      + "\(HTMLText.escape(s))</text>"
+  }
+
+  /// A coordinate with one decimal: `12.5`.
+  static func f(_ v: Double) -> String {
+    guard v.isFinite else { return "0" }
+    let text = Currency.render(Int64((v * 10).rounded(.toNearestOrEven)), scale: 1)
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+  }
+}
