@@ -39,14 +39,19 @@ struct FetchAppleTests {
   }
 
   /// A config folder: config.json with the server's fetch object and an entitlements file naming `keys`.
-  static func configFolder(_ server: AppleAPIServer, keys: [String], vendor: String? = nil) throws -> URL {
+  static func configFolder(
+    _ server: AppleAPIServer, keys: [String], vendor: String? = nil, backfillDays: Int? = nil
+  ) throws -> URL {
     let folder = try Binary.temporaryDirectory()
     var csv = "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n"
     for (i, key) in keys.enumerated() { csv += "e\(i),u\(i),pro,app_store,\(key),active,,,\n" }
     try csv.write(to: folder.appendingPathComponent("entitlements.csv"), atomically: true, encoding: .utf8)
-    let config: [String: Any] = [
-      "fetch": server.fetchConfig(vendor: vendor), "app": ["entitlements": "entitlements.csv"],
-    ]
+    var fetch = server.fetchConfig(vendor: vendor)
+    if let backfillDays, var apple = fetch["apple"] as? [String: Any] {
+      apple["backfillDays"] = backfillDays
+      fetch["apple"] = apple
+    }
+    let config: [String: Any] = ["fetch": fetch, "app": ["entitlements": "entitlements.csv"]]
     try JSONSerialization.data(withJSONObject: config).write(to: folder.appendingPathComponent("config.json"))
     return folder
   }
