@@ -71,10 +71,10 @@ struct FetchAppleTests {
     return out
   }
 
-  @Test func pagesRetriesRefreshesAndResumesFromTheState() throws {
-    let history = (0..<25).map { Self.transaction("1000", $0, daysAgo: Int64(25 - $0)) }
-    let named = Self.transaction("2000", 0, daysAgo: 2)
-    let server = try AppleAPIServer { fixtures in
+  /// A server with customer 1000's `history`, customer 2000's `named` transaction (known from a
+  /// notification only), an expired first token and one 429.
+  static func pagingServer(_ history: [[String: Any]], _ named: [String: Any]) throws -> AppleAPIServer {
+    try AppleAPIServer { fixtures in
       try AppleAPIServer.write(
         ["signedTransactions": try history.map(AppleAPIServer.signedTransaction)], to: "history/1000.json",
         in: fixtures)
@@ -88,6 +88,23 @@ struct FetchAppleTests {
           ["path": "/inApps/v2/history/1000", "status": 429, "headers": ["Retry-After": "1"], "times": 1],
         ], to: "faults.json", in: fixtures)
     }
+  }
+
+  /// Expects no output to hold a line of the key file or the start of a token of the key.
+  static func expectNoSecret(_ outputs: [String], keyFile: String) throws {
+    let key = try String(contentsOfFile: keyFile, encoding: .utf8)
+    let keyBody = key.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
+    let tokenHeader = "eyJhbGciOiJFUzI1NiIsImtpZCI6"  // {"alg":"ES256","kid":
+    for text in outputs {
+      #expect(!text.contains(tokenHeader))
+      for line in keyBody { #expect(!text.contains(line)) }
+    }
+  }
+
+  @Test func pagesRetriesRefreshesAndResumesFromTheState() throws {
+    let history = (0..<25).map { Self.transaction("1000", $0, daysAgo: Int64(25 - $0)) }
+    let named = Self.transaction("2000", 0, daysAgo: 2)
+    let server = try Self.pagingServer(history, named)
     defer { server.stop() }
     let folder = try Self.configFolder(server, keys: ["1000"])
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -159,14 +176,8 @@ struct FetchAppleTests {
     #expect(grown.split(separator: "\n").count == 27)
 
     // No secret anywhere: not the key's bytes, not a token's header or signature.
-    let key = try String(contentsOfFile: server.keyFile, encoding: .utf8)
-    let keyBody = key.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
-    let tokenHeader = "eyJhbGciOiJFUzI1NiIsImtpZCI6"  // {"alg":"ES256","kid":
     var outputs = [first.stdout, first.stderr, second.stdout, second.stderr, third.stdout, third.stderr]
     outputs += Self.files(folder).values.map { String(decoding: $0, as: UTF8.self) }
-    for text in outputs {
-      #expect(!text.contains(tokenHeader))
-      for line in keyBody { #expect(!text.contains(line)) }
-    }
+    try Self.expectNoSecret(outputs, keyFile: server.keyFile)
   }
 }
