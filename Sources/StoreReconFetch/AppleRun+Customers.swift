@@ -5,7 +5,7 @@ extension AppleRun {
   /// notification named (`named`), and those whose latest transaction is recent
   /// (``AppleFetchSource/recheckDays``). The ids come from the app's rows (``FetchContext/known``), the
   /// previous `transactions.jsonl` and the notifications. Saves the file and the state every
-  /// ``AppleFetchSource/checkpointEvery`` customers and at the end.
+  /// ``AppleFetchSource/checkpointEvery`` customers, at the end, and before a failure is thrown.
   mutating func customers(named: Set<String>, _ report: inout FetchReport) throws(FetchError) {
     var store = try AppleTransactionStore(file: context.output.read(AppleTransactionStore.path))
     var ids = Set(context.known.keys(for: .appStore)).union(store.originalTransactionIds).union(named)
@@ -21,7 +21,14 @@ extension AppleRun {
     var changed = false
     var done = 0
     for id in due {
-      changed = try customer(id, into: &store, &report) || changed
+      do {
+        changed = try customer(id, into: &store, &report) || changed
+      } catch {
+        // Keep what the customers before this one gave, so the next fetch resumes after them.
+        if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
+        try save()
+        throw error
+      }
       done += 1
       if done % AppleFetchSource.checkpointEvery == 0 || done == due.count {
         if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
