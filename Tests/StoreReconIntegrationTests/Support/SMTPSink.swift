@@ -52,8 +52,6 @@ final class SMTPSink {
     guard let python = Self.python else { throw CocoaError(.featureUnsupported) }
     directory = try Binary.temporaryDirectory()
     let portFile = directory.appendingPathComponent("port")
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     var args = [
       python, Self.script, "--dir", directory.path, "--port-file", portFile.path, "--lifetime", "120",
     ]
@@ -62,23 +60,7 @@ final class SMTPSink {
       args += ["--tls-cert", tls.certificate, "--tls-key", tls.key]
       if implicit { args.append("--implicit") }
     }
-    process.arguments = args
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var found: Int?
-    for _ in 0..<200 {
-      if let text = try? String(contentsOf: portFile, encoding: .utf8), let n = Int(text) {
-        found = n
-        break
-      }
-      usleep(50_000)
-    }
-    guard let found else {
-      process.terminate()
-      throw CocoaError(.fileReadNoSuchFile)
-    }
-    port = found
+    (process, port) = try ScriptServer.start(args, portFile: portFile)
   }
 
   var url: String { "smtp://127.0.0.1:\(port)" }
@@ -98,12 +80,7 @@ final class SMTPSink {
   }
 
   func stop() {
-    if process.isRunning {
-      process.terminate()
-      for _ in 0..<100 where process.isRunning { usleep(20_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
+    ScriptServer.stop(process)
     try? FileManager.default.removeItem(at: directory)
   }
 
