@@ -31,7 +31,7 @@ import StoreReconIO
     #expect(!older, "an older state does not replace a newer one")
     #expect(!same, "the same state again changes nothing")
     #expect(store.entries["1"]?.signedDate == 20)
-    #expect(store.activeUntil["100"] == 1500)
+    #expect(store.entries["1"]?.activeUntil == 1500)
   }
 
   @Test func theFileIsOrderedAndReadsBack() throws {
