@@ -60,7 +60,8 @@ final class AppleAPIServer {
       "--key", certificate.key, "--public-key", publicKey, "--kid", Self.keyId, "--issuer", Self.issuerId,
       "--bid", Self.bundleId, "--page-size", String(pageSize), "--lifetime", "300",
     ]
-    (process, port) = try ScriptServer.start(arguments, portFile: portFile)
+    process = Process()
+    port = try LoopbackScript.start(process, arguments: arguments, portFile: portFile)
   }
 
   static func openssl(_ arguments: [String]) throws {
@@ -118,7 +119,12 @@ final class AppleAPIServer {
   }
 
   func stop() {
-    ScriptServer.stop(process)
+    if process.isRunning {
+      process.terminate()
+      for _ in 0..<100 where process.isRunning { usleep(20_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
     try? FileManager.default.removeItem(at: directory)
   }
 

@@ -52,6 +52,7 @@ final class SMTPSink {
     guard let python = Self.python else { throw CocoaError(.featureUnsupported) }
     directory = try Binary.temporaryDirectory()
     let portFile = directory.appendingPathComponent("port")
+    process = Process()
     var args = [
       python, Self.script, "--dir", directory.path, "--port-file", portFile.path, "--lifetime", "120",
     ]
@@ -60,7 +61,7 @@ final class SMTPSink {
       args += ["--tls-cert", tls.certificate, "--tls-key", tls.key]
       if implicit { args.append("--implicit") }
     }
-    (process, port) = try ScriptServer.start(args, portFile: portFile)
+    port = try LoopbackScript.start(process, arguments: args, portFile: portFile)
   }
 
   var url: String { "smtp://127.0.0.1:\(port)" }
@@ -80,7 +81,12 @@ final class SMTPSink {
   }
 
   func stop() {
-    ScriptServer.stop(process)
+    if process.isRunning {
+      process.terminate()
+      for _ in 0..<100 where process.isRunning { usleep(20_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
     try? FileManager.default.removeItem(at: directory)
   }
 
