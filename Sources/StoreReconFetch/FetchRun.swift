@@ -1,3 +1,4 @@
+import Foundation
 package import StoreReconCore
 package import StoreReconPlatform
 
@@ -41,6 +42,8 @@ package enum FetchRun {
           caFile: config.caFile, connectTimeoutSeconds: min(30, config.timeoutSeconds),
           totalTimeoutSeconds: config.timeoutSeconds, maxBodyBytes: config.maxBodyBytes),
       policy: policy, clock: clock)
+    let lock = try lockFolder(config.into)
+    defer { lock.release() }
     let state = try FetchState(path: config.into + "/state.json")
     var reports: [FetchReport] = []
     for source in chosen {
@@ -55,5 +58,26 @@ package enum FetchRun {
       reports.append(report)
     }
     return reports
+  }
+
+  /// Creates `folder` and takes its `.lock` (a `flock`, dropped when the process ends): two fetches into
+  /// one folder would overwrite each other's state. Another fetch holding it is unavailable (75).
+  static func lockFolder(_ folder: String) throws(FetchError) -> FileLock {
+    let path = folder + "/.lock"
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw FetchError(.ioError, "cannot create the fetch folder \(folder): \(error.localizedDescription)")
+    }
+    let lock: FileLock?
+    do {
+      lock = try FileLock.acquire(path: path, timeoutSeconds: 0) { _ in }
+    } catch {
+      throw FetchError(.ioError, "cannot lock \(path): \(error)")
+    }
+    guard let lock else {
+      throw FetchError(.unavailable, "another fetch into \(folder) is running (it holds \(path))")
+    }
+    return lock
   }
 }

@@ -74,3 +74,20 @@ import StoreReconIO
     #expect(AppleNotification(try JSONParser.parse("{\"signedPayload\":\"not-a-jws\"}")) == nil)
   }
 }
+
+/// Two fetches into one folder: the second is refused while the first holds the folder's lock.
+@Suite struct FetchLockTests {
+  @Test func aSecondFetchIntoTheSameFolderIsUnavailable() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fetch-lock-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let held = try FetchRun.lockFolder(folder.path + "/into")
+    #expect { try FetchRun.lockFolder(folder.path + "/into") } throws: { error in
+      guard let error = error as? FetchError else { return false }
+      return error.kind == .unavailable && error.message.contains("another fetch into")
+    }
+    held.release()
+    let again = try FetchRun.lockFolder(folder.path + "/into")
+    again.release()
+  }
+}
