@@ -12,6 +12,7 @@ import PackageDescription
 //   StoreReconPostgres   Core, IO, AppRows, CLibPQ
 //   StoreReconReports    Core, CXLSXWriter — CSV, XLSX, summaries
 //   StoreReconMail       Core, Reports, CCurl
+//   StoreReconFetch      Core, IO, CCurl — the stores' APIs over HTTPS (`storerecon fetch`)
 //   StoreReconDemo       Core — the seeded demo world
 //   StoreReconCLI        everything — the only place errors become exit codes
 
@@ -61,12 +62,14 @@ let package = Package(
       name: "StoreReconReports", dependencies: ["StoreReconCore", "StoreReconPlatform", "CXLSXWriter"],
       swiftSettings: hotLoops),
     .target(name: "StoreReconMail", dependencies: ["StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl"]),
+    .target(
+      name: "StoreReconFetch", dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconPlatform", "CCurl"]),
     .target(name: "StoreReconDemo", dependencies: ["StoreReconCore", "StoreReconPlatform"]),
     .target(
       name: "StoreReconCLI",
       dependencies: [
         "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconImporters", "StoreReconAppRows",
-        "StoreReconPostgres", "StoreReconReports", "StoreReconMail", "StoreReconDemo",
+        "StoreReconPostgres", "StoreReconReports", "StoreReconMail", "StoreReconFetch", "StoreReconDemo",
       ]),
     .executableTarget(name: "storerecon", dependencies: ["StoreReconCLI"]),
     // Importer throughput alone (MB/s per format): `swift run -c release storerecon-bench FILE…`.
@@ -102,6 +105,9 @@ let package = Package(
     .testTarget(
       name: "StoreReconMailTests", dependencies: ["StoreReconMail", "StoreReconCore", "StoreReconTestSupport"]),
     .testTarget(name: "StoreReconDemoTests", dependencies: ["StoreReconDemo", "StoreReconCore"]),
+    .testTarget(
+      name: "StoreReconFetchTests",
+      dependencies: ["StoreReconFetch", "StoreReconCore", "StoreReconPlatform", "StoreReconTestSupport"]),
     // The command line as a user runs it, end-to-end demo runs, and the tests that need targets beside
     // each other (a demo world read by the importers). The `storerecon` dependency makes SwiftPM build the
     // binary these tests start (TestSupport's `Binary` finds it next to the test bundle).
@@ -117,10 +123,10 @@ let package = Package(
     .testTarget(
       name: "StoreReconIntegrationTests",
       dependencies: [
-        "StoreReconPostgres", "StoreReconMail", "StoreReconCLI", "StoreReconPlatform", "StoreReconCore",
-        "StoreReconIO", "StoreReconDemo", "StoreReconTestSupport", "storerecon",
+        "StoreReconPostgres", "StoreReconMail", "StoreReconFetch", "StoreReconCLI", "StoreReconPlatform",
+        "StoreReconCore", "StoreReconIO", "StoreReconDemo", "StoreReconTestSupport", "storerecon",
       ],
-      exclude: ["Mail/smtp_sink.py"]),
+      exclude: ["Mail/smtp_sink.py", "Fetch/apple_api_server.py"]),
     // The layering, the fence around pointer code, function length and citations, checked on the sources.
     .testTarget(
       name: "StoreReconTidyTests", path: "Tests/StoreReconTidyTests",

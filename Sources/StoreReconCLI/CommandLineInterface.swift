@@ -38,6 +38,8 @@ package enum StoreReconCLI {
       return databaseCommand(args)
     case "mail":
       return mailCommand(args)
+    case "fetch":
+      return fetchCommand(args)
     default:
       return usageError("unknown command '\(command)'", usage: Help.usage)
     }

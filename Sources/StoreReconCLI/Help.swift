@@ -10,6 +10,7 @@ enum Help {
     """
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
+  static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
   static let demoUsage =
     "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--quiet]"
 
@@ -28,6 +29,7 @@ enum Help {
       demo       Write a seeded sample world with planted problems, reconcile it, and check the result.
       db         Create the reference PostgreSQL schema (db init) or load CSV app rows into it (db load).
       mail       E-mail the summary and workbooks of a finished run (run --mail runs, then mails).
+      fetch      Download what is new from the stores' APIs into the config's fetch folder.
       help       Show help for a command: storerecon help run
 
     OPTIONS:
@@ -194,8 +196,42 @@ enum Help {
 
     """
 
+  static let fetch = """
+    OVERVIEW: Download what is new from the stores' APIs into the config's "fetch.into" folder.
+
+    USAGE: \(fetchUsage)
+
+    SOURCES:
+      apple               App Store Server API: transaction history of every original transaction id
+                          the app's rows, the previous fetch and the notification history know; refund
+                          history; notification history since the last fetch. App Store Connect API:
+                          Summary Sales and Subscriber reports per day, Financial reports per month
+                          (with fetch.apple.vendorNumber).
+      (none named)        Every source the config's "fetch" object configures.
+
+    OPTIONS:
+      --config FILE       JSON config with a "fetch" object (docs/fetch.md); its "app" entitlements and
+                          credentials CSV files name the store keys to fetch.
+      --date YYYY-MM-DD   The last report day to fetch (default: yesterday in the config's zone).
+      --quiet             No progress lines on stderr.
+      -h, --help          Show help information.
+
+    Writes apple/transactions.jsonl (the latest signed transaction per transaction id, one compact JWS
+    a line), apple/notifications.jsonl, apple/reports/… and state.json, each file whole and atomically,
+    only when it changed; a second fetch asks only for what is new. Keys are read from the files the
+    config names (or the environment variables STORERECON_APPLE_KEY_FILE,
+    STORERECON_APPLE_CONNECT_KEY_FILE naming them), never printed.
+    Exit codes: 0 fetched, 64 wrong arguments, 65 a response that does not parse (an HTML page,
+    truncated JSON, a JWS that does not decode) or a broken state.json, 66 a key file or app rows file
+    does not exist, 74 cannot write into the fetch folder, 75 a store unreachable or still answering
+    429/5xx after the retries (cron may retry), 77 the store refused the key (401 after a new token,
+    403), 78 invalid config or a key file that is not a key.
+
+    """
+
   static func command(_ name: String) -> String? {
     switch name {
+    case "fetch": return fetch
     case "run": return run
     case "demo": return demo
     case "db": return database

@@ -43,6 +43,20 @@ indirect enum ConfigSchema: Sendable {
     "reportingCurrency": .value,
     "fxRates": .value,
     "mail": .value,
+    "fetch": .object([
+      "into": .value, "caFile": .value, "timeoutSeconds": .value, "retries": .value,
+      "requestsPerSecond": .value,
+      "maxBodyBytes": .value, "appStoreServerURL": .value, "appStoreConnectURL": .value,
+      "playDeveloperURL": .value, "storageURL": .value, "oauthTokenURL": .value,
+      "apple": .object([
+        "keyId": .value, "issuerId": .value, "bundleId": .value, "privateKeyFile": .value,
+        "vendorNumber": .value, "backfillDays": .value, "connectKeyId": .value,
+        "connectPrivateKeyFile": .value,
+      ]),
+      "google": .object([
+        "serviceAccountFile": .value, "packageName": .value, "bucket": .value, "backfillDays": .value,
+      ]),
+    ]),
     "alerts": .map(.object(["maxCount": .value, "maxAmount": .map(.value), "maxAmountMinor": .value])),
     "fees": .object([
       "appStore": .object([

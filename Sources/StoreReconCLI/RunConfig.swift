@@ -3,6 +3,7 @@ package import StoreReconCore
 package import StoreReconReports
 package import StoreReconMail
 package import StoreReconIO
+package import StoreReconFetch
 
 /// The job's JSON configuration. Paths inside it are relative to the config file's folder.
 package struct RunConfig: Sendable {
@@ -66,6 +67,8 @@ package struct RunConfig: Sendable {
   package var fees = FeeSchedule()
   /// The morning e-mail (`"mail"`); `nil` when the config has none.
   package var mail: MailSettings?
+  /// `storerecon fetch`'s settings (`"fetch"`, docs/fetch.md); `nil` when the config has none.
+  package var fetch: FetchConfig?
   /// Thresholds on findings (`"alerts"`); empty when none.
   package var alerts: [AlertRule] = []
   /// `allowOutside`: inputs may lie outside the config's folder (links followed); without it such a path
@@ -182,6 +185,7 @@ package struct RunConfig: Sendable {
     config.mail = try viaMail { () throws(MailError) in
       try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)
     }
+    config.fetch = try parseFetch(root["fetch"], baseDirectory: baseDirectory, name: name)
     config.alerts = try parseAlerts(
       root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
     return config
@@ -209,6 +213,16 @@ package struct RunConfig: Sendable {
     config.playSubscriptions = try strings(play["subscriptions"], "play.subscriptions")
     config.playVoided = try strings(play["voided"], "play.voided")
     config.playEarnings = try strings(play["earnings"], "play.earnings")
+  }
+
+  /// Reads `fetch` (docs/fetch.md); `nil` when the config has none.
+  static func parseFetch(_ value: Any?, baseDirectory: String, name: String) throws(RunError) -> FetchConfig?
+  {
+    do {
+      return try FetchConfig.parse(value, baseDirectory: baseDirectory, name: name)
+    } catch {
+      throw RunError(kind: error.kind, error.message)
+    }
   }
 
   /// Whether the config names any of the stores' own money reports.

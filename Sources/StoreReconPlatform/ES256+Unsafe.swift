@@ -60,3 +60,22 @@ package final class ES256PublicKey: @unchecked Sendable {
     return written == length ? out : nil
   }
 }
+
+extension ES256PublicKey {
+  /// A DER `ECDSA-Sig-Value` as the raw 64 bytes `r‖s` a JWS carries (the reverse of
+  /// ``der(rawSignature:)``); `nil` when it does not parse or r or s does not fit 32 bytes.
+  static func raw(derSignature der: [UInt8]) -> [UInt8]? {
+    der.withUnsafeBufferPointer { buffer -> [UInt8]? in
+      var cursor = buffer.baseAddress
+      guard let sig = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else { return nil }
+      defer { ECDSA_SIG_free(sig) }
+      guard let r = ECDSA_SIG_get0_r(sig), let s = ECDSA_SIG_get0_s(sig) else { return nil }
+      var out = [UInt8](repeating: 0, count: 64)
+      let ok = out.withUnsafeMutableBufferPointer { raw -> Bool in
+        guard let base = raw.baseAddress else { return false }
+        return BN_bn2binpad(r, base, 32) == 32 && BN_bn2binpad(s, base + 32, 32) == 32
+      }
+      return ok ? out : nil
+    }
+  }
+}

@@ -36,6 +36,7 @@ let allowedImports: [String: [String]] = [
   ],
   "StoreReconReports": ["StoreReconCore", "StoreReconPlatform", "CXLSXWriter", "Foundation"],
   "StoreReconMail": ["StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl", "Foundation"],
+  "StoreReconFetch": ["StoreReconCore", "StoreReconIO", "StoreReconPlatform", "CCurl", "Foundation"],
   "StoreReconDemo": ["StoreReconCore", "StoreReconPlatform", "Foundation"],
   "StoreReconCLI": ["*"],
   "StoreReconTestSupport": ["StoreRecon*", "Foundation", "Testing"],
