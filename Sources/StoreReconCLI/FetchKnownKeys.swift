@@ -28,6 +28,8 @@ enum FetchKnownKeys {
         _ = try CredentialCSVReader().read(path: full, displayName: path, fileIndex: 1, rejects: rejects) {
           row in
           known.add(row.storeKey, for: row.store)
+          // A Play credential's older purchase (upgrade, resubscription) is a purchase token to ask about too.
+          if let linked = row.linkedStoreKey { known.add(linked, for: row.store) }
         }
       } catch {
         throw failure(error)

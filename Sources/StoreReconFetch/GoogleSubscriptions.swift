@@ -1,0 +1,119 @@
+import Foundation
+import StoreReconCore
+
+/// `purchases.subscriptionsv2.get` for every purchase token the app knows, and for every token those
+/// resources link to (`linkedPurchaseToken`: the purchase an upgrade, downgrade or resubscription
+/// replaced), into `play/subscriptions.jsonl`: one resource per token, the token added as the top-level
+/// `purchaseToken` the run's importer reads (docs/inputs.md#google-play-subscriptions-subscriptionsv2).
+///
+/// The file holds the latest state: a resource that is settled (expired more than ``settledDays`` ago,
+/// or a pending purchase cancelled) is kept as it is; every other is asked for again each day. A token
+/// Google does not know (404 or 410) is recorded in the state and reported, and does not stop the fetch.
+struct GoogleSubscriptions {
+  /// The file, relative to `fetch.into`.
+  static let path = "play/subscriptions.jsonl"
+  /// A subscription that expired this many days ago no longer changes: it is not asked for again.
+  static let settledDays: Int64 = 30
+
+  let context: FetchContext
+  let auth: GoogleAuth
+  let packageName: String
+
+  /// What one pass did.
+  struct Outcome {
+    var resources = 0
+    var asked = 0
+    var kept = 0
+    var unknown: [String] = []
+  }
+
+  /// Fetches, writes the file when it changed and records unknown tokens in `state`. `voidedTokens` are
+  /// the purchase tokens of the voided purchases (a purchase the app never claimed is known from those).
+  func run(_ state: inout GoogleFetchState, voidedTokens: [String]) throws(FetchError) -> Outcome {
+    let previous = try readPrevious()
+    var queue = context.known.keys(for: .play).filter { !GoogleSubscriptions.isOrderId($0) }
+    queue += previous.keys.sorted() + voidedTokens
+    var seen = Set<String>()
+    var resources: [String: [String: Any]] = [:]
+    var outcome = Outcome()
+    let now = Instant(ms: Int64(context.clock.now() * 1000))
+    var index = 0
+    while index < queue.count {
+      let token = queue[index]
+      index += 1
+      guard seen.insert(token).inserted else { continue }
+      var resource = previous[token]
+      if let kept = resource, GoogleSubscriptions.isSettled(kept, now: now) {
+        outcome.kept += 1
+      } else if let fetched = try fetch(token) {
+        resource = fetched
+        state.unknownTokens[token] = nil
+        outcome.asked += 1
+      } else {
+        state.unknownTokens[token] = context.asOf.description
+        outcome.unknown.append(token)
+        outcome.asked += 1
+      }
+      guard let resource else { continue }
+      resources[token] = resource
+      if let linked = resource["linkedPurchaseToken"] as? String, !linked.isEmpty, !seen.contains(linked) {
+        queue.append(linked)
+      }
+    }
+    var bytes: [UInt8] = []
+    for token in resources.keys.sorted() {
+      if let resource = resources[token] { bytes += try GoogleJSON.line(resource) }
+    }
+    try context.output.write(bytes, to: GoogleSubscriptions.path)
+    outcome.resources = resources.count
+    return outcome
+  }
+
+  /// The resource of `token` with `purchaseToken` added; `nil` when Google does not know the token.
+  private func fetch(_ token: String) throws(FetchError) -> [String: Any]? {
+    let url =
+      context.config.playDeveloperURL + "/androidpublisher/v3/applications/" + GoogleURL.segment(packageName)
+      + "/purchases/subscriptionsv2/tokens/" + GoogleURL.segment(token)
+    let request = HTTPRequest(url: url, headers: [("Accept", "application/json")])
+    let response = try context.http.send(request, tokens: auth)
+    if response.status == 404 || response.status == 410 { return nil }
+    try context.http.require(response, for: request)
+    var resource = try GoogleJSON.object(response, for: request)
+    if let kind = resource["kind"] as? String, kind != "androidpublisher#subscriptionPurchaseV2" {
+      throw FetchError(.dataError, "\(request.label): the answer is a \(kind), not a subscriptionPurchaseV2")
+    }
+    resource["purchaseToken"] = token
+    return resource
+  }
+
+  /// The resources of the previous fetch by token. Throws (data error) when the file is not one of ours.
+  private func readPrevious() throws(FetchError) -> [String: [String: Any]] {
+    guard let bytes = context.output.read(GoogleSubscriptions.path) else { return [:] }
+    guard let lines = GoogleJSON.lines(bytes) else {
+      throw FetchError(
+        .dataError,
+        "\(context.output.path(GoogleSubscriptions.path)) is not JSON Lines of subscriptions (delete it to fetch anew)"
+      )
+    }
+    var out: [String: [String: Any]] = [:]
+    for line in lines {
+      if let token = line["purchaseToken"] as? String, !token.isEmpty { out[token] = line }
+    }
+    return out
+  }
+
+  /// Whether a Play store key is an order id (`GPA.…`) rather than a purchase token.
+  static func isOrderId(_ key: String) -> Bool { key.hasPrefix("GPA.") }
+
+  /// Whether `resource` can no longer change: expired (every line item) more than ``settledDays`` before
+  /// `now`, or a pending purchase that was cancelled.
+  static func isSettled(_ resource: [String: Any], now: Instant) -> Bool {
+    let state = resource["subscriptionState"] as? String
+    if state == "SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED" { return true }
+    guard state == "SUBSCRIPTION_STATE_EXPIRED" else { return false }
+    let items = resource["lineItems"] as? [[String: Any]] ?? []
+    let expiries = items.compactMap { ($0["expiryTime"] as? String).flatMap(Instant.parseISO8601) }
+    guard expiries.count == items.count, let latest = expiries.max() else { return false }
+    return latest < now.adding(days: -settledDays)
+  }
+}
