@@ -13,10 +13,11 @@ final class GoogleFetchWorld {
   let server: GoogleAPIServer
   var into: URL { directory.appendingPathComponent("fetched") }
 
-  init() throws {
-    directory = try Binary.temporaryDirectory()
-    account = try ServiceAccountFixture(in: directory)
-    certificate = try TestCertificate(in: directory)
+  /// The server and the keys in `directory` (a new folder when nil).
+  init(directory: URL? = nil) throws {
+    self.directory = try directory ?? Binary.temporaryDirectory()
+    account = try ServiceAccountFixture(in: self.directory)
+    certificate = try TestCertificate(in: self.directory)
     server = try GoogleAPIServer(account: account, certificate: certificate)
   }
 
