@@ -68,3 +68,16 @@ enum DemoJWS {
     return out
   }
 }
+
+/// Signs payloads as the demo world signs its JWS lines (the leaf of ``DemoTestChain``, its chain in
+/// `x5c`), for tests that serve signed store data: a run that trusts the demo's test root verifies them.
+package enum DemoSigner {
+  /// The compact JWS (`header.payload.signature`) of `payload`.
+  package static func jws(_ payload: [UInt8]) -> String {
+    var signingInput = DemoJWS.header
+    signingInput.append(0x2E)
+    signingInput.append(contentsOf: DemoJWS.encode(payload))
+    let signature = DemoJWS.signer.sign(signingInput)
+    return String(decoding: signingInput + [0x2E] + DemoJWS.encode(signature), as: UTF8.self)
+  }
+}

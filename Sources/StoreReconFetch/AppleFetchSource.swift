@@ -1,7 +1,17 @@
-/// The App Store: transaction history, refund history and notification history from the App Store
-/// Server API, and the Sales, Subscriber and Financial reports from the App Store Connect API.
+import StoreReconCore
+
+/// The App Store: notification history, then transaction and refund history per customer, from the App
+/// Store Server API; then the Summary Sales, Subscriber and Financial reports from the App Store Connect
+/// API (with `fetch.apple.vendorNumber`). Writes `apple/notifications.jsonl`,
+/// `apple/transactions.jsonl` and `apple/reports/…` (docs/fetch.md); its cursors are
+/// ``AppleState``.
 package final class AppleFetchSource: FetchSource {
   package let name = "apple"
+  /// A customer whose latest transaction ended (or, without an end, was bought) less than this many days
+  /// ago is asked for what changed on every fetch; an older one only when a notification names it.
+  static let recheckDays: Int64 = 60
+  /// Customers between two saves of `transactions.jsonl` and the state.
+  static let checkpointEvery = 200
 
   /// Creates the source.
   package init() {}
@@ -9,6 +19,29 @@ package final class AppleFetchSource: FetchSource {
   package func isConfigured(_ config: FetchConfig) -> Bool { config.apple != nil }
 
   package func run(_ context: FetchContext) throws(FetchError) -> FetchReport {
-    FetchReport(source: name)
+    guard let apple = context.config.apple else { return FetchReport(source: name) }
+    guard let keyFile = apple.keyFile(environment: context.environment) else {
+      throw FetchError(
+        .config,
+        "apple: no key file (fetch.apple.privateKeyFile, or the environment variable \(FetchConfig.Apple.keyFileVariable))")
+    }
+    let tokens = AppleTokens(
+      keyId: apple.keyId, issuerId: apple.issuerId, bundleId: apple.bundleId, keyFile: keyFile,
+      clock: context.clock)
+    var run = AppleRun(
+      context: context, tokens: tokens, state: try context.state.load(AppleState.self, for: name) ?? AppleState())
+    var report = FetchReport(source: name)
+    let named = try run.notificationHistory(&report)
+    try run.customers(named: named, &report)
+    if let vendor = apple.vendorNumber {
+      let connect = apple.connectKey(environment: context.environment)
+      guard let connectFile = connect.file else {
+        throw FetchError(.config, "apple: no key file for the App Store Connect reports")
+      }
+      let reportTokens = AppleTokens(
+        keyId: connect.id, issuerId: apple.issuerId, bundleId: nil, keyFile: connectFile, clock: context.clock)
+      try run.reports(vendor: vendor, tokens: reportTokens, &report)
+    }
+    return report
   }
 }
