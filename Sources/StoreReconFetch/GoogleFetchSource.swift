@@ -30,6 +30,16 @@ package final class GoogleFetchSource: FetchSource {
     let account = try GoogleServiceAccount.load(path: keyFile)
     let auth = GoogleAuth(account: account, tokenURL: context.config.oauthTokenURL, http: context.http)
     var state = try context.state.load(GoogleFetchState.self, for: name) ?? GoogleFetchState()
+    // The reports first: the sales reports' subscription orders find the purchases the app never claimed.
+    if let bucket = settings.bucket {
+      let reports = try GoogleReports(context: context, auth: auth, bucket: bucket).run(&state) {
+        (saved) throws(FetchError) in try context.state.save(saved, for: name)
+      }
+      try context.state.save(state, for: name)
+      report.records += reports.downloaded
+      context.progress.note(
+        "fetch google: \(reports.listed) report files listed, \(reports.downloaded) downloaded")
+    }
     if let packageName = settings.packageName {
       // The voids first: their purchase tokens are asked about with the app's own.
       let voided = try GoogleVoidedPurchases(
@@ -39,7 +49,9 @@ package final class GoogleFetchSource: FetchSource {
       report.records += voided.listed
       context.progress.note("fetch google: \(voided.listed) voided purchases listed")
       let subscriptions = try GoogleSubscriptions(context: context, auth: auth, packageName: packageName)
-        .run(&state, voidedTokens: voided.tokens)
+        .run(
+          &state, voidedTokens: voided.tokens,
+          orders: GoogleOrders(context: context, auth: auth, packageName: packageName))
       try context.state.save(state, for: name)
       report.records += subscriptions.resources
       var line = "fetch google: \(subscriptions.resources) subscriptions (\(subscriptions.asked) asked, "
@@ -48,15 +60,6 @@ package final class GoogleFetchSource: FetchSource {
         line += "; \(subscriptions.unknown.count) purchase tokens unknown to Google (listed in state.json)"
       }
       context.progress.note(line)
-    }
-    if let bucket = settings.bucket {
-      let reports = try GoogleReports(context: context, auth: auth, bucket: bucket).run(&state) {
-        (saved) throws(FetchError) in try context.state.save(saved, for: name)
-      }
-      try context.state.save(state, for: name)
-      report.records += reports.downloaded
-      context.progress.note(
-        "fetch google: \(reports.listed) report files listed, \(reports.downloaded) downloaded")
     }
     return report
   }

@@ -28,45 +28,88 @@ struct GoogleSubscriptions {
   }
 
   /// Fetches, writes the file when it changed and records unknown tokens in `state`. `voidedTokens` are
-  /// the purchase tokens of the voided purchases (a purchase the app never claimed is known from those).
-  func run(_ state: inout GoogleFetchState, voidedTokens: [String]) throws(FetchError) -> Outcome {
+  /// the purchase tokens of the voided purchases; `orders`, when given, finds the tokens of the sales
+  /// reports' subscription orders that no resource accounts for once the known tokens are done (a purchase
+  /// the app never claimed is known from those).
+  func run(_ state: inout GoogleFetchState, voidedTokens: [String], orders: GoogleOrders?) throws(FetchError)
+    -> Outcome
+  {
     let previous = try readPrevious()
-    var queue = context.known.keys(for: .play).filter { !GoogleSubscriptions.isOrderId($0) }
-    queue += previous.keys.sorted() + voidedTokens
+    let known = context.known.keys(for: .play)
+    var queue = known.filter { !GoogleSubscriptions.isOrderId($0) } + previous.keys.sorted() + voidedTokens
+    var pass = Pass(
+      previous: previous, now: Instant(ms: Int64(context.clock.now() * 1000)), day: context.asOf.description)
+    try pass.drain(&queue, &state, fetch)
+    if let orders {
+      var wanted = orders.salesOrderIds()
+      for key in known where GoogleSubscriptions.isOrderId(key) { wanted.insert(PlayOrderId.base(key)) }
+      wanted.subtract(pass.resources.values.flatMap(GoogleSubscriptions.orderBaseIds))
+      queue += try orders.tokens(for: wanted, state: &state)
+      try pass.drain(&queue, &state, fetch)
+    }
+    var bytes: [UInt8] = []
+    for token in pass.resources.keys.sorted() {
+      if let resource = pass.resources[token] { bytes += try GoogleJSON.line(resource) }
+    }
+    try context.output.write(bytes, to: GoogleSubscriptions.path)
+    pass.outcome.resources = pass.resources.count
+    return pass.outcome
+  }
+
+  /// The tokens asked about so far and what came back.
+  private struct Pass {
+    let previous: [String: [String: Any]]
+    let now: Instant
+    /// The fetch's day, recorded with a token Google does not know.
+    let day: String
     var seen = Set<String>()
     var resources: [String: [String: Any]] = [:]
     var outcome = Outcome()
-    let now = Instant(ms: Int64(context.clock.now() * 1000))
-    var index = 0
-    while index < queue.count {
-      let token = queue[index]
-      index += 1
-      guard seen.insert(token).inserted else { continue }
-      var resource = previous[token]
-      if let kept = resource, GoogleSubscriptions.isSettled(kept, now: now) {
-        outcome.kept += 1
-      } else if let fetched = try fetch(token) {
-        resource = fetched
-        state.unknownTokens[token] = nil
-        outcome.asked += 1
-      } else {
-        state.unknownTokens[token] = context.asOf.description
-        outcome.unknown.append(token)
-        outcome.asked += 1
-      }
-      guard let resource else { continue }
-      resources[token] = resource
-      if let linked = resource["linkedPurchaseToken"] as? String, !linked.isEmpty, !seen.contains(linked) {
-        queue.append(linked)
+
+    init(previous: [String: [String: Any]], now: Instant, day: String) {
+      self.previous = previous
+      self.now = now
+      self.day = day
+    }
+
+    /// Asks about every token of `queue` not seen yet (a settled resource is kept instead), and appends the
+    /// linked tokens of each resource to it.
+    mutating func drain(
+      _ queue: inout [String], _ state: inout GoogleFetchState,
+      _ fetch: (String) throws(FetchError) -> [String: Any]?
+    ) throws(FetchError) {
+      while !queue.isEmpty {
+        let token = queue.removeFirst()
+        guard seen.insert(token).inserted else { continue }
+        var resource = previous[token]
+        if let kept = resource, GoogleSubscriptions.isSettled(kept, now: now) {
+          outcome.kept += 1
+        } else if let fetched = try fetch(token) {
+          resource = fetched
+          state.unknownTokens[token] = nil
+          outcome.asked += 1
+        } else {
+          state.unknownTokens[token] = day
+          outcome.unknown.append(token)
+          outcome.asked += 1
+        }
+        guard let resource else { continue }
+        resources[token] = resource
+        if let linked = resource["linkedPurchaseToken"] as? String, !linked.isEmpty, !seen.contains(linked) {
+          queue.append(linked)
+        }
       }
     }
-    var bytes: [UInt8] = []
-    for token in resources.keys.sorted() {
-      if let resource = resources[token] { bytes += try GoogleJSON.line(resource) }
+  }
+
+  /// The first order ids of a resource's line items (`latestSuccessfulOrderId`, and the older
+  /// `latestOrderId`), without `..N`.
+  static func orderBaseIds(_ resource: [String: Any]) -> [String] {
+    var ids = (resource["lineItems"] as? [[String: Any]] ?? []).compactMap {
+      $0["latestSuccessfulOrderId"] as? String
     }
-    try context.output.write(bytes, to: GoogleSubscriptions.path)
-    outcome.resources = resources.count
-    return outcome
+    if let legacy = resource["latestOrderId"] as? String { ids.append(legacy) }
+    return ids.map(PlayOrderId.base)
   }
 
   /// The resource of `token` with `purchaseToken` added; `nil` when Google does not know the token.

@@ -28,7 +28,14 @@ struct GoogleFetchEndToEndTests {
     ])
     #expect(fetch.status == 0, "\(fetch.stderr)")
     #expect(fetch.stdout.hasPrefix("google: "), "\(fetch.stdout)")
-    #expect(google.lines("play/subscriptions.jsonl").count == served.subscriptions, "\(fetch.stderr)")
+    // Every resource fetched is the one served, with its token added; those not fetched are the ones
+    // nothing names (no app row, no link, no void, no sales-report order: sandbox and pending purchases).
+    let fetchedResources = google.lines("play/subscriptions.jsonl")
+    #expect(fetchedResources.count > served.subscriptions.count * 9 / 10, "\(fetch.stderr)")
+    for var resource in fetchedResources {
+      let token = resource.removeValue(forKey: "purchaseToken") as? String ?? ""
+      #expect(NSDictionary(dictionary: resource).isEqual(served.subscriptions[token]), "\(token)")
+    }
     #expect(google.lines("play/voided.jsonl").count == served.voided)
 
     try world.setConfig([
@@ -50,28 +57,43 @@ struct GoogleFetchEndToEndTests {
 
   /// What the server was given: resources and voids that parse (a damaged line of the world's files is
   /// what a store never sends), and each month's sales and earnings report zipped as Google stores them.
-  static func serve(_ play: URL, on server: GoogleAPIServer) throws -> (subscriptions: Int, voided: Int) {
-    var resources: [String: Any] = [:]
+  static func serve(_ play: URL, on server: GoogleAPIServer) throws -> (
+    subscriptions: [String: [String: Any]], voided: Int
+  ) {
+    var resources: [String: [String: Any]] = [:]
     for var resource in try objects(play.appendingPathComponent("subscriptions.jsonl")) {
       guard let token = resource.removeValue(forKey: "purchaseToken") as? String else { continue }
       resources[token] = resource
     }
     try server.write("subscriptions.json", json: resources)
+    // The Orders API knows each subscription's first order (the line items' order id without `..N`).
+    var orders: [String: String] = [:]
+    for (token, resource) in resources {
+      for case let item as [String: Any] in resource["lineItems"] as? [Any] ?? [] {
+        guard let order = item["latestSuccessfulOrderId"] as? String else { continue }
+        orders[order.components(separatedBy: "..")[0]] = token
+      }
+    }
+    try server.write("orders.json", json: orders)
     let voided = try objects(play.appendingPathComponent("voided.jsonl")).filter { $0["orderId"] is String }
     try server.write("voided.json", json: voided)
     let scratch = server.directory.appendingPathComponent("zips")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    for name in try FileManager.default.contentsOfDirectory(atPath: play.path) where name.hasPrefix("salesreport_") {
+    for name in try FileManager.default.contentsOfDirectory(atPath: play.path)
+    where name.hasPrefix("salesreport_") {
       let month = name.dropFirst("salesreport_".count).prefix(6)
-      try server.putObject("sales/salesreport_\(month).zip", zipped(play.appendingPathComponent(name), in: scratch))
+      try server.putObject(
+        "sales/salesreport_\(month).zip", zipped(play.appendingPathComponent(name), in: scratch))
     }
     let earnings = play.appendingPathComponent("earnings")
-    for name in try FileManager.default.contentsOfDirectory(atPath: earnings.path) where name.hasPrefix("PlayApps_") {
+    for name in try FileManager.default.contentsOfDirectory(atPath: earnings.path)
+    where name.hasPrefix("PlayApps_") {
       let month = name.dropFirst("PlayApps_".count).prefix(6)
       try server.putObject(
-        "earnings/earnings_\(month)_0123456789-0.zip", zipped(earnings.appendingPathComponent(name), in: scratch))
+        "earnings/earnings_\(month)_0123456789-0.zip",
+        zipped(earnings.appendingPathComponent(name), in: scratch))
     }
-    return (resources.count, Set(voided.compactMap { $0["orderId"] as? String }).count)
+    return (resources, Set(voided.compactMap { $0["orderId"] as? String }).count)
   }
 
   /// The lines of a JSON Lines file that are JSON objects.

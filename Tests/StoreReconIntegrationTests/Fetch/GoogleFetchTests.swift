@@ -164,9 +164,13 @@ struct GoogleFetchTests {
     let path =
       "GET /androidpublisher/v3/applications/com.acme.app/purchases/subscriptionsv2/tokens/\(Self.tokenC)"
     #expect(message.hasPrefix(path + ": the answer is not a whole JSON object"), "\(message)")
-    // The step before (the voids) completed; the subscriptions and the reports were never written, nor a
+    // The steps before (the reports, the voids) completed; the subscriptions were never written, nor a
     // temporary file.
-    #expect(world.files() == ["play/voided.jsonl", "state.json"])
+    #expect(
+      world.files() == [
+        "play/earnings/earnings_202610_0123456789-0.zip", "play/sales/salesreport_202610.zip",
+        "play/sales/salesreport_202611.zip", "play/voided.jsonl", "state.json",
+      ])
   }
 
   @Test func anHTMLErrorPageIsRejected() throws {
@@ -206,7 +210,7 @@ struct GoogleFetchTests {
     let refused = try failure(world, .noPermission)
     #expect(refused.contains("HTTP 401"), "\(refused)")
     #expect(try world.server.grants().count == 2)
-    #expect(try world.server.requests("voidedpurchases").count == 2)
+    #expect(try world.server.requests("/storage/v1/b/").count == 2)
     #expect(!world.files().contains { $0.hasPrefix("play/") })
 
     // A key the server does not know (another key pair in the file): the signature does not verify.

@@ -32,7 +32,7 @@ final class GoogleFetchWorld {
     return [
       "into": "fetched", "caFile": URL(fileURLWithPath: certificate.certificate).lastPathComponent,
       "playDeveloperURL": server.baseURL, "storageURL": server.baseURL, "oauthTokenURL": server.tokenURL,
-      "requestsPerSecond": 0.0, "google": settings,
+      "requestsPerSecond": 1000.0, "google": settings,
     ]
   }
 

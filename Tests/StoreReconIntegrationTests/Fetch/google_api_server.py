@@ -15,6 +15,9 @@ certificate:
                                    DIR/voided.json (a list) filtered on startTime (against each entry's
                                    `_recordedMillis`, the server's start when absent; never returned),
                                    in two pages at least (tokenPagination.nextPageToken -> token).
+  GET  /androidpublisher/v3/applications/PKG/orders:batchGet?orderIds=…  (and orders/ID)
+                                   the orders of DIR/orders.json (order id -> purchase token); one
+                                   unknown id fails the whole call with 404, as Google does.
   GET  /storage/v1/b/BUCKET/o?prefix=P    objects.list over the files under DIR/bucket/, two pages
   GET  /storage/v1/b/BUCKET/o/NAME?alt=media  an object's bytes
 
@@ -219,7 +222,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return limit is None or self.state.tokens[token] <= limit
 
     def route(self, path, faults):
-        api = "/androidpublisher/v3/applications/" + self.state.args.package + "/purchases/"
+        app = "/androidpublisher/v3/applications/" + self.state.args.package
+        if path == app + "/orders:batchGet" or path.startswith(app + "/orders/"):
+            return self.orders(path, app)
+        api = app + "/purchases/"
         storage = "/storage/v1/b/" + self.state.args.bucket + "/o"
         if path.startswith(api + "subscriptionsv2/tokens/"):
             token = urllib.parse.unquote(path[len(api + "subscriptionsv2/tokens/"):])
@@ -240,6 +246,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with open(file, "rb") as f:
                 return 200, f.read(), "application/zip"
         return 404, b'{"error": {"code": 404, "message": "Not Found"}}', "application/json"
+
+    def orders(self, path, app):
+        known = self.state.json_file("orders.json", {})
+        if path.startswith(app + "/orders/"):
+            ids = [urllib.parse.unquote(path[len(app + "/orders/"):])]
+        else:
+            ids = urllib.parse.parse_qs(self.parsed.query).get("orderIds", [])
+        if not ids or any(i not in known for i in ids):  # Google fails the whole call for one unknown id
+            return 404, json.dumps({"error": {"code": 404, "message": "Order not found.",
+                                              "status": "NOT_FOUND"}}).encode(), "application/json"
+        orders = [{"orderId": i, "purchaseToken": known[i], "state": "PROCESSED"} for i in ids]
+        body = orders[0] if path.startswith(app + "/orders/") else {"orders": orders}
+        return 200, json.dumps(body).encode(), "application/json; charset=UTF-8"
 
     def pages(self, items, size):
         """Items from the page the query's token names, and the next page's token (or None)."""
