@@ -40,4 +40,21 @@ enum GoogleJSON {
     }
     return out
   }
+
+  /// The objects of the fetched JSON Lines file `path` by their text member `key` (those without one are
+  /// dropped); empty when the file does not exist. Throws (data error) when it is not JSON Lines of `what`.
+  static func previous(_ output: FetchOutput, _ path: String, key: String, what: String) throws(FetchError)
+    -> [String: [String: Any]]
+  {
+    guard let bytes = output.read(path) else { return [:] }
+    guard let objects = lines(bytes) else {
+      throw FetchError(
+        .dataError, "\(output.path(path)) is not JSON Lines of \(what) (delete it to fetch anew)")
+    }
+    var out: [String: [String: Any]] = [:]
+    for object in objects {
+      if let value = object[key] as? String, !value.isEmpty { out[value] = object }
+    }
+    return out
+  }
 }

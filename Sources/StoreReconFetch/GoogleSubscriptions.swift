@@ -34,7 +34,8 @@ struct GoogleSubscriptions {
   func run(_ state: inout GoogleFetchState, voidedTokens: [String], orders: GoogleOrders?) throws(FetchError)
     -> Outcome
   {
-    let previous = try readPrevious()
+    let previous = try GoogleJSON.previous(
+      context.output, GoogleSubscriptions.path, key: "purchaseToken", what: "subscriptions")
     let known = context.known.keys(for: .play)
     var queue = known.filter { !GoogleSubscriptions.isOrderId($0) } + previous.keys.sorted() + voidedTokens
     var pass = Pass(
@@ -127,22 +128,6 @@ struct GoogleSubscriptions {
     }
     resource["purchaseToken"] = token
     return resource
-  }
-
-  /// The resources of the previous fetch by token. Throws (data error) when the file is not one of ours.
-  private func readPrevious() throws(FetchError) -> [String: [String: Any]] {
-    guard let bytes = context.output.read(GoogleSubscriptions.path) else { return [:] }
-    guard let lines = GoogleJSON.lines(bytes) else {
-      throw FetchError(
-        .dataError,
-        "\(context.output.path(GoogleSubscriptions.path)) is not JSON Lines of subscriptions (delete it to fetch anew)"
-      )
-    }
-    var out: [String: [String: Any]] = [:]
-    for line in lines {
-      if let token = line["purchaseToken"] as? String, !token.isEmpty { out[token] = line }
-    }
-    return out
   }
 
   /// Whether a Play store key is an order id (`GPA.…`) rather than a purchase token.

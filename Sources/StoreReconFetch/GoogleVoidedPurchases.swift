@@ -37,7 +37,8 @@ struct GoogleVoidedPurchases {
     let oldest = end - GoogleVoidedPurchases.windowMillis
     let backfill = end - Int64(backfillDays) * 86_400_000
     let start = max(oldest, state.voidedStartMillis ?? backfill)
-    var merged = try readPrevious()
+    var merged = try GoogleJSON.previous(
+      context.output, GoogleVoidedPurchases.path, key: "orderId", what: "voided purchases")
     let base =
       context.config.playDeveloperURL + "/androidpublisher/v3/applications/" + GoogleURL.segment(packageName)
       + "/purchases/voidedpurchases"
@@ -86,22 +87,6 @@ struct GoogleVoidedPurchases {
         throw FetchError(.dataError, "\(request.label): voidedPurchases[\(index)] has no orderId")
       }
       out.append(object)
-    }
-    return out
-  }
-
-  /// The previous file's voids by order id. Throws (data error) when the file is not one of ours.
-  private func readPrevious() throws(FetchError) -> [String: [String: Any]] {
-    guard let bytes = context.output.read(GoogleVoidedPurchases.path) else { return [:] }
-    guard let lines = GoogleJSON.lines(bytes) else {
-      throw FetchError(
-        .dataError,
-        "\(context.output.path(GoogleVoidedPurchases.path)) is not JSON Lines of voided purchases (delete it to fetch anew)"
-      )
-    }
-    var out: [String: [String: Any]] = [:]
-    for line in lines {
-      if let order = line["orderId"] as? String { out[order] = line }
     }
     return out
   }

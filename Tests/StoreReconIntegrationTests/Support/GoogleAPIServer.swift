@@ -40,29 +40,13 @@ final class GoogleAPIServer {
     directory = try Binary.temporaryDirectory()
     let portFile = directory.appendingPathComponent("port")
     process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
+    let arguments = [
       "python3", Self.script, "--dir", directory.path, "--port-file", portFile.path, "--cert",
       certificate.certificate, "--key", certificate.key, "--public-key", account.publicKey.path,
       "--client-email", ServiceAccountFixture.clientEmail, "--package", Self.packageName, "--bucket",
       Self.bucket, "--lifetime", "300",
     ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var found: Int?
-    for _ in 0..<200 {
-      if let text = try? String(contentsOf: portFile, encoding: .utf8), let n = Int(text) {
-        found = n
-        break
-      }
-      usleep(50_000)
-    }
-    guard let found else {
-      process.terminate()
-      throw CocoaError(.fileReadNoSuchFile)
-    }
-    port = found
+    port = try LoopbackScript.start(process, arguments: arguments, portFile: portFile)
   }
 
   var baseURL: String { "https://127.0.0.1:\(port)" }

@@ -53,7 +53,6 @@ final class SMTPSink {
     directory = try Binary.temporaryDirectory()
     let portFile = directory.appendingPathComponent("port")
     process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     var args = [
       python, Self.script, "--dir", directory.path, "--port-file", portFile.path, "--lifetime", "120",
     ]
@@ -62,23 +61,7 @@ final class SMTPSink {
       args += ["--tls-cert", tls.certificate, "--tls-key", tls.key]
       if implicit { args.append("--implicit") }
     }
-    process.arguments = args
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var found: Int?
-    for _ in 0..<200 {
-      if let text = try? String(contentsOf: portFile, encoding: .utf8), let n = Int(text) {
-        found = n
-        break
-      }
-      usleep(50_000)
-    }
-    guard let found else {
-      process.terminate()
-      throw CocoaError(.fileReadNoSuchFile)
-    }
-    port = found
+    port = try LoopbackScript.start(process, arguments: args, portFile: portFile)
   }
 
   var url: String { "smtp://127.0.0.1:\(port)" }

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Starting a loopback test server script (the SMTP sink, the Google API stand-in): the script writes its
+/// port to a file once it listens.
+enum LoopbackScript {
+  /// Runs `arguments` through `/usr/bin/env` in `process` (output discarded) and returns the port the
+  /// script writes to `portFile`; stops the process and throws when none comes within 10 seconds.
+  static func start(_ process: Process, arguments: [String], portFile: URL) throws -> Int {
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    for _ in 0..<200 {
+      if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) { return port }
+      usleep(50_000)
+    }
+    process.terminate()
+    throw CocoaError(.fileReadNoSuchFile)
+  }
+}
