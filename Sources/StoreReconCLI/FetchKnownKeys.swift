@@ -2,13 +2,16 @@ import StoreReconCore
 import StoreReconAppRows
 import StoreReconIO
 import StoreReconFetch
+import StoreReconPostgres
 
 /// The store keys the app's own rows know, for `storerecon fetch`: App Store entitlements' `store_key`
 /// (source `app_store`) and credentials' `store_key` (store `app_store`), and the same for Play — read
-/// from the config's CSV files with the run's readers (a rejected row adds nothing).
+/// with the run's readers from the config's CSV files, or from PostgreSQL through the entitlements and
+/// credentials contract queries when the config has `app.database` (a rejected row adds nothing).
 enum FetchKnownKeys {
-  /// The keys of the config's entitlements and credentials files (none when it names none).
+  /// The keys of the config's entitlements and credentials (none when it names none).
   static func read(_ config: RunConfig) throws(RunError) -> KnownKeys {
+    if let database = config.database { return try read(database: database, queries: config.queries) }
     var known = KnownKeys()
     let rejects = RejectList()
     if let path = config.entitlements {
@@ -34,6 +37,51 @@ enum FetchKnownKeys {
       } catch {
         throw failure(error)
       }
+    }
+    return known
+  }
+
+  /// The keys of the entitlements and credentials contract queries, in one read-only snapshot.
+  static func read(database uri: String, queries folder: String?) throws(RunError) -> KnownKeys {
+    let queries = try viaDatabase { () throws(DatabaseError) in
+      try QueryFolder.contractQueries(directory: folder).filter {
+        $0.contract == .entitlements || $0.contract == .credentials
+      }
+    }
+    let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(uri) }
+    try viaDatabase { () throws(DatabaseError) in
+      try DatabaseAppRows.checkContracts(queries, connection: connection)
+    }
+    var known = KnownKeys()
+    let rejects = RejectList()
+    for (index, query) in queries.enumerated() {
+      let source: PostgresCopyOutSource
+      do {
+        try connection.beginReadOnlySnapshot(.standard)
+        source = try connection.copyOut(query.copyStatement, displayName: query.displayName)
+      } catch {
+        throw RunError(error.databaseError(query.displayName))
+      }
+      do {
+        if query.contract == .entitlements {
+          _ = try EntitlementCSVReader().read(
+            source: source, displayName: query.displayName, fileIndex: Int32(index), rejects: rejects
+          ) { row in
+            if let store = row.source.store, let key = row.storeKey { known.add(key, for: store) }
+          }
+        } else {
+          _ = try CredentialCSVReader().read(
+            source: source, displayName: query.displayName, fileIndex: Int32(index), rejects: rejects
+          ) { known.add($0.storeKey, for: $0.store) }
+        }
+      } catch {
+        throw failure(error)
+      }
+    }
+    do {
+      try connection.endReadOnlySnapshot()
+    } catch {
+      throw RunError(error.databaseError("ending the contract queries' read-only transaction"))
     }
     return known
   }

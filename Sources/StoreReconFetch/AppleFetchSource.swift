@@ -23,13 +23,15 @@ package final class AppleFetchSource: FetchSource {
     guard let keyFile = apple.keyFile(environment: context.environment) else {
       throw FetchError(
         .config,
-        "apple: no key file (fetch.apple.privateKeyFile, or the environment variable \(FetchConfig.Apple.keyFileVariable))")
+        "apple: no key file (fetch.apple.privateKeyFile, or the environment variable \(FetchConfig.Apple.keyFileVariable))"
+      )
     }
     let tokens = AppleTokens(
       keyId: apple.keyId, issuerId: apple.issuerId, bundleId: apple.bundleId, keyFile: keyFile,
       clock: context.clock)
     var run = AppleRun(
-      context: context, tokens: tokens, state: try context.state.load(AppleState.self, for: name) ?? AppleState())
+      context: context, tokens: tokens,
+      state: try context.state.load(AppleState.self, for: name) ?? AppleState())
     var report = FetchReport(source: name)
     let named = try run.notificationHistory(&report)
     try run.customers(named: named, &report)
@@ -39,7 +41,8 @@ package final class AppleFetchSource: FetchSource {
         throw FetchError(.config, "apple: no key file for the App Store Connect reports")
       }
       let reportTokens = AppleTokens(
-        keyId: connect.id, issuerId: apple.issuerId, bundleId: nil, keyFile: connectFile, clock: context.clock)
+        keyId: connect.id, issuerId: apple.issuerId, bundleId: nil, keyFile: connectFile, clock: context.clock
+      )
       try run.reports(vendor: vendor, tokens: reportTokens, &report)
     }
     return report

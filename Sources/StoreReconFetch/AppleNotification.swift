@@ -59,8 +59,10 @@ struct AppleNotification: Equatable {
     return JSONText.object([
       ("notificationUUID", .string(uuid)), ("notificationType", .string(type)), ("subtype", .string(subtype)),
       ("signedDate", .integer(signedDate)), ("originalTransactionId", .string(originalTransactionId)),
-      ("transactionId", .string(transactionId)), ("firstSendAttemptResult", .string(attempts.first?.result ?? "")),
-      ("sendAttempts", .raw("[" + sends.joined(separator: ",") + "]")), ("signedPayload", .string(signedPayload)),
+      ("transactionId", .string(transactionId)),
+      ("firstSendAttemptResult", .string(attempts.first?.result ?? "")),
+      ("sendAttempts", .raw("[" + sends.joined(separator: ",") + "]")),
+      ("signedPayload", .string(signedPayload)),
     ])
   }
 
@@ -73,7 +75,8 @@ struct AppleNotification: Equatable {
       number += 1
       guard !line.isEmpty else { continue }
       guard let value = try? JSONParser.parse(Array(line)), let notification = AppleNotification(value) else {
-        throw FetchError(.dataError, "\(path) line \(number) is not a notification (delete the file to fetch anew)")
+        throw FetchError(
+          .dataError, "\(path) line \(number) is not a notification (delete the file to fetch anew)")
       }
       out[notification.uuid] = notification
     }

@@ -41,7 +41,8 @@ enum AppleResponse {
     guard let signed = body["signedTransactions"]?.arrayValue, let revision = body["revision"]?.stringValue,
       let hasMore = body["hasMore"]?.boolValue
     else {
-      throw FetchError(.dataError, "\(request.label): the response lacks signedTransactions, revision or hasMore")
+      throw FetchError(
+        .dataError, "\(request.label): the response lacks signedTransactions, revision or hasMore")
     }
     var transactions: [AppleTransactionStore.Entry] = []
     for (index, item) in signed.enumerated() {

@@ -28,7 +28,8 @@ extension AppleRun {
         changed = false
         try save()
         if done < due.count {
-          context.progress.note("fetch apple: \(done)/\(due.count) customers, \(context.http.requestsSent) requests")
+          context.progress.note(
+            "fetch apple: \(done)/\(due.count) customers, \(context.http.requestsSent) requests")
         }
       }
     }

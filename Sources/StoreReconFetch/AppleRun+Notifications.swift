@@ -21,7 +21,8 @@ extension AppleRun {
       let query = token.map { [("paginationToken", $0)] } ?? []
       let request = HTTPRequest(
         method: "POST",
-        url: context.config.appStoreServerURL + "/inApps/v1/notifications/history" + AppleRun.queryString(query),
+        url: context.config.appStoreServerURL + "/inApps/v1/notifications/history"
+          + AppleRun.queryString(query),
         headers: [("Content-Type", "application/json")], body: Array(body.utf8))
       let response = try context.http.send(request, tokens: tokens)
       try context.http.require(response, for: request)
@@ -33,7 +34,9 @@ extension AppleRun {
       token = page.hasMore ? page.paginationToken : nil
       pages += 1
     } while token != nil
-    if kept != before { try context.output.write(AppleNotification.serialized(kept), to: AppleNotification.path) }
+    if kept != before {
+      try context.output.write(AppleNotification.serialized(kept), to: AppleNotification.path)
+    }
     state.notificationsThrough = end
     try save()
     report.records += kept.count

@@ -21,7 +21,9 @@ extension AppleRun {
 
   static let sales = ReportKind(
     label: "sales", path: "/v1/salesReports",
-    filters: [("reportType", "SALES"), ("reportSubType", "SUMMARY"), ("frequency", "DAILY"), ("version", "1_0")],
+    filters: [
+      ("reportType", "SALES"), ("reportSubType", "SUMMARY"), ("frequency", "DAILY"), ("version", "1_0"),
+    ],
     prefix: "S_D_")
   static let subscriber = ReportKind(
     label: "subscriber", path: "/v1/salesReports",
@@ -30,7 +32,8 @@ extension AppleRun {
     ],
     prefix: "Subscriber_")
   static let financial = ReportKind(
-    label: "financial", path: "/v1/financeReports", filters: [("reportType", "FINANCIAL"), ("regionCode", "ZZ")],
+    label: "financial", path: "/v1/financeReports",
+    filters: [("reportType", "FINANCIAL"), ("regionCode", "ZZ")],
     prefix: "Financial_", middle: "_ZZ_")
 
   /// The daily Summary Sales and Subscriber reports of every day in the backfill window up to the fetch's
@@ -48,7 +51,8 @@ extension AppleRun {
       months.insert(String(month.0) + "-" + (month.1 < 10 ? "0" : "") + String(month.1), at: 0)
     }
     state.salesDays = try fetch(AppleRun.sales, vendor, days, done: state.salesDays, tokens, &report)
-    state.subscriberDays = try fetch(AppleRun.subscriber, vendor, days, done: state.subscriberDays, tokens, &report)
+    state.subscriberDays = try fetch(
+      AppleRun.subscriber, vendor, days, done: state.subscriberDays, tokens, &report)
     state.financialMonths = try fetch(
       AppleRun.financial, vendor, months, done: state.financialMonths, tokens, &report)
   }
@@ -62,7 +66,9 @@ extension AppleRun {
     var fetched = Set(done).intersection(periods)
     var missing = 0
     for period in periods where !fetched.contains(period) {
-      let query = (kind.filters + [("reportDate", period), ("vendorNumber", vendor)]).map { ("filter[\($0.0)]", $0.1) }
+      let query = (kind.filters + [("reportDate", period), ("vendorNumber", vendor)]).map {
+        ("filter[\($0.0)]", $0.1)
+      }
       let request = HTTPRequest(
         url: context.config.appStoreConnectURL + kind.path + AppleRun.queryString(query),
         headers: [("Accept", "application/a-gzip")])
@@ -74,7 +80,8 @@ extension AppleRun {
       }
       let name = kind.fileName(vendor, period)
       if let problem = GzipCheck.problem(response.body, name: name) {
-        throw FetchError(.dataError, "\(request.label) (\(kind.label) \(period)): \(problem): \(response.excerpt)")
+        throw FetchError(
+          .dataError, "\(request.label) (\(kind.label) \(period)): \(problem): \(response.excerpt)")
       }
       try context.output.write(response.body, to: "apple/reports/" + name)
       fetched.insert(period)
@@ -88,7 +95,8 @@ extension AppleRun {
       try save()
     }
     context.progress.note(
-      "fetch apple: \(kind.label) reports, \(fetched.count) of \(periods.count) periods fetched, \(missing) not (yet) available")
+      "fetch apple: \(kind.label) reports, \(fetched.count) of \(periods.count) periods fetched, \(missing) not (yet) available"
+    )
     return periods.filter { fetched.contains($0) }
   }
 }

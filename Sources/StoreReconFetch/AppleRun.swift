@@ -14,7 +14,9 @@ struct AppleRun {
   func save() throws(FetchError) { try context.state.save(state, for: "apple") }
 
   /// `GET base + path` (query items percent-encoded) with the Server API's token, checked for `accepting`.
-  func get(_ path: String, query: [(String, String)], base: String, tokens: AppleTokens, accepting: Set<Int> = [200])
+  func get(
+    _ path: String, query: [(String, String)], base: String, tokens: AppleTokens, accepting: Set<Int> = [200]
+  )
     throws(FetchError) -> (HTTPRequest, HTTPResponse)
   {
     let request = HTTPRequest(url: base + path + AppleRun.queryString(query))

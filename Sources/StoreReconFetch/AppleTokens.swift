@@ -33,13 +33,16 @@ package final class AppleTokens: BearerTokens {
     let now = Int64(clock.now())
     if !renew, let current, current.expires - 60 > now { return current.token }
     let signer = try loadSigner()
-    let header = JSONText.object([("alg", .string("ES256")), ("kid", .string(keyId)), ("typ", .string("JWT"))])
+    let header = JSONText.object([
+      ("alg", .string("ES256")), ("kid", .string(keyId)), ("typ", .string("JWT")),
+    ])
     var claims: [(String, JSONText.Member)] = [
       ("iss", .string(issuerId)), ("iat", .integer(now)), ("exp", .integer(now + AppleTokens.lifetime)),
       ("aud", .string("appstoreconnect-v1")),
     ]
     if let bundleId { claims.append(("bid", .string(bundleId))) }
-    guard let token = JWT.make(header: header, claims: JSONText.object(claims), sign: { signer.sign($0) }) else {
+    guard let token = JWT.make(header: header, claims: JSONText.object(claims), sign: { signer.sign($0) })
+    else {
       throw FetchError(.software, "apple: libcrypto could not sign the API token with key \(keyId)")
     }
     current = (token, now + AppleTokens.lifetime)
@@ -60,7 +63,8 @@ package final class AppleTokens: BearerTokens {
       return loaded
     } catch {
       throw FetchError(
-        .config, "apple: the key file \(keyFile) is not an EC P-256 private key (the .p8 App Store Connect gives)")
+        .config,
+        "apple: the key file \(keyFile) is not an EC P-256 private key (the .p8 App Store Connect gives)")
     }
   }
 }

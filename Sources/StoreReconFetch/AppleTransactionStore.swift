@@ -32,7 +32,8 @@ struct AppleTransactionStore {
       guard let entry = AppleTransactionStore.entry(text) else {
         throw FetchError(
           .dataError,
-          "\(AppleTransactionStore.path) line \(number) is not a signed transaction (delete the file to fetch anew)")
+          "\(AppleTransactionStore.path) line \(number) is not a signed transaction (delete the file to fetch anew)"
+        )
       }
       entries[entry.transactionId] = entry
     }
@@ -42,11 +43,13 @@ struct AppleTransactionStore {
   /// `transactionId`, an `originalTransactionId` and a `purchaseDate`.
   static func entry(_ jws: String) -> Entry? {
     guard let payload = try? JWS.decodedPayload(jws), let id = payload["transactionId"]?.text,
-      let original = payload["originalTransactionId"]?.text, let purchase = payload["purchaseDate"]?.int64Value
+      let original = payload["originalTransactionId"]?.text,
+      let purchase = payload["purchaseDate"]?.int64Value
     else { return nil }
     let signed = payload["signedDate"]?.int64Value ?? 0
     return Entry(
-      jws: jws, transactionId: id, originalTransactionId: original, purchaseDate: purchase, signedDate: signed,
+      jws: jws, transactionId: id, originalTransactionId: original, purchaseDate: purchase,
+      signedDate: signed,
       activeUntil: payload["expiresDate"]?.int64Value ?? purchase)
   }
 

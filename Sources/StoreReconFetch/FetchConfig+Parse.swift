@@ -19,7 +19,8 @@ extension FetchConfig {
     config.retries = try reader.whole("retries", 0...20) ?? config.retries
     config.maxBodyBytes = try reader.whole("maxBodyBytes", 1024...(4 << 30)) ?? config.maxBodyBytes
     if let rate = object["requestsPerSecond"] {
-      guard !(rate is Bool), let n = rate as? Double, n >= 0, n <= 1000 else {
+      guard !isBoolean(rate), let n = (rate as? Int).map(Double.init) ?? (rate as? Double), n >= 0, n <= 1000
+      else {
         throw fail("fetch.requestsPerSecond must be a number from 0 (no bound) to 1000")
       }
       config.requestsPerSecond = n
@@ -66,6 +67,13 @@ extension FetchConfig {
     return apple
   }
 
+  /// Whether a decoded JSON value is `true`/`false` (Foundation bridges 0 and 1 to `Bool` as well, so
+  /// `is Bool` cannot tell): its number type is `c`.
+  static func isBoolean(_ value: Any) -> Bool {
+    guard let number = value as? NSNumber else { return false }
+    return String(cString: number.objCType) == "c"
+  }
+
   /// `path` against `base` unless absolute.
   static func resolve(_ path: String, _ base: String) -> String {
     path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).path
@@ -87,7 +95,7 @@ extension FetchConfig {
 
     func whole(_ key: String, _ range: ClosedRange<Int>) throws(FetchError) -> Int? {
       guard let value = object[key] else { return nil }
-      guard !(value is Bool), let n = value as? Int, range.contains(n) else {
+      guard !isBoolean(value), let n = value as? Int, range.contains(n) else {
         throw fail("\(prefix).\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
       }
       return n

@@ -1,12 +1,14 @@
 internal import CCurl
 
 /// The fence around libcurl for HTTP: the only file of the fetch adapter that holds a `CURL` handle, its
-/// header list, its error buffer and its callbacks. One ``HTTPTransfer`` sends one request and collects
-/// the whole response; ``HTTPClient`` adds the retries, the backoff and the rate around it.
+/// header list, its error buffer and its callbacks. One ``HTTPTransfer`` owns one handle and sends one
+/// request at a time on it, collecting the whole response; the handle is reset between requests but keeps
+/// its open connections, so requests to the same host reuse one TLS connection. ``HTTPClient`` adds the
+/// retries, the backoff and the rate around it.
 ///
 /// Separate from the mail adapter's `Curl` (SMTP upload through a read callback): this one posts a copied
 /// body and receives the status, the header lines and a bounded body through write callbacks.
-struct HTTPTransfer {
+final class HTTPTransfer {
   /// How one transfer is made.
   struct Options {
     /// PEM file of the certificate authorities to trust instead of the system's (a private CA).
@@ -30,12 +32,24 @@ struct HTTPTransfer {
   /// `curl_global_init`, run once, before the first handle.
   private static let globalInit: CURLcode = curl_global_init(storerecon_curl_global_default)
 
+  /// The handle, owned: `curl_easy_cleanup` runs exactly once, in `deinit`.
+  private let handle: UnsafeMutableRawPointer
+  private let options: Options
+
+  /// A transfer handle with `options`; `nil` when libcurl cannot start.
+  init?(_ options: Options) {
+    guard HTTPTransfer.globalInit == CURLE_OK, let handle = curl_easy_init() else { return nil }
+    self.handle = handle
+    self.options = options
+  }
+
+  deinit { curl_easy_cleanup(handle) }
+
   /// Sends `request` once and returns the response libcurl received, whatever its status.
-  static func perform(_ request: HTTPRequest, _ options: Options) throws(Failure) -> HTTPResponse {
-    guard globalInit == CURLE_OK, let handle = curl_easy_init() else {
-      throw Failure(code: -1, text: "libcurl could not start", retryable: false)
-    }
-    defer { curl_easy_cleanup(handle) }
+  func perform(_ request: HTTPRequest) throws(Failure) -> HTTPResponse {
+    curl_easy_reset(handle)
+    let handle = self.handle
+    let options = self.options
     let sink = ResponseSink(limit: options.maxBodyBytes)
     let size = Int(storerecon_curl_error_size) + 1
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
@@ -52,7 +66,7 @@ struct HTTPTransfer {
     // "Expect: 100-continue" would delay every POST by a round trip: turned off.
     if let appended = curl_slist_append(list, "Expect:") { list = appended }
     let code = withExtendedLifetime(sink) { () -> CURLcode in
-      let setup = configure(handle, request, options, list, sink, errorBuffer)
+      let setup = HTTPTransfer.configure(handle, request, options, list, sink, errorBuffer)
       return setup == CURLE_OK ? curl_easy_perform(handle) : setup
     }
     guard code == CURLE_OK else {
@@ -62,8 +76,8 @@ struct HTTPTransfer {
           retryable: false)
       }
       let detail = String(cString: errorBuffer)
-      let text = detail.isEmpty ? describe(code) : detail
-      throw Failure(code: Int(code.rawValue), text: text, retryable: retryable(code))
+      let text = detail.isEmpty ? HTTPTransfer.describe(code) : detail
+      throw Failure(code: Int(code.rawValue), text: text, retryable: HTTPTransfer.retryable(code))
     }
     var status = 0
     _ = storerecon_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

@@ -24,9 +24,10 @@ package struct TransportFailure: Error, Sendable {
 }
 
 /// HTTPS through libcurl: certificate verification always on (against `caFile` when given, else the
-/// system's authorities), https only, no redirects followed.
+/// system's authorities), https only, no redirects followed, connections kept open between requests.
 package final class CurlTransport: HTTPTransport {
   private let options: HTTPTransfer.Options
+  private var transfer: HTTPTransfer?
 
   /// A transport trusting `caFile` (PEM) or the system's authorities, with these timeouts (seconds) and
   /// body limit (bytes).
@@ -37,8 +38,10 @@ package final class CurlTransport: HTTPTransport {
   }
 
   package func send(_ request: HTTPRequest) throws(TransportFailure) -> HTTPResponse {
+    if transfer == nil { transfer = HTTPTransfer(options) }
+    guard let transfer else { throw TransportFailure("libcurl could not start", retryable: false) }
     do {
-      return try HTTPTransfer.perform(request, options)
+      return try transfer.perform(request)
     } catch {
       throw TransportFailure(
         error.text, retryable: error.retryable, overLimit: error.text.hasPrefix("the body is larger"))

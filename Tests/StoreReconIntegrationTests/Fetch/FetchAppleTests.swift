@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import StoreReconTestSupport
+
+/// `storerecon fetch apple` against the loopback App Store API: paging, revisions kept in the state, a
+/// 429 then success, an expired token re-made, bad responses rejected with the request named and
+/// nothing written, and no secret in any output.
+@Suite(.serialized, .enabled(if: AppleAPIServer.available, AppleAPIServer.unavailable))
+struct FetchAppleTests {
+  static let day: Int64 = 86_400_000
+  static var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+  /// A transaction payload of customer `original`, the `n`th, bought `daysAgo` days ago.
+  static func transaction(_ original: String, _ n: Int, daysAgo: Int64) -> [String: Any] {
+    let bought = nowMs - daysAgo * day
+    return [
+      "transactionId": "\(original)\(String(format: "%03d", n))", "originalTransactionId": original,
+      "bundleId": AppleAPIServer.bundleId, "productId": "com.acme.pro.monthly", "purchaseDate": bought,
+      "originalPurchaseDate": nowMs - 40 * day, "expiresDate": bought + 30 * day, "quantity": 1,
+      "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "signedDate": bought + 1000,
+      "environment": "Production", "transactionReason": n == 0 ? "PURCHASE" : "RENEWAL", "price": 4990,
+      "currency": "EUR", "storefront": "DEU",
+    ]
+  }
+
+  /// A notification history item naming transaction `payload`.
+  static func notification(_ uuid: String, _ payload: [String: Any]) throws -> [String: Any] {
+    let signed = try AppleAPIServer.signedTransaction(payload)
+    let body: [String: Any] = [
+      "notificationType": "DID_RENEW", "notificationUUID": uuid, "version": "2.0", "signedDate": nowMs - day,
+      "data": [
+        "bundleId": AppleAPIServer.bundleId, "environment": "Production", "signedTransactionInfo": signed,
+      ],
+    ]
+    return [
+      "date": nowMs - day, "signedPayload": try AppleAPIServer.signedTransaction(body),
+      "sendAttempts": [["attemptDate": nowMs - day, "sendAttemptResult": "TIMED_OUT"]],
+    ]
+  }
+
+  /// A config folder: config.json with the server's fetch object and an entitlements file naming `keys`.
+  static func configFolder(
+    _ server: AppleAPIServer, keys: [String], vendor: String? = nil, backfillDays: Int? = nil
+  ) throws -> URL {
+    let folder = try Binary.temporaryDirectory()
+    var csv = "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n"
+    for (i, key) in keys.enumerated() { csv += "e\(i),u\(i),pro,app_store,\(key),active,,,\n" }
+    try csv.write(to: folder.appendingPathComponent("entitlements.csv"), atomically: true, encoding: .utf8)
+    var fetch = server.fetchConfig(vendor: vendor)
+    if let backfillDays, var apple = fetch["apple"] as? [String: Any] {
+      apple["backfillDays"] = backfillDays
+      fetch["apple"] = apple
+    }
+    let config: [String: Any] = ["fetch": fetch, "app": ["entitlements": "entitlements.csv"]]
+    try JSONSerialization.data(withJSONObject: config).write(to: folder.appendingPathComponent("config.json"))
+    return folder
+  }
+
+  static func fetch(_ folder: URL, _ extra: [String] = []) throws -> Binary.Output {
+    try Binary.run(["fetch", "apple", "--config", folder.appendingPathComponent("config.json").path] + extra)
+  }
+
+  /// Every file under `folder`, by relative path.
+  static func files(_ folder: URL) -> [String: Data] {
+    var out: [String: Data] = [:]
+    let base = folder.path
+    guard let walker = FileManager.default.enumerator(atPath: base) else { return out }
+    for case let path as String in walker {
+      if let data = FileManager.default.contents(atPath: base + "/" + path) { out[path] = data }
+    }
+    return out
+  }
+
+  @Test func pagesRetriesRefreshesAndResumesFromTheState() throws {
+    let history = (0..<25).map { Self.transaction("1000", $0, daysAgo: Int64(25 - $0)) }
+    let named = Self.transaction("2000", 0, daysAgo: 2)
+    let server = try AppleAPIServer { fixtures in
+      try AppleAPIServer.write(
+        ["signedTransactions": try history.map(AppleAPIServer.signedTransaction)], to: "history/1000.json",
+        in: fixtures)
+      try AppleAPIServer.write(
+        ["signedTransactions": [try AppleAPIServer.signedTransaction(named)]], to: "history/2000.json",
+        in: fixtures)
+      try AppleAPIServer.write([try Self.notification("n-1", named)], to: "notifications.json", in: fixtures)
+      try AppleAPIServer.write(
+        [
+          ["expireFirstToken": true],
+          ["path": "/inApps/v2/history/1000", "status": 429, "headers": ["Retry-After": "1"], "times": 1],
+        ], to: "faults.json", in: fixtures)
+    }
+    defer { server.stop() }
+    let folder = try Self.configFolder(server, keys: ["1000"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    let first = try Self.fetch(folder)
+    #expect(first.status == 0, "\(first.stderr)")
+    let fetched = folder.appendingPathComponent("fetched")
+    let lines = try String(
+      contentsOf: fetched.appendingPathComponent("apple/transactions.jsonl"), encoding: .utf8
+    )
+    .split(separator: "\n")
+    #expect(lines.count == 26)
+    #expect(lines.allSatisfy { $0.split(separator: ".").count == 3 && !$0.contains("{") })
+    let log = try server.requests()
+    #expect(log.filter { $0["status"] as? Int == 401 }.count == 1, "the expired first token is refused once")
+    #expect(log.filter { $0["jwt"] as? String != "ok" }.isEmpty, "every JWT verifies: \(log)")
+    #expect(log.contains { $0["status"] as? Int == 429 })
+    let pages = log.filter {
+      $0["path"] as? String == "/inApps/v2/history/1000" && $0["status"] as? Int == 200
+    }
+    #expect(pages.map { $0["query"] as? String ?? "" } == ["sort=ASCENDING", "sort=ASCENDING&revision=20"])
+    #expect(
+      log.contains { $0["path"] as? String == "/inApps/v2/history/2000" }, "named by a notification only")
+    let notifications = try String(
+      contentsOf: fetched.appendingPathComponent("apple/notifications.jsonl"), encoding: .utf8)
+    #expect(
+      notifications.hasPrefix(
+        "{\"notificationUUID\":\"n-1\",\"notificationType\":\"DID_RENEW\",\"subtype\":\"\""))
+    #expect(notifications.contains("\"originalTransactionId\":\"2000\",\"transactionId\":\"2000000\""))
+    #expect(notifications.contains("\"firstSendAttemptResult\":\"TIMED_OUT\""))
+    let state = try String(contentsOf: fetched.appendingPathComponent("state.json"), encoding: .utf8)
+    #expect(state.contains("\"revision\" : \"25\""))
+
+    // Nothing new: every history request starts from the kept revision, and no file is rewritten.
+    let before = Self.files(fetched)
+    let stamps =
+      try FileManager.default.attributesOfItem(
+        atPath: fetched.appendingPathComponent("apple/transactions.jsonl").path)[.modificationDate] as? Date
+    server.clearRequests()
+    let second = try Self.fetch(folder)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.contains("0 files written"), "\(second.stdout)")
+    let again = try server.requests().filter {
+      ($0["path"] as? String ?? "").hasPrefix("/inApps/v2/history/")
+    }
+    #expect(again.count == 2)
+    #expect(again.allSatisfy { ($0["query"] as? String ?? "").contains("revision=") })
+    #expect(!again.contains { $0["query"] as? String == "sort=ASCENDING&revision=20" })
+    let after = Self.files(fetched)
+    #expect(after.keys.sorted() == before.keys.sorted())
+    #expect(after.filter { before[$0.key] != $0.value }.keys.sorted() == ["state.json"] || after == before)
+    let stampsAfter =
+      try FileManager.default.attributesOfItem(
+        atPath: fetched.appendingPathComponent("apple/transactions.jsonl").path)[.modificationDate] as? Date
+    #expect(stamps == stampsAfter)
+
+    // A new renewal appears: the next fetch asks from the kept revision and adds it.
+    try server.write(
+      [
+        "signedTransactions": try (history + [Self.transaction("1000", 25, daysAgo: 0)]).map(
+          AppleAPIServer.signedTransaction)
+      ],
+      to: "history/1000.json")
+    let third = try Self.fetch(folder, ["--quiet"])
+    #expect(third.status == 0, "\(third.stderr)")
+    #expect(third.stderr.isEmpty)
+    let grown = try String(
+      contentsOf: fetched.appendingPathComponent("apple/transactions.jsonl"), encoding: .utf8)
+    #expect(grown.split(separator: "\n").count == 27)
+
+    // No secret anywhere: not the key's bytes, not a token's header or signature.
+    let key = try String(contentsOfFile: server.keyFile, encoding: .utf8)
+    let keyBody = key.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
+    let tokenHeader = "eyJhbGciOiJFUzI1NiIsImtpZCI6"  // {"alg":"ES256","kid":
+    var outputs = [first.stdout, first.stderr, second.stdout, second.stderr, third.stdout, third.stderr]
+    outputs += Self.files(folder).values.map { String(decoding: $0, as: UTF8.self) }
+    for text in outputs {
+      #expect(!text.contains(tokenHeader))
+      for line in keyBody { #expect(!text.contains(line)) }
+    }
+  }
+}
