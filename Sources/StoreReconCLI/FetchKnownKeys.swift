@@ -72,7 +72,10 @@ enum FetchKnownKeys {
         } else {
           _ = try CredentialCSVReader().read(
             source: source, displayName: query.displayName, fileIndex: Int32(index), rejects: rejects
-          ) { known.add($0.storeKey, for: $0.store) }
+          ) { row in
+            known.add(row.storeKey, for: row.store)
+            if let linked = row.linkedStoreKey { known.add(linked, for: row.store) }
+          }
         }
       } catch {
         throw failure(error)
