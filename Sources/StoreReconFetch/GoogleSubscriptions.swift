@@ -8,7 +8,8 @@ import StoreReconCore
 ///
 /// The file holds the latest state: a resource that is settled (expired more than ``settledDays`` ago,
 /// or a pending purchase cancelled) is kept as it is; every other is asked for again each day. A token
-/// Google does not know (404 or 410) is recorded in the state and reported, and does not stop the fetch.
+/// Google does not know (404, 410, or 400 for one that is not a subscription's) is recorded in the state
+/// and reported, and does not stop the fetch.
 struct GoogleSubscriptions {
   /// The file, relative to `fetch.into`.
   static let path = "play/subscriptions.jsonl"
@@ -43,7 +44,6 @@ struct GoogleSubscriptions {
     try pass.drain(&queue, &state, fetch)
     if let orders {
       var wanted = orders.salesOrderIds()
-      for key in known where GoogleSubscriptions.isOrderId(key) { wanted.insert(PlayOrderId.base(key)) }
       wanted.subtract(pass.resources.values.flatMap(GoogleSubscriptions.orderBaseIds))
       queue += try orders.tokens(for: wanted, state: &state)
       try pass.drain(&queue, &state, fetch)
@@ -120,7 +120,9 @@ struct GoogleSubscriptions {
       + "/purchases/subscriptionsv2/tokens/" + GoogleURL.segment(token)
     let request = HTTPRequest(url: url, headers: [("Accept", "application/json")])
     let response = try context.http.send(request, tokens: auth)
-    if response.status == 404 || response.status == 410 { return nil }
+    // 404: Google does not know the token; 410: it expired too long ago; 400: it is not a subscription's
+    // (a voided one-time product's token). None stops the fetch.
+    if response.status == 404 || response.status == 410 || response.status == 400 { return nil }
     try context.http.require(response, for: request)
     var resource = try GoogleJSON.object(response, for: request)
     if let kind = resource["kind"] as? String, kind != "androidpublisher#subscriptionPurchaseV2" {
