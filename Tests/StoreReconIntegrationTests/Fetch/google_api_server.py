@@ -71,17 +71,28 @@ class State:
         self.lock = threading.Lock()
         self.tokens = {}  # access token -> uses so far
         self.limited = set()
+        self.cache = {}  # fixture name -> ((mtime, size), parsed value)
         self.started_ms = int(time.time() * 1000)
 
     def path(self, name):
         return os.path.join(self.args.dir, name)
 
     def json_file(self, name, default):
+        """The fixture `name`, parsed again only when the test rewrote it (its mtime and size changed)."""
         try:
-            with open(self.path(name), "rb") as f:
-                return json.load(f)
+            info = os.stat(self.path(name))
         except FileNotFoundError:
             return default
+        stamp = (info.st_mtime_ns, info.st_size)
+        with self.lock:
+            cached = self.cache.get(name)
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+        with open(self.path(name), "rb") as f:
+            value = json.load(f)
+        with self.lock:
+            self.cache[name] = (stamp, value)
+        return value
 
     def faults(self):
         return self.json_file("faults.json", {})
