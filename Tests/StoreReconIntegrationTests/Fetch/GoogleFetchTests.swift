@@ -233,4 +233,22 @@ struct GoogleFetchTests {
     #expect(last?["refused"] as? String == "signature does not verify")
     for line in other.privateKeyLines { #expect(!message.contains(line)) }
   }
+
+  @Test func theEnvironmentVariableNamesTheKeyFile() throws {
+    let world = try Self.world()
+    defer { world.remove() }
+    let variable = FetchConfig.Google.keyFileVariable
+    do {
+      _ = try world.fetch(known: Self.known, withoutKeyFile: true)
+      Issue.record("a fetch without a key file ran")
+    } catch {
+      #expect(error.kind == .config)
+      #expect(error.message.contains("fetch.google.serviceAccountFile (or \(variable))"), "\(error.message)")
+    }
+    #expect(try world.server.log().isEmpty)
+    _ = try world.fetch(
+      known: Self.known, environment: [variable: world.account.keyFile.path], withoutKeyFile: true)
+    #expect(try world.server.grants().first?["verified"] as? Bool == true)
+    #expect(world.lines("play/subscriptions.jsonl").count == 3)
+  }
 }

@@ -37,17 +37,23 @@ final class GoogleFetchWorld {
   }
 
   /// `storerecon fetch google` in-process, knowing the Play keys `known`; the progress lines come back.
-  func fetch(known: [String], google: [String: Any] = [:]) throws(FetchError) -> ([FetchReport], [String]) {
-    guard
-      let config = try FetchConfig.parse(
-        fetchObject(google: google), baseDirectory: directory.path, name: "t")
+  func fetch(
+    known: [String], google: [String: Any] = [:], environment: [String: String] = [:],
+    withoutKeyFile: Bool = false
+  ) throws(FetchError) -> ([FetchReport], [String]) {
+    var object = fetchObject(google: google)
+    if withoutKeyFile, var settings = object["google"] as? [String: Any] {
+      settings["serviceAccountFile"] = nil
+      object["google"] = settings
+    }
+    guard let config = try FetchConfig.parse(object, baseDirectory: directory.path, name: "t")
     else { throw FetchError(.config, "no fetch object") }
     var keys = KnownKeys()
     for key in known { keys.add(key, for: .play) }
     let progress = MemoryProgress()
     let reports = try FetchRun.execute(
       ["google"], config: config, known: keys, asOf: CivilDate(year: 2026, month: 11, day: 29),
-      progress: progress, environment: [:])
+      progress: progress, environment: environment)
     return (reports, progress.lines)
   }
 
