@@ -19,19 +19,11 @@ extension StoreReconCLI {
       StandardOutput.write(Help.fetch)
       return 0
     }
-    for name in parsed.positional where FetchRegistry.source(named: name) == nil {
-      return usageError(
-        "unknown source '\(name)' (known: \(FetchRegistry.names.joined(separator: ", ")))", usage: usage)
-    }
-    guard let configPath = parsed.values["--config"] else {
-      return usageError("missing --config FILE", usage: usage)
-    }
-    var date: CivilDate?
-    if let text = parsed.values["--date"] {
-      guard let d = CivilDate.parse(text) else {
-        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
-      }
-      date = d
+    let configPath: String
+    let date: CivilDate?
+    switch fetchOptions(parsed) {
+    case .failure(let problem): return usageError(problem.message, usage: usage)
+    case .success(let options): (configPath, date) = options
     }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
     do throws(RunError) {
@@ -57,5 +49,22 @@ extension StoreReconCLI {
     } catch {
       return fail(error)
     }
+  }
+
+  /// The config path and the date of `storerecon fetch`, or the usage problem (an unknown source, no
+  /// `--config`, a `--date` that is not a date).
+  static func fetchOptions(_ parsed: ParsedOptions) -> Result<(String, CivilDate?), ParsedOptions.Failure> {
+    if let name = parsed.positional.first(where: { FetchRegistry.source(named: $0) == nil }) {
+      let known = FetchRegistry.names.joined(separator: ", ")
+      return .failure(.init(message: "unknown source '\(name)' (known: \(known))"))
+    }
+    guard let path = parsed.values["--config"] else {
+      return .failure(.init(message: "missing --config FILE"))
+    }
+    guard let text = parsed.values["--date"] else { return .success((path, nil)) }
+    guard let date = CivilDate.parse(text) else {
+      return .failure(.init(message: "--date must be a calendar date YYYY-MM-DD, got '\(text)'"))
+    }
+    return .success((path, date))
   }
 }

@@ -10,8 +10,10 @@ package final class AppleFetchSource: FetchSource {
   /// A customer whose latest transaction ended (or, without an end, was bought) less than this many days
   /// ago is asked for what changed on every fetch; an older one only when a notification names it.
   static let recheckDays: Int64 = 60
-  /// Customers between two saves of `transactions.jsonl` and the state.
-  static let checkpointEvery = 200
+  /// Seconds between two saves of `transactions.jsonl` and the state while customers are fetched.
+  static let checkpointSeconds = 120.0
+  /// Customers between two progress lines.
+  static let progressEvery = 500
 
   /// Creates the source.
   package init() {}

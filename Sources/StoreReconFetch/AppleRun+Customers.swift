@@ -4,8 +4,9 @@ extension AppleRun {
   /// The transaction and refund history of every customer worth asking: those never fetched, those a
   /// notification named (`named`), and those whose latest transaction is recent
   /// (``AppleFetchSource/recheckDays``). The ids come from the app's rows (``FetchContext/known``), the
-  /// previous `transactions.jsonl` and the notifications. Saves the file and the state every
-  /// ``AppleFetchSource/checkpointEvery`` customers and at the end.
+  /// previous `transactions.jsonl` and the notifications. Saves the file and the state at least every
+  /// ``AppleFetchSource/checkpointSeconds`` (the file is rewritten whole: not after every customer), at
+  /// the end, and before a failure is thrown.
   mutating func customers(named: Set<String>, _ report: inout FetchReport) throws(FetchError) {
     var store = try AppleTransactionStore(file: context.output.read(AppleTransactionStore.path))
     var ids = Set(context.known.keys(for: .appStore)).union(store.originalTransactionIds).union(named)
@@ -20,17 +21,26 @@ extension AppleRun {
     context.progress.note("fetch apple: transaction history of \(due.count) of \(ids.count) customers")
     var changed = false
     var done = 0
+    var checkpoint = context.clock.now()
     for id in due {
-      changed = try customer(id, into: &store, &report) || changed
+      do {
+        changed = try customer(id, into: &store, &report) || changed
+      } catch {
+        // Keep what the customers before this one gave, so the next fetch resumes after them.
+        if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
+        try save()
+        throw error
+      }
       done += 1
-      if done % AppleFetchSource.checkpointEvery == 0 || done == due.count {
+      if done == due.count || context.clock.now() - checkpoint >= AppleFetchSource.checkpointSeconds {
         if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
         changed = false
         try save()
-        if done < due.count {
-          context.progress.note(
-            "fetch apple: \(done)/\(due.count) customers, \(context.http.requestsSent) requests")
-        }
+        checkpoint = context.clock.now()
+      }
+      if done % AppleFetchSource.progressEvery == 0 && done < due.count {
+        context.progress.note(
+          "fetch apple: \(done)/\(due.count) customers, \(context.http.requestsSent) requests")
       }
     }
     report.records += store.entries.count
@@ -43,6 +53,7 @@ extension AppleRun {
   {
     var customer = state.customers[id] ?? AppleState.Customer()
     var changed = false
+    var activeUntil = customer.activeUntil
     let base = context.config.appStoreServerURL
     var revision = customer.revision
     while true {
@@ -54,10 +65,13 @@ extension AppleRun {
       if response.status == 404 {
         customer.notFound = true
         state.customers[id] = customer
-        return false
+        return changed
       }
       let page = try AppleResponse.transactionPage(response, request)
-      for entry in page.transactions { changed = store.merge(entry) || changed }
+      for entry in page.transactions {
+        changed = store.merge(entry) || changed
+        activeUntil = max(activeUntil ?? Int64.min, entry.activeUntil)
+      }
       revision = page.revision
       if !page.hasMore { break }
     }
@@ -69,12 +83,15 @@ extension AppleRun {
       let (request, response) = try get(
         "/inApps/v2/refund/lookup/\(AppleRun.percentEncoded(id))", query: query, base: base, tokens: tokens)
       let page = try AppleResponse.transactionPage(response, request)
-      for entry in page.transactions { changed = store.merge(entry) || changed }
+      for entry in page.transactions {
+        changed = store.merge(entry) || changed
+        activeUntil = max(activeUntil ?? Int64.min, entry.activeUntil)
+      }
       refundRevision = page.revision
       if !page.hasMore { break }
     }
     customer.refundRevision = refundRevision
-    customer.activeUntil = store.activeUntil[id] ?? customer.activeUntil
+    customer.activeUntil = activeUntil
     state.customers[id] = customer
     return changed
   }

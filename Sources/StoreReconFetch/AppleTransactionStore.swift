@@ -65,15 +65,6 @@ struct AppleTransactionStore {
   /// The original transaction ids of the kept transactions.
   var originalTransactionIds: Set<String> { Set(entries.values.map(\.originalTransactionId)) }
 
-  /// The latest ``Entry/activeUntil`` per original transaction id.
-  var activeUntil: [String: Int64] {
-    var out: [String: Int64] = [:]
-    for entry in entries.values {
-      out[entry.originalTransactionId] = max(out[entry.originalTransactionId] ?? Int64.min, entry.activeUntil)
-    }
-    return out
-  }
-
   /// The file's bytes.
   func serialized() -> [UInt8] {
     let ordered = entries.values.sorted {

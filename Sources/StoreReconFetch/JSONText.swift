@@ -1,27 +1,15 @@
+import Foundation
+
 /// JSON texts written by hand, members in the order given (so a file rewritten from the same data has
 /// the same bytes): JWT headers and claims, `notifications.jsonl` lines.
 package enum JSONText {
-  /// `value` as a JSON string literal (quotes, backslashes and control characters escaped).
+  /// `value` as a JSON string literal (Foundation's encoder: quotes, backslashes and control characters
+  /// escaped, `/` left as it is).
   package static func quoted(_ value: String) -> String {
-    var out = "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          out +=
-            "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-            + String(scalar.value, radix: 16)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return "\"\"" }
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// A JSON object text of string and integer members, in the order given.

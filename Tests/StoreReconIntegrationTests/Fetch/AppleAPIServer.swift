@@ -54,30 +54,13 @@ final class AppleAPIServer {
     try AppleAPIServer.openssl(["pkey", "-in", keyFile, "-pubout", "-out", publicKey])
     try prepare(directory.appendingPathComponent("fixtures"))
     let portFile = directory.appendingPathComponent("port")
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
+    let arguments = [
       "python3", Self.script, "--dir", directory.path, "--port-file", portFile.path, "--cert",
       certificate.certificate,
       "--key", certificate.key, "--public-key", publicKey, "--kid", Self.keyId, "--issuer", Self.issuerId,
       "--bid", Self.bundleId, "--page-size", String(pageSize), "--lifetime", "300",
     ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var found: Int?
-    for _ in 0..<200 {
-      if let text = try? String(contentsOf: portFile, encoding: .utf8), let n = Int(text) {
-        found = n
-        break
-      }
-      usleep(50_000)
-    }
-    guard let found else {
-      process.terminate()
-      throw CocoaError(.fileReadNoSuchFile)
-    }
-    port = found
+    (process, port) = try ScriptServer.start(arguments, portFile: portFile)
   }
 
   static func openssl(_ arguments: [String]) throws {
@@ -135,12 +118,7 @@ final class AppleAPIServer {
   }
 
   func stop() {
-    if process.isRunning {
-      process.terminate()
-      for _ in 0..<100 where process.isRunning { usleep(20_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
+    ScriptServer.stop(process)
     try? FileManager.default.removeItem(at: directory)
   }
 

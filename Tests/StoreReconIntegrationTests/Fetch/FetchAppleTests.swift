@@ -71,10 +71,10 @@ struct FetchAppleTests {
     return out
   }
 
-  @Test func pagesRetriesRefreshesAndResumesFromTheState() throws {
-    let history = (0..<25).map { Self.transaction("1000", $0, daysAgo: Int64(25 - $0)) }
-    let named = Self.transaction("2000", 0, daysAgo: 2)
-    let server = try AppleAPIServer { fixtures in
+  /// A server with customer 1000's `history`, customer 2000's `named` transaction (known from a
+  /// notification only), an expired first token and one 429.
+  static func pagingServer(_ history: [[String: Any]], _ named: [String: Any]) throws -> AppleAPIServer {
+    try AppleAPIServer { fixtures in
       try AppleAPIServer.write(
         ["signedTransactions": try history.map(AppleAPIServer.signedTransaction)], to: "history/1000.json",
         in: fixtures)
@@ -88,6 +88,23 @@ struct FetchAppleTests {
           ["path": "/inApps/v2/history/1000", "status": 429, "headers": ["Retry-After": "1"], "times": 1],
         ], to: "faults.json", in: fixtures)
     }
+  }
+
+  /// Expects no output to hold a line of the key file or the start of a token of the key.
+  static func expectNoSecret(_ outputs: [String], keyFile: String) throws {
+    let key = try String(contentsOfFile: keyFile, encoding: .utf8)
+    let keyBody = key.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
+    let tokenHeader = "eyJhbGciOiJFUzI1NiIsImtpZCI6"  // {"alg":"ES256","kid":
+    for text in outputs {
+      #expect(!text.contains(tokenHeader))
+      for line in keyBody { #expect(!text.contains(line)) }
+    }
+  }
+
+  @Test func pagesRetriesRefreshesAndResumesFromTheState() throws {
+    let history = (0..<25).map { Self.transaction("1000", $0, daysAgo: Int64(25 - $0)) }
+    let named = Self.transaction("2000", 0, daysAgo: 2)
+    let server = try Self.pagingServer(history, named)
     defer { server.stop() }
     let folder = try Self.configFolder(server, keys: ["1000"])
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -159,14 +176,52 @@ struct FetchAppleTests {
     #expect(grown.split(separator: "\n").count == 27)
 
     // No secret anywhere: not the key's bytes, not a token's header or signature.
-    let key = try String(contentsOfFile: server.keyFile, encoding: .utf8)
-    let keyBody = key.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
-    let tokenHeader = "eyJhbGciOiJFUzI1NiIsImtpZCI6"  // {"alg":"ES256","kid":
     var outputs = [first.stdout, first.stderr, second.stdout, second.stderr, third.stdout, third.stderr]
     outputs += Self.files(folder).values.map { String(decoding: $0, as: UTF8.self) }
-    for text in outputs {
-      #expect(!text.contains(tokenHeader))
-      for line in keyBody { #expect(!text.contains(line)) }
+    try Self.expectNoSecret(outputs, keyFile: server.keyFile)
+  }
+}
+
+/// A fetch that fails part-way keeps what it fetched before the failure, and the next one resumes.
+@Suite(.serialized, .enabled(if: AppleAPIServer.available, AppleAPIServer.unavailable))
+struct FetchResumeTests {
+  @Test func anInterruptedFetchKeepsItsProgressAndResumes() throws {
+    let first = (0..<3).map { FetchAppleTests.transaction("1000", $0, daysAgo: Int64(3 - $0)) }
+    let second = [FetchAppleTests.transaction("3000", 0, daysAgo: 1)]
+    let server = try AppleAPIServer { fixtures in
+      try AppleAPIServer.write(
+        ["signedTransactions": try first.map(AppleAPIServer.signedTransaction)], to: "history/1000.json",
+        in: fixtures)
+      try AppleAPIServer.write(
+        ["signedTransactions": try second.map(AppleAPIServer.signedTransaction)], to: "history/3000.json",
+        in: fixtures)
+      // Three tries fail: the first fetch gives up on customer 3000 (retries 2); the second gets through.
+      try AppleAPIServer.write(
+        [["path": "/inApps/v2/history/3000", "status": 503, "headers": ["Retry-After": "0"], "times": 3]],
+        to: "faults.json", in: fixtures)
     }
+    defer { server.stop() }
+    let folder = try FetchAppleTests.configFolder(server, keys: ["1000", "3000"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fetched = folder.appendingPathComponent("fetched")
+
+    let failed = try FetchAppleTests.fetch(folder, ["--quiet"])
+    #expect(failed.status == 75)
+    #expect(failed.stderr.contains("GET /inApps/v2/history/3000: HTTP 503 after 3 tries"), "\(failed.stderr)")
+    let kept = try String(
+      contentsOf: fetched.appendingPathComponent("apple/transactions.jsonl"), encoding: .utf8)
+    #expect(kept.split(separator: "\n").count == 3)
+    #expect(
+      try String(contentsOf: fetched.appendingPathComponent("state.json"), encoding: .utf8).contains(
+        "\"1000\""))
+
+    server.clearRequests()
+    let resumed = try FetchAppleTests.fetch(folder, ["--quiet"])
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    let log = try server.requests().filter { $0["path"] as? String == "/inApps/v2/history/1000" }
+    #expect(log.map { $0["query"] as? String ?? "" } == ["sort=ASCENDING&revision=3"])
+    let all = try String(
+      contentsOf: fetched.appendingPathComponent("apple/transactions.jsonl"), encoding: .utf8)
+    #expect(all.split(separator: "\n").count == 4)
   }
 }

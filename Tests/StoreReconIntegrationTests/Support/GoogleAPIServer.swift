@@ -39,14 +39,13 @@ final class GoogleAPIServer {
   init(account: ServiceAccountFixture, certificate: TestCertificate) throws {
     directory = try Binary.temporaryDirectory()
     let portFile = directory.appendingPathComponent("port")
-    process = Process()
     let arguments = [
       "python3", Self.script, "--dir", directory.path, "--port-file", portFile.path, "--cert",
       certificate.certificate, "--key", certificate.key, "--public-key", account.publicKey.path,
       "--client-email", ServiceAccountFixture.clientEmail, "--package", Self.packageName, "--bucket",
       Self.bucket, "--lifetime", "300",
     ]
-    port = try LoopbackScript.start(process, arguments: arguments, portFile: portFile)
+    (process, port) = try ScriptServer.start(arguments, portFile: portFile)
   }
 
   var baseURL: String { "https://127.0.0.1:\(port)" }
@@ -87,12 +86,7 @@ final class GoogleAPIServer {
   func grants() throws -> [[String: Any]] { try log().filter { $0["path"] as? String == "/token" } }
 
   func stop() {
-    if process.isRunning {
-      process.terminate()
-      for _ in 0..<100 where process.isRunning { usleep(20_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
+    ScriptServer.stop(process)
     try? FileManager.default.removeItem(at: directory)
   }
 

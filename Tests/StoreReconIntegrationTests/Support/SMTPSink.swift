@@ -52,7 +52,6 @@ final class SMTPSink {
     guard let python = Self.python else { throw CocoaError(.featureUnsupported) }
     directory = try Binary.temporaryDirectory()
     let portFile = directory.appendingPathComponent("port")
-    process = Process()
     var args = [
       python, Self.script, "--dir", directory.path, "--port-file", portFile.path, "--lifetime", "120",
     ]
@@ -61,7 +60,7 @@ final class SMTPSink {
       args += ["--tls-cert", tls.certificate, "--tls-key", tls.key]
       if implicit { args.append("--implicit") }
     }
-    port = try LoopbackScript.start(process, arguments: args, portFile: portFile)
+    (process, port) = try ScriptServer.start(args, portFile: portFile)
   }
 
   var url: String { "smtp://127.0.0.1:\(port)" }
@@ -81,12 +80,7 @@ final class SMTPSink {
   }
 
   func stop() {
-    if process.isRunning {
-      process.terminate()
-      for _ in 0..<100 where process.isRunning { usleep(20_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
+    ScriptServer.stop(process)
     try? FileManager.default.removeItem(at: directory)
   }
 
