@@ -31,6 +31,8 @@ enum FetchKnownKeys {
         _ = try CredentialCSVReader().read(path: full, displayName: path, fileIndex: 1, rejects: rejects) {
           row in
           known.add(row.storeKey, for: row.store)
+          // A Play credential's older purchase (upgrade, resubscription) is a purchase token to ask about too.
+          if let linked = row.linkedStoreKey { known.add(linked, for: row.store) }
         }
       } catch {
         throw failure(error)
@@ -70,7 +72,10 @@ enum FetchKnownKeys {
         } else {
           _ = try CredentialCSVReader().read(
             source: source, displayName: query.displayName, fileIndex: Int32(index), rejects: rejects
-          ) { known.add($0.storeKey, for: $0.store) }
+          ) { row in
+            known.add(row.storeKey, for: row.store)
+            if let linked = row.linkedStoreKey { known.add(linked, for: row.store) }
+          }
         }
       } catch {
         throw failure(error)

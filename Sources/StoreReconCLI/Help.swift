@@ -214,6 +214,10 @@ enum Help {
                           history; notification history since the last fetch. App Store Connect API:
                           Summary Sales and Subscriber reports per day, Financial reports per month
                           (with fetch.apple.vendorNumber).
+      google              Google Play Developer API: subscriptionsv2 of every purchase token the app's
+                          rows, the previous fetch, the voided purchases, the linked purchases and the
+                          sales reports' orders (Orders API) name; voided purchases since the last
+                          fetch. Cloud Storage: the sales and earnings reports of fetch.google.bucket.
       (none named)        Every source the config's "fetch" object configures.
 
     OPTIONS:
@@ -224,10 +228,11 @@ enum Help {
       -h, --help          Show help information.
 
     Writes apple/transactions.jsonl (the latest signed transaction per transaction id, one compact JWS
-    a line), apple/notifications.jsonl, apple/reports/… and state.json, each file whole and atomically,
-    only when it changed; a second fetch asks only for what is new. Keys are read from the files the
-    config names (or the environment variables STORERECON_APPLE_KEY_FILE,
-    STORERECON_APPLE_CONNECT_KEY_FILE naming them), never printed.
+    a line), apple/notifications.jsonl, apple/reports/…, play/subscriptions.jsonl, play/voided.jsonl,
+    play/sales/…, play/earnings/… and state.json, each file whole and atomically, only when it changed;
+    a second fetch asks only for what is new. Keys are read from the files the config names (or the
+    environment variables STORERECON_APPLE_KEY_FILE, STORERECON_APPLE_CONNECT_KEY_FILE,
+    STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE naming them), never printed.
     Exit codes: 0 fetched, 64 wrong arguments, 65 a response that does not parse (an HTML page,
     truncated JSON, a JWS that does not decode) or a broken state.json, 66 a key file or app rows file
     does not exist, 74 cannot write into the fetch folder, 75 a store unreachable or still answering

@@ -3,7 +3,8 @@ package enum FetchRegistry {
   /// A new instance of every source (add one line per source).
   package static func sources() -> [any FetchSource] {
     [
-      AppleFetchSource()
+      AppleFetchSource(),
+      GoogleFetchSource(),
     ]
   }
 

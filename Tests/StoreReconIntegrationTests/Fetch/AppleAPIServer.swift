@@ -119,12 +119,7 @@ final class AppleAPIServer {
   }
 
   func stop() {
-    if process.isRunning {
-      process.terminate()
-      for _ in 0..<100 where process.isRunning { usleep(20_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
+    LoopbackScript.stop(process)
     try? FileManager.default.removeItem(at: directory)
   }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Starting a loopback test server script (the SMTP sink, the Google API stand-in): the script writes its
-/// port to a file once it listens.
+/// Starting and stopping a loopback test server script (the SMTP sink, the App Store and Google API
+/// stand-ins): the script writes its port to a file once it listens.
 enum LoopbackScript {
   /// Runs `arguments` through `/usr/bin/env` in `process` (output discarded) and returns the port the
   /// script writes to `portFile`; stops the process and throws when none comes within 10 seconds.
@@ -17,5 +17,14 @@ enum LoopbackScript {
     }
     process.terminate()
     throw CocoaError(.fileReadNoSuchFile)
+  }
+
+  /// Ends `process` (SIGTERM, then SIGKILL after 2 s) and waits for it.
+  static func stop(_ process: Process) {
+    guard process.isRunning else { return }
+    process.terminate()
+    for _ in 0..<100 where process.isRunning { usleep(20_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
   }
 }

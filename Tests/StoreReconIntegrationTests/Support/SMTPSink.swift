@@ -81,12 +81,7 @@ final class SMTPSink {
   }
 
   func stop() {
-    if process.isRunning {
-      process.terminate()
-      for _ in 0..<100 where process.isRunning { usleep(20_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
+    LoopbackScript.stop(process)
     try? FileManager.default.removeItem(at: directory)
   }
 
