@@ -21,13 +21,16 @@ package enum StoreReconCLI {
     args.removeFirst()
     switch command {
     case "--help", "-h", "help":
-      if let topic = args.first, let text = Help.command(topic) {
-        StandardOutput.write(text)
-      } else {
+      guard let topic = args.first else {
         StandardOutput.write(Help.overview)
+        return 0
       }
+      guard let text = Help.command(topic) else {
+        return usageError("no help for '\(topic)'\(didYouMean(topic, among: commands))", usage: Help.usage)
+      }
+      StandardOutput.write(text)
       return 0
-    case "--version", "version":
+    case "--version", "-V", "version":
       StandardOutput.write("storerecon \(StoreReconVersion.version)\n")
       return 0
     case "run":
@@ -41,8 +44,18 @@ package enum StoreReconCLI {
     case "fetch":
       return fetchCommand(args)
     default:
-      return usageError("unknown command '\(command)'", usage: Help.usage)
+      return usageError(
+        "unknown command '\(command)'\(didYouMean(command, among: commands))", usage: Help.usage)
     }
+  }
+
+  /// The commands, for "did you mean" (a new command adds its name here too).
+  static let commands = ["run", "demo", "db", "mail", "help", "version"]
+
+  /// ` — did you mean 'run'?` when `word` is a near miss of one of `known` (``ConfigSchema/closest(to:among:)``),
+  /// else nothing.
+  static func didYouMean(_ word: String, among known: [String]) -> String {
+    ConfigSchema.closest(to: word, among: known).map { " — did you mean '\($0)'?" } ?? ""
   }
 
   static func usageError(_ message: String, usage: String) -> Int32 {
@@ -275,7 +288,8 @@ package enum StoreReconCLI {
     let quiet = parsed.flags.contains("--quiet")
     let progress: any ProgressSink = quiet ? MemoryProgress() : StderrProgress()
     do {
-      let outcome = try DemoRun.execute(options: options, directory: directory, progress: progress)
+      let outcome = try DemoRun.execute(
+        options: options, directory: directory, progress: progress, showPercent: !quiet)
       StandardOutput.write(outcome.text)
       reportFailedInputs(outcome.result)
       return outcome.exitCode
@@ -386,6 +400,9 @@ struct ParsedOptions {
     var message: String
   }
 
+  /// The short forms of the common options, wherever the command has the long one.
+  static let shortNames = ["-c": "--config", "-d": "--date", "-o": "--out", "-q": "--quiet"]
+
   var values: [String: String] = [:]
   var flags: Set<String> = []
   var positional: [String] = []
@@ -418,6 +435,7 @@ struct ParsedOptions {
         name = String(arg[..<eq])
         inline = String(arg[arg.index(after: eq)...])
       }
+      if let long = shortNames[name], valued.contains(long) || allowed.contains(long) { name = long }
       if valued.contains(name) {
         if let inline {
           parsed.values[name] = inline
@@ -429,7 +447,8 @@ struct ParsedOptions {
       } else if allowed.contains(name) && inline == nil {
         parsed.flags.insert(name)
       } else {
-        throw Failure(message: "unknown option '\(name)'")
+        let known = Array(valued) + Array(allowed) + ["--help"]
+        throw Failure(message: "unknown option '\(name)'\(StoreReconCLI.didYouMean(name, among: known))")
       }
     }
     return parsed

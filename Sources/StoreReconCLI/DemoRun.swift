@@ -23,15 +23,18 @@ package enum DemoRun {
   }
 
   /// Generates the world into `directory` and runs the job on it.
-  package static func execute(options: DemoOptions, directory: String, progress: any ProgressSink)
+  package static func execute(
+    options: DemoOptions, directory: String, progress: any ProgressSink, showPercent: Bool = false
+  )
     throws(RunError)
     -> Outcome
   {
     let clock = ContinuousClock()
     let started = clock.now
     let truth: DemoTruth
+    let percent = PercentProgress(label: "generating the demo world", enabled: showPercent)
     do {
-      truth = try DemoWorld.generate(options, into: directory)
+      truth = try DemoWorld.generate(options, into: directory) { percent.update($0, of: $1) }
     } catch let error as DemoError {
       switch error {
       case .tooFewUsers: throw RunError(.usage, error.description)
@@ -41,6 +44,7 @@ package enum DemoRun {
     } catch {
       throw RunError(.ioError, "cannot write the demo world to \(directory): \(error)")
     }
+    percent.finish()
     progress.note(
       "wrote a demo world of \(options.users) users (seed \(options.seed)) to \(directory) in \(ReconciliationRun.milliseconds(clock.now - started)) ms"
     )

@@ -33,8 +33,10 @@ enum Help {
       help       Show help for a command: storerecon help run
 
     OPTIONS:
-      --version  Show the version.
-      -h, --help Show help information.
+      -V, --version  Show the version.
+      -h, --help     Show help information.
+    Short flags wherever a command has the long one: -c --config, -d --date, -o --out, -q --quiet.
+    A mistyped command or option is refused (exit 64) with the nearest one suggested.
 
     EXIT CODES:
       0   success (findings are not an error)

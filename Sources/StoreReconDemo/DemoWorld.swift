@@ -15,7 +15,10 @@ package enum DemoWorld {
   package static let experimentTruthPath = "truth/experiment_truth.csv"
 
   /// Writes the demo world into `directory` (created if needed) and returns what it planted.
-  package static func generate(_ options: DemoOptions, into directory: String) throws -> DemoTruth {
+  package static func generate(
+    _ options: DemoOptions, into directory: String,
+    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws -> DemoTruth {
     let builder = DemoBuilder(options: options, countries: try DemoCountry.all())
 
     // Special users: every scenario `count` times, shuffled, spread evenly among clean users.
@@ -81,6 +84,7 @@ package enum DemoWorld {
       reports.noteExperimentUsers(group)
       try outputs.emit(group, userIndex: index, &rng)
       index += width
+      if index & 1023 < width { progress(index, total) }
     }
     var tail = DemoRandom(seed: options.seed, stream: 0x7A11_0000_0000_0000)
     try outputs.writeMalformedSales(&builder.ids, &tail)

@@ -58,3 +58,47 @@ package enum StandardOutput {
     }
   }
 }
+
+/// A long phase's progress on stderr: a percentage rewritten in place on a terminal, plain lines at
+/// each tenth otherwise (a log file gets no carriage returns); nothing for a phase done within
+/// ``quietSeconds`` (most runs), and nothing at all when `enabled` is false (`--quiet`).
+package final class PercentProgress {
+  /// Seconds a phase runs before its progress is shown.
+  package static let quietSeconds = 2
+  private let label: String
+  private let enabled: Bool
+  private let terminal: Bool
+  private let clock = ContinuousClock()
+  private let started: ContinuousClock.Instant
+  private var shown = -1
+  private var wroteInPlace = false
+
+  /// Progress of `label` (`generating the demo world`); on a terminal when stderr is one.
+  package init(label: String, enabled: Bool) {
+    self.label = label
+    self.enabled = enabled
+    terminal = isatty(2) == 1
+    started = clock.now
+  }
+
+  /// `done` of `total` units are done.
+  package func update(_ done: Int, of total: Int) {
+    guard enabled, total > 0, clock.now - started >= .seconds(Self.quietSeconds) else { return }
+    let percent = min(100, done * 100 / total)
+    if terminal {
+      guard percent != shown else { return }
+      StandardError.write("\rstorerecon: \(label): \(percent) %")
+      wroteInPlace = true
+    } else {
+      guard percent / 10 != shown / 10 || shown < 0 else { return }
+      StandardError.write("storerecon: \(label): \(percent) %\n")
+    }
+    shown = percent
+  }
+
+  /// Ends the in-place line (a terminal) so the next line starts clean.
+  package func finish() {
+    if wroteInPlace { StandardError.write("\rstorerecon: \(label): 100 %\n") }
+    wroteInPlace = false
+  }
+}
