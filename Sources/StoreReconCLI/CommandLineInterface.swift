@@ -50,7 +50,7 @@ package enum StoreReconCLI {
   }
 
   /// The commands, for "did you mean" (a new command adds its name here too).
-  static let commands = ["run", "demo", "db", "mail", "help", "version"]
+  static let commands = ["run", "fetch", "demo", "db", "mail", "help", "version"]
 
   /// ` — did you mean 'run'?` when `word` is a near miss of one of `known` (``ConfigSchema/closest(to:among:)``),
   /// else nothing.

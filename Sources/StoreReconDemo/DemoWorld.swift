@@ -51,22 +51,8 @@ package enum DemoWorld {
         let scenario = specials[next]
         next += 1
         width = scenario.users
-        let users = (0..<width).map { builder.user(index + $0, &rng) }
-        group = try builder.specialGroup(scenario, users, &rng)
-        if (scenario == .promoOnly || scenario == .goodwillOnly),
-          malformedEntitlements.insert(scenario).inserted
-        {
-          group.rawEntitlementRows.append(malformedEntitlement(scenario, users[0].id, builder))
-        }
-        if options.writesNotificationLog {
-          DemoWorld.addNotifications(&group, options: options, userIndex: index)
-        }
-        let found = builder.check.findings(group)
-        guard found == group.planted.sorted() else {
-          throw DemoError.inconsistentTruth(
-            "\(scenario) for \(users[0].id): planted \(describe(group.planted.sorted())), rules give \(describe(found))"
-          )
-        }
+        group = try specialGroup(
+          scenario, at: index, builder: builder, options: options, &rng, &malformedEntitlements)
       } else {
         group = try builder.naturalGroup(builder.user(index, &rng), &rng)
         if options.writesNotificationLog {
@@ -96,6 +82,31 @@ package enum DemoWorld {
     return DemoTruth(
       planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
       experimentArms: experiment.arms, tieOut: tieOut)
+  }
+
+  /// The group of special `scenario` starting at user `index`, its truth checked against the rules (the
+  /// first promo-only and goodwill-only groups also carry a malformed entitlement row).
+  private static func specialGroup(
+    _ scenario: DemoScenario, at index: Int, builder: DemoBuilder, options: DemoOptions,
+    _ rng: inout DemoRandom, _ malformedEntitlements: inout Set<DemoScenario>
+  ) throws -> DemoGroup {
+    let users = (0..<scenario.users).map { builder.user(index + $0, &rng) }
+    var group = try builder.specialGroup(scenario, users, &rng)
+    if (scenario == .promoOnly || scenario == .goodwillOnly),
+      malformedEntitlements.insert(scenario).inserted
+    {
+      group.rawEntitlementRows.append(malformedEntitlement(scenario, users[0].id, builder))
+    }
+    if options.writesNotificationLog {
+      DemoWorld.addNotifications(&group, options: options, userIndex: index)
+    }
+    let found = builder.check.findings(group)
+    guard found == group.planted.sorted() else {
+      throw DemoError.inconsistentTruth(
+        "\(scenario) for \(users[0].id): planted \(describe(group.planted.sorted())), rules give \(describe(found))"
+      )
+    }
+    return group
   }
 
   /// Writes the experiment's truth, the FX table, the config and its test root; returns their paths.

@@ -69,7 +69,8 @@ final class GoogleFetchWorld {
     }
   }
 
-  /// Every file under `fetch.into`, relative paths, sorted (temporary files included: none may be left).
+  /// Every file under `fetch.into`, relative paths, sorted (temporary files included: none may be left),
+  /// except the folder's `.lock`, which every fetch keeps and locks.
   func files() -> [String] {
     guard let walker = FileManager.default.enumerator(atPath: into.path) else { return [] }
     var out: [String] = []
@@ -77,7 +78,7 @@ final class GoogleFetchWorld {
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(
         atPath: into.appendingPathComponent(path).path, isDirectory: &isDirectory),
-        !isDirectory.boolValue
+        !isDirectory.boolValue, path != ".lock"
       {
         out.append(path)
       }
