@@ -157,8 +157,13 @@ enum InputReaders {
   /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with the input's
   /// verifier.
   static func notificationReader(_ input: ReconciliationRun.PlannedInput) -> NotificationCSVReader {
-    let verifier = input.verifier ?? JWSVerifier()
-    return NotificationCSVReader {
+    notificationReader(verifier: input.verifier ?? JWSVerifier())
+  }
+
+  /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with `verifier`
+  /// (the run's, and the fetch's for the purchases the log names).
+  static func notificationReader(verifier: JWSVerifier) -> NotificationCSVReader {
+    NotificationCSVReader {
       let decoder = NotificationDecoder(verifier: verifier)
       return { (row: NotificationRow) throws(RowRejection) -> DecodedNotification in try decoder.decode(row) }
     }
