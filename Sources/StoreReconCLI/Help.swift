@@ -66,8 +66,9 @@ enum Help {
                           time zone (default: yesterday in that time zone).
       --out DIR           Output folder (default: reports/<date>).
       --database URI      Read the app's rows from PostgreSQL instead of the config's CSV files
-                          (overrides the config's app.database). A libpq URI or keyword string
-                          without a password: libpq reads PG* variables, PGPASSWORD and ~/.pgpass.
+                          (overrides STORERECON_DATABASE_URL, which overrides the config's
+                          app.database). A libpq URI or keyword string without a password: libpq
+                          reads PG* variables, PGPASSWORD and ~/.pgpass.
       --queries DIR       Folder of entitlements.sql, credentials.sql, assignments.sql, goodwill.sql
                           and, where the app keeps credits, credits.sql (default: ./queries where a
                           file is there, else the built-in queries).

@@ -111,7 +111,19 @@ package struct RunConfig: Sendable {
       throw RunError(.config, "config \(path): \(problem)")
     }
     let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    return try parse(root, baseDirectory: base, name: path)
+    var config = try parse(root, baseDirectory: base, name: path)
+    config.applyEnvironment(ProcessInfo.processInfo.environment)
+    return config
+  }
+
+  /// The environment variable naming the app's database (docs/config.md#environment): where a
+  /// deployment keeps the connection string beside its other secrets instead of in the config.
+  package static let databaseVariable = "STORERECON_DATABASE_URL"
+
+  /// `STORERECON_DATABASE_URL`, when set and not empty, replaces `app.database` (`--database` still
+  /// overrides both); like `app.database` it must not hold a password (PGPASSWORD or ~/.pgpass does).
+  package mutating func applyEnvironment(_ environment: [String: String]) {
+    if let url = environment[Self.databaseVariable], !url.isEmpty { database = url }
   }
 
   static func describe(_ error: any Error) -> String {
