@@ -100,6 +100,9 @@ extension ReportSummary {
       blocks.append(.paragraph("No findings."))
     } else {
       blocks.append(.table(table))
+      if let totals = ReportingTotals.build(facts) {
+        blocks.append(.paragraph(Self.atStakeLine(totals, facts)))
+      }
     }
     if let h = facts.history {
       let since =
@@ -191,10 +194,54 @@ extension ReportSummary {
       revenue.isEmpty
         ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
         : .table(table))
+    if let totals = ReportingTotals.build(facts), !totals.lines.isEmpty {
+      blocks.append(.subheading("In \(totals.currency.code) (\(totals.label))"))
+      blocks.append(.table(Self.reportingTable(totals, date: date)))
+      if totals.unconvertedRows > 0 {
+        blocks.append(
+          .paragraph(
+            "\(Grouped.count(totals.unconvertedRows)) revenue rows of these days have no rate into \(totals.currency.code) and are left out of these totals."
+          ))
+      }
+    }
     if let trend = RevenueTrend.build(revenue: facts.revenue, date: date, fx: facts.fx) {
       blocks.append(.picture(Self.trendPicture(trend)))
     }
     return SummarySection(title: "Revenue", blocks: blocks)
+  }
+
+  /// The findings' money at stake in the reporting currency, in one sentence.
+  static func atStakeLine(_ totals: ReportingTotals, _ facts: SummaryFacts) -> String {
+    let which = facts.history == nil ? "findings (no run history: all)" : "new findings"
+    var line =
+      "Money at stake in \(totals.currency.code) (\(totals.label)): \(Grouped.money(Money(minor: totals.atStakeMinor, currency: totals.currency))) over \(Grouped.count(totals.atStakeFindings)) \(which)"
+    if totals.unconvertedFindings > 0 {
+      line += "; \(Grouped.count(totals.unconvertedFindings)) without an amount or rate are not in it"
+    }
+    return line + "."
+  }
+
+  /// Gross and proceeds per store in the reporting currency: the report date, the day before, the
+  /// change, and the month to date.
+  static func reportingTable(_ totals: ReportingTotals, date: CivilDate) -> SummaryTable {
+    let previous = CivilDate(daysSinceEpoch: date.daysSinceEpoch - 1)
+    let c = totals.currency
+    var table = SummaryTable(
+      headers: [
+        "store", "gross \(date)", "gross \(previous)", "change", "proceeds \(date)", "proceeds \(previous)",
+        "change", "gross month to date",
+      ], rightAligned: [1, 2, 3, 4, 5, 6, 7])
+    for line in totals.lines {
+      table.rows.append([
+        line.store?.rawValue ?? "all stores", Grouped.amount(line.grossMinor, c),
+        Grouped.amount(line.previousGrossMinor, c),
+        ReportingTotals.change(line.grossMinor, line.previousGrossMinor, c),
+        Grouped.amount(line.proceedsMinor, c), Grouped.amount(line.previousProceedsMinor, c),
+        ReportingTotals.change(line.proceedsMinor, line.previousProceedsMinor, c),
+        Grouped.amount(line.monthGrossMinor, c),
+      ])
+    }
+    return table
   }
 
   /// The revenue trend as a line chart, one line per store.
