@@ -13,8 +13,14 @@ package enum FuzzTargets {
     "appstore", "subscriptions", "voided", "sales", "reports", "json", "jws", "compressed", "values",
   ]
 
+  /// One target at a time: the targets that read files share ``folder`` and its file names, and the
+  /// regression tests replay inputs from several threads at once (libFuzzer calls from one).
+  static let serial = NSLock()
+
   /// Runs target `name` on `data`; `false` for an unknown name.
   package static func run(_ name: String, _ data: UnsafeBufferPointer<UInt8>) -> Bool {
+    serial.lock()
+    defer { serial.unlock() }
     switch name {
     case "appstore": appStore(data)
     case "subscriptions": subscriptions(data)
