@@ -91,3 +91,23 @@ pg_cluster_stop() {
   fi
   PG_CLUSTER_DIR=""
 }
+
+# For `swift test` without a configured server (Tests/…/Postgres/TestDatabase.swift): starts a cluster,
+# prints its STORERECON_TEST_PG_* settings as KEY=VALUE lines, and leaves a watchdog that stops and
+# removes the cluster once process $1 (the test process) has ended. The port starts at 54329 + $1 mod 400,
+# so two test processes starting at once do not race for one port.
+#
+#   bash -c '. scripts/postgres-cluster.sh; pg_cluster_for_process 12345'
+pg_cluster_for_process() {
+  local watched="$1"
+  STORERECON_PG_PORT=${STORERECON_PG_PORT:-$((54329 + watched % 400))}
+  pg_cluster_start >/dev/null || return 1
+  printf 'STORERECON_TEST_PG_URL=%s\n' "$STORERECON_TEST_PG_URL"
+  printf 'STORERECON_TEST_PG_PASSWORD_URL=%s\n' "$STORERECON_TEST_PG_PASSWORD_URL"
+  printf 'STORERECON_TEST_PG_PASSWORD=%s\n' "$STORERECON_TEST_PG_PASSWORD"
+  printf 'STORERECON_TEST_PG_PORT=%s\n' "$STORERECON_TEST_PG_PORT"
+  PG_CLUSTER_DIR="$PG_CLUSTER_DIR" PG_CLUSTER_BIN="$PG_CLUSTER_BIN" setsid bash -c '
+    . "$0"
+    while kill -0 "$1" 2>/dev/null; do sleep 1; done
+    pg_cluster_stop >/dev/null' "${BASH_SOURCE[0]}" "$watched" </dev/null >/dev/null 2>&1 &
+}
