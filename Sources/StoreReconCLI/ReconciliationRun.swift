@@ -406,6 +406,8 @@ package enum ReconciliationRun {
     /// With run history: what changed since the previous run.
     var changes: [FindingChange]?
     var delta: HistoryDelta?
+    /// The recorded runs of the last ``FindingsTrend/dayCount`` days, this one included (run history only).
+    var historyDays: [HistoryDayTotal] = []
   }
 
   /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.
@@ -499,6 +501,7 @@ package enum ReconciliationRun {
       status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
     do {
       try historyStore.record(record)
+      outcome.historyDays = try historyStore.dayTotals(through: date, days: FindingsTrend.dayCount)
     } catch {
       throw RunError(error.databaseError("recording the run history", queryCode: .software))
     }
@@ -537,7 +540,8 @@ package enum ReconciliationRun {
     let status = ReportSummary.decideStatus(facts)
     let trend = RevenueTrend.build(revenue: facts.revenue, date: facts.date, fx: fx)
     let workbook = try startWorkbook(
-      setup, inputs, outcome, grants: grants, status: status, trend: trend, options: workbookOptions,
+      setup, inputs, outcome, grants: grants, status: status, trend: trend,
+      findingsTrend: FindingsTrend.build(totals: outcome.historyDays, fx: fx), options: workbookOptions,
       clock: clock)
     let experimentStart = clock.now
     let readouts = computeReadouts(
@@ -594,7 +598,8 @@ package enum ReconciliationRun {
   /// 1.5M users) on another core.
   static func startWorkbook(
     _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow], status: RunStatus,
-    trend: RevenueTrend?, options: ReconciliationWorkbook.Options, clock: ContinuousClock
+    trend: RevenueTrend?, findingsTrend: FindingsTrend?, options: ReconciliationWorkbook.Options,
+    clock: ContinuousClock
   ) throws(RunError) -> WorkbookWriting {
     let workbookStart = clock.now
     var workbook = ReconciliationWorkbook.Content(
@@ -607,6 +612,7 @@ package enum ReconciliationRun {
       tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports), status: status
     )
     workbook.revenueTrend = trend
+    workbook.findingsTrend = findingsTrend
     let path = setup.staging + "/" + ReconciliationWorkbook.fileName
     let time = WorkbookTime()
     let work = BackgroundWork { () throws(XLSXError) in
@@ -658,7 +664,8 @@ package enum ReconciliationRun {
       incomplete: Completeness.reasons(
         date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing),
       history: outcome.changes.map {
-        SummaryHistory(changes: $0, previousRunDate: outcome.delta?.previousDate)
+        SummaryHistory(
+          changes: $0, previousRunDate: outcome.delta?.previousDate, dayTotals: outcome.historyDays)
       },
       fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
       counts: outcome.counts)

@@ -186,6 +186,36 @@ package struct RunHistoryStore {
     return (previous, firstSeen)
   }
 
+  /// Per report date from `days - 1` days before `date` through `date`, per kind and currency: the
+  /// recorded findings and the sum of their amounts (the trend pictures). A sum beyond Int64 is an
+  /// error, never a wrap.
+  package func dayTotals(through date: CivilDate, days: Int) throws(PostgresError) -> [HistoryDayTotal] {
+    let first = CivilDate(daysSinceEpoch: date.daysSinceEpoch - Int64(max(days, 1) - 1))
+    let rows = try connection.execute(
+      """
+      SELECT report_date::text, kind, currency, count(*)::text, coalesce(sum(amount_minor), 0)::text
+      FROM storerecon_findings WHERE report_date BETWEEN $1::date AND $2::date
+      GROUP BY report_date, kind, currency ORDER BY report_date, kind COLLATE "C", currency COLLATE "C"
+      """, [first.description, date.description])
+    var totals: [HistoryDayTotal] = []
+    for r in 0..<rows.rowCount {
+      guard let day = rows.value(r, 0).flatMap(CivilDate.parse), let kind = rows.value(r, 1),
+        let count = rows.value(r, 3).flatMap({ Int($0) })
+      else { continue }
+      guard let amount = rows.value(r, 4).flatMap({ Int64($0) }) else {
+        throw PostgresError(
+          sqlState: nil,
+          message:
+            "the findings of \(day) (\(kind)) sum to \(rows.value(r, 4) ?? "?"), beyond a 64-bit amount",
+          category: .data)
+      }
+      totals.append(
+        HistoryDayTotal(
+          date: day, kind: kind, currency: rows.value(r, 2), findings: count, amountMinor: amount))
+    }
+    return totals
+  }
+
   /// Replaces the history of `run.date` with `run`, in one transaction; returns the new run id.
   @discardableResult
   package func record(_ run: RunRecord) throws(PostgresError) -> Int64 {

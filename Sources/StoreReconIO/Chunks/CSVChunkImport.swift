@@ -241,7 +241,8 @@ package enum CSVChunkImport {
       tickets.append(
         pool.submit { [self] buffer in
           let packer = P(columns: columns)
-          if isCancelled { return Chunk(output: packer.makeOutput()) }
+          guard gate.enter() else { return Chunk(output: packer.makeOutput()) }
+          defer { gate.leave() }
           let chunk = parseChunk(
             packer, expected: expected, file: file, origin: origin, part: k, size: size,
             chunkBytes: chunkBytes, buffer: buffer, keepPages: hasher != nil)

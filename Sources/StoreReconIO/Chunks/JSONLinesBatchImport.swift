@@ -144,7 +144,8 @@ package enum JSONLinesBatchImport {
       let settings = self.settings
       tickets.append(
         pool.submit { [self] buffer in
-          if isCancelled { return Chunk() }
+          guard gate.enter() else { return Chunk() }
+          defer { gate.leave() }
           let chunk = parse(
             P.self, settings: settings, file: file, chunk: k, start: start, size: size,
             chunkBytes: chunkBytes, buffer: buffer,

@@ -14,8 +14,9 @@ package class ScheduledRead: @unchecked Sendable {
   weak var schedule: ReadSchedule?
   /// The schedule of a read consumed without one (made by ``begin()``).
   private var ownSchedule: ReadSchedule?
-  private let flag = Lock()
-  private var cancelledFlag = false
+  /// Lets the tasks in until the consumer is done; ``cancelRest()`` closes it and waits for the
+  /// tasks inside, so no task reads the file after the read returns.
+  let gate = TaskGate()
 
   /// Whether the read also checksums its file (for the run's manifest).
   let checksums: Bool
@@ -53,8 +54,8 @@ package class ScheduledRead: @unchecked Sendable {
   /// Queues task `k` to `pool`.
   func submit(_ k: Int, to pool: ReadPool) {}
 
-  /// Whether the consumer has given up on this read's remaining tasks (tasks check it before working).
-  var isCancelled: Bool { flag.locked { cancelledFlag } }
+  /// Whether the consumer has given up on this read's remaining tasks.
+  var isCancelled: Bool { gate.isClosed }
 
   final func openOnce() {
     guard !isOpen else { return }
@@ -98,9 +99,10 @@ package class ScheduledRead: @unchecked Sendable {
     schedule?.release(1)
   }
 
-  /// Gives up on the tasks not yet taken: queued ones are skipped, the rest never queued.
+  /// Gives up on the tasks not yet taken: queued ones are skipped, the rest never queued, and the ones
+  /// working are waited for (tasks do their work only inside ``gate``).
   final func cancelRest() {
-    flag.locked { cancelledFlag = true }
+    gate.closeAndWait()
     taskCount = submitted
     let out = submitted - taken
     taken = submitted

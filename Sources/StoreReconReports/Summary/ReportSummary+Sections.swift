@@ -109,10 +109,57 @@ extension ReportSummary {
         h.previousRunDate.map { "compared with the run for \($0)" }
         ?? "first recorded run: every finding is new"
       blocks.append(.paragraph("Run history: \(since)."))
+      if let trend = FindingsTrend.build(totals: h.dayTotals, fx: facts.fx) {
+        blocks.append(.paragraph(Self.findingsTrendLine(trend)))
+        blocks.append(.picture(Self.findingsPicture(trend)))
+        if trend.currency != nil { blocks.append(.picture(Self.atStakePicture(trend))) }
+      }
     } else {
       blocks.append(.paragraph("Run history: not configured (new / still open / resolved need it)."))
     }
     return SummarySection(title: "Findings (\(Grouped.count(facts.findings.count)))", blocks: blocks)
+  }
+
+  /// The findings trend in one sentence: the first and the last run of the window, with the change.
+  static func findingsTrendLine(_ trend: FindingsTrend) -> String {
+    let (first, last) = (0, trend.days.count - 1)
+    let (before, now) = (trend.total(first), trend.total(last))
+    let change = now - before
+    var line =
+      "Over the last \(FindingsTrend.dayCount) days, \(trend.days.count) recorded runs: findings \(Grouped.count(before)) on \(trend.days[first]), "
+      + "\(Grouped.count(now)) on \(trend.days[last]) (\(change > 0 ? "+" : change < 0 ? "−" : "±")\(Grouped.count(abs(change))))"
+    if let currency = trend.currency {
+      line +=
+        "; money at stake \(Grouped.money(Money(minor: trend.atStakeMinor[first], currency: currency))) → "
+        + "\(Grouped.money(Money(minor: trend.atStakeMinor[last], currency: currency))), "
+        + "\(ReportingTotals.change(trend.atStakeMinor[last], trend.atStakeMinor[first], currency)) (\(trend.note))"
+    }
+    if trend.unconverted > 0 {
+      line += "; \(Grouped.count(trend.unconverted)) findings not converted are left out"
+    }
+    return line + "."
+  }
+
+  /// Findings per recorded run, one line per kind.
+  static func findingsPicture(_ trend: FindingsTrend) -> String {
+    let lines = zip(trend.kinds, trend.findings).map { kind, counts in
+      SVGChart.Line(name: kind, values: counts.map(Double.init))
+    }
+    return SVGChart.lineChart(
+      title: "Findings per recorded run and kind, last \(FindingsTrend.dayCount) days",
+      xLabels: trend.days.map(\.description), lines: lines
+    ) { Grouped.integer(Int64($0.rounded(.toNearestOrEven))) }
+  }
+
+  /// Money at stake per recorded run, in the trend's currency.
+  static func atStakePicture(_ trend: FindingsTrend) -> String {
+    guard let currency = trend.currency else { return "" }
+    let scale = Double(Pow10.int64(currency.minorUnits ?? 0))
+    let line = SVGChart.Line(name: "money at stake", values: trend.atStakeMinor.map { Double($0) / scale })
+    return SVGChart.lineChart(
+      title: "Money at stake per recorded run, last \(FindingsTrend.dayCount) days (\(trend.note))",
+      xLabels: trend.days.map(\.description), lines: [line]
+    ) { Grouped.integer(Int64($0.rounded(.toNearestOrEven))) + " " + currency.code }
   }
 
   var largestSection: SummarySection {

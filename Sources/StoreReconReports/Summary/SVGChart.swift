@@ -34,7 +34,10 @@ package enum SVGChart {
     }
   }
 
-  static let colours = ["#0969da", "#bc4c00", "#1a7f37", "#8250df", "#cf222e", "#6e7781"]
+  static let colours = [
+    "#0969da", "#bc4c00", "#1a7f37", "#8250df", "#cf222e", "#6e7781", "#bf8700", "#1b7c83", "#bf3989",
+    "#0550ae", "#953800", "#116329",
+  ]
   static let width = 600.0
   static let left = 70.0
   static let right = 16.0
@@ -44,7 +47,11 @@ package enum SVGChart {
   package static func lineChart(
     title: String, xLabels: [String], lines: [Line], yLabel: (Double) -> String
   ) -> String {
-    let height = 240.0
+    // The legend wraps: as many 170-pixel entries per row as fit, a row of 16 pixels each.
+    let perRow = max(1, Int((width - left - right) / 170))
+    let legendRows = (lines.count + perRow - 1) / perRow
+    let legendTop = 226.0
+    let height = max(240.0, legendTop + 16 * Double(legendRows) - 2)
     let (top, bottom) = (28.0, 200.0)
     let all = lines.flatMap(\.values)
     let low = min(0, all.min() ?? 0)
@@ -70,9 +77,10 @@ package enum SVGChart {
       out +=
         "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\">"
       out += "<title>\(HTMLText.escape(line.name))</title></polyline>"
+      let (legendX, legendY) = (left + Double(n % perRow) * 170, legendTop + 16 * Double(n / perRow))
       out +=
-        "<rect x=\"\(f(left + Double(n) * 140))\" y=\"\(f(height - 14))\" width=\"10\" height=\"10\" fill=\"\(colour)\"/>"
-      out += text(line.name, x: left + Double(n) * 140 + 14, y: height - 5, anchor: "start")
+        "<rect x=\"\(f(legendX))\" y=\"\(f(legendY))\" width=\"10\" height=\"10\" fill=\"\(colour)\"/>"
+      out += text(line.name, x: legendX + 14, y: legendY + 9, anchor: "start")
     }
     return out + "</svg>\n"
   }

@@ -1,8 +1,9 @@
 package import StoreReconCore
 
 extension SummaryHistory {
-  /// History from the run history's changes: the `new` rows' keys, and the `resolved` rows per reason.
-  package init(changes: [FindingChange], previousRunDate: CivilDate?) {
+  /// History from the run history's changes: the `new` rows' keys, the `resolved` rows per reason, and
+  /// the recent runs' totals.
+  package init(changes: [FindingChange], previousRunDate: CivilDate?, dayTotals: [HistoryDayTotal] = []) {
     var resolved: [Finding.Reason: Int] = [:]
     var new = Set<String>()
     for change in changes {
@@ -13,6 +14,8 @@ extension SummaryHistory {
       case .open: break
       }
     }
-    self.init(previousRunDate: previousRunDate, newFindingKeys: new, resolvedPerReason: resolved)
+    self.init(
+      previousRunDate: previousRunDate, newFindingKeys: new, resolvedPerReason: resolved, dayTotals: dayTotals
+    )
   }
 }

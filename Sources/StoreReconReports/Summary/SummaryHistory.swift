@@ -9,14 +9,19 @@ package struct SummaryHistory: Sendable, Equatable {
   package var newFindingKeys: Set<String>
   /// Findings the previous run reported that this run no longer reports, per reason.
   package var resolvedPerReason: [Finding.Reason: Int]
+  /// The recorded runs of the last days (this one included) per kind and currency: the findings trend.
+  package var dayTotals: [HistoryDayTotal]
 
-  /// Creates history counts from the new finding keys and the resolved counts per reason.
+  /// Creates history counts from the new finding keys, the resolved counts per reason and the recent
+  /// runs' totals.
   package init(
-    previousRunDate: CivilDate?, newFindingKeys: Set<String>, resolvedPerReason: [Finding.Reason: Int]
+    previousRunDate: CivilDate?, newFindingKeys: Set<String>, resolvedPerReason: [Finding.Reason: Int],
+    dayTotals: [HistoryDayTotal] = []
   ) {
     self.previousRunDate = previousRunDate
     self.newFindingKeys = newFindingKeys
     self.resolvedPerReason = resolvedPerReason
+    self.dayTotals = dayTotals
   }
 
   /// History from the findings' own `since` dates: a finding first seen on `date` (or with no `since`) is new.

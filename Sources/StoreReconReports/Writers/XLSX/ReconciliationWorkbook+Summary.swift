@@ -103,6 +103,52 @@ extension ReconciliationWorkbook {
     try summary.insert(chart, row: 1, column: 6)
   }
 
+  /// The **Findings trend** sheet — run date, findings per kind, money at stake in the trend's currency —
+  /// with a native line chart of the findings per kind on `summary` (below the revenue chart) and one of
+  /// the money at stake on the sheet itself.
+  static func writeFindingsTrend(
+    _ trend: FindingsTrend, into workbook: XLSXWorkbook, chartOn summary: XLSXWorksheet
+  ) throws(XLSXError) {
+    let sheet = try workbook.addWorksheet("Findings trend")
+    var header: [XLSXCell] = [.bold("run date")] + trend.kinds.map { .bold($0) } + [.bold("all findings")]
+    if let currency = trend.currency { header.append(.bold("money at stake (\(currency.code))")) }
+    try sheet.writeRow(header + [.empty, .text("per recorded run, \(trend.note)")], row: 0, fitting: false)
+    for (d, day) in trend.days.enumerated() {
+      var cells: [XLSXCell] = [date(day)] + trend.findings.map { .integer(Int64($0[d])) }
+      cells.append(.integer(Int64(trend.total(d))))
+      if let currency = trend.currency {
+        cells.append(.money(minor: trend.atStakeMinor[d], currency: currency))
+      }
+      try sheet.writeRow(cells, row: d + 1)
+    }
+    try sheet.freezeTopRows(1)
+    try sheet.fitColumnWidths()
+    let rows = 1...trend.days.count
+    let series = trend.kinds.enumerated().map { k, kind in
+      XLSXLineChart.Series(
+        name: kind, categories: .column(0, rows: rows, sheet: sheet.name),
+        values: .column(k + 1, rows: rows, sheet: sheet.name))
+    }
+    var chart = XLSXLineChart(
+      title: "Findings per recorded run and kind, last \(FindingsTrend.dayCount) days",
+      yAxisTitle: "findings",
+      series: series)
+    chart.xAxisNumberFormat = "mm-dd"
+    try summary.insert(chart, row: 20, column: 6)
+    guard let currency = trend.currency else { return }
+    let money = trend.kinds.count + 2
+    var stake = XLSXLineChart(
+      title: "Money at stake per recorded run (\(currency.code))", yAxisTitle: currency.code,
+      series: [
+        XLSXLineChart.Series(
+          name: "money at stake", categories: .column(0, rows: rows, sheet: sheet.name),
+          values: .column(money, rows: rows, sheet: sheet.name))
+      ])
+    stake.xAxisNumberFormat = "mm-dd"
+    stake.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
+    try sheet.insert(stake, row: trend.days.count + 3, column: 1)
+  }
+
   /// The Summary sheet's Run history section, from `row` on: new, still open and resolved per reason,
   /// or a note that there is no run history.
   static func writeSummaryHistory(_ content: Content, into sheet: XLSXWorksheet, row: inout Int)

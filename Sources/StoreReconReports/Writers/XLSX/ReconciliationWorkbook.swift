@@ -41,6 +41,9 @@ package enum ReconciliationWorkbook {
     /// Gross revenue per day and store over the last days (``RevenueTrend``): the **Revenue trend**
     /// sheet and its chart on the Summary sheet; `nil` leaves both out.
     package var revenueTrend: RevenueTrend?
+    /// Findings and money at stake per recorded run (``FindingsTrend``, run history): the **Findings
+    /// trend** sheet, a chart of it on the Summary sheet below the revenue chart; `nil` leaves both out.
+    package var findingsTrend: FindingsTrend?
 
     /// Creates the content.
     package init(
@@ -117,6 +120,7 @@ package enum ReconciliationWorkbook {
       try writeGrants(content.grants, into: workbook, rowLimit: options.rowLimit)
       try writeRejects(content.rejects, into: workbook, rowLimit: options.rowLimit)
       if let trend = content.revenueTrend { try writeTrend(trend, into: workbook, chartOn: summary) }
+      if let trend = content.findingsTrend { try writeFindingsTrend(trend, into: workbook, chartOn: summary) }
     }
   }
 
