@@ -11,7 +11,7 @@ import PackageDescription
 //   StoreReconAppRows    Core, IO — the app's rows    │ neither sees the other
 //   StoreReconPostgres   Core, IO, AppRows, CLibPQ
 //   StoreReconReports    Core, CXLSXWriter — CSV, XLSX, summaries
-//   StoreReconMail       Core, Reports, CCurl
+//   StoreReconMail       Core, Reports, CCurl, CRsvg
 //   StoreReconFetch      Core, IO, CCurl — the stores' APIs over HTTPS (`storerecon fetch`)
 //   StoreReconDemo       Core — the seeded demo world
 //   StoreReconCLI        everything — the only place errors become exit codes
@@ -46,6 +46,10 @@ let package = Package(
     .systemLibrary(
       name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]),
+    // The e-mail's pictures as PNG (librsvg renders the summary's SVG; cairo encodes it).
+    .systemLibrary(
+      name: "CRsvg", path: "Sources/CRsvg", pkgConfig: "librsvg-2.0",
+      providers: [.apt(["librsvg2-dev"])]),
 
     .target(name: "StoreReconPlatform", dependencies: ["CCrypto"]),
     .target(name: "StoreReconCore", dependencies: ["StoreReconPlatform"], swiftSettings: hotLoops),
@@ -61,7 +65,9 @@ let package = Package(
     .target(
       name: "StoreReconReports", dependencies: ["StoreReconCore", "StoreReconPlatform", "CXLSXWriter"],
       swiftSettings: hotLoops),
-    .target(name: "StoreReconMail", dependencies: ["StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl"]),
+    .target(
+      name: "StoreReconMail",
+      dependencies: ["StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl", "CRsvg"]),
     .target(
       name: "StoreReconFetch", dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconPlatform", "CCurl"]),
     .target(name: "StoreReconDemo", dependencies: ["StoreReconCore", "StoreReconPlatform"]),

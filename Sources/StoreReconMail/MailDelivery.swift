@@ -33,12 +33,18 @@ package enum MailDelivery {
         MailAttachment(
           filename: name, contentType: MailAttachment.xlsxType, bytes: try read(folder + "/" + name)))
     }
-    return MailMessage(
+    // The pictures as PNG parts: mail clients that strip SVG (Gmail, Outlook) show those.
+    let tag = String(SHA256Digest.hex(of: Array(messageId.utf8)).prefix(16))
+    let pictures = EmailPictures.inline(html: String(decoding: html, as: UTF8.self), tag: tag)
+    var message = MailMessage(
       from: settings.from, to: settings.to,
       subject: ReportSummary.subject(prefix: settings.subjectPrefix, headline: headline),
       date: date, messageId: messageId, text: String(decoding: text, as: UTF8.self),
-      html: String(decoding: html, as: UTF8.self),
+      html: pictures.html,
       attachments: attachments)
+    message.images = pictures.images
+    message.pictureFailures = pictures.failures
+    return message
   }
 
   /// The `*.xlsx` files directly in `folder`, by name; hidden and temporary files left out.
@@ -85,6 +91,10 @@ package enum MailDelivery {
       folder: folder, settings: settings, date: now,
       messageId: newMessageId(folder: folder, from: settings.from))
     let bytes = message.rendered()
+    for failure in message.pictureFailures {
+      progress.note(
+        "note: a picture stays SVG in the e-mail (clients that strip SVG will not show it): \(failure)")
+    }
     var outcome = Outcome(
       subject: message.subject, recipients: settings.to.map(\.address),
       attachments: message.attachments.map(\.filename),

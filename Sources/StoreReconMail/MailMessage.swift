@@ -2,7 +2,8 @@ import StoreReconPlatform
 package import StoreReconCore
 
 /// The morning e-mail as an RFC 5322 / MIME message: `multipart/mixed` holding a `multipart/alternative`
-/// (text/plain and text/html, UTF-8, quoted-printable) and one base64 part per attachment.
+/// (text/plain and text/html, UTF-8, quoted-printable; with pictures, the HTML and its PNG images in a
+/// `multipart/related`) and one base64 part per attachment.
 ///
 /// Pure: the caller supplies the date and the Message-ID, so the same values give the same bytes.
 package struct MailMessage: Sendable {
@@ -22,6 +23,10 @@ package struct MailMessage: Sendable {
   package var html: String
   /// Files to attach, in order.
   package var attachments: [MailAttachment]
+  /// The PNG pictures the HTML shows by `cid:` (``EmailPictures``), in order.
+  package var images: [MailInlineImage] = []
+  /// Pictures left as SVG because they could not be rendered: what and why.
+  package var pictureFailures: [String] = []
 
   /// Creates a message.
   package init(
@@ -46,6 +51,11 @@ package struct MailMessage: Sendable {
     return ("=_storerecon_mixed_\(tag)", "=_storerecon_alt_\(tag)")
   }
 
+  /// The boundary of the `multipart/related` part (the HTML and its pictures).
+  var relatedBoundary: String {
+    "=_storerecon_rel_" + String(SHA256Digest.hex(of: Array(messageId.utf8)).prefix(24))
+  }
+
   /// The whole message with CRLF line ends, ready for SMTP DATA or a `.eml` file.
   package func rendered() -> [UInt8] {
     let (mixed, alternative) = boundaries
@@ -67,12 +77,35 @@ package struct MailMessage: Sendable {
     line("Content-Type: multipart/alternative;")
     line(" boundary=\"\(alternative)\"")
     line("")
-    for (type, body) in [("text/plain", text), ("text/html", html)] {
-      line("--\(alternative)")
+    func textPart(_ type: String, _ body: String) {
       line("Content-Type: \(type); charset=UTF-8")
       line("Content-Transfer-Encoding: quoted-printable")
       line("")
       out += QuotedPrintable.encode(body)
+      line("")
+    }
+    line("--\(alternative)")
+    textPart("text/plain", text)
+    line("--\(alternative)")
+    if images.isEmpty {
+      textPart("text/html", html)
+    } else {
+      let related = relatedBoundary
+      line("Content-Type: multipart/related;")
+      line(" boundary=\"\(related)\"; type=\"text/html\"")
+      line("")
+      line("--\(related)")
+      textPart("text/html", html)
+      for image in images {
+        line("--\(related)")
+        line("Content-Type: image/png; \(HeaderText.parameter("name", image.filename))")
+        line("Content-Transfer-Encoding: base64")
+        line("Content-ID: <\(image.contentID)>")
+        line("Content-Disposition: inline; \(HeaderText.parameter("filename", image.filename))")
+        line("")
+        out += MIMEBase64.lines(image.bytes)
+      }
+      line("--\(related)--")
       line("")
     }
     line("--\(alternative)--")

@@ -35,7 +35,9 @@ let allowedImports: [String: [String]] = [
     "StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconPlatform", "CLibPQ", "Foundation",
   ],
   "StoreReconReports": ["StoreReconCore", "StoreReconPlatform", "CXLSXWriter", "Foundation"],
-  "StoreReconMail": ["StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl", "Foundation"],
+  "StoreReconMail": [
+    "StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl", "CRsvg", "Foundation",
+  ],
   "StoreReconFetch": ["StoreReconCore", "StoreReconIO", "StoreReconPlatform", "CCurl", "Foundation"],
   "StoreReconDemo": ["StoreReconCore", "StoreReconPlatform", "Foundation"],
   "StoreReconCLI": ["*"],
@@ -98,7 +100,7 @@ enum TidyImports {
   /// The modules rule 1 knows about; imports of any other module (Darwin, Testing…) are not checked.
   static let knownModules: Set<String> = [
     "Foundation", "FoundationEssentials", "Glibc", "Musl", "Dispatch", "Synchronization", "CZlib", "CCrypto",
-    "CLibPQ", "CXLSXWriter", "CCurl",
+    "CLibPQ", "CXLSXWriter", "CCurl", "CRsvg",
   ]
 
   static func isKnown(_ module: String) -> Bool {

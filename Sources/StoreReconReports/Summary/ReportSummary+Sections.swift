@@ -127,12 +127,12 @@ extension ReportSummary {
     let change = now - before
     var line =
       "Over the last \(FindingsTrend.dayCount) days, \(trend.days.count) recorded runs: findings \(Grouped.count(before)) on \(trend.days[first]), "
-      + "\(Grouped.count(now)) on \(trend.days[last]) (\(change > 0 ? "+" : change < 0 ? "−" : "±")\(Grouped.count(abs(change))))"
+      + "\(Grouped.count(now)) on \(trend.days[last]) (\(change > 0 ? "+" : change < 0 ? "-" : "±")\(Grouped.count(abs(change))))"
     if let currency = trend.currency {
       line +=
         "; money at stake \(Grouped.money(Money(minor: trend.atStakeMinor[first], currency: currency))) → "
         + "\(Grouped.money(Money(minor: trend.atStakeMinor[last], currency: currency))), "
-        + "\(ReportingTotals.change(trend.atStakeMinor[last], trend.atStakeMinor[first], currency)) (\(trend.note))"
+        + "\(ReportingTotals.change(trend.atStakeMinor[last], trend.atStakeMinor[first], currency)), \(trend.note)"
     }
     if trend.unconverted > 0 {
       line += "; \(Grouped.count(trend.unconverted)) findings not converted are left out"

@@ -81,6 +81,7 @@ struct ReleaseBinaryTests {
     // (their own dependencies come with them).
     let direct = [
       "libpq.so.5", "libxlsxwriter.so.4", "libcurl.so.4", "libssl.so.3", "libz.so.1", "libstdc++.so.6",
+      "librsvg-2.so.2",
     ]
     let libraries = try Self.libraries()
     for name in direct {

@@ -50,15 +50,33 @@ struct SMTPDeliveryTests {
     #expect(m.string("messageId").hasSuffix("@acme.example>"))
     #expect(m.string("date").hasSuffix(" +0000"))
     #expect((m.json["defects"] as? [String]) == [])
+    // The HTML's pictures travel as PNG parts beside it (multipart/related), one per SVG of summary.html.
+    let summaryHTML = try world.file("summary.html")
+    let pictures = summaryHTML.components(separatedBy: "<svg ").count - 1
+    #expect(pictures >= 1)
     #expect(
-      (m.json["parts"] as? [String]) == [
-        "multipart/mixed", "multipart/alternative", "text/plain", "text/html", MailAttachment.xlsxType,
-        MailAttachment.xlsxType,
-      ])
+      (m.json["parts"] as? [String])
+        == ["multipart/mixed", "multipart/alternative", "text/plain", "multipart/related", "text/html"]
+        + Array(repeating: "image/png", count: pictures) + [MailAttachment.xlsxType, MailAttachment.xlsxType])
 
-    // Both text parts decode to the files on disk.
+    // The text part decodes to summary.txt; the HTML part is summary.html with each SVG an <img> of its PNG.
     #expect(m.string("text").replacingOccurrences(of: "\r\n", with: "\n") == summary)
-    #expect(m.string("html").replacingOccurrences(of: "\r\n", with: "\n") == (try world.file("summary.html")))
+    let html = m.string("html").replacingOccurrences(of: "\r\n", with: "\n")
+    #expect(!html.contains("<svg"))
+    #expect(
+      Self.withoutPictures(html, from: "<img src=\"cid:", to: ">")
+        == Self.withoutPictures(summaryHTML, from: "<svg ", to: "</svg>"))
+    let inline = m.json["inline"] as? [[String: Any]] ?? []
+    #expect(inline.count == pictures)
+    for (i, image) in inline.enumerated() {
+      let id = (image["contentId"] as? String ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+      #expect(html.contains("<img src=\"cid:\(id)\""), "picture \(i + 1): \(id)")
+      let png = Data(base64Encoded: image["base64"] as? String ?? "").map { [UInt8]($0) } ?? []
+      // The PNG signature, then IHDR: twice the picture's 600-unit width.
+      #expect(png.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "picture \(i + 1)")
+      #expect(
+        png.count > 24 && Array(png[16..<20]) == [0, 0, 0x04, 0xB0], "picture \(i + 1) is 1,200 px wide")
+    }
 
     // Every *.xlsx the run wrote is attached, by name, and decodes to the same bytes; nothing else is.
     let written = try FileManager.default.contentsOfDirectory(atPath: world.out.path)
@@ -163,5 +181,16 @@ struct SMTPDeliveryTests {
       let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
       #expect(SHA256Digest.hex(of: bytes) == output["sha256"] as? String, "\(name)")
     }
+  }
+
+  /// `text` with every span from `from` to the next `to` (inclusive) replaced by one marker.
+  static func withoutPictures(_ text: String, from: String, to: String) -> String {
+    var out = ""
+    var rest = Substring(text)
+    while let start = rest.range(of: from), let end = rest[start.upperBound...].range(of: to) {
+      out += rest[..<start.lowerBound] + "[picture]"
+      rest = rest[end.upperBound...]
+    }
+    return out + rest
   }
 }

@@ -40,6 +40,7 @@ class Saver:
         message = email.message_from_bytes(raw, policy=email.policy.default)
         text = html = None
         attachments = []
+        inline = []
         parts = []
         for part in message.walk():
             parts.append(part.get_content_type())
@@ -50,6 +51,12 @@ class Saver:
                     "filename": part.get_filename(),
                     "contentType": part.get_content_type(),
                     "transferEncoding": part.get("Content-Transfer-Encoding", ""),
+                    "base64": base64.b64encode(part.get_payload(decode=True)).decode("ascii"),
+                })
+            elif part.get_content_disposition() == "inline" and part.get("Content-ID"):
+                inline.append({
+                    "contentId": str(part["Content-ID"]),
+                    "contentType": part.get_content_type(),
                     "base64": base64.b64encode(part.get_payload(decode=True)).decode("ascii"),
                 })
             elif part.get_content_type() == "text/plain" and text is None:
@@ -71,6 +78,7 @@ class Saver:
             "text": text,
             "html": html,
             "attachments": attachments,
+            "inline": inline,
         }
         tmp = base + ".json.tmp"
         with open(tmp, "w", encoding="utf-8") as f:
