@@ -541,8 +541,8 @@ package enum ReconciliationRun {
     let trend = RevenueTrend.build(revenue: facts.revenue, date: facts.date, fx: fx)
     let workbook = try startWorkbook(
       setup, inputs, outcome, grants: grants, status: status, trend: trend,
-      findingsTrend: FindingsTrend.build(totals: outcome.historyDays, fx: fx), options: workbookOptions,
-      clock: clock)
+      findingsTrend: FindingsTrend.build(totals: outcome.historyDays, fx: fx),
+      reportingTotals: ReportingTotals.build(facts), options: workbookOptions, clock: clock)
     let experimentStart = clock.now
     let readouts = computeReadouts(
       setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
@@ -598,8 +598,8 @@ package enum ReconciliationRun {
   /// 1.5M users) on another core.
   static func startWorkbook(
     _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow], status: RunStatus,
-    trend: RevenueTrend?, findingsTrend: FindingsTrend?, options: ReconciliationWorkbook.Options,
-    clock: ContinuousClock
+    trend: RevenueTrend?, findingsTrend: FindingsTrend?, reportingTotals: ReportingTotals?,
+    options: ReconciliationWorkbook.Options, clock: ContinuousClock
   ) throws(RunError) -> WorkbookWriting {
     let workbookStart = clock.now
     var workbook = ReconciliationWorkbook.Content(
@@ -613,6 +613,7 @@ package enum ReconciliationRun {
     )
     workbook.revenueTrend = trend
     workbook.findingsTrend = findingsTrend
+    workbook.reportingTotals = reportingTotals
     let path = setup.staging + "/" + ReconciliationWorkbook.fileName
     let time = WorkbookTime()
     let work = BackgroundWork { () throws(XLSXError) in

@@ -1,4 +1,5 @@
 import Testing
+import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconReports
@@ -75,5 +76,43 @@ struct ReportingTotalsTests {
     #expect(ReportingTotals.change(500, 0, Self.usd) == "+5.00", "no percentage from nothing")
     #expect(ReportingTotals.change(700, 700, Self.jpy) == "0 (0.0 %)")
     #expect(ReportingTotals.change(.max, -1, Self.usd) == "—")
+  }
+}
+
+/// The same totals on the workbook's Summary sheet, as numbers in the reporting currency.
+struct ReportingTotalsWorkbookTests {
+  @Test func theSummarySheetShowsTheTotalsInTheReportingCurrency() throws {
+    let date = ReportingTotalsTests.date
+    let usd = ReportingTotalsTests.usd
+    let rows = [
+      ReportingTotalsTests.revenue(date, .appStore, usd, gross: 1_000, proceeds: 700),
+      ReportingTotalsTests.revenue(date, .appStore, ReportingTotalsTests.jpy, gross: 600, proceeds: 400),
+      ReportingTotalsTests.revenue(date.previous, .appStore, usd, gross: 800, proceeds: 560),
+      ReportingTotalsTests.revenue(date, .play, ReportingTotalsTests.kwd, gross: 9_999, proceeds: 9_000),
+    ]
+    var facts = ReportSummaryTests.facts(
+      [ReportSummaryTests.finding(.unclaimed, "u1", usd, 499)], revenue: rows)
+    facts.fx = ReportingTotalsTests.fx
+    let totals = try #require(ReportingTotals.build(facts))
+    let dir = try TempDir()
+    var content = try ReconciliationWorkbookTests.content()
+    content.reportingTotals = totals
+    try ReconciliationWorkbook.write(content, to: dir.path("r.xlsx"))
+    let package = XLSXPackage(dir.path("r.xlsx"))
+    let sheet = try XLSXPackage.rows(try package.sheet("Summary"), strings: try package.sharedStrings())
+    let title = try #require(sheet.firstIndex { $0.first == "In USD (test rates)" }, "\(sheet)")
+    #expect(sheet[title + 1].prefix(2) == ["money at stake", "4.99"])
+    #expect(
+      sheet[title + 2] == [
+        "store", "gross 2026-11-29", "gross 2026-11-28", "change", "proceeds 2026-11-29",
+        "proceeds 2026-11-28",
+        "change", "gross month to date",
+      ])
+    // App Store: 10.00 + 600 JPY (3.00) on the day, 8.00 the day before; the KWD row has no rate.
+    #expect(sheet[title + 3] == ["app_store", "13", "8", "5", "9", "5.6", "3.4", "21"])
+    let all = try #require(sheet.first { $0.first == "all stores" })
+    #expect(all[1] == "13")
+    #expect(
+      sheet.contains { $0.first == "1 revenue rows of these days have no rate into USD and are left out" })
   }
 }

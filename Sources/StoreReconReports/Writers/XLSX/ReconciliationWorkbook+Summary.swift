@@ -56,6 +56,7 @@ extension ReconciliationWorkbook {
         .integer(Int64(total.charges)), .integer(Int64(total.refundCount)),
       ])
     }
+    try writeSummaryReporting(content, into: sheet, row: &row)
     try writeSummaryTieOut(content, into: sheet, row: &row)
 
     try section("Inputs", header: ["role", "path", "read", "accepted", "rejected", "error"])
@@ -147,6 +148,55 @@ extension ReconciliationWorkbook {
     stake.xAxisNumberFormat = "mm-dd"
     stake.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
     try sheet.insert(stake, row: trend.days.count + 3, column: 1)
+  }
+
+  /// The Summary sheet's section in the reporting currency (with an FX table): money at stake, then per
+  /// store and for all stores the gross and proceeds of the report date beside the day before, the
+  /// change, and the gross month to date — the summary's "In USD" table as numbers.
+  static func writeSummaryReporting(_ content: Content, into sheet: XLSXWorksheet, row: inout Int)
+    throws(XLSXError)
+  {
+    guard let totals = content.reportingTotals else { return }
+    func line(_ cells: [XLSXCell], fitting: Bool = true) throws(XLSXError) {
+      try sheet.writeRow(cells, row: row, fitting: fitting)
+      row += 1
+    }
+    let c = totals.currency
+    let previous = CivilDate(daysSinceEpoch: content.date.daysSinceEpoch - 1)
+    func money(_ minor: Int64) -> XLSXCell { .money(minor: minor, currency: c) }
+    func change(_ now: Int64, _ before: Int64) -> XLSXCell {
+      let (difference, overflow) = now.subtractingReportingOverflow(before)
+      return overflow ? .empty : money(difference)
+    }
+    row += 1
+    try line([.bold("In \(c.code) (\(totals.label))")], fitting: false)
+    let which = content.history == nil ? "findings (no run history: all)" : "new findings"
+    var over = "over \(totals.atStakeFindings) \(which)"
+    if totals.unconvertedFindings > 0 {
+      over += "; \(totals.unconvertedFindings) without an amount or rate are not in it"
+    }
+    try line([.text("money at stake"), money(totals.atStakeMinor), .text(over)], fitting: false)
+    try line(
+      [
+        "store", "gross \(content.date)", "gross \(previous)", "change", "proceeds \(content.date)",
+        "proceeds \(previous)", "change", "gross month to date",
+      ].map { .bold($0) })
+    for l in totals.lines {
+      try line([
+        .text(l.store?.rawValue ?? "all stores"), money(l.grossMinor), money(l.previousGrossMinor),
+        change(l.grossMinor, l.previousGrossMinor), money(l.proceedsMinor), money(l.previousProceedsMinor),
+        change(l.proceedsMinor, l.previousProceedsMinor), money(l.monthGrossMinor),
+      ])
+    }
+    if totals.unconvertedRows > 0 {
+      try line(
+        [
+          .text(
+            "\(totals.unconvertedRows) revenue rows of these days have no rate into \(c.code) and are left out"
+          )
+        ],
+        fitting: false)
+    }
   }
 
   /// The Summary sheet's Run history section, from `row` on: new, still open and resolved per reason,

@@ -44,6 +44,9 @@ package enum ReconciliationWorkbook {
     /// Findings and money at stake per recorded run (``FindingsTrend``, run history): the **Findings
     /// trend** sheet, a chart of it on the Summary sheet below the revenue chart; `nil` leaves both out.
     package var findingsTrend: FindingsTrend?
+    /// The run's money in the reporting currency (``ReportingTotals``, with an FX table): a section of
+    /// the Summary sheet after the revenue totals; `nil` leaves it out.
+    package var reportingTotals: ReportingTotals?
 
     /// Creates the content.
     package init(
