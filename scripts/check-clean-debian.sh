@@ -8,8 +8,9 @@
 # .build/debian-root; reused when it is already there), installs exactly the Dockerfile's runtime list
 # (deploy/docker/runtime-packages.txt), copies the binary (default .build/static/storerecon, from
 # scripts/release-binary.sh) to /usr/local/bin, and, as the non-root user 10001 the image uses, runs
-# `storerecon --version`, `storerecon demo` (the embedded world, which checks its own findings) and
-# `storerecon help run`. Needs root (chroot), debootstrap and network. Exit 0 when all three pass.
+# `storerecon --version`, `storerecon demo` (the embedded world, which checks its own findings),
+# `storerecon help run` and `storerecon mail --dry-run` of the demo's reports (its pictures rendered
+# to PNG). Needs root (chroot), debootstrap, python3 and network. Exit 0 when all pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,7 +55,8 @@ chroot "$root" /bin/sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive 
   tail -n 20 "$root.apt.log" >&2
   exit 69
 }
-chroot "$root" /bin/sh -c 'id -u 10001 >/dev/null 2>&1 || useradd --uid 10001 --user-group --home-dir /home/check --create-home storerecon'
+chroot "$root" /bin/sh -c 'id -u 10001 >/dev/null 2>&1 || useradd --uid 10001 --user-group --home-dir /home/check --create-home storerecon
+  mkdir -p /home/check && chown 10001:10001 /home/check'
 install -m 0755 "$binary" "$root/usr/local/bin/storerecon"
 [ ! -e "$root/opt/swift" ] || { echo "scripts/check-clean-debian.sh: $root has a Swift toolchain" >&2; exit 1; }
 
@@ -66,4 +68,15 @@ run() {
 run --version
 run demo --quiet
 run help run >/dev/null
+# The e-mail's pictures need librsvg and the fonts of the list: a dry run renders them as PNG parts.
+python3 - "$root/home/check/demo/storerecon.json" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+config["mail"] = {"smtp": "smtp://127.0.0.1:2525", "from": "recon@acme.example", "to": ["finance@acme.example"]}
+json.dump(config, open(sys.argv[1].replace("storerecon.json", "mail.json"), "w"))
+PY
+run mail --config demo/mail.json --out demo/reports/2026-11-29 --dry-run
+pictures=$(grep -c '^Content-Type: image/png' "$root/home/check/demo/reports/2026-11-29/message.eml" || true)
+[ "$pictures" -ge 1 ] || { echo "scripts/check-clean-debian.sh: the e-mail has no PNG picture" >&2; exit 1; }
+echo "== the dry-run e-mail carries $pictures PNG pictures" >&2
 echo "== the binary ran on a clean Debian bookworm with only: $packages" >&2
