@@ -133,15 +133,32 @@ extension Currency {
   package static func render(_ value: Int64, scale: Int) -> String {
     // Checked here, where a String is built anyway: a negative scale would print no point at all.
     precondition(scale >= 0, "Currency.render(_:scale:): the scale is not negative (given \(scale))")
-    let magnitude = value.magnitude
-    var digitsText = String(magnitude)
-    if scale > 0 {
-      if digitsText.count <= scale {
-        digitsText = String(repeating: "0", count: scale - digitsText.count + 1) + digitsText
-      }
-      digitsText.insert(".", at: digitsText.index(digitsText.endIndex, offsetBy: -scale))
+    // The digits from the last, into one byte buffer (a workbook renders every money cell: one
+    // allocation, no Character indexing).
+    var magnitude = value.magnitude
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(max(20, scale + 2) + 2)
+    var written = 0
+    repeat {
+      if scale > 0 && written == scale { bytes.append(UInt8(ascii: ".")) }
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+      magnitude /= 10
+      written += 1
+    } while magnitude > 0 || written <= scale
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    bytes.reverse()
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// How many decimal digits `value` has (1 for 0).
+  package static func decimalDigits(_ value: UInt64) -> Int {
+    var count = 1
+    var rest = value
+    while rest >= 10 {
+      rest /= 10
+      count += 1
     }
-    return value < 0 ? "-" + digitsText : digitsText
+    return count
   }
 }
 

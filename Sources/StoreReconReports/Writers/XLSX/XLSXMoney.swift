@@ -13,7 +13,12 @@ enum XLSXMoney {
   /// shows 15 significant digits, so every amount below 10^15 minor units displays exactly. Returns `nil`
   /// only if the rendered text were not a number, which `render` never produces.
   static func cellValue(minor: Int64, digits: Int) -> Double? {
-    Double(Currency.render(minor, scale: digits))
+    // Both operands exact (|minor| ≤ 2^53, 10^digits ≤ 10^18 = 2^18 · 5^18 with 5^18 < 2^53): the IEEE
+    // division is correctly rounded, the same double the decimal text parses to, without the text.
+    if minor.magnitude <= 1 << 53, Pow10.exponents.contains(digits) {
+      return Double(minor) / Double(Pow10.int64(digits))
+    }
+    return Double(Currency.render(minor, scale: digits))
   }
 
   /// The cell value of an amount in `currency` (digits from its ISO 4217 minor units; none for codes without).
@@ -29,7 +34,7 @@ enum XLSXMoney {
 
   /// Characters the amount takes when shown in its format (for column widths).
   static func displayWidth(minor: Int64, digits: Int) -> Int {
-    let integerDigits = max(String(minor.magnitude).count - digits, 1)
+    let integerDigits = max(Currency.decimalDigits(minor.magnitude) - digits, 1)
     let separators = (integerDigits - 1) / 3
     return integerDigits + separators + (digits > 0 ? digits + 1 : 0) + (minor < 0 ? 1 : 0)
   }

@@ -52,7 +52,7 @@ package final class XLSXWorksheet {
     case .integer(let value):
       // Whole numbers up to 2^53 are exact doubles; counts and line numbers are far below.
       status = sheet.writeNumber(r, c, Double(value), format: nil)
-      width = String(value).count
+      width = Currency.decimalDigits(value.magnitude) + (value < 0 ? 1 : 0)
     case .money(let minor, let currency):
       let digits = currency.minorUnits ?? 0
       guard let value = XLSXMoney.cellValue(minor: minor, digits: digits) else {

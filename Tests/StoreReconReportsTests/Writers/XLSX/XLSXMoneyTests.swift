@@ -18,7 +18,7 @@ struct XLSXMoneyTests {
     #expect(XLSXMoney.cellValue(minor: 1, currency: kwd) == 0.001)
   }
 
-  /// For |minor| < 2^53 the decimal-text route gives exactly the correctly rounded quotient.
+  /// For |minor| ≤ 2^53 the cell value (the IEEE quotient) is exactly what the decimal text parses to.
   @Test func exactBelowTwoToThe53() {
     let seed: UInt64 = 0x715_0001
     var generator = SeededGenerator(seed: seed, stream: "xlsx money")
@@ -27,13 +27,21 @@ struct XLSXMoneyTests {
     // Uniform in -(limit - 1)...(limit - 1): 2^54 - 1 values.
     for _ in 0..<20_000 { samples.append(Int64(generator.below(Int(2 * limit - 1))) - (limit - 1)) }
     for minor in samples {
-      for digits in 0...4 {
-        let divisor = [1.0, 10, 100, 1000, 10_000][digits]
+      for digits in [0, 1, 2, 3, 4, 8, 18] {
         #expect(
-          XLSXMoney.cellValue(minor: minor, digits: digits) == Double(minor) / divisor,
+          XLSXMoney.cellValue(minor: minor, digits: digits) == Double(Currency.render(minor, scale: digits)),
           "seed \(seed): \(minor) / 10^\(digits)")
       }
     }
+  }
+
+  /// Beyond 2^53 (or 18 digits) the value comes from the text: still the nearest double.
+  @Test func beyondTwoToThe53TheTextDecides() {
+    let large: [Int64] = [Int64.max, Int64.min, (1 << 53) + 1, -(1 << 53) - 3]
+    for minor in large {
+      #expect(XLSXMoney.cellValue(minor: minor, digits: 2) == Double(Currency.render(minor, scale: 2)))
+    }
+    #expect(XLSXMoney.cellValue(minor: 5, digits: 19) == 5e-19)
   }
 
   @Test func numberFormatFollowsTheMinorUnits() throws {
