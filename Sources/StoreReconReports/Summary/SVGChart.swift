@@ -124,12 +124,20 @@ package enum SVGChart {
     "<svg role=\"img\" viewBox=\"0 0 \(f(width)) \(f(height))\" "
       + "width=\"100%\" style=\"max-width:\(f(width))px;height:auto;display:block;margin:4px 0 12px 0;"
       + "font-family:Arial,Helvetica,sans-serif;font-size:11px;\"><title>\(HTMLText.escape(title))</title>"
-      + text(title, x: 4, y: 14, anchor: "start", bold: true)
+      + text(title, x: 4, y: 14, anchor: "start", bold: true, fitWithin: width - 8)
   }
 
-  static func text(_ s: String, x: Double, y: Double, anchor: String, bold: Bool = false) -> String {
+  /// A text at (x, y); with `fitWithin`, a text wider than that (about 6.2 units a bold character at
+  /// 11 px) is squeezed to it (`textLength`), so a long title is not cut at the picture's edge.
+  static func text(
+    _ s: String, x: Double, y: Double, anchor: String, bold: Bool = false, fitWithin: Double? = nil
+  ) -> String {
     let weight = bold ? " font-weight=\"bold\"" : ""
-    return "<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\" fill=\"#1f2328\"\(weight)>"
+    var fit = ""
+    if let limit = fitWithin, Double(s.count) * 6.2 > limit {
+      fit = " textLength=\"\(f(limit))\" lengthAdjust=\"spacingAndGlyphs\""
+    }
+    return "<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\" fill=\"#1f2328\"\(weight)\(fit)>"
       + "\(HTMLText.escape(s))</text>"
   }
 

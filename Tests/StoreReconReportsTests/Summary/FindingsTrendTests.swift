@@ -98,3 +98,16 @@ enum Captured {
     }
   }
 }
+
+/// A picture's title longer than the picture is squeezed to its width, a short one is left alone.
+struct SVGTitleTests {
+  @Test func aLongTitleFitsThePicture() {
+    let long = String(repeating: "Gross revenue per day ", count: 5)
+    let svg = SVGChart.lineChart(title: long, xLabels: ["a", "b"], lines: []) { "\($0)" }
+    #expect(
+      svg.contains("font-weight=\"bold\" textLength=\"592\" lengthAdjust=\"spacingAndGlyphs\">\(long)</text>")
+    )
+    let short = SVGChart.lineChart(title: "Short", xLabels: ["a", "b"], lines: []) { "\($0)" }
+    #expect(!short.contains("textLength"))
+  }
+}
