@@ -82,8 +82,11 @@ package enum ReconciliationWorkbook {
     /// Rows per sheet, header included, before a table continues on its next sheet (Excel: 1,048,576).
     package var rowLimit = XLSXWorksheet.maxRows
     /// Above this many table rows the workbook is written in libxlsxwriter's constant-memory mode (one
-    /// row per sheet in memory; strings inline instead of a shared-string table).
-    package var constantMemoryAbove = 100_000
+    /// row per sheet in memory; strings inline instead of a shared-string table). By default always:
+    /// measured on a 30,000-user realistic world (510,366 cells), three runs each, alternating, it wrote
+    /// the workbook in 837–1,010 ms against 1,038–1,048 ms with the cell tree, the run's peak RSS was
+    /// 126 MB against 165 MB, and the file 6 % larger (2,500,677 bytes against 2,353,183).
+    package var constantMemoryAbove = 0
 
     /// Default options.
     package init() {}
