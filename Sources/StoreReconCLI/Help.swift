@@ -195,10 +195,12 @@ enum Help {
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
-    The message is multipart: summary.txt and summary.html as alternatives, and every *.xlsx file of
-    the folder attached. The subject is the config's subjectPrefix and the first part of summary.txt's
-    status line (OK, ATTENTION, ALERT, INCOMPLETE) with its one-line reason. The SMTP password comes from the environment variable named
-    by passwordEnv or the file named by passwordFile, never from the command line or the config.
+    The message is multipart: summary.txt and summary.html as alternatives (the HTML's pictures as
+    PNG images beside it, for mail clients that drop SVG), and every *.xlsx file of the folder
+    attached. The subject is the config's subjectPrefix and the first part of summary.txt's status
+    line (OK, ATTENTION, ALERT, INCOMPLETE) with its one-line reason. The SMTP password comes from
+    the environment variable named by passwordEnv or the file named by passwordFile, never from the
+    command line or the config.
     A folder whose files do not match its manifest.json is not mailed.
     Exit codes: 0 sent, 65 the folder does not match its manifest, 66 no summary or no manifest.json in the folder, 75
     SMTP server unreachable or refused the message, 77 wrong user name or password, 78 invalid mail
