@@ -37,6 +37,10 @@ package enum StoreReconCLI {
       return 0
     case "run":
       return runCommand(args)
+    case "merge":
+      return runCommand(args, merge: true)
+    case "keymap":
+      return keymapCommand(args)
     case "demo":
       return demoCommand(args)
     case "db":
@@ -52,7 +56,7 @@ package enum StoreReconCLI {
   }
 
   /// The commands, for "did you mean" (a new command adds its name here too).
-  static let commands = ["run", "fetch", "demo", "db", "mail", "help", "version"]
+  static let commands = ["run", "merge", "keymap", "fetch", "demo", "db", "mail", "help", "version"]
 
   /// ` — did you mean 'run'?` when `word` is a near miss of one of `known` (``ConfigSchema/closest(to:among:)``),
   /// else nothing.
@@ -73,12 +77,16 @@ package enum StoreReconCLI {
 
   // MARK: run
 
-  static func runCommand(_ args: [String]) -> Int32 {
-    let usage = Help.runUsage
+  static func runCommand(_ args: [String], merge: Bool = false) -> Int32 {
+    let usage = merge ? Help.mergeUsage : Help.runUsage
     let parsed: ParsedOptions
     do {
       parsed = try ParsedOptions.parse(
-        args, valued: ["--config", "--date", "--out", "--database", "--queries", "--lock-timeout"],
+        args,
+        valued: [
+          "--config", "--date", "--out", "--database", "--queries", "--lock-timeout", "--partition",
+          "--keymap",
+        ],
         flags: [
           "--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing",
           "--allow-damaged",
@@ -87,14 +95,16 @@ package enum StoreReconCLI {
       return usageError(error.message, usage: usage)
     }
     if parsed.help {
-      StandardOutput.write(Help.run)
+      StandardOutput.write(merge ? Help.merge : Help.run)
       return 0
     }
     let mail = parsed.flags.contains("--mail")
     let dryRun = parsed.flags.contains("--dry-run")
     if dryRun && !mail { return usageError("--dry-run needs --mail", usage: usage) }
-    guard parsed.positional.isEmpty else {
-      return usageError("unexpected argument '\(parsed.positional[0])'", usage: usage)
+    let mode: PlannedMode
+    switch partitionMode(parsed, merge: merge) {
+    case .success(let m): mode = m
+    case .failure(let failure): return usageError(failure.message, usage: usage)
     }
     guard let config = parsed.values["--config"] else {
       return usageError("missing --config FILE", usage: usage)
@@ -124,13 +134,18 @@ package enum StoreReconCLI {
           throw RunError(.config, "config \(config): --mail needs a \"mail\" section (from, to, smtp)")
         }
       }
-      let request = ReconciliationRun.Request(
+      var request = ReconciliationRun.Request(
         configPath: config, date: date, outDirectory: parsed.values["--out"],
         database: parsed.values["--database"], queriesDirectory: parsed.values["--queries"],
         history: !parsed.flags.contains("--no-history"),
         lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"),
         allowDamaged: parsed.flags.contains("--allow-damaged"))
+      request.mode = try resolved(mode)
       let result = try ReconciliationRun.execute(request, progress: progress)
+      if case .partition = request.mode {
+        StandardOutput.write("partial written to \(result.outDirectory)\n")
+        return result.failedInputs.isEmpty ? 0 : RunError.Code.dataError.rawValue
+      }
       if let headline = result.summary?.headline { StandardOutput.write(headline + "\n") }
       StandardOutput.write(Summary.text(result))
       reportFailedInputs(result)

@@ -6,8 +6,14 @@ enum Help {
   static let runUsage = """
     storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--database URI] [--queries DIR] \
     [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run]] [--require-complete] [--allow-missing] \
-    [--allow-damaged] [--quiet]
+    [--allow-damaged] [--partition I/N --keymap FILE] [--quiet]
     """
+  static let mergeUsage = """
+    storerecon merge --config FILE --date YYYY-MM-DD --out DIR [--database URI] [--queries DIR] \
+    [--no-history] [--mail [--dry-run]] [--require-complete] [--allow-missing] [--allow-damaged] [--quiet] \
+    PART_0 … PART_N-1
+    """
+  static let keymapUsage = "storerecon keymap --config FILE [--date YYYY-MM-DD] --out FILE [--quiet]"
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
   static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
@@ -29,6 +35,8 @@ enum Help {
       demo       Write a seeded sample world with planted problems, reconcile it, and check the result.
       db         Create the reference PostgreSQL schema (db init) or load CSV app rows into it (db load).
       mail       E-mail the summary and workbooks of a finished run (run --mail runs, then mails).
+      keymap     Write the lineage keymap a partitioned run needs (docs/partitions.md).
+      merge      Turn the partials of a partitioned run (run --partition I/N) into the reports.
       fetch      Download what is new from the stores' APIs into the config's fetch folder.
       help       Show help for a command: storerecon help run
 
@@ -85,6 +93,11 @@ enum Help {
       --allow-damaged     Reconcile an input whose rejects pass the config's "damaged" limits
                           (default: more than 1 % of its rows, or 100,000) and report ATTENTION,
                           instead of stopping the run with exit 65.
+      --partition I/N     Run partition I (0 … N−1) of N: keep only the purchase lineages whose
+                          key hashes to I (FNV-1a 64 mod N) and write <out>/partial.tsv and the
+                          rejects files instead of the reports; `storerecon merge` adds the N
+                          partials up. Needs --keymap; no run history, no mail (docs/partitions.md).
+      --keymap FILE       The lineage keymap `storerecon keymap` wrote for these inputs.
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
@@ -120,6 +133,34 @@ enum Help {
     unreachable database exits 75, a wrong or missing password 77, another run still holding the
     date's lock after --lock-timeout 75. The queries run in one read-only transaction: a query that
     writes exits 78, one past its statement timeout 75.
+
+    """
+
+  static let merge = """
+    OVERVIEW: Turn the N partials of a partitioned run into the reports of the whole run.
+
+    USAGE: \(mergeUsage)
+
+    Each PART is a folder `storerecon run --partition I/N` wrote (or its partial.tsv); all N
+    partitions of one report date must be given, each once, in any order. The merge reads the config's
+    inputs again for their counts, rejects files and the stores' own reports (keeping no record), adds
+    up the partials (findings, revenue, counts, the tie-out's feed side, duplicates, grants — a sum
+    that overflows is an error, exit 65) and writes every report `storerecon run` writes for the same
+    config and date, byte for byte (manifest timings aside). Options as for run; a missing or
+    malformed partial exits 65. Configs with price experiments are not yet supported (exit 64).
+
+    """
+
+  static let keymap = """
+    OVERVIEW: Write the lineage keymap of a partitioned run.
+
+    USAGE: \(keymapUsage)
+
+    Reads every input of the config once and joins what belongs to one purchase lineage: a Play
+    purchase and the token it upgraded from, a sales row's order and its purchase token, a user and
+    the chains their credentials, entitlements and credits name. Writes FILE (`storerecon-keymap 1`,
+    then one `node<TAB>lineage` line per node of a lineage of two or more) and prints its size. App
+    rows must come from the config's CSV files.
 
     """
 
@@ -253,6 +294,8 @@ enum Help {
     case "demo": return demo
     case "db": return database
     case "mail": return mail
+    case "merge": return merge
+    case "keymap": return keymap
     default: return nil
     }
   }

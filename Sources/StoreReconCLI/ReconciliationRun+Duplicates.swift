@@ -45,7 +45,7 @@ extension ReconciliationRun {
       let i = Int(d.droppedInput)
       guard d.kind != .conflict, reports.indices.contains(i) else { return true }
       return !isNotificationLog(reports[i])
-    }
+    }.sorted(by: RunPartial.duplicateOrder)
   }
 
   /// `file line N` of input `index`.

@@ -7,9 +7,32 @@ extension ReconciliationRun {
   /// notification's id, type, the store's time, when it was received and processed, and its age in hours
   /// at T (docs/reports.md#notificationscsv).
   static func notificationsCSV(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [UInt8] {
+    notificationsCSV(findings, fields: notificationFields(findings, rows: rows, asOf: asOf))
+  }
+
+  /// Per finding about a notification (`store|notification id`): the notification's type, signed,
+  /// received and processed instants and age in hours, as notifications.csv writes them.
+  static func notificationFields(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [String: [String]]
+  {
     var byId: [String: StoreNotification] = [:]
     for n in rows.notificationHistory { byId["\(n.store.rawValue)|\(n.notificationId)"] = n }
     for n in rows.notifications ?? [] { byId["\(n.store.rawValue)|\(n.notificationId)"] = n }
+    var fields: [String: [String]] = [:]
+    for f in findings {
+      guard let id = f.notificationId else { continue }
+      let key = "\(f.store.rawValue)|\(id)"
+      let n = byId[key]
+      fields[key] = [
+        n?.typeName ?? "", n?.eventAt?.description ?? "", n?.receivedAt?.description ?? "",
+        n?.processedAt?.description ?? "",
+        n.flatMap { NotificationHealth.ageHours($0, asOf: asOf) }.map(String.init) ?? "",
+      ]
+    }
+    return fields
+  }
+
+  /// notifications.csv: one row per finding about a notification, its fields from `fields`.
+  static func notificationsCSV(_ findings: [Finding], fields: [String: [String]]) -> [UInt8] {
     var csv = CSVWriter(header: [
       "finding_key", "kind", "reason", "store", "notification_id", "notification_type", "chain_key",
       "user_id",
@@ -17,13 +40,10 @@ extension ReconciliationRun {
     ])
     for f in findings {
       guard let id = f.notificationId else { continue }
-      let n = byId["\(f.store.rawValue)|\(id)"]
-      csv.row([
-        f.key, f.kind.rawValue, f.reason.rawValue, f.store.rawValue, id, n?.typeName ?? "", f.chainKey,
-        f.userId,
-        n?.eventAt?.description ?? "", n?.receivedAt?.description ?? "", n?.processedAt?.description ?? "",
-        n.flatMap { NotificationHealth.ageHours($0, asOf: asOf) }.map(String.init) ?? "",
-      ])
+      let n = fields["\(f.store.rawValue)|\(id)"] ?? ["", "", "", "", ""]
+      csv.row(
+        [f.key, f.kind.rawValue, f.reason.rawValue, f.store.rawValue, id, n[0], f.chainKey, f.userId]
+          + n[1...])
     }
     return csv.bytes
   }

@@ -31,6 +31,8 @@ package enum ReconciliationRun {
     /// `--allow-damaged`: a damaged input (config `damaged`) is reconciled and reported as ATTENTION
     /// instead of stopping the run with exit 65.
     package var allowDamaged = false
+    /// A whole run, one partition of a partitioned run, or the merge of its partials (docs/partitions.md).
+    package var mode: RunMode = .whole
 
     /// Creates a request.
     package init(
@@ -73,7 +75,10 @@ package enum ReconciliationRun {
     let started = clock.now
     // The machine clock, for the run history's metadata only.
     let startedAt = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000)).description
+    var request = request
+    if case .partition = request.mode { request.history = false }  // the merge keeps the history
     var setup = try setUp(request, progress: progress)
+    try checkPartitioned(request, config: setup.config)
     // The output folder's lock first: a second run into one --out waits for this one or refuses.
     let publication = try Publication.begin(
       setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
@@ -91,13 +96,23 @@ package enum ReconciliationRun {
       setup.plan, database: session?.connection,
       rejects: RejectRules(
         folder: setup.staging, damaged: setup.config.damaged, allowDamaged: request.allowDamaged),
-      progress: progress, clock: clock)
+      progress: progress, clock: clock, filter: request.mode.filter)
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try session?.endSnapshot()
     let readMs = milliseconds(clock.now - started)
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
+    if case .merge(let merged) = request.mode {
+      outcome = mergedOutcome(outcome, merged, setup: setup, inputs: inputs)
+      progress.note(
+        "merged the partials: \(outcome.findings.count) findings, \(outcome.revenue.count) revenue rows")
+    }
     outcome.duplicates = listed(outcome.duplicates, reports: inputs.reports)
     applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
+    if case .partition(let spec, _) = request.mode {
+      let result = try writePartial(spec, setup: setup, inputs: inputs, outcome: outcome, progress: progress)
+      try publication.publish()
+      return result
+    }
     if let store = session?.history {
       try recordHistory(
         store, &outcome, setup: setup, reports: inputs.reports, database: database, startedAt: startedAt,
@@ -266,7 +281,7 @@ package enum ReconciliationRun {
   /// read.
   static func readInputs(
     _ plan: [PlannedInput], database: PostgresConnection?, rejects rules: RejectRules,
-    progress: any ProgressSink, clock: ContinuousClock
+    progress: any ProgressSink, clock: ContinuousClock, filter: LineageFilter? = nil
   ) throws(RunError) -> Inputs {
     // First, before anything is read: a damaged gzip or zip is found whole (none of its rows counts),
     // and a file in the wrong role would reject every line and report a flood of false findings.
@@ -285,6 +300,7 @@ package enum ReconciliationRun {
     let digests = FileDigest.Prefetch(
       plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
+    inputs.builder.keeps = filter?.chain
     var storeReports = StoreReportRows()
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
@@ -306,6 +322,7 @@ package enum ReconciliationRun {
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
     if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
+    if let filter { inputs.rows.keepLineages(filter) }
     // The checksums, last: the run does not wait for one while inputs remain to be read.
     for (index, input) in plan.enumerated() where input.query == nil {
       let digest: (bytes: Int64, sha256: String)?
@@ -393,13 +410,13 @@ package enum ReconciliationRun {
   struct Outcome {
     let ledger: Ledger
     var findings: [Finding]
-    let revenue: [RevenueRow]
-    let counts: [CountsRow]
+    var revenue: [RevenueRow]
+    var counts: [CountsRow]
     /// The transaction feed against the stores' own reports.
-    let tieOut: TieOut
+    var tieOut: TieOut
     /// The settlement reports' look-ups (for the readout's settled proceeds).
     let settled: SettledProceeds
-    let unchecked: [Store: Int]
+    var unchecked: [Store: Int]
     /// Store records and resources read more than once (duplicates.csv).
     var duplicates: [RecordDuplicate] = []
     let ms: Int64
@@ -408,6 +425,9 @@ package enum ReconciliationRun {
     var delta: HistoryDelta?
     /// The recorded runs of the last ``FindingsTrend/dayCount`` days, this one included (run history only).
     var historyDays: [HistoryDayTotal] = []
+    /// A merge's grants and notifications.csv fields (from the partials; a whole run works them out).
+    var grants: [GrantRow]?
+    var notificationFields: [String: [String]]?
   }
 
   /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.
@@ -532,8 +552,10 @@ package enum ReconciliationRun {
     workbookOptions: ReconciliationWorkbook.Options, progress: any ProgressSink, clock: ContinuousClock
   ) throws(RunError) -> Written {
     let writeStart = clock.now
-    let grants = GrantRow.rows(
-      goodwill: inputs.rows.goodwill, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
+    let grants =
+      outcome.grants
+      ?? GrantRow.rows(
+        goodwill: inputs.rows.goodwill, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
     let fx = summaryFX(setup.config, rates: inputs.rows.fxRates, date: setup.date)
     // The status is decided once, here, before the workbook (whose first row shows it) is started.
     let facts = summaryFacts(setup, inputs, outcome, fx: fx)
@@ -555,7 +577,10 @@ package enum ReconciliationRun {
     }
     // notifications.csv needs the notification log, which goes with the app's rows below.
     let notificationsFile = inputs.rows.notifications.map { _ in
-      notificationsCSV(outcome.findings, rows: inputs.rows, asOf: setup.asOf)
+      notificationsCSV(
+        outcome.findings,
+        fields: outcome.notificationFields
+          ?? notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf))
     }
     inputs.rows = AppRowSet()  // likewise the app's rows
     let streamed = try finishRejects(inputs.rejectFiles)

@@ -14,12 +14,12 @@ package final class LedgerBuilder {
   /// Per record: its kind bits (purchase 0, refund 1, void 2), so that grouping reads no records.
   private var recordKind = GrowableBuffer<UInt8>()
   /// Per chain (builder numbering): everything the builder tracks, in one place (one cache line).
-  private var chains: [BuilderChain] = []
+  var chains: [BuilderChain] = []
   private var maps: [PackedIndex] = Array(repeating: PackedIndex(), count: 4)
   /// The order-keyed Play chains, in builder order.
   private var orderChains: [UInt32] = []
   /// First order ids each chain names (besides its own key).
-  private var bases: [(chain: UInt32, base: PackedID)] = []
+  var bases: [(chain: UInt32, base: PackedID)] = []
   /// Keeps what the build's prefetching reads (so that the reads are not optimized away).
   private var prefetchSink: UInt32 = 0
   /// Records added one by one, merged before the next batch or the build.
@@ -61,6 +61,9 @@ package final class LedgerBuilder {
     if pending.records.count + pending.statuses.count >= 4096 { flushPending() }
   }
 
+  /// Merges the records added one by one (before reading the builder's chains).
+  func flushPendingRecords() { flushPending() }
+
   private func flushPending() {
     guard !pending.isEmpty else { return }
     let batch = pending
@@ -73,6 +76,10 @@ package final class LedgerBuilder {
 
   /// Records and statuses taken in so far, the ones added one by one and not yet merged included.
   package var takenCount: Int { mergedCount + pending.records.count + pending.statuses.count }
+
+  /// A partitioned run's filter (namespace, chain key → whether this partition owns the lineage): the
+  /// records and resources of other partitions' lineages are dropped as they arrive.
+  package var keeps: ((RecordBatch.Space, String) -> Bool)?
 
   /// Set by the importer benchmark: batches are dropped instead of merged (to time importers alone).
   package var discardsBatches = false
@@ -100,6 +107,7 @@ package final class LedgerBuilder {
   /// into the builder's pools as they are first met.
   private func mergeBatch(_ batch: RecordBatch) {
     mergedCount += batch.records.count + batch.statuses.count
+    if let keep = keeps { batch.retain(keep) }
     let variants = storage.products.numbers(of: batch.products)
     var ids = BatchIDs(batch, into: storage)
     mergeRecords(batch, variants: variants, ids: &ids)

@@ -122,7 +122,7 @@ package struct Finding: Sendable, Equatable {
 
   /// `findings` sorted by ``reportOrder(_:_:)``; equal findings keep their order. The findings are not
   /// moved while sorting: their positions are, by a key that ranks kind, reason and store as one number.
-  static func sortedInReportOrder(_ findings: [Finding]) -> [Finding] {
+  package static func sortedInReportOrder(_ findings: [Finding]) -> [Finding] {
     let kinds = Kind.allCases.sorted()
     let reasons = Reason.allCases.sorted()
     let stores = Store.allCases.sorted()

@@ -12,6 +12,18 @@ extension CountsRow {
     _ rows: [CountsRow], reports: StoreReportRows, ledger: Ledger, date: CivilDate, appleDay: CivilDate?,
     hasPlaySales: Bool
   ) -> [CountsRow] {
+    withReportUnits(
+      rows, reports: reports, date: date, appleDay: appleDay,
+      playUnits: hasPlaySales ? playUnits(ledger: ledger, day: date) : nil)
+  }
+
+  /// The rows with the stores' own units, the Play units of the report day already counted
+  /// (`playUnits`, product → units; `nil` where the run reads no Play sales report): a partitioned
+  /// run's merge adds up its partitions' counts.
+  package static func withReportUnits(
+    _ rows: [CountsRow], reports: StoreReportRows, date: CivilDate, appleDay: CivilDate?,
+    playUnits play: [String: Int64]?
+  ) -> [CountsRow] {
     var apple: [String: Int64]?
     if let appleDay {
       var units: [String: Int64] = [:]
@@ -19,10 +31,6 @@ extension CountsRow {
         units[row.productId, default: 0] += row.units
       }
       apple = units
-    }
-    var play: [String: Int64]?
-    if hasPlaySales {
-      play = playUnits(ledger: ledger, day: date)
     }
     var table: [Store: [String: CountsRow]] = [:]
     for row in rows { table[row.store, default: [:]][row.productId] = row }
@@ -50,7 +58,7 @@ extension CountsRow {
   }
 
   /// Play charges less refunds on UTC day `day`, per product name, of the records revenue counts.
-  static func playUnits(ledger: Ledger, day: CivilDate) -> [String: Int64] {
+  package static func playUnits(ledger: Ledger, day: CivilDate) -> [String: Int64] {
     let s = ledger.storage
     let start = day.startUTC.ms
     let end = day.next.startUTC.ms

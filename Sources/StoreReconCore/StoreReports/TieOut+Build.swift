@@ -67,35 +67,83 @@ extension TieOut {
   /// Sales report day, Play cells and orders per earnings month. docs/tieout.md states the rules.
   package static func build(ledger: Ledger, reports: StoreReportRows, settings: TieOutSettings) -> TieOut {
     guard !reports.appleSales.isEmpty || !reports.playEarnings.isEmpty else { return TieOut() }
-    var cells = TieOutCellTable()
-    let t = ledger.asOf.ms
+    return build(
+      feed: feedRows(ledger: ledger, reports: reports, settings: settings), reports: reports,
+      settings: settings, asOf: ledger.asOf)
+  }
+
+  /// The report days and earnings months the tie-out covers as of `t`: those over by T.
+  static func periods(_ reports: StoreReportRows, settings: TieOutSettings, t: Int64)
+    -> (salesDays: Set<CivilDate>, months: Set<CivilDate>)
+  {
     // Only periods over by T: the feed holds nothing after T, the report the whole period.
     let ended = Set(settings.appleDays.filter { $0.end.ms <= t }.map(\.day))
-    let reportDays = Set(reports.appleSales.map(\.day))
-    let salesDays = reportDays.intersection(ended)
-    for row in reports.appleSales where row.isInApp && salesDays.contains(row.day) {
-      cells.addReport(row)
-    }
-    let reportMonths = Set(reports.playEarnings.map(\.month))
-    let months = reportMonths.filter { month in
+    let salesDays = Set(reports.appleSales.map(\.day)).intersection(ended)
+    let months = Set(reports.playEarnings.map(\.month)).filter { month in
       let next =
         month.month == 12
         ? CivilDate(year: month.year + 1, month: 1, day: 1)
         : CivilDate(year: month.year, month: month.month + 1, day: 1)
       return next.startUTC.ms <= t
     }
+    return (salesDays, months)
+  }
+
+  /// The transaction feed's side of the tie-out, by name: what a partition of a partitioned run
+  /// contributes (docs/partitions.md); the sides of all partitions add up to the whole feed's.
+  package static func feedRows(ledger: Ledger, reports: StoreReportRows, settings: TieOutSettings)
+    -> TieOutFeedRows
+  {
+    guard !reports.appleSales.isEmpty || !reports.playEarnings.isEmpty else { return TieOutFeedRows() }
+    let (salesDays, months) = periods(reports, settings: settings, t: ledger.asOf.ms)
+    let feed = TieOutFeed.collect(ledger: ledger, settings: settings, salesDays: salesDays, months: months)
+    var cells = TieOutCellTable()
+    cells.addFeed(feed.cells, products: ledger.storage.products)
+    var rows = TieOutFeedRows()
+    rows.cells = cells.table.map { TieOutFeedRows.Cell(key: $0.key, sums: $0.value.ledger) }
+    rows.cells.sort { TieOutFeedRows.Cell.precedes($0, $1) }
+    rows.orders = feed.orders.map {
+      TieOutFeedRows.Order(
+        orderId: $0.order.string, month: $0.month, productId: $0.product, currency: $0.currency,
+        itemMinor: $0.item, feeMinor: $0.fee)
+    }
+    return rows
+  }
+
+  /// The tie-out of a feed side (one run's, or the partitions' added up) against the stores' reports.
+  package static func build(
+    feed: TieOutFeedRows, reports: StoreReportRows, settings: TieOutSettings, asOf: Instant
+  )
+    -> TieOut
+  {
+    guard !reports.appleSales.isEmpty || !reports.playEarnings.isEmpty else { return TieOut() }
+    var cells = TieOutCellTable()
+    let (salesDays, months) = periods(reports, settings: settings, t: asOf.ms)
+    for row in reports.appleSales where row.isInApp && salesDays.contains(row.day) {
+      cells.addReport(row)
+    }
     var orders = TieOutOrderTable()
     for row in reports.playEarnings where months.contains(row.month) {
       cells.addReport(row)
       orders.addReport(row)
     }
-    let feed = TieOutFeed.collect(
-      ledger: ledger, settings: settings, salesDays: salesDays, months: months)
-    cells.addFeed(feed.cells, products: ledger.storage.products)
-    orders.addFeed(feed.orders)
+    for cell in feed.cells {
+      var sides = cells.table[cell.key, default: TieOutCellTable.Sides()]
+      sides.ledger.units += cell.sums.units
+      sides.ledger.gross += cell.sums.gross
+      sides.ledger.proceeds += cell.sums.proceeds
+      sides.ledger.freeUnits += cell.sums.freeUnits
+      cells.table[cell.key] = sides
+    }
+    orders.addFeed(
+      feed.orders.map {
+        TieOutFeed.OrderLine(
+          order: PlayOrderKey($0.orderId), month: $0.month, product: $0.productId, currency: $0.currency,
+          item: $0.itemMinor, fee: $0.feeMinor)
+      })
     var tieOut = TieOut(cells: cells.finished(), orders: orders.finished())
-    tieOut.skippedAppleDays = reportDays.subtracting(salesDays).sorted()
-    tieOut.skippedPlayMonths = reportMonths.subtracting(months).sorted()
+    tieOut.skippedAppleDays = Set(reports.appleSales.map(\.day)).subtracting(salesDays).sorted()
+    tieOut.skippedPlayMonths = Set(reports.playEarnings.map(\.month)).subtracting(months).sorted()
     return tieOut
   }
 }

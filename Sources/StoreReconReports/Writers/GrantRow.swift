@@ -35,7 +35,7 @@ package struct GrantRow: Sendable, Equatable {
   }
 
   /// `rows` in report order: by their CSV fields (rows with equal fields are equal).
-  static func reportOrder(_ rows: [GrantRow]) -> [GrantRow] {
+  package static func reportOrder(_ rows: [GrantRow]) -> [GrantRow] {
     let keys = rows.map(\.csvFields)
     var order = Array(rows.indices)
     order.sort { a, b in

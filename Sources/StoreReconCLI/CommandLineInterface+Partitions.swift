@@ -1,0 +1,97 @@
+import StoreReconCore
+import StoreReconPlatform
+
+extension StoreReconCLI {
+  /// What a path names before it is read: a keymap or partials, checked once the arguments are.
+  enum PlannedMode {
+    case whole
+    case partition(PartitionSpec, keymap: String)
+    case merge([String])
+  }
+
+  /// `--partition I/N --keymap FILE` for run, the partials for merge; a usage error otherwise.
+  static func partitionMode(_ parsed: ParsedOptions, merge: Bool) -> Result<
+    PlannedMode, ParsedOptions.Failure
+  > {
+    if merge {
+      if parsed.values["--partition"] != nil || parsed.values["--keymap"] != nil {
+        return .failure(.init(message: "merge takes no --partition or --keymap: give it the partials"))
+      }
+      guard !parsed.positional.isEmpty else {
+        return .failure(.init(message: "missing the partials (PART_0 … PART_N-1)"))
+      }
+      guard parsed.values["--date"] != nil, parsed.values["--out"] != nil else {
+        return .failure(.init(message: "merge needs --date and --out"))
+      }
+      return .success(.merge(parsed.positional))
+    }
+    if let first = parsed.positional.first {
+      return .failure(.init(message: "unexpected argument '\(first)'"))
+    }
+    switch (parsed.values["--partition"], parsed.values["--keymap"]) {
+    case (nil, nil): return .success(.whole)
+    case (nil, _?): return .failure(.init(message: "--keymap needs --partition I/N"))
+    case (_?, nil):
+      return .failure(.init(message: "--partition needs --keymap FILE (storerecon keymap writes it)"))
+    case (let text?, let keymap?):
+      guard let spec = PartitionSpec(parsing: text) else {
+        return .failure(
+          .init(message: "--partition must be I/N with 0 ≤ I < N ≤ \(PartitionSpec.maxCount), got '\(text)'"))
+      }
+      if parsed.flags.contains("--mail") {
+        return .failure(.init(message: "--mail belongs to the merge, not a partition"))
+      }
+      guard parsed.values["--date"] != nil, parsed.values["--out"] != nil else {
+        return .failure(.init(message: "--partition needs --date and --out"))
+      }
+      return .success(.partition(spec, keymap: keymap))
+    }
+  }
+
+  /// Reads the keymap or the partials the mode names.
+  static func resolved(_ mode: PlannedMode) throws(RunError) -> RunMode {
+    switch mode {
+    case .whole: return .whole
+    case .partition(let spec, let path): return .partition(spec, try ReconciliationRun.readKeymap(path))
+    case .merge(let paths): return .merge(try ReconciliationRun.readPartials(paths))
+    }
+  }
+
+  /// `storerecon keymap --config C [--date D] --out FILE`.
+  static func keymapCommand(_ args: [String]) -> Int32 {
+    let usage = Help.keymapUsage
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(args, valued: ["--config", "--date", "--out"], flags: ["--quiet"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.keymap)
+      return 0
+    }
+    if let first = parsed.positional.first {
+      return usageError("unexpected argument '\(first)'", usage: usage)
+    }
+    guard let config = parsed.values["--config"] else {
+      return usageError("missing --config FILE", usage: usage)
+    }
+    guard let out = parsed.values["--out"] else { return usageError("missing --out FILE", usage: usage) }
+    var date: CivilDate?
+    if let text = parsed.values["--date"] {
+      guard let d = CivilDate.parse(text) else {
+        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
+      }
+      date = d
+    }
+    let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
+    do throws(RunError) {
+      let line = try ReconciliationRun.writeKeymap(
+        ReconciliationRun.Request(configPath: config, date: date), to: out, progress: progress)
+      StandardOutput.write(line + "\n")
+      return 0
+    } catch {
+      return fail(error)
+    }
+  }
+}

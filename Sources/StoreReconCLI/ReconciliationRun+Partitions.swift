@@ -1,0 +1,215 @@
+import Foundation
+package import StoreReconCore
+import StoreReconAppRows
+package import StoreReconPlatform
+package import StoreReconReports
+
+/// Which lineages a run keeps: a partition's (docs/partitions.md), or none (a merge reads the inputs
+/// for their counts, rejects and the stores' own reports, and takes everything else from the partials).
+package struct LineageFilter: Sendable {
+  let chain: @Sendable (RecordBatch.Space, String) -> Bool
+  let user: @Sendable (String) -> Bool
+  let noKey: Bool
+
+  /// Partition `spec`'s lineages, as `keymap` joins them.
+  package static func partition(_ spec: PartitionSpec, keymap: LineageKeymap) -> LineageFilter {
+    LineageFilter(
+      chain: { spec.owns(lineage: keymap.lineage(of: LineageNode.chain($0, $1))) },
+      user: { spec.owns(lineage: keymap.lineage(of: LineageNode.user($0))) },
+      noKey: spec.owns(lineage: ""))
+  }
+
+  /// No lineage at all.
+  package static let nothing = LineageFilter(chain: { _, _ in false }, user: { _ in false }, noKey: false)
+
+  /// Whether a notification's chain is kept (one that names no chain goes with the lineage "").
+  func keeps(_ n: StoreNotification) -> Bool {
+    guard let key = n.chainKey, !key.isEmpty, let node = LineageNode.storeKey(n.store, key).last else {
+      return noKey
+    }
+    let space: RecordBatch.Space =
+      node.hasPrefix("a:")
+      ? .appStore : node.hasPrefix("s:") ? .stripe : node.hasPrefix("o:") ? .playOrder : .playToken
+    return chain(space, String(node.dropFirst(2)))
+  }
+}
+
+/// What a run is: a whole run, one partition of a partitioned run, or the merge of its partials.
+package enum RunMode: Sendable {
+  case whole
+  case partition(PartitionSpec, LineageKeymap)
+  case merge(RunPartial)
+
+  var filter: LineageFilter? {
+    switch self {
+    case .whole: return nil
+    case .partition(let spec, let keymap): return .partition(spec, keymap: keymap)
+    case .merge: return .nothing
+    }
+  }
+}
+
+extension AppRowSet {
+  /// Keeps the rows of the lineages `filter` keeps: entitlements, credentials, goodwill and credits by
+  /// user, notifications by chain; assignments and FX rates are the whole run's.
+  mutating func keepLineages(_ filter: LineageFilter) {
+    entitlements = entitlements.filtered(users: filter.user)
+    credentials = credentials.filtered(users: filter.user)
+    goodwill = goodwill.filter { filter.user($0.userId) }
+    credits = credits?.filter { filter.user($0.userId) }
+    notifications = notifications?.filter { filter.keeps($0) }
+    notificationHistory = notificationHistory.filter { filter.keeps($0) }
+  }
+
+  /// Joins each row's user with the chains the row names (credentials, entitlements, credits).
+  func joinLineages(into graph: inout LineageGraph) {
+    entitlements.joinLineages(into: &graph)
+    credentials.joinLineages(into: &graph)
+    for c in credits ?? [] {
+      graph.join(all: [LineageNode.user(c.userId)] + LineageNode.storeKey(c.store, c.transactionId))
+    }
+  }
+}
+
+extension ReconciliationRun {
+  /// A partitioned run's refusals: history belongs to the merge, and the price-test readout is not
+  /// yet worked out from partials.
+  static func checkPartitioned(_ request: Request, config: RunConfig) throws(RunError) {
+    guard case .whole = request.mode else {
+      if !config.experiments.isEmpty {
+        throw RunError(
+          .usage,
+          "config \(request.configPath): price-test readouts (experiments) are not yet computed by partitioned "
+            + "runs — run this config unpartitioned (docs/partitions.md)")
+      }
+      return
+    }
+  }
+
+  /// The partial of one partition: what its lineages contribute (docs/partitions.md).
+  static func partial(_ spec: PartitionSpec, setup: Setup, inputs: Inputs, outcome: Outcome) -> RunPartial {
+    var p = RunPartial(partition: spec, date: setup.date)
+    let ledger = outcome.ledger
+    p.findings = outcome.findings
+    p.notificationFields = notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf)
+    p.revenue = outcome.revenue
+    p.counts = CountsRow.rows(ledger: ledger, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
+    if !setup.config.playSales.isEmpty { p.playUnits = CountsRow.playUnits(ledger: ledger, day: setup.date) }
+    let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
+    p.tieOut = TieOut.feedRows(ledger: ledger, reports: inputs.storeReports, settings: settings)
+    p.duplicates = outcome.duplicates
+    p.grants = GrantRow.rows(
+      goodwill: inputs.rows.goodwill, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
+    p.unchecked = outcome.unchecked
+    return p
+  }
+
+  /// The merge's outcome: the inputs' reports as this run read them, every lineage's part from the
+  /// merged partials.
+  static func mergedOutcome(_ outcome: Outcome, _ merged: RunPartial, setup: Setup, inputs: Inputs) -> Outcome
+  {
+    var out = outcome
+    out.findings = merged.findings
+    out.revenue = merged.revenue
+    let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
+    out.counts = CountsRow.withReportUnits(
+      merged.counts, reports: inputs.storeReports, date: setup.date,
+      appleDay: latestAppleSalesDay(settings, reports: inputs.storeReports, setup: setup),
+      playUnits: setup.config.playSales.isEmpty ? nil : merged.playUnits ?? [:])
+    out.tieOut = TieOut.build(
+      feed: merged.tieOut, reports: inputs.storeReports, settings: settings, asOf: setup.asOf)
+    out.duplicates = merged.duplicates
+    out.unchecked = merged.unchecked
+    out.grants = merged.grants
+    out.notificationFields = merged.notificationFields
+    return out
+  }
+
+  /// Writes a partition's partial and its rejects files (the manifest and reports are the merge's).
+  static func writePartial(
+    _ spec: PartitionSpec, setup: Setup, inputs: Inputs, outcome: Outcome, progress: any ProgressSink
+  ) throws(RunError) -> RunResult {
+    let partial = partial(spec, setup: setup, inputs: inputs, outcome: outcome)
+    let bytes = partial.rendered()
+    do {
+      try AtomicFile.write(bytes, to: setup.staging + "/" + RunPartial.fileName)
+    } catch {
+      throw RunError(.ioError, error.description)
+    }
+    let streamed = try finishRejects(inputs.rejectFiles)
+    progress.note(
+      "wrote partition \(spec)'s partial: \(partial.findings.count) findings, \(partial.revenue.count) revenue rows, "
+        + "\(bytes.count) bytes")
+    return RunResult(
+      date: setup.date, asOf: setup.asOf, outDirectory: setup.out, inputs: inputs.reports,
+      findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
+      files: [RunPartial.fileName] + streamed.map(\.name))
+  }
+
+  /// Reads partial files (a partition's folder or its `partial.tsv`) and adds them up.
+  package static func readPartials(_ paths: [String]) throws(RunError) -> RunPartial {
+    var parts: [RunPartial] = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      let file =
+        FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        ? path + "/" + RunPartial.fileName : path
+      let bytes = try readBytes(file)
+      do {
+        parts.append(try RunPartial(parsing: bytes))
+      } catch {
+        throw RunError(.dataError, "partial \(file): \(error.description)")
+      }
+    }
+    do {
+      return try RunPartial.merged(parts)
+    } catch {
+      throw RunError(.dataError, "merge: \(error.message)")
+    }
+  }
+
+  /// `storerecon keymap`: reads every input once and writes the lineage keymap to `path`; returns the
+  /// progress line (nodes, entries, bytes).
+  package static func writeKeymap(_ request: Request, to path: String, progress: any ProgressSink)
+    throws(RunError)
+    -> String
+  {
+    let setup = try setUp(request, progress: progress)
+    let scratch = NSTemporaryDirectory() + "storerecon-keymap-\(ProcessInfo.processInfo.processIdentifier)"
+    do {
+      try FileManager.default.createDirectory(atPath: scratch + "/rejects", withIntermediateDirectories: true)
+    } catch {
+      throw RunError(.ioError, "cannot create \(scratch): \(error.localizedDescription)")
+    }
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    if setup.databaseURI != nil {
+      throw RunError(
+        .usage, "keymap reads the app's rows from CSV files; a database config is not yet supported")
+    }
+    let inputs = try readInputs(
+      setup.plan, database: nil,
+      rejects: RejectRules(folder: scratch, damaged: setup.config.damaged, allowDamaged: true),
+      progress: progress, clock: ContinuousClock())
+    var graph = LineageGraph()
+    inputs.builder.joinLineages(into: &graph)
+    inputs.rows.joinLineages(into: &graph)
+    let keymap = graph.keymap()
+    let bytes = keymap.rendered()
+    do {
+      try AtomicFile.write(bytes, to: path)
+    } catch {
+      throw RunError(.ioError, error.description)
+    }
+    return "wrote \(path): \(graph.nodeCount) nodes, \(keymap.entries.count) entries, \(bytes.count) bytes"
+  }
+
+  /// Reads a keymap file.
+  package static func readKeymap(_ path: String) throws(RunError) -> LineageKeymap {
+    let bytes = try readBytes(path)
+    do {
+      return try LineageKeymap(parsing: bytes)
+    } catch {
+      throw RunError(.dataError, "keymap \(path): \(error.description)")
+    }
+  }
+}

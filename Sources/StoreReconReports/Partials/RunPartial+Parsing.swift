@@ -1,0 +1,173 @@
+package import StoreReconCore
+
+extension RunPartial {
+  /// Reads a partial file's bytes; throws for a wrong header, an unknown tag, a malformed field or a
+  /// file cut short (no `end` line), with the line's number.
+  package init(parsing bytes: [UInt8]) throws(PartialText.FormatError) {
+    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)[...]
+    guard let first = lines.popFirst(), String(decoding: first, as: UTF8.self) == RunPartial.header else {
+      throw PartialText.FormatError(
+        line: 1, reason: "not a storerecon partial (expected '\(RunPartial.header)')")
+    }
+    var number = 1
+    func next() throws(PartialText.FormatError) -> PartialFields {
+      number += 1
+      guard let line = lines.popFirst() else {
+        throw PartialText.FormatError(
+          line: number, reason: "the file ends before its 'end' line (cut short?)")
+      }
+      return PartialFields(values: try PartialText.optionalFields(line, line: number), line: number)
+    }
+    var head = try next()
+    guard try head.text(0) == "partition",
+      let spec = PartitionSpec(index: try head.int(1), count: try head.int(2))
+    else { throw PartialText.FormatError(line: number, reason: "expected 'partition I N'") }
+    head = try next()
+    guard try head.text(0) == "date", let date = CivilDate.parse(try head.text(1)) else {
+      throw PartialText.FormatError(line: number, reason: "expected 'date YYYY-MM-DD'")
+    }
+    self.init(partition: spec, date: date)
+    while true {
+      var f = try next()
+      let tag = try f.text(0)
+      if tag == "end" { break }
+      try add(tag, &f)
+    }
+  }
+
+  private mutating func add(_ tag: String, _ f: inout PartialFields) throws(PartialText.FormatError) {
+    switch tag {
+    case "F": findings.append(try f.finding())
+    case "N":
+      notificationFields[try f.text(1)] = try (2..<f.values.count).map { i throws(PartialText.FormatError) in
+        try f.text(i)
+      }
+    case "R": revenue.append(try f.revenue())
+    case "C":
+      var c = CountsRow(store: try f.store(1), productId: try f.text(2))
+      c.chainsPaidThrough = try f.int(3)
+      c.entitlementsActive = try f.int(4)
+      counts.append(c)
+    case "PU": playUnits = playUnits ?? [:]
+    case "P": playUnits?[try f.text(1)] = try f.int64(2)
+    case "TC": tieOut.cells.append(try f.tieOutCell())
+    case "TO":
+      tieOut.orders.append(
+        TieOutFeedRows.Order(
+          orderId: try f.text(1), month: try f.date(2), productId: try f.text(3), currency: try f.currency(4),
+          itemMinor: try f.int64(5), feeMinor: try f.int64(6)))
+    case "D": duplicates.append(try f.duplicate())
+    case "G": grants.append(try f.grant())
+    case "U": unchecked[try f.store(1)] = try f.int(2)
+    default: throw f.error("unknown line tag '\(tag)'")
+    }
+  }
+}
+
+/// One line's fields while a partial is read, with typed accessors that name the line on failure.
+struct PartialFields {
+  var values: [String?]
+  var line: Int
+
+  func error(_ reason: String) -> PartialText.FormatError {
+    PartialText.FormatError(line: line, reason: reason)
+  }
+
+  func optional(_ i: Int) throws(PartialText.FormatError) -> String? {
+    guard i < values.count else { throw error("expected at least \(i + 1) fields, found \(values.count)") }
+    return values[i]
+  }
+
+  func text(_ i: Int) throws(PartialText.FormatError) -> String {
+    guard let v = try optional(i) else { throw error("field \(i + 1) is absent") }
+    return v
+  }
+
+  func int64(_ i: Int) throws(PartialText.FormatError) -> Int64 {
+    let t = try text(i)
+    guard let v = Int64(t) else { throw error("field \(i + 1) '\(t)' is not an integer") }
+    return v
+  }
+
+  func int(_ i: Int) throws(PartialText.FormatError) -> Int { Int(try int64(i)) }
+
+  func store(_ i: Int) throws(PartialText.FormatError) -> Store {
+    let t = try text(i)
+    guard let v = Store(rawValue: t) else { throw error("unknown store '\(t)'") }
+    return v
+  }
+
+  func currency(_ i: Int) throws(PartialText.FormatError) -> Currency {
+    let t = try text(i)
+    guard let v = Currency.named(t) else { throw error("unknown currency '\(t)'") }
+    return v
+  }
+
+  func date(_ i: Int) throws(PartialText.FormatError) -> CivilDate {
+    let t = try text(i)
+    guard let v = CivilDate.parse(t) else { throw error("field \(i + 1) '\(t)' is not a date") }
+    return v
+  }
+
+  func instant(_ i: Int) throws(PartialText.FormatError) -> Instant? {
+    guard try optional(i) != nil else { return nil }
+    return Instant(ms: try int64(i))
+  }
+
+  func finding() throws(PartialText.FormatError) -> Finding {
+    let reasonText = try text(1)
+    guard let reason = Finding.Reason(rawValue: reasonText) else {
+      throw error("unknown reason '\(reasonText)'")
+    }
+    let currency = try optional(6) == nil ? nil : try self.currency(6)
+    let amount = try optional(7) == nil ? nil : try int64(7)
+    var f = Finding(
+      reason: reason, store: try store(2), chainKey: try text(3), userId: try text(4), productId: try text(5),
+      currency: currency, amountMinor: amount, detail: try text(8))
+    f.notificationId = try optional(9)
+    f.key = try text(10)  // as the rule made it (a notification's names the notification too)
+    return f
+  }
+
+  func revenue() throws(PartialText.FormatError) -> RevenueRow {
+    var r = RevenueRow(
+      day: try date(1), store: try store(2), productId: try text(3), currency: try currency(4))
+    r.charges = try int(5)
+    r.grossMinor = try int64(6)
+    r.taxMinor = try int64(7)
+    r.refundsMinor = try int64(8)
+    r.refundCount = try int(9)
+    r.proceedsMinor = try int64(10)
+    let source = try text(11)
+    guard let s = ProceedsSource(rawValue: source) else { throw error("unknown proceeds source '\(source)'") }
+    r.proceedsSource = s
+    return r
+  }
+
+  func tieOutCell() throws(PartialText.FormatError) -> TieOutFeedRows.Cell {
+    let sourceText = try text(1)
+    guard let source = StoreReportKind(rawValue: sourceText) else {
+      throw error("unknown report '\(sourceText)'")
+    }
+    return TieOutFeedRows.Cell(
+      source: source, day: try date(2), productId: try text(3), country: try text(4),
+      currency: try currency(5),
+      units: try int64(6), grossMinor: try int64(7), proceedsMinor: try int64(8), freeUnits: try int64(9))
+  }
+
+  func duplicate() throws(PartialText.FormatError) -> RecordDuplicate {
+    let kindText = try text(1)
+    guard let kind = RecordDuplicate.Kind(rawValue: kindText) else {
+      throw error("unknown kind '\(kindText)'")
+    }
+    return RecordDuplicate(
+      kind: kind, store: try store(2), id: try text(3), record: try text(4), keptInput: Int32(try int(5)),
+      keptLine: try int(6), droppedInput: Int32(try int(7)), droppedLine: try int(8))
+  }
+
+  func grant() throws(PartialText.FormatError) -> GrantRow {
+    GrantRow(
+      source: try text(1), grantId: try text(2), userId: try text(3), productId: try text(4),
+      startsAt: try instant(5), endsAt: try instant(6), active: try text(7) == "1", reason: try text(8))
+  }
+}

@@ -1,0 +1,110 @@
+package import StoreReconCore
+
+/// What one partition of a partitioned run contributes to the reports (docs/partitions.md): the
+/// findings of the lineages it owns, its sums of revenue, counts and the tie-out's feed side, the
+/// records it read twice, the grants of its users. ``RunPartial/merged(_:)`` adds N of them up into
+/// what one unpartitioned run computes.
+package struct RunPartial: Sendable, Equatable {
+  /// The file's first line; the number is the format's version.
+  package static let header = "storerecon-partial 1"
+  /// The file's name inside a partition's output folder.
+  package static let fileName = "partial.tsv"
+
+  package var partition: PartitionSpec
+  package var date: CivilDate
+  /// In report order.
+  package var findings: [Finding] = []
+  /// For the findings about a notification: `store|notification id` → notifications.csv's type,
+  /// signed, received and processed instants and age (as the report writes them).
+  package var notificationFields: [String: [String]] = [:]
+  package var revenue: [RevenueRow] = []
+  /// The counts before the stores' own units (chains paid through, active entitlements).
+  package var counts: [CountsRow] = []
+  /// Play sales units of the report day per product; `nil` where the run reads no Play sales report.
+  package var playUnits: [String: Int64]?
+  package var tieOut = TieOutFeedRows()
+  package var duplicates: [RecordDuplicate] = []
+  package var grants: [GrantRow] = []
+  /// Active entitlements per store that no export of the config could check.
+  package var unchecked: [Store: Int] = [:]
+
+  /// An empty partial of partition `partition` for report date `date`.
+  package init(partition: PartitionSpec, date: CivilDate) {
+    self.partition = partition
+    self.date = date
+  }
+}
+
+extension RunPartial {
+  /// The file's bytes: the header, `partition I N`, `date D`, then one tagged line per row.
+  package func rendered() -> [UInt8] {
+    var out = PartialLines()
+    out.line([RunPartial.header])
+    out.line(["partition", String(partition.index), String(partition.count)])
+    out.line(["date", date.description])
+    for f in findings {
+      out.line(
+        [
+          "F", f.reason.rawValue, f.store.rawValue, f.chainKey, f.userId, f.productId, f.currency?.code,
+          f.amountMinor.map(String.init), f.detail, f.notificationId, f.key,
+        ])
+    }
+    for key in notificationFields.keys.sorted() { out.line(["N", key] + (notificationFields[key] ?? [])) }
+    for r in revenue {
+      out.line([
+        "R", r.day.description, r.store.rawValue, r.productId, r.currency.code, String(r.charges),
+        String(r.grossMinor), String(r.taxMinor), String(r.refundsMinor), String(r.refundCount),
+        String(r.proceedsMinor), r.proceedsSource.rawValue,
+      ])
+    }
+    for c in counts {
+      out.line([
+        "C", c.store.rawValue, c.productId, String(c.chainsPaidThrough), String(c.entitlementsActive),
+      ])
+    }
+    if let playUnits {
+      out.line(["PU"])
+      for product in playUnits.keys.sorted() { out.line(["P", product, String(playUnits[product] ?? 0)]) }
+    }
+    for c in tieOut.cells {
+      out.line([
+        "TC", c.source.rawValue, c.day.description, c.productId, c.country, c.currency.code, String(c.units),
+        String(c.grossMinor), String(c.proceedsMinor), String(c.freeUnits),
+      ])
+    }
+    for o in tieOut.orders {
+      out.line([
+        "TO", o.orderId, o.month.description, o.productId, o.currency.code, String(o.itemMinor),
+        String(o.feeMinor),
+      ])
+    }
+    for d in duplicates {
+      out.line([
+        "D", d.kind.rawValue, d.store.rawValue, d.id, d.record, String(d.keptInput), String(d.keptLine),
+        String(d.droppedInput), String(d.droppedLine),
+      ])
+    }
+    for g in grants {
+      out.line([
+        "G", g.source, g.grantId, g.userId, g.productId, g.startsAt.map { String($0.ms) },
+        g.endsAt.map { String($0.ms) }, g.active ? "1" : "0", g.reason,
+      ])
+    }
+    for store in unchecked.keys.sorted() { out.line(["U", store.rawValue, String(unchecked[store] ?? 0)]) }
+    out.line(["end"])
+    return out.bytes
+  }
+}
+
+/// Tab-separated, escaped lines being written.
+struct PartialLines {
+  var bytes: [UInt8] = []
+
+  mutating func line(_ fields: [String?]) {
+    for (k, f) in fields.enumerated() {
+      if k > 0 { bytes.append(0x09) }
+      bytes += PartialText.escaped(f)
+    }
+    bytes.append(0x0A)
+  }
+}
