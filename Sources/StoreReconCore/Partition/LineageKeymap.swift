@@ -1,5 +1,5 @@
 /// The only global state of a partitioned run: which lineage each joined node belongs to. A node not
-/// in the map is a lineage of its own (docs/partitions.md#the-keymap).
+/// in the map is a lineage of its own (docs/partitions.md#the-keymap-file).
 ///
 /// The file form is UTF-8 text: the line `storerecon-keymap 1`, then one `node<TAB>lineage` line per
 /// entry in byte order of the node, each field escaped as ``PartialText`` escapes.

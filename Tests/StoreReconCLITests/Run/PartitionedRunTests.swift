@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import StoreReconTestSupport
+
+@testable import StoreReconPlatform
+@testable import StoreReconCore
+@testable import StoreReconReports
+@testable import StoreReconDemo
+@testable import StoreReconCLI
+
+/// A partitioned run (keymap, N partitions, merge) writes the same reports as one run, byte for byte
+/// (docs/partitions.md); the manifest differs only in its timings.
+@Suite(.serialized) struct PartitionedRunTests {
+  /// The demo world without its price experiments (not yet computed by partitioned runs).
+  static func world(_ dir: TempDir, users: Int = 400) throws -> (config: String, date: CivilDate) {
+    var options = DemoOptions()
+    options.users = users
+    _ = try DemoWorld.generate(options, into: dir.path("world"))
+    let path = dir.path("world/storerecon.json")
+    var config = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    config["experiments"] = nil
+    let noExperiments = dir.path("world/partitioned.json")
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: noExperiments))
+    return (noExperiments, options.asOf)
+  }
+
+  static func request(_ config: String, _ date: CivilDate, _ out: String, _ mode: RunMode = .whole)
+    -> ReconciliationRun.Request
+  {
+    var r = ReconciliationRun.Request(configPath: config, date: date, outDirectory: out)
+    r.mode = mode
+    return r
+  }
+
+  /// Every file of `folder`, by path inside it.
+  static func files(_ folder: String) throws -> [String: Data] {
+    var out: [String: Data] = [:]
+    let walker = FileManager.default.enumerator(atPath: folder)
+    while let name = walker?.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      else { continue }
+      out[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+    }
+    return out
+  }
+
+  /// The manifest without its timings (the milliseconds each input and step took).
+  static func withoutTimings(_ data: Data) -> String {
+    String(decoding: data, as: UTF8.self).split(separator: "\n").filter { line in
+      let t = line.trimmingCharacters(in: .whitespaces)
+      let timed = [
+        "\"elapsedMs\"", "\"read\":", "\"reconcile\":", "\"experiments\":", "\"write\":", "\"workbook\":",
+        "\"total\":",
+      ]
+      return !timed.contains { t.hasPrefix($0) && t.last != "{" && t.last != "[" }
+    }.joined(separator: "\n")
+  }
+
+  static func expectSameReports(_ whole: String, _ merged: String, _ label: String) throws {
+    let a = try files(whole)
+    let b = try files(merged)
+    #expect(Set(a.keys) == Set(b.keys), "\(label): the same files")
+    #expect(a.count > 20)
+    for (name, bytes) in a {
+      if name == "manifest.json" {
+        #expect(withoutTimings(bytes) == withoutTimings(b[name] ?? Data()), "\(label): \(name)")
+      } else {
+        #expect(bytes == b[name], "\(label): \(name) differs")
+      }
+    }
+  }
+
+  /// Runs the N partitions and returns their folders.
+  static func partitions(
+    _ config: String, _ date: CivilDate, keymap: LineageKeymap, count: Int, in dir: TempDir
+  )
+    throws -> [String]
+  {
+    try (0..<count).map { i in
+      let out = dir.path("n\(count)/part\(i)")
+      let spec = try #require(PartitionSpec(index: i, count: count))
+      _ = try ReconciliationRun.execute(
+        request(config, date, out, .partition(spec, keymap)), progress: MemoryProgress())
+      return out
+    }
+  }
+
+  @Test func partitionedRunsMergeIntoTheSameReportsForEveryCount() throws {
+    let dir = try TempDir()
+    let (config, date) = try PartitionedRunTests.world(dir)
+    _ = try ReconciliationRun.execute(
+      PartitionedRunTests.request(config, date, dir.path("whole")), progress: MemoryProgress())
+    let line = try ReconciliationRun.writeKeymap(
+      ReconciliationRun.Request(configPath: config, date: date), to: dir.path("keymap.tsv"),
+      progress: MemoryProgress())
+    #expect(line.contains("entries"))
+    let keymap = try ReconciliationRun.readKeymap(dir.path("keymap.tsv"))
+    #expect(!keymap.entries.isEmpty)
+    for n in [1, 2, 3, 7, 16] {
+      var parts = try PartitionedRunTests.partitions(config, date, keymap: keymap, count: n, in: dir)
+      // The merge takes the partials in any order.
+      parts.reverse()
+      let merged = try ReconciliationRun.readPartials(parts)
+      _ = try ReconciliationRun.execute(
+        PartitionedRunTests.request(config, date, dir.path("n\(n)/merged"), .merge(merged)),
+        progress: MemoryProgress())
+      try PartitionedRunTests.expectSameReports(dir.path("whole"), dir.path("n\(n)/merged"), "N=\(n)")
+    }
+  }
+
+  @Test func eachLineageFindingLandsInExactlyOnePartition() throws {
+    let dir = try TempDir()
+    let (config, date) = try PartitionedRunTests.world(dir)
+    let whole = try ReconciliationRun.execute(
+      PartitionedRunTests.request(config, date, dir.path("whole")), progress: MemoryProgress())
+    _ = try ReconciliationRun.writeKeymap(
+      ReconciliationRun.Request(configPath: config, date: date), to: dir.path("keymap.tsv"),
+      progress: MemoryProgress())
+    let keymap = try ReconciliationRun.readKeymap(dir.path("keymap.tsv"))
+    let parts = try PartitionedRunTests.partitions(config, date, keymap: keymap, count: 5, in: dir)
+    let partials = try parts.map {
+      try RunPartial(parsing: Array(Data(contentsOf: URL(fileURLWithPath: $0 + "/partial.tsv"))))
+    }
+    // Two users claiming one purchase, a Play upgrade's older purchase, a user paying twice: the rule
+    // saw the whole group, in one partition, and said what the whole run says.
+    for reason in [Finding.Reason.multipleUsers, .superseded, .acrossStores, .withinStore] {
+      let expected = whole.findings.filter { $0.reason == reason }
+      #expect(!expected.isEmpty, "\(reason)")
+      for f in expected {
+        let holders = partials.filter { $0.findings.contains(f) }
+        #expect(holders.count == 1, "\(reason) \(f.chainKey) \(f.userId) is in \(holders.count) partitions")
+      }
+    }
+    #expect(partials.map(\.findings.count).reduce(0, +) == whole.findings.count)
+    #expect(Set(partials.map { $0.findings.count }).count > 1 || partials.allSatisfy { !$0.findings.isEmpty })
+  }
+
+  @Test func wrongPartitionArgumentsAreUsageErrors() throws {
+    let dir = try TempDir()
+    let (config, date) = try PartitionedRunTests.world(dir, users: 300)
+    let d = date.description
+    #expect(
+      StoreReconCLI.main([
+        "run", "--config", config, "--date", d, "--out", dir.path("p"), "--partition", "3/3", "--keymap", "k",
+        "--quiet",
+      ]) == 64)
+    #expect(
+      StoreReconCLI.main([
+        "run", "--config", config, "--date", d, "--out", dir.path("p"), "--partition", "0/3", "--quiet",
+      ]) == 64)
+    #expect(
+      StoreReconCLI.main(["merge", "--config", config, "--date", d, "--out", dir.path("m"), "--quiet"]) == 64)
+    // A missing partition is a data error, named.
+    _ = StoreReconCLI.main(["keymap", "--config", config, "--date", d, "--out", dir.path("k.tsv"), "--quiet"])
+    #expect(
+      StoreReconCLI.main([
+        "run", "--config", config, "--date", d, "--out", dir.path("p0"), "--partition", "0/2", "--keymap",
+        dir.path("k.tsv"), "--quiet",
+      ]) == 0)
+    #expect(
+      StoreReconCLI.main([
+        "merge", "--config", config, "--date", d, "--out", dir.path("m"), "--quiet", dir.path("p0"),
+      ]) == 65)
+    // The demo's own config has price experiments: refused until the readout is merged.
+    #expect(
+      StoreReconCLI.main([
+        "run", "--config", dir.path("world/storerecon.json"), "--date", d, "--out", dir.path("x"),
+        "--partition", "0/2", "--keymap", dir.path("k.tsv"), "--quiet",
+      ]) == 64)
+  }
+}

@@ -1,0 +1,109 @@
+import Testing
+
+@testable import StoreReconCore
+@testable import StoreReconReports
+
+@Suite struct RunPartialTests {
+  static func spec(_ i: Int, _ n: Int) -> PartitionSpec {
+    PartitionSpec(index: i, count: n) ?? PartitionSpec(index: 0, count: 1)!
+  }
+
+  static func sample(_ i: Int, _ n: Int) -> RunPartial {
+    var p = RunPartial(partition: spec(i, n), date: CivilDate(year: 2026, month: 11, day: 29))
+    var f = Finding(
+      reason: .unclaimed, store: .appStore, chainKey: "20000\(i)", userId: "", productId: "pro\tmonthly",
+      currency: Currency.named("JPY"), amountMinor: 600, detail: "line one\nline two \\ end")
+    f.notificationId = i == 0 ? "n-1" : nil
+    p.findings = [f]
+    var r = RevenueRow(
+      day: CivilDate(year: 2026, month: 11, day: 28), store: .play, productId: "pro",
+      currency: Currency.named("EUR")!)
+    r.charges = 2
+    r.grossMinor = 998
+    r.proceedsMinor = 700 + Int64(i)
+    r.proceedsSource = i == 0 ? .settled : .estimated
+    p.revenue = [r]
+    var c = CountsRow(store: .play, productId: "pro")
+    c.chainsPaidThrough = 3
+    p.counts = [c]
+    p.playUnits = ["pro": 2]
+    p.tieOut.cells = [
+      TieOutFeedRows.Cell(
+        source: .playEarnings, day: CivilDate(year: 2026, month: 10, day: 1), productId: "pro", country: "DE",
+        currency: Currency.named("EUR")!, units: 1, grossMinor: 499, proceedsMinor: 424, freeUnits: 0)
+    ]
+    p.tieOut.orders = [
+      TieOutFeedRows.Order(
+        orderId: "GPA.1234-5678-9012-3456\(i)", month: CivilDate(year: 2026, month: 10, day: 1),
+        productId: "pro",
+        currency: Currency.named("EUR")!, itemMinor: 499, feeMinor: 75)
+    ]
+    p.grants = [
+      GrantRow(
+        source: "goodwill", grantId: "g\(i)", userId: "u\(i)", productId: "pro", startsAt: Instant(ms: 1000),
+        endsAt: nil, active: true, reason: "support")
+    ]
+    p.unchecked = [.appStore: 1]
+    p.notificationFields = i == 0 ? ["app_store|n-1": ["DID_RENEW", "", "", "", "3"]] : [:]
+    return p
+  }
+
+  @Test func partialsRoundTripThroughTheirText() throws {
+    let p = RunPartialTests.sample(1, 3)
+    let parsed = try RunPartial(parsing: p.rendered())
+    #expect(parsed == p)
+  }
+
+  @Test func aCutShortOrWrongFileIsRefusedWithItsLine() {
+    var bytes = RunPartialTests.sample(0, 2).rendered()
+    bytes.removeLast("end\n".utf8.count)
+    #expect(throws: PartialText.FormatError.self) { try RunPartial(parsing: bytes) }
+    #expect(throws: PartialText.FormatError.self) {
+      try RunPartial(parsing: Array("storerecon-keymap 1\n".utf8))
+    }
+    let badTag = Array("storerecon-partial 1\npartition\t0\t1\ndate\t2026-11-29\nXX\tz\nend\n".utf8)
+    do {
+      _ = try RunPartial(parsing: badTag)
+      Issue.record("an unknown tag was read")
+    } catch {
+      #expect(error.line == 4)
+    }
+  }
+
+  @Test func mergingAddsUpSumsAndTakesTheLeastSettledSource() throws {
+    let merged = try RunPartial.merged([RunPartialTests.sample(1, 2), RunPartialTests.sample(0, 2)])
+    #expect(merged.findings.count == 2)
+    #expect(merged.findings.map(\.chainKey) == ["200000", "200001"])
+    #expect(merged.revenue.count == 1)
+    #expect(merged.revenue[0].charges == 4)
+    #expect(merged.revenue[0].proceedsMinor == 1401)
+    #expect(merged.revenue[0].proceedsSource == .estimated)
+    #expect(merged.counts[0].chainsPaidThrough == 6)
+    #expect(merged.playUnits == ["pro": 4])
+    #expect(merged.tieOut.cells.count == 1)
+    #expect(merged.tieOut.cells[0].grossMinor == 998)
+    #expect(merged.tieOut.orders.count == 2)
+    #expect(merged.grants.map(\.grantId) == ["g0", "g1"])
+    #expect(merged.unchecked == [.appStore: 2])
+  }
+
+  @Test func aMergeNeedsEveryPartitionOnceAndNoOverflow() {
+    #expect(throws: PartialMergeError.self) {
+      try RunPartial.merged([RunPartialTests.sample(0, 3), RunPartialTests.sample(1, 3)])
+    }
+    #expect(throws: PartialMergeError.self) {
+      try RunPartial.merged([RunPartialTests.sample(0, 2), RunPartialTests.sample(0, 2)])
+    }
+    #expect(throws: PartialMergeError.self) {
+      try RunPartial.merged([RunPartialTests.sample(0, 2), RunPartialTests.sample(1, 3)])
+    }
+    var big = RunPartialTests.sample(0, 2)
+    big.revenue[0].grossMinor = Int64.max
+    do {
+      _ = try RunPartial.merged([big, RunPartialTests.sample(1, 2)])
+      Issue.record("an overflowing sum was merged")
+    } catch {
+      #expect(error.message.contains("overflows"))
+    }
+  }
+}
