@@ -144,10 +144,12 @@ enum Help {
     Each PART is a folder `storerecon run --partition I/N` wrote (or its partial.tsv); all N
     partitions of one report date must be given, each once, in any order. The merge reads the config's
     inputs again for their counts, rejects files and the stores' own reports (keeping no record), adds
-    up the partials (findings, revenue, counts, the tie-out's feed side, duplicates, grants — a sum
+    up the partials (findings, revenue, counts, the tie-out's feed side, duplicates, grants, the
+    experiments' credited users and charges — a sum
     that overflows is an error, exit 65) and writes every report `storerecon run` writes for the same
     config and date, byte for byte (manifest timings aside). Options as for run; a missing or
-    malformed partial exits 65. Configs with price experiments are not yet supported (exit 64).
+    malformed partial exits 65. Price experiments are read out from the partitions' per-user tallies
+    (the bootstrap runs in the merge).
 
     """
 

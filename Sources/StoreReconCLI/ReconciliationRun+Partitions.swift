@@ -72,20 +72,6 @@ extension AppRowSet {
 }
 
 extension ReconciliationRun {
-  /// A partitioned run's refusals: history belongs to the merge, and the price-test readout is not
-  /// yet worked out from partials.
-  static func checkPartitioned(_ request: Request, config: RunConfig) throws(RunError) {
-    guard case .whole = request.mode else {
-      if !config.experiments.isEmpty {
-        throw RunError(
-          .usage,
-          "config \(request.configPath): price-test readouts (experiments) are not yet computed by partitioned "
-            + "runs — run this config unpartitioned (docs/partitions.md)")
-      }
-      return
-    }
-  }
-
   /// The partial of one partition: what its lineages contribute (docs/partitions.md).
   static func partial(_ spec: PartitionSpec, setup: Setup, inputs: Inputs, outcome: Outcome) -> RunPartial {
     var p = RunPartial(partition: spec, date: setup.date)
@@ -101,14 +87,45 @@ extension ReconciliationRun {
     p.grants = GrantRow.rows(
       goodwill: inputs.rows.goodwill, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
     p.unchecked = outcome.unchecked
+    if let experiments = experimentSettings(setup.config, rows: inputs.rows, settled: outcome.settled) {
+      let calendar = setup.calendar
+      p.readouts = Readout.partials(
+        experiments: setup.config.experiments, ledger: ledger, credentials: inputs.rows.credentials,
+        assignments: inputs.rows.assignments, settings: experiments, dayOf: { calendar.day(of: $0) })
+    }
     return p
+  }
+
+  /// Each experiment read out from the partitions' crediting passes.
+  static func mergedReadouts(_ merged: RunPartial, setup: Setup, inputs: Inputs, settled: SettledProceeds)
+    throws(RunError) -> [Readout]
+  {
+    guard let settings = experimentSettings(setup.config, rows: inputs.rows, settled: settled) else {
+      return []
+    }
+    let calendar = setup.calendar
+    var out: [Readout] = []
+    for experiment in setup.config.experiments {
+      let parts = merged.readouts.filter { $0.experimentId == experiment.id }
+      do {
+        out.append(
+          try Readout.merged(
+            parts, experiment: experiment, assignments: inputs.rows.assignments, settings: settings,
+            asOf: setup.asOf, dayOf: { calendar.day(of: $0) }))
+      } catch {
+        throw RunError(.dataError, "merge: \(error.message)")
+      }
+    }
+    return out
   }
 
   /// The merge's outcome: the inputs' reports as this run read them, every lineage's part from the
   /// merged partials.
-  static func mergedOutcome(_ outcome: Outcome, _ merged: RunPartial, setup: Setup, inputs: Inputs) -> Outcome
+  static func mergedOutcome(_ outcome: Outcome, _ merged: RunPartial, setup: Setup, inputs: Inputs)
+    throws(RunError) -> Outcome
   {
     var out = outcome
+    out.readouts = try mergedReadouts(merged, setup: setup, inputs: inputs, settled: outcome.settled)
     out.findings = merged.findings
     out.revenue = merged.revenue
     let settings = tieOutSettings(setup.config, reports: inputs.storeReports)

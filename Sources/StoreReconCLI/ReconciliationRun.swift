@@ -78,7 +78,6 @@ package enum ReconciliationRun {
     var request = request
     if case .partition = request.mode { request.history = false }  // the merge keeps the history
     var setup = try setUp(request, progress: progress)
-    try checkPartitioned(request, config: setup.config)
     // The output folder's lock first: a second run into one --out waits for this one or refuses.
     let publication = try Publication.begin(
       setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
@@ -102,7 +101,7 @@ package enum ReconciliationRun {
     let readMs = milliseconds(clock.now - started)
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
     if case .merge(let merged) = request.mode {
-      outcome = mergedOutcome(outcome, merged, setup: setup, inputs: inputs)
+      outcome = try mergedOutcome(outcome, merged, setup: setup, inputs: inputs)
       progress.note(
         "merged the partials: \(outcome.findings.count) findings, \(outcome.revenue.count) revenue rows")
     }
@@ -428,6 +427,8 @@ package enum ReconciliationRun {
     /// A merge's grants and notifications.csv fields (from the partials; a whole run works them out).
     var grants: [GrantRow]?
     var notificationFields: [String: [String]]?
+    /// A merge's readouts, worked out from the partials' crediting passes.
+    var readouts: [Readout]?
   }
 
   /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.
@@ -566,9 +567,11 @@ package enum ReconciliationRun {
       findingsTrend: FindingsTrend.build(totals: outcome.historyDays, fx: fx),
       reportingTotals: ReportingTotals.build(facts), options: workbookOptions, clock: clock)
     let experimentStart = clock.now
-    let readouts = computeReadouts(
-      setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
-      calendar: setup.calendar)
+    let readouts =
+      outcome.readouts
+      ?? computeReadouts(
+        setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
+        calendar: setup.calendar)
     outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
     for readout in readouts {
@@ -871,14 +874,23 @@ package enum ReconciliationRun {
   }
 
   /// The price-experiment readouts of the config's experiments (none without experiments).
-  static func computeReadouts(
-    _ config: RunConfig, ledger: Ledger, rows: AppRowSet, settled: SettledProceeds, calendar: ReportCalendar
-  ) -> [Readout] {
-    guard !config.experiments.isEmpty, let reporting = config.reportingCurrency else { return [] }
+  /// What the readout works with: the FX table, fees, catalog, rounding and the settled proceeds;
+  /// `nil` without experiments or a reporting currency.
+  static func experimentSettings(_ config: RunConfig, rows: AppRowSet, settled: SettledProceeds)
+    -> ExperimentSettings?
+  {
+    guard !config.experiments.isEmpty, let reporting = config.reportingCurrency else { return nil }
     var settings = ExperimentSettings(
       fx: FXRateBook(reporting: reporting, rows: rows.fxRates), fees: config.fees, catalog: config.catalog,
       rounding: config.rounding)
     if !settled.isEmpty { settings.settled = settled }
+    return settings
+  }
+
+  static func computeReadouts(
+    _ config: RunConfig, ledger: Ledger, rows: AppRowSet, settled: SettledProceeds, calendar: ReportCalendar
+  ) -> [Readout] {
+    guard let settings = experimentSettings(config, rows: rows, settled: settled) else { return [] }
     return Readout.build(
       experiments: config.experiments, ledger: ledger, credentials: rows.credentials,
       assignments: rows.assignments, settings: settings, dayOf: { calendar.day(of: $0) })

@@ -2,9 +2,9 @@
 ///
 /// Parts of the crediting pass keep their own tallies, added up afterwards (every field is a count or
 /// a sum, so the order of the additions does not matter).
-struct ArmTally {
+struct ArmTally: Equatable {
   /// Money and charge counts of one row.
-  struct Totals {
+  struct Totals: Equatable {
     var renewals = 0
     var refunds = 0
     var refundsMinor: Int64 = 0
@@ -30,7 +30,7 @@ struct ArmTally {
   }
 
   /// What one assigned user did: kept in one array over the experiment's users, by user number.
-  struct Person {
+  struct Person: Equatable {
     var firstPaidAt = PackedRecord.none
     var reportingNet: Int64 = 0
     /// Net proceeds in ``netCurrency`` (the user's first charge currency); other currencies are kept

@@ -87,28 +87,27 @@ extension Readout {
     _ experiment: Experiment, assigned: AssignedUsers, claimers: [Int32]? = nil, users: ChainUsers,
     ledger: Ledger, settings: ExperimentSettings, dayOf: (Instant) -> CivilDate, creditParts: Int? = nil
   ) -> Readout {
-    let s = ledger.storage
-    let reportDate = dayOf(ledger.asOf.adding(ms: -1))
+    var pass = credited(
+      experiment, assigned: assigned, claimers: claimers, users: users, ledger: ledger, settings: settings,
+      dayOf: dayOf, creditParts: creditParts)
+    var people = pass.people
+    pass.people = []
+    let (totals, lineageStorage, reportDate, days) = (pass.totals, pass.lineage, pass.reportDate, pass.days)
+    return finish(
+      experiment, assigned: assigned, people: &people, totals: totals, lineage: lineageStorage,
+      reportDate: reportDate, days: days, settings: settings, dayOf: dayOf)
+  }
+
+  /// The readout from the crediting pass's results (one run's, or a partitioned run's added up):
+  /// the sample-ratio test, the arm rows, the bootstrap and the verdicts.
+  static func finish(
+    _ experiment: Experiment, assigned: AssignedUsers, people: inout [ArmTally.Person], totals: CreditTotals,
+    lineage lineageStorage: CreditedCharges.Storage, reportDate: CivilDate, days: Int,
+    settings: ExperimentSettings,
+    dayOf: (Instant) -> CivilDate
+  ) -> Readout {
     let arms = experiment.arms
     let counts = assigned.counts(arms: arms.count)
-    let owners = lineageOwners(
-      users, ledger: s, assigned: assigned,
-      claimers: claimers ?? ChainUsers.claimerNumbers(users.credentials, assigned))
-    let startDay = experiment.enrollStart.daysSinceEpoch
-    let days = max(0, Int(reportDate.daysSinceEpoch - startDay) + 1)
-    let context = CreditContext(
-      ledger: s, asOf: ledger.asOf, arms: arms, assigned: assigned, users: users, owners: owners,
-      places: places(assigned, counts: counts), facts: VariantFacts(s.products, catalog: settings.catalog),
-      offers: offers(arms, s.products), nameCount: s.products.names.count, settings: settings,
-      startDay: startDay, days: days)
-    var (people, results) = creditAll(context, parts: creditParts, dayOf: dayOf)
-    var totals = CreditTotals(arms: arms.count, days: days)
-    for result in results { totals.add(result) }
-    let lineageStorage = CreditedCharges.Storage(
-      experimentId: experiment.id, armIds: arms.map(\.id), users: assigned.users, pool: s.pool,
-      segments: results.map(\.items))
-    results = []
-
     let srm = ChiSquare.goodnessOfFit(observed: counts, weights: arms.map(\.weight))
     let credited = CreditedUsers(people, arms: assigned.arms, armCount: arms.count)
     let columns = CurrencyColumns(tallies: totals.tallies, credited: credited)

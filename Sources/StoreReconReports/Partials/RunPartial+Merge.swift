@@ -58,6 +58,7 @@ extension RunPartial {
           try sum(Int64(out.unchecked[store] ?? 0), Int64(k), "unchecked entitlements"))
       }
     }
+    out.readouts = ordered.flatMap(\.readouts)
     return out
   }
 

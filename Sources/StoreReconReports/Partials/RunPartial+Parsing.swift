@@ -59,6 +59,10 @@ extension RunPartial {
     case "D": duplicates.append(try f.duplicate())
     case "G": grants.append(try f.grant())
     case "U": unchecked[try f.store(1)] = try f.int(2)
+    case "X": readouts.append(ReadoutPartial(experimentId: try f.text(1)))
+    case let t where t.hasPrefix("X"):
+      guard !readouts.isEmpty else { throw f.error("a readout line before its 'X' line") }
+      try readouts[readouts.count - 1].read(f.values, line: f.line)
     default: throw f.error("unknown line tag '\(tag)'")
     }
   }

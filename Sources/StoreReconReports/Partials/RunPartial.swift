@@ -27,6 +27,8 @@ package struct RunPartial: Sendable, Equatable {
   package var grants: [GrantRow] = []
   /// Active entitlements per store that no export of the config could check.
   package var unchecked: [Store: Int] = [:]
+  /// Each experiment's crediting pass over the partition's lineages.
+  package var readouts: [ReadoutPartial] = []
 
   /// An empty partial of partition `partition` for report date `date`.
   package init(partition: PartitionSpec, date: CivilDate) {
@@ -91,6 +93,10 @@ extension RunPartial {
       ])
     }
     for store in unchecked.keys.sorted() { out.line(["U", store.rawValue, String(unchecked[store] ?? 0)]) }
+    for r in readouts {
+      out.line(["X", r.experimentId])
+      for fields in r.lines() { out.line(fields) }
+    }
     out.line(["end"])
     return out.bytes
   }
