@@ -20,8 +20,16 @@ package struct AppRowSet {
   /// ledger: the run moves them into the ledger builder once the log is read.
   package var notificationRecords: [StoreTransaction] = []
 
+  /// A partitioned run's filter: a notification (and the record it carries) of another partition's
+  /// chain is dropped as it is read.
+  package var keepsNotification: (@Sendable (StoreNotification) -> Bool)?
+
   /// Adds a decoded notification and the record it carries.
   package mutating func add(_ decoded: DecodedNotification) {
+    if let keeps = keepsNotification, !keeps(decoded.notification) {
+      if notifications == nil { notifications = [] }
+      return
+    }
     if notifications == nil { notifications = [] }
     notifications?.append(decoded.notification)
     if let record = decoded.record { notificationRecords.append(record) }

@@ -36,11 +36,19 @@ package struct NotificationCSVReader: AppRowReader {
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     emit: (DecodedNotification) -> Void
   ) throws(InputError) -> InputCounts {
-    var rows: [NotificationRow] = []
+    var batch = DecodeBatch()
     var counts = try AppRowCSV.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: NotificationCSVReader.columns, emit: { rows.append($0) }, map: NotificationCSVReader.row)
-    decode(rows, counts: &counts, displayName: displayName, rejects: rejects, emit: emit)
+      names: NotificationCSVReader.columns,
+      emit: {
+        batch.add($0) { rows, delta in
+          decode(rows, counts: &delta, displayName: displayName, rejects: rejects, emit: emit)
+        }
+      },
+      map: NotificationCSVReader.row)
+    batch.finish(into: &counts) { rows, delta in
+      decode(rows, counts: &delta, displayName: displayName, rejects: rejects, emit: emit)
+    }
     return counts
   }
 
@@ -49,11 +57,19 @@ package struct NotificationCSVReader: AppRowReader {
     source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     emit: (DecodedNotification) -> Void
   ) throws(InputError) -> InputCounts {
-    var rows: [NotificationRow] = []
+    var batch = DecodeBatch()
     var counts = try AppRowCSV.run(
       source: source, displayName: displayName, fileIndex: fileIndex, rejects: rejects,
-      names: NotificationCSVReader.columns, emit: { rows.append($0) }, map: NotificationCSVReader.row)
-    decode(rows, counts: &counts, displayName: displayName, rejects: rejects, emit: emit)
+      names: NotificationCSVReader.columns,
+      emit: {
+        batch.add($0) { rows, delta in
+          decode(rows, counts: &delta, displayName: displayName, rejects: rejects, emit: emit)
+        }
+      },
+      map: NotificationCSVReader.row)
+    batch.finish(into: &counts) { rows, delta in
+      decode(rows, counts: &delta, displayName: displayName, rejects: rejects, emit: emit)
+    }
     return counts
   }
 
@@ -65,6 +81,32 @@ package struct NotificationCSVReader: AppRowReader {
       rows, counts: &counts, displayName: displayName, rejects: rejects, origin: \.origin,
       raw: { "\($0.store.rawValue),\($0.notificationId),\($0.receivedAt),\($0.payload)" },
       makeDecoder: makeDecoder, emit: emit)
+  }
+
+  /// Notification rows waiting to be decoded: decoded on all cores a batch at a time, so that a
+  /// large log is never held whole (its payloads are most of its bytes).
+  struct DecodeBatch {
+    static let rows = 32_768
+    var rows: [NotificationRow] = []
+    /// What decoding took back from the accepted rows (and rejected), so far.
+    var delta = InputCounts()
+
+    mutating func add(_ row: NotificationRow, decode: ([NotificationRow], inout InputCounts) -> Void) {
+      rows.append(row)
+      if rows.count >= DecodeBatch.rows {
+        decode(rows, &delta)
+        rows.removeAll(keepingCapacity: true)
+      }
+    }
+
+    mutating func finish(
+      into counts: inout InputCounts, decode: ([NotificationRow], inout InputCounts) -> Void
+    ) {
+      if !rows.isEmpty { decode(rows, &delta) }
+      rows = []
+      counts.accepted += delta.accepted
+      counts.rejected += delta.rejected
+    }
   }
 
   /// Reads one notifications CSV file's rows without decoding their payloads (`storerecon db load`

@@ -134,23 +134,35 @@ enum InputReaders {
   static func readHistory(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet
   ) throws(InputError) -> InputCounts {
+    let verifier = input.verifier ?? JWSVerifier()
+    // Decoded a batch of lines at a time, on all cores: the history is never held whole.
     var lines: [(String, Origin)] = []
+    var delta = InputCounts()
+    func decode() {
+      ParallelDecode.run(
+        lines, counts: &delta, displayName: input.display, rejects: rejects, origin: \.1, raw: \.0,
+        makeDecoder: {
+          let decoder = NotificationDecoder(verifier: verifier)
+          return { (line: (String, Origin)) throws(RowRejection) -> DecodedNotification in
+            try decoder.historyEntry(line.0, origin: line.1)
+          }
+        }
+      ) { decoded in
+        if let keeps = rows.keepsNotification, !keeps(decoded.notification) { return }
+        rows.notificationHistory.append(decoded.notification)
+        if let record = decoded.record { rows.notificationRecords.append(record) }
+      }
+      lines.removeAll(keepingCapacity: true)
+    }
     var counts = try JSONLinesImport.lines(
       path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
-    ) { (line, origin) throws(RowRejection) in lines.append((line, origin)) }
-    let verifier = input.verifier ?? JWSVerifier()
-    ParallelDecode.run(
-      lines, counts: &counts, displayName: input.display, rejects: rejects, origin: \.1, raw: \.0,
-      makeDecoder: {
-        let decoder = NotificationDecoder(verifier: verifier)
-        return { (line: (String, Origin)) throws(RowRejection) -> DecodedNotification in
-          try decoder.historyEntry(line.0, origin: line.1)
-        }
-      }
-    ) { decoded in
-      rows.notificationHistory.append(decoded.notification)
-      if let record = decoded.record { rows.notificationRecords.append(record) }
+    ) { (line, origin) throws(RowRejection) in
+      lines.append((line, origin))
+      if lines.count >= 32_768 { decode() }
     }
+    decode()
+    counts.accepted += delta.accepted
+    counts.rejected += delta.rejected
     return counts
   }
 

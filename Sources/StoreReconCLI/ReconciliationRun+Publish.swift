@@ -1,5 +1,6 @@
 import Foundation
 import StoreReconPlatform
+import StoreReconReports
 
 extension ReconciliationRun {
   /// How a run publishes its report folder whole (docs/reports.md, "How a report folder is
@@ -57,7 +58,8 @@ extension ReconciliationRun {
       URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.path
     }
 
-    /// A run replaces only a report folder: missing, empty, or holding a `manifest.json`.
+    /// A run replaces only a report folder: missing, empty, or holding a `manifest.json` (or, a
+    /// partition's, its `partial.tsv`).
     private func checkTarget() throws(RunError) {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else { return }
@@ -65,7 +67,8 @@ extension ReconciliationRun {
         throw RunError(.ioError, "cannot write the reports to \(out): it is a file, not a folder")
       }
       let entries = (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []
-      guard entries.isEmpty || entries.contains("manifest.json") else {
+      guard entries.isEmpty || entries.contains("manifest.json") || entries.contains(RunPartial.fileName)
+      else {
         throw RunError(
           .ioError,
           "cannot write the reports to \(out): it holds files but no manifest.json, so it is not a "

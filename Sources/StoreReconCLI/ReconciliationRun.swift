@@ -300,6 +300,7 @@ package enum ReconciliationRun {
       plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
     inputs.builder.keeps = filter?.chain
+    if let filter { inputs.rows.keepsNotification = { filter.keeps($0) } }
     var storeReports = StoreReportRows()
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
