@@ -57,13 +57,13 @@ extension ReadoutPartial {
 
   /// Reads one of the lines ``lines()`` writes (its tag first).
   package mutating func read(_ f: [String?], line: Int) throws(PartialText.FormatError) {
-    let r = ReadoutFields(values: f, line: line)
+    let r = PartialFields(values: f, line: line)
     switch try r.text(0) {
     case "XP":
       var p = ArmTally.Person()
-      p.firstPaidAt = try r.int(2)
-      p.reportingNet = try r.int(3)
-      p.net = try r.int(4)
+      p.firstPaidAt = try r.int64(2)
+      p.reportingNet = try r.int64(3)
+      p.net = try r.int64(4)
       p.firstPaidCurrency = try r.handle(5)
       p.trialCurrency = try r.handle(6)
       p.netCurrency = try r.handle(7)
@@ -75,36 +75,36 @@ extension ReadoutPartial {
       let a = try r.int(1)
       let days = try r.list(6)
       while tallies.count <= a { tallies.append(ArmTally(days: days.count)) }
-      tallies[Int(a)].chainsAssignedAfterPurchase = Int(try r.int(2))
-      tallies[Int(a)].chainsExcluded = Int(try r.int(3))
-      tallies[Int(a)].chainsOfOtherArmsProducts = Int(try r.int(4))
-      tallies[Int(a)].renewalsByNumber = try r.list(5).map { Int($0) }
-      tallies[Int(a)].proceedsByDayIndex = days
+      tallies[a].chainsAssignedAfterPurchase = try r.int(2)
+      tallies[a].chainsExcluded = try r.int(3)
+      tallies[a].chainsOfOtherArmsProducts = try r.int(4)
+      tallies[a].renewalsByNumber = try r.list(5).map { Int($0) }
+      tallies[a].proceedsByDayIndex = days
     case "XC": try readTotals(r)
     case "XG":
       gaps.append(
         FXGap(
           currency: try r.currency(1), day: try r.date(2), store: try r.store(3), chainKey: try r.text(4),
           transactionId: try r.text(5)))
-    case "XO": otherNet[try r.text(1), default: [:]][try r.currency(2)] = try r.int(3)
+    case "XO": otherNet[try r.text(1), default: [:]][try r.currency(2)] = try r.int64(3)
     case "XL": lineage.append(try r.charge(experimentId: experimentId))
     case let tag: throw r.error("unknown readout line tag '\(tag)'")
     }
   }
 
-  private mutating func readTotals(_ r: ReadoutFields) throws(PartialText.FormatError) {
-    let a = Int(try r.int(1))
+  private mutating func readTotals(_ r: PartialFields) throws(PartialText.FormatError) {
+    let a = try r.int(1)
     guard a < tallies.count else { throw r.error("a currency row before its arm's XA line") }
     var t = ArmTally.Totals()
-    t.renewals = Int(try r.int(3))
-    t.refunds = Int(try r.int(4))
-    t.refundsMinor = try r.int(5)
-    t.grossMinor = try r.int(6)
-    t.proceedsMinor = try r.int(7)
-    t.subscriptionLineages = Int(try r.int(8))
-    t.matureLineages = Int(try r.int(9))
-    t.charges = Int(try r.int(10))
-    t.settledCharges = Int(try r.int(11))
+    t.renewals = try r.int(3)
+    t.refunds = try r.int(4)
+    t.refundsMinor = try r.int64(5)
+    t.grossMinor = try r.int64(6)
+    t.proceedsMinor = try r.int64(7)
+    t.subscriptionLineages = try r.int(8)
+    t.matureLineages = try r.int(9)
+    t.charges = try r.int(10)
+    t.settledCharges = try r.int(11)
     if try r.text(2) == "*" {
       tallies[a].reporting = t
     } else {
@@ -115,66 +115,13 @@ extension ReadoutPartial {
   }
 }
 
-/// One readout line's fields, with typed accessors that name the line on failure.
-struct ReadoutFields {
-  var values: [String?]
-  var line: Int
-
-  func error(_ reason: String) -> PartialText.FormatError {
-    PartialText.FormatError(line: line, reason: reason)
-  }
-
-  func text(_ i: Int) throws(PartialText.FormatError) -> String {
-    guard i < values.count, let v = values[i] else { throw error("field \(i + 1) is missing") }
-    return v
-  }
-
-  func int(_ i: Int) throws(PartialText.FormatError) -> Int64 {
-    let t = try text(i)
-    guard let v = Int64(t) else { throw error("field \(i + 1) '\(t)' is not an integer") }
-    return v
-  }
-
-  func list(_ i: Int) throws(PartialText.FormatError) -> [Int64] {
-    let t = try text(i)
-    if t.isEmpty { return [] }
-    var out: [Int64] = []
-    for part in t.split(separator: ",", omittingEmptySubsequences: false) {
-      guard let v = Int64(part) else { throw error("field \(i + 1) has '\(part)', not an integer") }
-      out.append(v)
-    }
-    return out
-  }
-
-  func currency(_ i: Int) throws(PartialText.FormatError) -> Currency {
-    let t = try text(i)
-    guard let c = Currency.named(t) else { throw error("unknown currency '\(t)'") }
-    return c
-  }
-
-  /// A currency handle (table index + 1; 0 for none, written as an empty field).
-  func handle(_ i: Int) throws(PartialText.FormatError) -> UInt16 {
-    try text(i).isEmpty ? 0 : UInt16(try currency(i).tableIndex + 1)
-  }
-
-  func date(_ i: Int) throws(PartialText.FormatError) -> CivilDate {
-    let t = try text(i)
-    guard let d = CivilDate.parse(t) else { throw error("'\(t)' is not a date") }
-    return d
-  }
-
-  func store(_ i: Int) throws(PartialText.FormatError) -> Store {
-    let t = try text(i)
-    guard let s = Store(rawValue: t) else { throw error("unknown store '\(t)'") }
-    return s
-  }
-
+extension PartialFields {
+  /// A lineage row (`XL`) of experiment `experimentId`.
   func charge(experimentId: String) throws(PartialText.FormatError) -> CreditedCharge {
-    let reporting: Int64? = values.count > 11 && values[11] != nil ? try int(11) : nil
-    return CreditedCharge(
+    CreditedCharge(
       experimentId: experimentId, armId: try text(1), userId: try text(2), store: try store(3),
-      chainKey: try text(4), transactionId: try text(5), renewalNumber: Int(try int(6)),
-      chargedAt: Instant(ms: try int(7)), currency: try currency(8), grossMinor: try int(9),
-      proceedsMinor: try int(10), reportingMinor: reporting)
+      chainKey: try text(4), transactionId: try text(5), renewalNumber: try int(6),
+      chargedAt: Instant(ms: try int64(7)), currency: try currency(8), grossMinor: try int64(9),
+      proceedsMinor: try int64(10), reportingMinor: try optional(11) == nil ? nil : try int64(11))
   }
 }

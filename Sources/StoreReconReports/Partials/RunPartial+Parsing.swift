@@ -68,56 +68,7 @@ extension RunPartial {
   }
 }
 
-/// One line's fields while a partial is read, with typed accessors that name the line on failure.
-struct PartialFields {
-  var values: [String?]
-  var line: Int
-
-  func error(_ reason: String) -> PartialText.FormatError {
-    PartialText.FormatError(line: line, reason: reason)
-  }
-
-  func optional(_ i: Int) throws(PartialText.FormatError) -> String? {
-    guard i < values.count else { throw error("expected at least \(i + 1) fields, found \(values.count)") }
-    return values[i]
-  }
-
-  func text(_ i: Int) throws(PartialText.FormatError) -> String {
-    guard let v = try optional(i) else { throw error("field \(i + 1) is absent") }
-    return v
-  }
-
-  func int64(_ i: Int) throws(PartialText.FormatError) -> Int64 {
-    let t = try text(i)
-    guard let v = Int64(t) else { throw error("field \(i + 1) '\(t)' is not an integer") }
-    return v
-  }
-
-  func int(_ i: Int) throws(PartialText.FormatError) -> Int { Int(try int64(i)) }
-
-  func store(_ i: Int) throws(PartialText.FormatError) -> Store {
-    let t = try text(i)
-    guard let v = Store(rawValue: t) else { throw error("unknown store '\(t)'") }
-    return v
-  }
-
-  func currency(_ i: Int) throws(PartialText.FormatError) -> Currency {
-    let t = try text(i)
-    guard let v = Currency.named(t) else { throw error("unknown currency '\(t)'") }
-    return v
-  }
-
-  func date(_ i: Int) throws(PartialText.FormatError) -> CivilDate {
-    let t = try text(i)
-    guard let v = CivilDate.parse(t) else { throw error("field \(i + 1) '\(t)' is not a date") }
-    return v
-  }
-
-  func instant(_ i: Int) throws(PartialText.FormatError) -> Instant? {
-    guard try optional(i) != nil else { return nil }
-    return Instant(ms: try int64(i))
-  }
-
+extension PartialFields {
   func finding() throws(PartialText.FormatError) -> Finding {
     let reasonText = try text(1)
     guard let reason = Finding.Reason(rawValue: reasonText) else {

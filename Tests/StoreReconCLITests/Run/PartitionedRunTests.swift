@@ -106,6 +106,34 @@ import StoreReconTestSupport
     }
   }
 
+  @Test func shuffledInputsPartitionAsTheyReconcile() throws {
+    let dir = try TempDir()
+    let (config, date) = try PartitionedRunTests.world(dir)
+    // The store records and the app's rows in another order (headers kept first).
+    var generator = SplitMix(state: 7)
+    for (file, header) in [
+      ("exports/apple/transactions.jsonl", 0), ("app/entitlements.csv", 1), ("app/credentials.csv", 1),
+    ] {
+      let path = dir.path("world/" + file)
+      let lines = try String(contentsOfFile: path, encoding: .utf8).split(
+        separator: "\n", omittingEmptySubsequences: true)
+      let shuffled = Array(lines.prefix(header)) + lines.dropFirst(header).shuffled(using: &generator)
+      try (shuffled.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    _ = try ReconciliationRun.execute(
+      PartitionedRunTests.request(config, date, dir.path("whole")), progress: MemoryProgress())
+    _ = try ReconciliationRun.writeKeymap(
+      ReconciliationRun.Request(configPath: config, date: date), to: dir.path("keymap.tsv"),
+      progress: MemoryProgress())
+    let keymap = try ReconciliationRun.readKeymap(dir.path("keymap.tsv"))
+    let parts = try PartitionedRunTests.partitions(config, date, keymap: keymap, count: 4, in: dir)
+    _ = try ReconciliationRun.execute(
+      PartitionedRunTests.request(
+        config, date, dir.path("merged"), .merge(try ReconciliationRun.readPartials(parts))),
+      progress: MemoryProgress())
+    try PartitionedRunTests.expectSameReports(dir.path("whole"), dir.path("merged"), "shuffled, N=4")
+  }
+
   @Test func eachLineageFindingLandsInExactlyOnePartition() throws {
     let dir = try TempDir()
     let (config, date) = try PartitionedRunTests.world(dir)
@@ -159,5 +187,18 @@ import StoreReconTestSupport
       StoreReconCLI.main([
         "merge", "--config", config, "--date", d, "--out", dir.path("m"), "--quiet", dir.path("p0"),
       ]) == 65)
+  }
+}
+
+/// A seeded generator for the shuffles (SplitMix64).
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }
