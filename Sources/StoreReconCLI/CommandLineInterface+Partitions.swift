@@ -62,7 +62,8 @@ extension StoreReconCLI {
     let usage = Help.keymapUsage
     let parsed: ParsedOptions
     do {
-      parsed = try ParsedOptions.parse(args, valued: ["--config", "--date", "--out"], flags: ["--quiet"])
+      parsed = try ParsedOptions.parse(
+        args, valued: ["--config", "--date", "--out", "--database", "--queries"], flags: ["--quiet"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -87,7 +88,9 @@ extension StoreReconCLI {
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
     do throws(RunError) {
       let line = try ReconciliationRun.writeKeymap(
-        ReconciliationRun.Request(configPath: config, date: date), to: out, progress: progress)
+        ReconciliationRun.Request(
+          configPath: config, date: date, database: parsed.values["--database"],
+          queriesDirectory: parsed.values["--queries"]), to: out, progress: progress)
       StandardOutput.write(line + "\n")
       return 0
     } catch {

@@ -13,7 +13,8 @@ enum Help {
     [--no-history] [--mail [--dry-run]] [--require-complete] [--allow-missing] [--allow-damaged] [--quiet] \
     PART_0 … PART_N-1
     """
-  static let keymapUsage = "storerecon keymap --config FILE [--date YYYY-MM-DD] --out FILE [--quiet]"
+  static let keymapUsage =
+    "storerecon keymap --config FILE [--date YYYY-MM-DD] --out FILE [--database URI] [--queries DIR] [--quiet]"
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
   static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
@@ -162,7 +163,8 @@ enum Help {
     purchase and the token it upgraded from, a sales row's order and its purchase token, a user and
     the chains their credentials, entitlements and credits name. Writes FILE (`storerecon-keymap 1`,
     then one `node<TAB>lineage` line per node of a lineage of two or more) and prints its size. App
-    rows must come from the config's CSV files.
+    rows come from the config's CSV files, or from PostgreSQL with --database (or the config's
+    app.database) and --queries, as for run; no run history is read or written.
 
     """
 

@@ -191,7 +191,7 @@ extension ReconciliationRun {
     throws(RunError)
     -> String
   {
-    let setup = try setUp(request, progress: progress)
+    var setup = try setUp(request, progress: progress)
     let scratch = NSTemporaryDirectory() + "storerecon-keymap-\(ProcessInfo.processInfo.processIdentifier)"
     do {
       try FileManager.default.createDirectory(atPath: scratch + "/rejects", withIntermediateDirectories: true)
@@ -199,14 +199,18 @@ extension ReconciliationRun {
       throw RunError(.ioError, "cannot create \(scratch): \(error.localizedDescription)")
     }
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    if setup.databaseURI != nil {
-      throw RunError(
-        .usage, "keymap reads the app's rows from CSV files; a database config is not yet supported")
+    // The app's rows from the database where the run reads them there (no run history is touched).
+    var session: DatabaseSession?
+    if let uri = setup.databaseURI {
+      var readOnly = request
+      readOnly.history = false
+      session = try openDatabase(uri, request: readOnly, setup: &setup, progress: progress)
     }
     let inputs = try readInputs(
-      setup.plan, database: nil,
+      setup.plan, database: session?.connection,
       rejects: RejectRules(folder: scratch, damaged: setup.config.damaged, allowDamaged: true),
       progress: progress, clock: ContinuousClock())
+    try session?.endSnapshot()
     var graph = LineageGraph()
     inputs.builder.joinLineages(into: &graph)
     inputs.rows.joinLineages(into: &graph)

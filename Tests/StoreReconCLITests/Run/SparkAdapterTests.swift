@@ -34,7 +34,7 @@ struct SparkAdapterTests {
       "--worker", Binary.path ?? "storerecon", "--fail-once", "3",
     ]
     let log = dir.path("spark.log")
-    FileManager.default.createFile(atPath: log, contents: nil)
+    _ = FileManager.default.createFile(atPath: log, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     process.standardOutput = handle
     process.standardError = handle
