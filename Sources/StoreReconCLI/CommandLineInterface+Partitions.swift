@@ -52,7 +52,9 @@ extension StoreReconCLI {
   static func resolved(_ mode: PlannedMode) throws(RunError) -> RunMode {
     switch mode {
     case .whole: return .whole
-    case .partition(let spec, let path): return .partition(spec, try ReconciliationRun.readKeymap(path))
+    case .partition(let spec, let path):
+      let (keymap, digest) = try ReconciliationRun.readKeymap(path)
+      return .partition(spec, keymap, digest: digest)
     case .merge(let paths): return .merge(try ReconciliationRun.readPartials(paths))
     }
   }

@@ -37,13 +37,14 @@ package struct LineageFilter: Sendable {
 /// What a run is: a whole run, one partition of a partitioned run, or the merge of its partials.
 package enum RunMode: Sendable {
   case whole
-  case partition(PartitionSpec, LineageKeymap)
+  /// The keymap, and the SHA-256 of its file.
+  case partition(PartitionSpec, LineageKeymap, digest: String)
   case merge(RunPartial)
 
   var filter: LineageFilter? {
     switch self {
     case .whole: return nil
-    case .partition(let spec, let keymap): return .partition(spec, keymap: keymap)
+    case .partition(let spec, let keymap, _): return .partition(spec, keymap: keymap)
     case .merge: return .nothing
     }
   }
@@ -73,8 +74,12 @@ extension AppRowSet {
 
 extension ReconciliationRun {
   /// The partial of one partition: what its lineages contribute (docs/partitions.md).
-  static func partial(_ spec: PartitionSpec, setup: Setup, inputs: Inputs, outcome: Outcome) -> RunPartial {
+  static func partial(_ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome)
+    -> RunPartial
+  {
     var p = RunPartial(partition: spec, date: setup.date)
+    p.inputs = inputsDigest(setup, inputs.reports)
+    p.keymap = keymap
     let ledger = outcome.ledger
     p.findings = outcome.findings
     p.notificationFields = notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf)
@@ -144,9 +149,10 @@ extension ReconciliationRun {
 
   /// Writes a partition's partial and its rejects files (the manifest and reports are the merge's).
   static func writePartial(
-    _ spec: PartitionSpec, setup: Setup, inputs: Inputs, outcome: Outcome, progress: any ProgressSink
+    _ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome,
+    progress: any ProgressSink
   ) throws(RunError) -> RunResult {
-    let partial = partial(spec, setup: setup, inputs: inputs, outcome: outcome)
+    let partial = partial(spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome)
     let bytes = partial.rendered()
     do {
       try AtomicFile.write(bytes, to: setup.staging + "/" + RunPartial.fileName)
@@ -161,6 +167,24 @@ extension ReconciliationRun {
       date: setup.date, asOf: setup.asOf, outDirectory: setup.out, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
       files: [RunPartial.fileName] + streamed.map(\.name))
+  }
+
+  /// SHA-256 of the config file's bytes and of every input's role, name, size and checksum (for a
+  /// database query, its text's): what a partition and its merge must have read alike.
+  static func inputsDigest(_ setup: Setup, _ reports: [InputReport]) -> String {
+    var text = setup.configDigest + "\n"
+    for r in reports { text += "\(r.role)\t\(r.path)\t\(r.bytes)\t\(r.sha256)\n" }
+    return SHA256Digest.hex(of: Array(text.utf8))
+  }
+
+  /// The merge's check that the partials were cut from the inputs it read.
+  static func checkPartials(_ merged: RunPartial, setup: Setup, reports: [InputReport]) throws(RunError) {
+    guard merged.inputs == inputsDigest(setup, reports) else {
+      throw RunError(
+        .dataError,
+        "merge: the partials were made from other inputs or another config than this merge reads "
+          + "(an input or the config changed since the partitions ran): run the partitions again")
+    }
   }
 
   /// Reads partial files (a partition's folder or its `partial.tsv`) and adds them up.
@@ -225,10 +249,10 @@ extension ReconciliationRun {
   }
 
   /// Reads a keymap file.
-  package static func readKeymap(_ path: String) throws(RunError) -> LineageKeymap {
+  package static func readKeymap(_ path: String) throws(RunError) -> (keymap: LineageKeymap, digest: String) {
     let bytes = try readBytes(path)
     do {
-      return try LineageKeymap(parsing: bytes)
+      return (try LineageKeymap(parsing: bytes), SHA256Digest.hex(of: bytes))
     } catch {
       throw RunError(.dataError, "keymap \(path): \(error.description)")
     }

@@ -101,14 +101,16 @@ package enum ReconciliationRun {
     let readMs = milliseconds(clock.now - started)
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
     if case .merge(let merged) = request.mode {
+      try checkPartials(merged, setup: setup, reports: inputs.reports)
       outcome = try mergedOutcome(outcome, merged, setup: setup, inputs: inputs)
       progress.note(
         "merged the partials: \(outcome.findings.count) findings, \(outcome.revenue.count) revenue rows")
     }
     outcome.duplicates = listed(outcome.duplicates, reports: inputs.reports)
     applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
-    if case .partition(let spec, _) = request.mode {
-      let result = try writePartial(spec, setup: setup, inputs: inputs, outcome: outcome, progress: progress)
+    if case .partition(let spec, _, let keymap) = request.mode {
+      let result = try writePartial(
+        spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome, progress: progress)
       try publication.publish()
       return result
     }
@@ -148,6 +150,8 @@ package enum ReconciliationRun {
     var missing: [Completeness.Missing]
     /// Files matched again (by another pattern or through a link), with the name they are read under.
     var repeats: [(repeated: String, readAs: String)] = []
+    /// SHA-256 of the config file's bytes (a partitioned run's partials and merge compare it).
+    var configDigest = ""
   }
 
   /// Reads the config, fixes the report date and T, and plans the inputs (the files the config's
@@ -183,9 +187,14 @@ package enum ReconciliationRun {
     let asOf = calendar.asOf(date)
     // Store timestamps later than T + 10 years are damage (docs/inputs.md): set before any reader runs.
     StoreTimeWindow.set(asOf: asOf)
-    return Setup(
+    var setup = Setup(
       config: config, calendar: calendar, date: date, asOf: asOf, out: out, staging: out,
       databaseURI: databaseURI, plan: plan, missing: missing, repeats: repeats)
+    if case .whole = request.mode {
+    } else {
+      setup.configDigest = SHA256Digest.hex(of: try readBytes(request.configPath))
+    }
+    return setup
   }
 
   /// The database connection of a run whose app rows come from PostgreSQL, and its run history store

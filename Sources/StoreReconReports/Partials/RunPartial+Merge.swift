@@ -29,6 +29,14 @@ extension RunPartial {
         throw PartialMergeError("partition \(p.partition) is given twice")
       }
       seen[p.partition.index] = true
+      guard p.inputs == first.inputs else {
+        throw PartialMergeError(
+          "partition \(p.partition) read other inputs or another config than partition \(first.partition)")
+      }
+      guard p.keymap == first.keymap else {
+        throw PartialMergeError(
+          "partition \(p.partition) was cut by another keymap than partition \(first.partition)")
+      }
     }
     if let missing = seen.firstIndex(of: false) {
       throw PartialMergeError("partition \(missing)/\(n) is missing: a merge needs all \(n) partials")
@@ -36,6 +44,8 @@ extension RunPartial {
     let ordered = parts.sorted { $0.partition.index < $1.partition.index }
     guard let whole = PartitionSpec(index: 0, count: 1) else { throw PartialMergeError("no partition 0/1") }
     var out = RunPartial(partition: whole, date: first.date)
+    out.inputs = first.inputs
+    out.keymap = first.keymap
     out.findings = Finding.sortedInReportOrder(ordered.flatMap(\.findings))
     for p in ordered { out.notificationFields.merge(p.notificationFields) { a, _ in a } }
     out.revenue = try mergedRevenue(ordered.flatMap(\.revenue))

@@ -27,6 +27,11 @@ extension RunPartial {
       throw PartialText.FormatError(line: number, reason: "expected 'date YYYY-MM-DD'")
     }
     self.init(partition: spec, date: date)
+    for name in ["inputs", "keymap"] {
+      let f = try next()
+      guard try f.text(0) == name else { throw f.error("expected '\(name) <sha-256>'") }
+      if name == "inputs" { inputs = try f.text(1) } else { keymap = try f.text(1) }
+    }
     while true {
       var f = try next()
       let tag = try f.text(0)

@@ -12,6 +12,11 @@ package struct RunPartial: Sendable, Equatable {
 
   package var partition: PartitionSpec
   package var date: CivilDate
+  /// SHA-256 of what the partition read: the config file and every input's role, name, size and
+  /// checksum (the merge checks its own read against it).
+  package var inputs = ""
+  /// SHA-256 of the keymap file the partition was cut by (all partials of a merge share it).
+  package var keymap = ""
   /// In report order.
   package var findings: [Finding] = []
   /// For the findings about a notification: `store|notification id` → notifications.csv's type,
@@ -44,6 +49,8 @@ extension RunPartial {
     out.line([RunPartial.header])
     out.line(["partition", String(partition.index), String(partition.count)])
     out.line(["date", date.description])
+    out.line(["inputs", inputs])
+    out.line(["keymap", keymap])
     for f in findings {
       out.line(
         [

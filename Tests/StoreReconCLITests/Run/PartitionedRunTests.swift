@@ -70,7 +70,8 @@ import StoreReconTestSupport
 
   /// Runs the N partitions and returns their folders.
   static func partitions(
-    _ config: String, _ date: CivilDate, keymap: LineageKeymap, count: Int, in dir: TempDir
+    _ config: String, _ date: CivilDate, keymap: (keymap: LineageKeymap, digest: String), count: Int,
+    in dir: TempDir
   )
     throws -> [String]
   {
@@ -78,7 +79,8 @@ import StoreReconTestSupport
       let out = dir.path("n\(count)/part\(i)")
       let spec = try #require(PartitionSpec(index: i, count: count))
       _ = try ReconciliationRun.execute(
-        request(config, date, out, .partition(spec, keymap)), progress: MemoryProgress())
+        request(config, date, out, .partition(spec, keymap.keymap, digest: keymap.digest)),
+        progress: MemoryProgress())
       return out
     }
   }
@@ -93,7 +95,7 @@ import StoreReconTestSupport
       progress: MemoryProgress())
     #expect(line.contains("entries"))
     let keymap = try ReconciliationRun.readKeymap(dir.path("keymap.tsv"))
-    #expect(!keymap.entries.isEmpty)
+    #expect(!keymap.keymap.entries.isEmpty)
     for n in [1, 2, 3, 7, 16] {
       var parts = try PartitionedRunTests.partitions(config, date, keymap: keymap, count: n, in: dir)
       // The merge takes the partials in any order.
@@ -187,6 +189,22 @@ import StoreReconTestSupport
       StoreReconCLI.main([
         "merge", "--config", config, "--date", d, "--out", dir.path("m"), "--quiet", dir.path("p0"),
       ]) == 65)
+    // Partials of other inputs are refused: a partition of the run, then an input changes.
+    #expect(
+      StoreReconCLI.main([
+        "run", "--config", config, "--date", d, "--out", dir.path("p1"), "--partition", "1/2", "--keymap",
+        dir.path("k.tsv"), "--quiet",
+      ]) == 0)
+    let entitlements = dir.path("world/app/entitlements.csv")
+    let text = try String(contentsOfFile: entitlements, encoding: .utf8)
+    try (text + "extra-entitlement,u-extra,com.acme.pro.monthly,app_store,,active,,,\n").write(
+      toFile: entitlements, atomically: true, encoding: .utf8)
+    #expect(
+      StoreReconCLI.main([
+        "merge", "--config", config, "--date", d, "--out", dir.path("m2"), "--quiet", dir.path("p0"),
+        dir.path("p1"),
+      ]) == 65)
+    #expect(!FileManager.default.fileExists(atPath: dir.path("m2/findings.csv")))
   }
 }
 

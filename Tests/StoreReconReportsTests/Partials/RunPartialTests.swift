@@ -10,6 +10,8 @@ import Testing
 
   static func sample(_ i: Int, _ n: Int) -> RunPartial {
     var p = RunPartial(partition: spec(i, n), date: CivilDate(year: 2026, month: 11, day: 29))
+    p.inputs = "3f2a"
+    p.keymap = "9c1d"
     var f = Finding(
       reason: .unclaimed, store: .appStore, chainKey: "20000\(i)", userId: "", productId: "pro\tmonthly",
       currency: Currency.named("JPY"), amountMinor: 600, detail: "line one\nline two \\ end")
@@ -97,6 +99,12 @@ import Testing
     #expect(throws: PartialMergeError.self) {
       try RunPartial.merged([RunPartialTests.sample(0, 2), RunPartialTests.sample(1, 3)])
     }
+    var other = RunPartialTests.sample(1, 2)
+    other.inputs = "another"
+    #expect(throws: PartialMergeError.self) { try RunPartial.merged([RunPartialTests.sample(0, 2), other]) }
+    other = RunPartialTests.sample(1, 2)
+    other.keymap = "another"
+    #expect(throws: PartialMergeError.self) { try RunPartial.merged([RunPartialTests.sample(0, 2), other]) }
     var big = RunPartialTests.sample(0, 2)
     big.revenue[0].grossMinor = Int64.max
     do {
