@@ -12,9 +12,12 @@ import StoreReconTestSupport
 /// (docs/partitions.md); the manifest differs only in its timings.
 @Suite(.serialized) struct PartitionedRunTests {
   /// The demo world (price experiments included) and its report date.
-  static func world(_ dir: TempDir, users: Int = 400) throws -> (config: String, date: CivilDate) {
+  static func world(_ dir: TempDir, users: Int = 400, realistic: Bool = false) throws -> (
+    config: String, date: CivilDate
+  ) {
     var options = DemoOptions()
     options.users = users
+    options.realistic = realistic
     _ = try DemoWorld.generate(options, into: dir.path("world"))
     return (dir.path("world/storerecon.json"), options.asOf)
   }
@@ -106,6 +109,24 @@ import StoreReconTestSupport
         progress: MemoryProgress())
       try PartitionedRunTests.expectSameReports(dir.path("whole"), dir.path("n\(n)/merged"), "N=\(n)")
     }
+  }
+
+  @Test func theRealisticWorldPartitionsToTheSameReports() throws {
+    // UUID and long ids, every field in any order, long chains, family sharing (docs/benchmark.md).
+    let dir = try TempDir()
+    let (config, date) = try PartitionedRunTests.world(dir, users: 1500, realistic: true)
+    _ = try ReconciliationRun.execute(
+      PartitionedRunTests.request(config, date, dir.path("whole")), progress: MemoryProgress())
+    _ = try ReconciliationRun.writeKeymap(
+      ReconciliationRun.Request(configPath: config, date: date), to: dir.path("keymap.tsv"),
+      progress: MemoryProgress())
+    let keymap = try ReconciliationRun.readKeymap(dir.path("keymap.tsv"))
+    let parts = try PartitionedRunTests.partitions(config, date, keymap: keymap, count: 3, in: dir)
+    _ = try ReconciliationRun.execute(
+      PartitionedRunTests.request(
+        config, date, dir.path("merged"), .merge(try ReconciliationRun.readPartials(parts))),
+      progress: MemoryProgress())
+    try PartitionedRunTests.expectSameReports(dir.path("whole"), dir.path("merged"), "realistic, N=3")
   }
 
   @Test func shuffledInputsPartitionAsTheyReconcile() throws {
