@@ -143,14 +143,14 @@ enum Help {
     USAGE: \(mergeUsage)
 
     Each PART is a folder `storerecon run --partition I/N` wrote (or its partial.tsv); all N
-    partitions of one report date must be given, each once, in any order. The merge reads the config's
-    inputs again for their counts, rejects files and the stores' own reports (keeping no record), adds
-    up the partials (findings, revenue, counts, the tie-out's feed side, duplicates, grants, the
-    experiments' credited users and charges — a sum
-    that overflows is an error, exit 65) and writes every report `storerecon run` writes for the same
-    config and date, byte for byte (manifest timings aside). Options as for run; a missing or
-    malformed partial exits 65. Price experiments are read out from the partitions' per-user tallies
-    (the bootstrap runs in the merge).
+    partitions of one report date must be given, each once, in any order, cut by one keymap from the
+    config and inputs the merge reads (partials of other inputs exit 65, nothing written). The merge
+    reads the inputs again for their counts, rejects files and the stores' own reports (keeping no
+    record), adds up the partials (findings, revenue, counts, the tie-out's feed side, duplicates,
+    grants, the experiments' credited users and charges; a sum that overflows is exit 65) and writes
+    every report `storerecon run` writes for the same config and date, byte for byte (manifest
+    timings aside); the price-test bootstrap runs in the merge. Options as for run; a missing or
+    malformed partial exits 65.
 
     """
 
