@@ -48,6 +48,14 @@ extension StoreReconCLI {
     }
   }
 
+  /// After a partition's run: where its partial is and the partition's peak RSS; exit 0, or 65 when
+  /// an input was malformed (the partial is written either way).
+  static func partitionWritten(_ result: RunResult) -> Int32 {
+    let megabytes = PeakMemory.residentBytes() / 1_048_576
+    StandardOutput.write("partial written to \(result.outDirectory) (peak RSS \(megabytes) MB)\n")
+    return result.failedInputs.isEmpty ? 0 : RunError.Code.dataError.rawValue
+  }
+
   /// Reads the keymap or the partials the mode names.
   static func resolved(_ mode: PlannedMode) throws(RunError) -> RunMode {
     switch mode {

@@ -142,10 +142,7 @@ package enum StoreReconCLI {
         allowDamaged: parsed.flags.contains("--allow-damaged"))
       request.mode = try resolved(mode)
       let result = try ReconciliationRun.execute(request, progress: progress)
-      if case .partition = request.mode {
-        StandardOutput.write("partial written to \(result.outDirectory)\n")
-        return result.failedInputs.isEmpty ? 0 : RunError.Code.dataError.rawValue
-      }
+      if case .partition = request.mode { return partitionWritten(result) }
       if let headline = result.summary?.headline { StandardOutput.write(headline + "\n") }
       StandardOutput.write(Summary.text(result))
       reportFailedInputs(result)

@@ -162,7 +162,7 @@ extension ReconciliationRun {
     let streamed = try finishRejects(inputs.rejectFiles)
     progress.note(
       "wrote partition \(spec)'s partial: \(partial.findings.count) findings, \(partial.revenue.count) revenue rows, "
-        + "\(bytes.count) bytes")
+        + "\(bytes.count) bytes; peak RSS \(PeakMemory.residentBytes() / 1_048_576) MB")
     return RunResult(
       date: setup.date, asOf: setup.asOf, outDirectory: setup.out, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
