@@ -41,6 +41,8 @@ package enum StoreReconCLI {
       return runCommand(args, merge: true)
     case "keymap":
       return keymapCommand(args)
+    case "worker":
+      return workerCommand(args)
     case "demo":
       return demoCommand(args)
     case "db":
@@ -56,7 +58,9 @@ package enum StoreReconCLI {
   }
 
   /// The commands, for "did you mean" (a new command adds its name here too).
-  static let commands = ["run", "merge", "keymap", "fetch", "demo", "db", "mail", "help", "version"]
+  static let commands = [
+    "run", "merge", "keymap", "worker", "fetch", "demo", "db", "mail", "help", "version",
+  ]
 
   /// ` — did you mean 'run'?` when `word` is a near miss of one of `known` (``ConfigSchema/closest(to:among:)``),
   /// else nothing.

@@ -15,6 +15,8 @@ enum Help {
     """
   static let keymapUsage =
     "storerecon keymap --config FILE [--date YYYY-MM-DD] --out FILE [--database URI] [--queries DIR] [--quiet]"
+  static let workerUsage =
+    "storerecon worker plan --config FILE [--date D] | tag --config FILE [--date D] --keymap FILE --partitions N [INDEX…] | run --config FILE [--date D] --keymap FILE [--quiet]"
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
   static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
@@ -38,6 +40,7 @@ enum Help {
       mail       E-mail the summary and workbooks of a finished run (run --mail runs, then mails).
       keymap     Write the lineage keymap a partitioned run needs (docs/partitions.md).
       merge      Turn the partials of a partitioned run (run --partition I/N) into the reports.
+      worker     Read one partition's lines from an engine (Spark) on stdin, write its partial to stdout.
       fetch      Download what is new from the stores' APIs into the config's fetch folder.
       help       Show help for a command: storerecon help run
 
@@ -165,6 +168,29 @@ enum Help {
     then one `node<TAB>lineage` line per node of a lineage of two or more) and prints its size. App
     rows come from the config's CSV files, or from PostgreSQL with --database (or the config's
     app.database) and --queries, as for run; no run history is read or written.
+
+    """
+
+  static let worker = """
+    OVERVIEW: Let an engine (Spark) own the shuffle of a partitioned run.
+
+    USAGE: \(workerUsage)
+
+    SUBCOMMANDS:
+      plan   Print the plan (storerecon-plan 1): the inputs digest a merge checks, then one line per
+             input — I, index, role, keyed or shared, path, name. Keyed inputs (App Store
+             transactions, Play subscriptions and voided purchases, entitlements, credentials) are
+             split line by line by the engine; every worker reads the shared ones whole.
+      tag    Read the keyed inputs INDEX… (or the indexes on stdin) and print each line as
+             P<TAB>partition<TAB>L<TAB>input<TAB>line<TAB>bytes (partition * for a CSV header: every
+             partition gets it). Bytes are escaped: \\\\ \\t \\n \\r, and \\xHH outside UTF-8.
+      run    Read one partition's lines on stdin — storerecon-worker 1, partition I N, inputs DIGEST,
+             the L lines in any order, end — run the partition and print its partial to stdout,
+             with each keyed input's counts and rejects in it. The merge (storerecon merge) then reads
+             only the shared inputs again. Exit 0 once the partial is printed (malformed rows are in
+             it), 65 for a malformed stream or lines the keymap puts in another partition.
+
+    Exit codes as for run; nothing is written but stdout. docs/partitions.md describes the protocol.
 
     """
 
@@ -300,6 +326,7 @@ enum Help {
     case "mail": return mail
     case "merge": return merge
     case "keymap": return keymap
+    case "worker": return worker
     default: return nil
     }
   }

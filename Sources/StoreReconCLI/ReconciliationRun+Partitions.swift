@@ -48,6 +48,12 @@ package enum RunMode: Sendable {
     case .merge: return .nothing
     }
   }
+
+  /// A merge's engine-keyed inputs, from the workers' partials (docs/partitions.md#the-worker-protocol).
+  var engineInputs: [Int: EngineInput] {
+    if case .merge(let merged) = self { return merged.engineInputs }
+    return [:]
+  }
 }
 
 extension AppRowSet {
@@ -150,9 +156,14 @@ extension ReconciliationRun {
   /// Writes a partition's partial and its rejects files (the manifest and reports are the merge's).
   static func writePartial(
     _ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome,
-    progress: any ProgressSink
+    progress: any ProgressSink, worker: (setup: WorkerSetup, asRead: [InputReport])? = nil
   ) throws(RunError) -> RunResult {
-    let partial = partial(spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome)
+    var partial = partial(spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome)
+    if let worker {
+      partial.inputs = worker.setup.inputsDigest
+      partial.engineInputs = engineShares(
+        worker.setup.keyed, reports: worker.asRead, sinks: inputs.rejectFiles)
+    }
     let bytes = partial.rendered()
     do {
       try AtomicFile.write(bytes, to: setup.staging + "/" + RunPartial.fileName)

@@ -33,6 +33,9 @@ package enum ReconciliationRun {
     package var allowDamaged = false
     /// A whole run, one partition of a partitioned run, or the merge of its partials (docs/partitions.md).
     package var mode: RunMode = .whole
+    /// Set for `storerecon worker run`: the engine-keyed inputs' lines, spooled to files
+    /// (docs/partitions.md#the-worker-protocol).
+    package var worker: WorkerSetup?
 
     /// Creates a request.
     package init(
@@ -78,6 +81,7 @@ package enum ReconciliationRun {
     var request = request
     if case .partition = request.mode { request.history = false }  // the merge keeps the history
     var setup = try setUp(request, progress: progress)
+    if let worker = request.worker { try worker.apply(to: &setup) }
     // The output folder's lock first: a second run into one --out waits for this one or refuses.
     let publication = try Publication.begin(
       setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
@@ -91,11 +95,14 @@ package enum ReconciliationRun {
     let database = session?.connection.description
     // The rejects files are written into the temporary folder while the inputs are read.
     setup.staging = try publication.createStaging()
+    // A worker judges no input damaged: it reads a share of it, and the merge judges the whole.
     var inputs = try readInputs(
       setup.plan, database: session?.connection,
       rejects: RejectRules(
-        folder: setup.staging, damaged: setup.config.damaged, allowDamaged: request.allowDamaged),
-      progress: progress, clock: clock, filter: request.mode.filter)
+        folder: setup.staging, damaged: setup.config.damaged,
+        allowDamaged: request.allowDamaged || request.worker != nil, keepsAll: request.worker != nil),
+      progress: progress, clock: clock, filter: request.mode.filter, engine: request.mode.engineInputs,
+      strict: request.worker?.keyed ?? [])
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try session?.endSnapshot()
     let readMs = milliseconds(clock.now - started)
@@ -107,10 +114,12 @@ package enum ReconciliationRun {
         "merged the partials: \(outcome.findings.count) findings, \(outcome.revenue.count) revenue rows")
     }
     outcome.duplicates = listed(outcome.duplicates, reports: inputs.reports)
+    let asRead = inputs.reports
     applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
     if case .partition(let spec, _, let keymap) = request.mode {
       let result = try writePartial(
-        spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome, progress: progress)
+        spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome, progress: progress,
+        worker: request.worker.map { ($0, asRead) })
       try publication.publish()
       return result
     }
@@ -281,6 +290,8 @@ package enum ReconciliationRun {
     var folder: String
     var damaged: DamagedRule
     var allowDamaged: Bool
+    /// Keep every reject in memory too (a worker's partial carries them).
+    var keepsAll = false
   }
 
   /// Reads every planned input in plan order, then adds the files' sizes and checksums. The chunked
@@ -289,7 +300,8 @@ package enum ReconciliationRun {
   /// read.
   static func readInputs(
     _ plan: [PlannedInput], database: PostgresConnection?, rejects rules: RejectRules,
-    progress: any ProgressSink, clock: ContinuousClock, filter: LineageFilter? = nil
+    progress: any ProgressSink, clock: ContinuousClock, filter: LineageFilter? = nil,
+    engine: [Int: EngineInput] = [:], strict: Set<Int> = []
   ) throws(RunError) -> Inputs {
     // First, before anything is read: a damaged gzip or zip is found whole (none of its rows counts),
     // and a file in the wrong role would reject every line and report a flood of false findings.
@@ -303,12 +315,13 @@ package enum ReconciliationRun {
     }
     let schedule = ReadSchedule()
     var prepared = plan.indices.map { i in
-      damagedContainers[i] == nil ? InputReaders.prepare(plan[i], on: schedule) : nil
+      damagedContainers[i] == nil && engine[i] == nil ? InputReaders.prepare(plan[i], on: schedule) : nil
     }
     let digests = FileDigest.Prefetch(
       plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
     inputs.builder.keeps = filter?.chain
+    inputs.builder.strictInputs = Set(strict.map { Int32($0) })
     if let filter { inputs.rows.keepsNotification = { filter.keeps($0) } }
     var storeReports = StoreReportRows()
     var usedRejectNames = Set<String>()
@@ -316,8 +329,11 @@ package enum ReconciliationRun {
       let name = rejectsFileName(input, index: index, used: &usedRejectNames)
       let sink = RejectFileSink(
         folder: rules.folder, name: name, writeLimit: rules.allowDamaged ? Int.max : rules.damaged.maxRejects)
+      sink.keepsAll = rules.keepsAll
       var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
-      if let damage = damagedContainers[index] {
+      if let share = engine[index] {
+        report = taken(share, input: input, rejects: sink, progress: progress)
+      } else if let damage = damagedContainers[index] {
         report.error = damage
         progress.note("ERROR \(damage) — none of its rows is read; the run goes on without this file")
       } else {
@@ -331,7 +347,7 @@ package enum ReconciliationRun {
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
     if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
-    if let filter { inputs.rows.keepLineages(filter) }
+    if let filter { try keepLineages(filter, &inputs, plan: plan, strict: strict) }
     // The checksums, last: the run does not wait for one while inputs remain to be read.
     for (index, input) in plan.enumerated() where input.query == nil {
       let digest: (bytes: Int64, sha256: String)?

@@ -25,6 +25,9 @@ final class RejectFileSink: RejectSink, @unchecked Sendable {
   private(set) var count = 0
   /// The first ``shownLimit`` rejects, their raw text cut to the reports' excerpt.
   private(set) var first: [Reject] = []
+  /// With ``keepsAll``: every reject, as received (a worker's partial carries them).
+  private(set) var all: [Reject] = []
+  var keepsAll = false
   /// Why the file could not be written, if it could not.
   private(set) var failure: String?
 
@@ -46,6 +49,7 @@ final class RejectFileSink: RejectSink, @unchecked Sendable {
 
   func reject(_ reject: Reject) {
     count += 1
+    if keepsAll { all.append(reject) }
     if first.count < RejectFileSink.shownLimit {
       var shown = reject
       shown.raw = ReportTables.rawExcerpt(reject.raw)

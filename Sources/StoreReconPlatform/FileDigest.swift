@@ -1,6 +1,6 @@
 /// Size and SHA-256 of a file as stored on disk, read in 1 MiB blocks.
 package enum FileDigest {
-  static func of(path: String) -> (bytes: Int64, sha256: String)? {
+  package static func of(path: String) -> (bytes: Int64, sha256: String)? {
     guard let file = try? ReadOnlyFile(path: path) else { return nil }
     var digest = SHA256Digest()
     var total: Int64 = 0

@@ -81,6 +81,16 @@ package final class LedgerBuilder {
   /// records and resources of other partitions' lineages are dropped as they arrive.
   package var keeps: ((RecordBatch.Space, String) -> Bool)?
 
+  /// Sees every batch before ``keeps`` filters it (the worker's tagger reads each record's line and
+  /// chain key here, docs/partitions.md).
+  package var tap: ((RecordBatch) -> Void)?
+
+  /// Inputs whose every record must pass ``keeps`` (a worker's engine-keyed inputs): a record of one
+  /// that ``keeps`` drops is counted in ``strictRefusals`` instead of going unnoticed.
+  package var strictInputs: Set<Int32> = []
+  /// Records of ``strictInputs`` that ``keeps`` dropped.
+  package private(set) var strictRefusals = 0
+
   /// Set by the importer benchmark: batches are dropped instead of merged (to time importers alone).
   package var discardsBatches = false
 
@@ -107,7 +117,14 @@ package final class LedgerBuilder {
   /// into the builder's pools as they are first met.
   private func mergeBatch(_ batch: RecordBatch) {
     mergedCount += batch.records.count + batch.statuses.count
-    if let keep = keeps { batch.retain(keep) }
+    tap?(batch)
+    if let keep = keeps {
+      let before = batch.records.count + batch.statuses.count
+      batch.retain(keep)
+      if strictInputs.contains(currentInput) {
+        strictRefusals += before - batch.records.count - batch.statuses.count
+      }
+    }
     let variants = storage.products.numbers(of: batch.products)
     var ids = BatchIDs(batch, into: storage)
     mergeRecords(batch, variants: variants, ids: &ids)

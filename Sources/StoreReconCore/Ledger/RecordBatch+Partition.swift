@@ -1,4 +1,15 @@
 extension RecordBatch {
+  /// Calls `body` with the input line, namespace and chain key of every record and Play resource
+  /// whose line is known, records first (lines count from the input's start).
+  package func forEachKeyedLine(_ body: (_ line: Int, _ space: Space, _ key: String) -> Void) {
+    for i in records.indices where i < lines.count && lines[i] != 0 {
+      body(lineOffset + Int(lines[i]), spaces[i], keys[i].string(pool: texts))
+    }
+    for i in statuses.indices where i < statusLines.count && statusLines[i] != 0 {
+      body(lineOffset + Int(statusLines[i]), statusSpaces[i], statusKeys[i].string(pool: texts))
+    }
+  }
+
   /// Keeps only the records and Play resources whose chain `keep` accepts (namespace, chain key), in
   /// their order, with everything that goes with them (side fields, order ids, lines). The counters a
   /// run reports per input (first and last instant, unverified and unpriced lines) stay as read: every

@@ -69,6 +69,7 @@ extension RunPartial {
       }
     }
     out.readouts = ordered.flatMap(\.readouts)
+    out.engineInputs = try mergedEngineInputs(ordered)
     return out
   }
 
@@ -85,6 +86,26 @@ extension RunPartial {
     return (a.kind.rawValue, a.store.rawValue, a.record, a.id) < (
       b.kind.rawValue, b.store.rawValue, b.record, b.id
     )
+  }
+
+  /// The engine-keyed inputs' shares added up; every partial must name the same inputs.
+  static func mergedEngineInputs(_ ordered: [RunPartial]) throws(PartialMergeError) -> [Int: EngineInput] {
+    guard let first = ordered.first else { return [:] }
+    var out = first.engineInputs
+    for p in ordered.dropFirst() {
+      guard Set(p.engineInputs.keys) == Set(first.engineInputs.keys) else {
+        throw PartialMergeError(
+          "partition \(p.partition) and partition \(first.partition) were not made alike "
+            + "(one by storerecon worker, one by run --partition, or from different plans)")
+      }
+      for (index, share) in p.engineInputs {
+        guard let sum = out[index]?.adding(share) else {
+          throw PartialMergeError("the row counts of input \(index) overflow a 64-bit sum")
+        }
+        out[index] = sum
+      }
+    }
+    return out
   }
 
   static func sum(_ a: Int64, _ b: Int64, _ what: @autoclosure () -> String) throws(PartialMergeError)

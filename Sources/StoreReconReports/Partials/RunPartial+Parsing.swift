@@ -64,6 +64,25 @@ extension RunPartial {
     case "D": duplicates.append(try f.duplicate())
     case "G": grants.append(try f.grant())
     case "U": unchecked[try f.store(1)] = try f.int(2)
+    case "IN":
+      var e = EngineInput()
+      e.counts = InputCounts(read: try f.int(2), accepted: try f.int(3), rejected: try f.int(4))
+      e.firstAt = try f.instant(5)
+      e.lastAt = try f.instant(6)
+      e.unverified = try f.optional(7) == nil ? nil : try f.int(7)
+      e.unpriced = try f.optional(8) == nil ? nil : try f.int(8)
+      e.signatures = try f.optional(9)
+      e.error = try f.optional(10)
+      let index = try f.int(1)
+      guard engineInputs[index] == nil else { throw f.error("input \(index) is given twice") }
+      engineInputs[index] = e
+    case "RJ":
+      let index = try f.int(1)
+      guard engineInputs[index] != nil else {
+        throw f.error("a reject of input \(index) before its 'IN' line")
+      }
+      engineInputs[index]?.rejects.append(
+        Reject(file: try f.text(3), line: try f.int(2), reason: try f.text(4), raw: try f.text(5)))
     case "X": readouts.append(ReadoutPartial(experimentId: try f.text(1)))
     case let t where t.hasPrefix("X"):
       guard !readouts.isEmpty else { throw f.error("a readout line before its 'X' line") }

@@ -34,6 +34,9 @@ package struct RunPartial: Sendable, Equatable {
   package var unchecked: [Store: Int] = [:]
   /// Each experiment's crediting pass over the partition's lineages.
   package var readouts: [ReadoutPartial] = []
+  /// A worker's engine-keyed inputs, by their index in the run's plan: what it read of each and its
+  /// rejects (a `run --partition` partial has none: its merge reads every input again).
+  package var engineInputs: [Int: EngineInput] = [:]
 
   /// An empty partial of partition `partition` for report date `date`.
   package init(partition: PartitionSpec, date: CivilDate) {
@@ -103,6 +106,15 @@ extension RunPartial {
     for r in readouts {
       out.line(["X", r.experimentId])
       for fields in r.lines() { out.line(fields) }
+    }
+    for index in engineInputs.keys.sorted() {
+      guard let e = engineInputs[index] else { continue }
+      out.line([
+        "IN", String(index), String(e.counts.read), String(e.counts.accepted), String(e.counts.rejected),
+        e.firstAt.map { String($0.ms) }, e.lastAt.map { String($0.ms) }, e.unverified.map(String.init),
+        e.unpriced.map(String.init), e.signatures, e.error,
+      ])
+      for r in e.rejects { out.line(["RJ", String(index), String(r.line), r.file, r.reason, r.raw]) }
     }
     out.line(["end"])
     return out.bytes

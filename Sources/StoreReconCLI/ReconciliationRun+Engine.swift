@@ -1,0 +1,251 @@
+import Foundation
+import StoreReconCore
+import StoreReconIO
+import StoreReconAppRows
+import StoreReconPlatform
+import StoreReconReports
+
+/// The engine's side of a partitioned run (docs/partitions.md#the-worker-protocol): the plan, the
+/// tagging of each engine-keyed input's lines with their partition, and the worker that reads one
+/// partition's lines.
+extension ReconciliationRun {
+  /// `storerecon worker plan`: the inputs digest (the config's and every file's SHA-256, as a merge
+  /// computes it) and one `I index role keyed|shared path display` line per planned input.
+  static func plan(_ request: Request, progress: any ProgressSink) throws(RunError) -> [UInt8] {
+    var setup = try setUp(request, progress: progress)
+    setup.configDigest = SHA256Digest.hex(of: try readBytes(request.configPath))
+    var reports: [InputReport] = []
+    for input in setup.plan {
+      var r = InputReport(role: input.role, path: input.display, rejectsFile: "")
+      if let digest = FileDigest.of(path: input.path) {
+        r.bytes = digest.bytes
+        r.sha256 = digest.sha256
+      }
+      reports.append(r)
+    }
+    var lines: [[String]] = [[WorkerLines.planHeader], ["inputs", inputsDigest(setup, reports)]]
+    for (index, input) in setup.plan.enumerated() {
+      let keyed = engineKeyedRoles.contains(input.role) && setup.databaseURI == nil
+      lines.append(["I", String(index), input.role, keyed ? "keyed" : "shared", input.path, input.display])
+    }
+    lines.append(["end"])
+    return lines.flatMap { fields in
+      fields.map { PartialText.escaped($0) }.joined(separator: [0x09]) + [0x0A]
+    }
+  }
+
+  /// Per line of one input: the partition its record goes to (+1; 0 for a line no record starts on).
+  final class LineOwners {
+    var owner: [UInt16] = []
+    var conflict: Int?
+
+    func set(_ line: Int, _ partition: Int) {
+      if line >= owner.count {
+        owner += [UInt16](repeating: 0, count: max(line + 1 - owner.count, owner.count))
+      }
+      let p = UInt16(partition + 1)
+      if owner[line] != 0 && owner[line] != p { conflict = conflict ?? line }
+      owner[line] = p
+    }
+
+    func of(_ line: Int) -> Int? { line < owner.count && owner[line] != 0 ? Int(owner[line]) - 1 : nil }
+  }
+
+  /// `storerecon worker tag`: input `index`'s lines, each as `P <partition> L …` (a CSV header, and
+  /// the lines before it, as `P * L …`: every partition reads them). A CSV line no record starts on
+  /// goes with the record before it (a quoted line break); a JSON line that gives no record (a
+  /// rejected one) goes to the partition of the empty lineage: each line is read exactly once.
+  static func tag(
+    _ index: Int, setup: Setup, keymap: LineageKeymap, count: Int, write: ([UInt8]) -> Void
+  ) throws(RunError) {
+    guard setup.plan.indices.contains(index) else {
+      throw RunError(.usage, "worker tag: there is no input \(index) in the plan (0 ..< \(setup.plan.count))")
+    }
+    var input = setup.plan[index]
+    guard engineKeyedRoles.contains(input.role), setup.databaseURI == nil else {
+      throw RunError(.usage, "worker tag: input \(index) (\(input.role)) is shared, not keyed by the engine")
+    }
+    // Keys only: every line whose payload decodes is keyed; its signature is checked by the worker.
+    input.verifier = JWSVerifier(mode: .off)
+    let owners = LineOwners()
+    let partitionOf = { (node: String) in LineageHash.partition(of: keymap.lineage(of: node), count: count) }
+    var headerLine = 0
+    do {
+      if input.role.hasPrefix("app.") {
+        let csv = try CSVReader(path: input.path, displayName: input.display)
+        headerLine = csv.headerLine
+        let column = csv.columnIndex("user_id")
+        while let record = try csv.next() {
+          guard let column, record.malformed == nil, column < record.count else { continue }
+          let user = record.string(column).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+          owners.set(record.line, partitionOf(LineageNode.user(user)))
+        }
+      } else {
+        let builder = LedgerBuilder()
+        builder.keeps = { _, _ in false }
+        builder.tap = { batch in
+          batch.forEachKeyedLine { line, space, key in
+            owners.set(line, partitionOf(LineageNode.chain(space, key)))
+          }
+        }
+        var rows = AppRowSet()
+        var reports = StoreReportRows()
+        var report = InputReport(role: input.role, path: input.display, rejectsFile: "")
+        _ = try InputReaders.read(
+          input, fileIndex: Int32(index), rejects: RejectList(), ledger: builder, rows: &rows,
+          storeReports: &reports, report: &report)
+      }
+    } catch {
+      throw RunError(.dataError, "worker tag: \(error.description)")
+    }
+    if let line = owners.conflict {
+      throw RunError(
+        .software,
+        "worker tag: \(input.display) line \(line) holds records of two lineages the keymap keeps apart")
+    }
+    try emitTagged(
+      index, input: input, owners: owners, headerLine: headerLine, noKey: partitionOf(""), write: write)
+  }
+
+  static func emitTagged(
+    _ index: Int, input: PlannedInput, owners: LineOwners, headerLine: Int, noKey: Int,
+    write: ([UInt8]) -> Void
+  ) throws(RunError) {
+    var out: [UInt8] = []
+    out.reserveCapacity(1 << 20)
+    var current = noKey
+    do {
+      let lines = try LineReader(path: input.path, displayName: input.display)
+      while let line = try lines.next() {
+        let number = lines.lineNumber
+        // A CSV record's later lines go with its first; a JSON line is a record of its own.
+        if let p = owners.of(number) { current = p } else if headerLine == 0 { current = noKey }
+        guard !line.isEmpty else { continue }
+        out += number <= headerLine ? [0x50, 0x09, 0x2A, 0x09] : Array("P\t\(current)\t".utf8)
+        WorkerLines.appendLine(input: index, number: number, bytes: line, to: &out)
+        if out.count >= 1 << 20 {
+          write(out)
+          out.removeAll(keepingCapacity: true)
+        }
+      }
+    } catch {
+      throw RunError(.dataError, "worker tag: \(error.description)")
+    }
+    write(out)
+  }
+}
+
+extension ReconciliationRun {
+  /// One partition's share of the engine-keyed inputs, as the worker protocol brings it.
+  struct WorkerInput {
+    var spec: PartitionSpec
+    var inputsDigest: String
+    /// Per input: its lines, as (line number, bytes).
+    var lines: [Int: [(Int, [UInt8])]] = [:]
+  }
+
+  /// Parses the worker protocol (`storerecon-worker 1`, `partition I N`, `inputs D`, `L` lines, `end`).
+  static func parseWorkerInput(_ bytes: [UInt8]) throws(RunError) -> WorkerInput {
+    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)[...]
+    func fail(_ n: Int, _ reason: String) -> RunError {
+      RunError(.dataError, "worker: stdin line \(n): \(reason)")
+    }
+    guard let first = lines.popFirst(), String(decoding: first, as: UTF8.self) == WorkerLines.header else {
+      throw fail(1, "expected '\(WorkerLines.header)' (is this the worker protocol?)")
+    }
+    let head = lines.prefix(2).map {
+      String(decoding: $0, as: UTF8.self).split(separator: "\t").map(String.init)
+    }
+    lines = lines.dropFirst(2)
+    guard head.count == 2, head[0].count == 3, head[0][0] == "partition",
+      let i = Int(head[0][1]), let n = Int(head[0][2]), let spec = PartitionSpec(index: i, count: n)
+    else { throw fail(2, "expected 'partition<TAB>I<TAB>N'") }
+    guard head[1].count == 2, head[1][0] == "inputs" else { throw fail(3, "expected 'inputs<TAB><sha-256>'") }
+    var out = WorkerInput(spec: spec, inputsDigest: head[1][1])
+    var number = 3
+    var ended = false
+    for line in lines {
+      number += 1
+      if ended {
+        guard line.isEmpty else { throw fail(number, "text after the 'end' line") }
+        continue
+      }
+      if line.elementsEqual("end".utf8) {
+        ended = true
+        continue
+      }
+      do {
+        let l = try WorkerLines.parseLine(line, line: number)
+        out.lines[l.input, default: []].append((l.number, l.bytes))
+      } catch {
+        throw fail(number, error.reason)
+      }
+    }
+    guard ended else {
+      throw fail(number, "stdin ends before the 'end' line (the engine's pipe was cut short?)")
+    }
+    return out
+  }
+
+  /// Writes each engine-keyed input's lines to a file in `folder`, every line at its own line number
+  /// (the lines between are left empty, which every reader skips), so that rejects and duplicates name
+  /// the original lines; returns the files by plan index.
+  static func spool(_ input: WorkerInput, plan: [PlannedInput], keyed: Set<Int>, folder: String)
+    throws(RunError) -> [Int: String]
+  {
+    if let stray = input.lines.keys.sorted().first(where: { !keyed.contains($0) }) {
+      throw RunError(
+        .dataError, "worker: lines of input \(stray), which is not engine-keyed in this config's plan")
+    }
+    var paths: [Int: String] = [:]
+    for index in keyed.sorted() {
+      var name = (plan[index].display as NSString).lastPathComponent
+      for suffix in [".gz", ".zip"] where name.lowercased().hasSuffix(suffix) {
+        name.removeLast(suffix.count)
+      }
+      let path = "\(folder)/\(index)-\(name)"
+      let lines = (input.lines[index] ?? []).sorted { $0.0 < $1.0 }
+      var bytes: [UInt8] = []
+      var at = 0
+      for (number, line) in lines {
+        guard number > at else {
+          throw RunError(.dataError, "worker: line \(number) of \(plan[index].display) is given twice")
+        }
+        bytes += [UInt8](repeating: 0x0A, count: number - at - 1)
+        bytes += line
+        bytes.append(0x0A)
+        at = number
+      }
+      guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        throw RunError(.ioError, "worker: cannot write \(path)")
+      }
+      paths[index] = path
+    }
+    return paths
+  }
+
+  /// `storerecon worker run`: one partition's run over the lines `stdin` brings; returns its partial.
+  static func work(_ stdin: [UInt8], request: Request, keymapPath: String, progress: any ProgressSink)
+    throws(RunError) -> [UInt8]
+  {
+    let input = try parseWorkerInput(stdin)
+    let (keymap, digest) = try readKeymap(keymapPath)
+    let setup = try setUp(request, progress: MemoryProgress())
+    let keyed = Set(setup.plan.indices.filter { engineKeyedRoles.contains(setup.plan[$0].role) })
+    let scratch = NSTemporaryDirectory() + "storerecon-worker-\(ProcessInfo.processInfo.processIdentifier)"
+    do {
+      try FileManager.default.createDirectory(atPath: scratch + "/in", withIntermediateDirectories: true)
+    } catch {
+      throw RunError(.ioError, "cannot create \(scratch): \(error.localizedDescription)")
+    }
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let paths = try spool(input, plan: setup.plan, keyed: keyed, folder: scratch + "/in")
+    var run = request
+    run.outDirectory = scratch + "/out"
+    run.history = false
+    run.mode = .partition(input.spec, keymap, digest: digest)
+    run.worker = WorkerSetup(paths: paths, inputsDigest: input.inputsDigest, keyed: keyed)
+    _ = try execute(run, progress: progress)
+    return try readBytes(scratch + "/out/" + RunPartial.fileName)
+  }
+}
