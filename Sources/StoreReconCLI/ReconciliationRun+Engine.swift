@@ -166,10 +166,8 @@ extension ReconciliationRun {
     var ended = false
     for line in lines {
       number += 1
-      if ended {
-        guard line.isEmpty else { throw fail(number, "text after the 'end' line") }
-        continue
-      }
+      if line.isEmpty { continue }
+      if ended { throw fail(number, "text after the 'end' line") }
       if line.elementsEqual("end".utf8) {
         ended = true
         continue
@@ -232,7 +230,9 @@ extension ReconciliationRun {
     let (keymap, digest) = try readKeymap(keymapPath)
     let setup = try setUp(request, progress: MemoryProgress())
     let keyed = Set(setup.plan.indices.filter { engineKeyedRoles.contains(setup.plan[$0].role) })
-    let scratch = NSTemporaryDirectory() + "storerecon-worker-\(ProcessInfo.processInfo.processIdentifier)"
+    let scratch =
+      NSTemporaryDirectory()
+      + "storerecon-worker-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
     do {
       try FileManager.default.createDirectory(atPath: scratch + "/in", withIntermediateDirectories: true)
     } catch {

@@ -114,4 +114,40 @@ import Testing
       #expect(error.message.contains("overflows"))
     }
   }
+
+  static func share(_ i: Int, lines: [Int]) -> EngineInput {
+    var e = EngineInput()
+    e.counts = InputCounts(read: 10 + i, accepted: 10 + i - lines.count, rejected: lines.count)
+    e.firstAt = Instant(ms: Int64(1000 - i))
+    e.lastAt = Instant(ms: Int64(5000 + i))
+    e.unverified = i
+    e.signatures = "verify + test root"
+    e.rejects = lines.map {
+      Reject(file: "exports/apple/t.jsonl", line: $0, reason: "not valid JSON\tat byte 3", raw: "{\"a\":\n")
+    }
+    return e
+  }
+
+  @Test func engineInputsRoundTripAndAddUpInLineOrder() throws {
+    var a = RunPartialTests.sample(0, 2)
+    var b = RunPartialTests.sample(1, 2)
+    a.engineInputs = [0: RunPartialTests.share(0, lines: [2, 9]), 4: RunPartialTests.share(0, lines: [])]
+    b.engineInputs = [
+      0: RunPartialTests.share(1, lines: [5, 7, 12]), 4: RunPartialTests.share(1, lines: [1]),
+    ]
+    #expect(try RunPartial(parsing: a.rendered()) == a)
+    let merged = try RunPartial.merged([b, a])
+    let t = try #require(merged.engineInputs[0])
+    #expect(t.counts == InputCounts(read: 21, accepted: 16, rejected: 5))
+    #expect(t.rejects.map(\.line) == [2, 5, 7, 9, 12])
+    #expect(t.firstAt == Instant(ms: 999) && t.lastAt == Instant(ms: 5001) && t.unverified == 1)
+    #expect(merged.engineInputs[4]?.rejects.map(\.line) == [1])
+    // A partial of run --partition (no engine inputs) does not merge with a worker's.
+    b.engineInputs = [:]
+    #expect(throws: PartialMergeError.self) { try RunPartial.merged([a, b]) }
+    // An IN line twice, or a reject before its IN line, is refused.
+    var text = String(decoding: a.rendered(), as: UTF8.self)
+    text = text.replacingOccurrences(of: "IN\t4\t", with: "IN\t0\t")
+    #expect(throws: PartialText.FormatError.self) { try RunPartial(parsing: Array(text.utf8)) }
+  }
 }
