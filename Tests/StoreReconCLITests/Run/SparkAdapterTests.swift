@@ -7,8 +7,9 @@ import Testing
 @testable import StoreReconCLI
 @testable import StoreReconPlatform
 
-/// contrib/spark/storerecon_spark.py with pyspark `local[2]`: 8 partitions as Spark tasks, one of them
-/// failing once (Spark retries it), merged on the driver into the single run's reports.
+/// contrib/spark/storerecon_spark.py with pyspark `local[2]`: Spark tags, partitions and pipes the keyed
+/// inputs' lines through `storerecon worker run` (8 partitions, one failing once: Spark retries it),
+/// and the driver merges the partials into the single run's reports.
 enum SparkAdapter {
   /// A Python with pyspark (`.ci/run` makes one in a virtual environment and names it here).
   static let python = ProcessInfo.processInfo.environment["STORERECON_PYSPARK_PYTHON"] ?? ""
@@ -21,19 +22,14 @@ enum SparkAdapter {
 
 @Suite(.serialized, .enabled(if: SparkAdapter.available, SparkAdapter.skipMessage))
 struct SparkAdapterTests {
-  @Test func sparkRunWithARetriedTaskGivesTheSingleRunsReports() throws {
-    let dir = try TempDir()
-    let (config, date) = try PartitionedRunTests.world(dir)
-    _ = try ReconciliationRun.execute(
-      PartitionedRunTests.request(config, date, dir.path("whole")), progress: MemoryProgress())
+  /// Runs the adapter; returns its exit status and its log.
+  static func spark(_ arguments: [String], in dir: TempDir) throws -> (Int32, String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: SparkAdapter.python)
-    process.arguments = [
-      Binary.packageRoot.appendingPathComponent("contrib/spark/storerecon_spark.py").path, "--config", config,
-      "--date", date.description, "--partitions", "8", "--out", dir.path("spark"), "--master", "local[2]",
-      "--worker", Binary.path ?? "storerecon", "--fail-once", "3",
-    ]
-    let log = dir.path("spark.log")
+    process.arguments =
+      [Binary.packageRoot.appendingPathComponent("contrib/spark/storerecon_spark.py").path] + arguments
+      + ["--master", "local[2]", "--worker", Binary.path ?? "storerecon"]
+    let log = dir.path("spark-\(UInt32.random(in: 0...UInt32.max)).log")
     _ = FileManager.default.createFile(atPath: log, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     process.standardOutput = handle
@@ -41,11 +37,41 @@ struct SparkAdapterTests {
     try process.run()
     process.waitUntilExit()
     try handle.close()
-    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-    #expect(process.terminationStatus == 0, "\(text.suffix(3000))")
-    // The injected failure happened, and Spark retried the task.
+    return (process.terminationStatus, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+  }
+
+  @Test func sparkRunWithARetriedTaskGivesTheSingleRunsReports() throws {
+    let dir = try TempDir()
+    let (config, date) = try PartitionedRunTests.world(dir)
+    _ = try ReconciliationRun.execute(
+      PartitionedRunTests.request(config, date, dir.path("whole")), progress: MemoryProgress())
+    let (status, text) = try SparkAdapterTests.spark(
+      [
+        "--config", config, "--date", date.description, "--partitions", "8", "--out", dir.path("spark"),
+        "--fail-once", "3",
+      ], in: dir)
+    #expect(status == 0, "\(text.suffix(3000))")
+    // Spark split the keyed inputs' lines (the shuffle path), the injected failure happened, and Spark
+    // retried the task.
+    #expect(text.contains("5 keyed inputs"))
     #expect(text.contains("injected failure of partition 3/8"))
-    #expect(text.contains("partition 3/8:"))
+    #expect(text.contains("partition 3/8:") && text.contains("partial "))
     try PartitionedRunTests.expectSameReports(dir.path("whole"), dir.path("spark"), "Spark local[2], N=8")
+  }
+
+  @Test func sparkTasksModeGivesTheSameReports() throws {
+    // One task per partition, each reading every input (the path for app rows in PostgreSQL).
+    let dir = try TempDir()
+    let (config, date) = try PartitionedRunTests.world(dir, users: 300)
+    _ = try ReconciliationRun.execute(
+      PartitionedRunTests.request(config, date, dir.path("whole")), progress: MemoryProgress())
+    let (status, text) = try SparkAdapterTests.spark(
+      [
+        "--config", config, "--date", date.description, "--partitions", "3", "--out", dir.path("spark"),
+        "--mode", "tasks",
+      ], in: dir)
+    #expect(status == 0, "\(text.suffix(3000))")
+    #expect(!text.contains("keyed inputs"))
+    try PartitionedRunTests.expectSameReports(dir.path("whole"), dir.path("spark"), "Spark tasks, N=3")
   }
 }
