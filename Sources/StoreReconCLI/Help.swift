@@ -179,8 +179,9 @@ enum Help {
     SUBCOMMANDS:
       plan   Print the plan (storerecon-plan 1): the inputs digest a merge checks, then one line per
              input — I, index, role, keyed or shared, path, name. Keyed inputs (App Store
-             transactions, Play subscriptions and voided purchases, entitlements, credentials) are
-             split line by line by the engine; every worker reads the shared ones whole.
+             transactions, Play subscriptions and voided purchases, entitlements, credentials, the
+             notification log and history) are split line by line by the engine; every worker
+             reads the shared ones whole.
       tag    Read the keyed inputs INDEX… (or the indexes on stdin) and print each line as
              P<TAB>partition<TAB>L<TAB>input<TAB>line<TAB>bytes (partition * for a CSV header: every
              partition gets it). Bytes are escaped: \\\\ \\t \\n \\r, and \\xHH outside UTF-8.

@@ -1,6 +1,7 @@
 import Foundation
 import StoreReconCore
 import StoreReconIO
+import StoreReconImporters
 import StoreReconAppRows
 import StoreReconPlatform
 import StoreReconReports
@@ -71,30 +72,7 @@ extension ReconciliationRun {
     let partitionOf = { (node: String) in LineageHash.partition(of: keymap.lineage(of: node), count: count) }
     var headerLine = 0
     do {
-      if input.role.hasPrefix("app.") {
-        let csv = try CSVReader(path: input.path, displayName: input.display)
-        headerLine = csv.headerLine
-        let column = csv.columnIndex("user_id")
-        while let record = try csv.next() {
-          guard let column, record.malformed == nil, column < record.count else { continue }
-          let user = record.string(column).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-          owners.set(record.line, partitionOf(LineageNode.user(user)))
-        }
-      } else {
-        let builder = LedgerBuilder()
-        builder.keeps = { _, _ in false }
-        builder.tap = { batch in
-          batch.forEachKeyedLine { line, space, key in
-            owners.set(line, partitionOf(LineageNode.chain(space, key)))
-          }
-        }
-        var rows = AppRowSet()
-        var reports = StoreReportRows()
-        var report = InputReport(role: input.role, path: input.display, rejectsFile: "")
-        _ = try InputReaders.read(
-          input, fileIndex: Int32(index), rejects: RejectList(), ledger: builder, rows: &rows,
-          storeReports: &reports, report: &report)
-      }
+      headerLine = try keyLines(input, index: index, owners: owners, partitionOf: partitionOf)
     } catch {
       throw RunError(.dataError, "worker tag: \(error.description)")
     }
@@ -105,6 +83,63 @@ extension ReconciliationRun {
     }
     try emitTagged(
       index, input: input, owners: owners, headerLine: headerLine, noKey: partitionOf(""), write: write)
+  }
+
+  /// Reads `input` with the run's reader and notes each record's partition in `owners`; returns the
+  /// CSV header's line (0 for JSON Lines).
+  static func keyLines(
+    _ input: PlannedInput, index: Int, owners: LineOwners, partitionOf: @escaping (String) -> Int
+  ) throws(InputError) -> Int {
+    let decoder = NotificationDecoder(verifier: JWSVerifier(mode: .off))
+    func notification(_ n: StoreNotification, _ line: Int32) {
+      guard let key = n.chainKey, !key.isEmpty, let node = LineageNode.storeKey(n.store, key).last else {
+        return owners.set(Int(line), partitionOf(""))
+      }
+      owners.set(Int(line), partitionOf(node))
+    }
+    switch input.role {
+    case "app.notifications":
+      let headerLine = try CSVReader(path: input.path, displayName: input.display).headerLine
+      _ = try NotificationCSVReader.readRows(
+        path: input.path, displayName: input.display, fileIndex: Int32(index), rejects: RejectList()
+      ) { row in
+        if let decoded = try? decoder.decode(row) { notification(decoded.notification, row.origin.line) }
+      }
+      return headerLine
+    case "app_store.notification_history":
+      _ = try JSONLinesImport.lines(
+        path: input.path, displayName: input.display, fileIndex: Int32(index), rejects: RejectList()
+      ) { (line, origin) throws(RowRejection) in
+        if let decoded = try? decoder.historyEntry(line, origin: origin) {
+          notification(decoded.notification, origin.line)
+        }
+      }
+      return 0
+    case let role where role.hasPrefix("app."):
+      let csv = try CSVReader(path: input.path, displayName: input.display)
+      let column = csv.columnIndex("user_id")
+      while let record = try csv.next() {
+        guard let column, record.malformed == nil, column < record.count else { continue }
+        let user = record.string(column).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        owners.set(record.line, partitionOf(LineageNode.user(user)))
+      }
+      return csv.headerLine
+    default:
+      let builder = LedgerBuilder()
+      builder.keeps = { _, _ in false }
+      builder.tap = { batch in
+        batch.forEachKeyedLine { line, space, key in
+          owners.set(line, partitionOf(LineageNode.chain(space, key)))
+        }
+      }
+      var rows = AppRowSet()
+      var reports = StoreReportRows()
+      var report = InputReport(role: input.role, path: input.display, rejectsFile: "")
+      _ = try InputReaders.read(
+        input, fileIndex: Int32(index), rejects: RejectList(), ledger: builder, rows: &rows,
+        storeReports: &reports, report: &report)
+      return 0
+    }
   }
 
   static func emitTagged(

@@ -41,27 +41,35 @@ extension ReconciliationRun {
   /// The roles the engine keys line by line; every other input is read whole by every worker.
   package static let engineKeyedRoles: Set<String> = [
     "app_store.transactions", "play.subscriptions", "play.voided", "app.entitlements", "app.credentials",
+    "app.notifications", "app_store.notification_history",
   ]
+
+  /// Notifications of engine-keyed inputs that a worker's filter dropped (counted as they are decoded).
+  final class Refusals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var total: Int { lock.withLock { count } }
+  }
 
   /// Keeps the rows of `filter`'s lineages; a row of an engine-keyed input that the filter drops is an
   /// error (the engine sent it to the wrong partition, and nothing may be lost silently).
   static func keepLineages(
-    _ filter: LineageFilter, _ inputs: inout Inputs, plan: [PlannedInput], strict: Set<Int>
-  )
-    throws(RunError)
-  {
+    _ filter: LineageFilter, _ inputs: inout Inputs, plan: [PlannedInput], strict: Set<Int>,
+    notifications: Int
+  ) throws(RunError) {
     let roles = Set(strict.map { plan[$0].role })
     let before = (inputs.rows.entitlements.count, inputs.rows.credentials.count)
     inputs.rows.keepLineages(filter)
     let records = inputs.builder.strictRefusals
     let entitlements = roles.contains("app.entitlements") ? before.0 - inputs.rows.entitlements.count : 0
     let credentials = roles.contains("app.credentials") ? before.1 - inputs.rows.credentials.count : 0
-    guard records + entitlements + credentials == 0 else {
+    guard records + entitlements + credentials + notifications == 0 else {
       throw RunError(
         .dataError,
         "worker: rows of the engine-keyed inputs belong to other partitions (\(records) store records, "
-          + "\(entitlements) entitlements, \(credentials) credentials) — the engine keyed their lines "
-          + "differently from the keymap (tag them with storerecon worker tag)")
+          + "\(entitlements) entitlements, \(credentials) credentials, \(notifications) notifications) — "
+          + "the engine keyed their lines differently from the keymap (tag them with storerecon worker tag)")
     }
   }
 

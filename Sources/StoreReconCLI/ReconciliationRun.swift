@@ -322,7 +322,16 @@ package enum ReconciliationRun {
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
     inputs.builder.keeps = filter?.chain
     inputs.builder.strictInputs = Set(strict.map { Int32($0) })
-    if let filter { inputs.rows.keepsNotification = { filter.keeps($0) } }
+    // A worker's keyed notification inputs hold only its lineages: a notification dropped is counted.
+    let refusals = Refusals()
+    let strictNotifications = strict.contains { plan[$0].role.contains("notification") }
+    if let filter {
+      inputs.rows.keepsNotification = { n in
+        let kept = filter.keeps(n)
+        if !kept && strictNotifications { refusals.add() }
+        return kept
+      }
+    }
     var storeReports = StoreReportRows()
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
@@ -333,6 +342,10 @@ package enum ReconciliationRun {
       var report = InputReport(role: input.role, path: input.display, rejectsFile: name)
       if let share = engine[index] {
         report = taken(share, input: input, rejects: sink, progress: progress)
+        // The log was read (by the workers): its report is written from their partials.
+        if input.role == "app.notifications" && inputs.rows.notifications == nil {
+          inputs.rows.notifications = []
+        }
       } else if let damage = damagedContainers[index] {
         report.error = damage
         progress.note("ERROR \(damage) — none of its rows is read; the run goes on without this file")
@@ -347,7 +360,9 @@ package enum ReconciliationRun {
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
     if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
-    if let filter { try keepLineages(filter, &inputs, plan: plan, strict: strict) }
+    if let filter {
+      try keepLineages(filter, &inputs, plan: plan, strict: strict, notifications: refusals.total)
+    }
     // The checksums, last: the run does not wait for one while inputs remain to be read.
     for (index, input) in plan.enumerated() where input.query == nil {
       let digest: (bytes: Int64, sha256: String)?

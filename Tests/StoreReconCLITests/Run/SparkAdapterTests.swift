@@ -53,7 +53,7 @@ struct SparkAdapterTests {
     #expect(status == 0, "\(text.suffix(3000))")
     // Spark split the keyed inputs' lines (the shuffle path), the injected failure happened, and Spark
     // retried the task.
-    #expect(text.contains("5 keyed inputs"))
+    #expect(text.contains("7 keyed inputs"))
     #expect(text.contains("injected failure of partition 3/8"))
     #expect(text.contains("partition 3/8:") && text.contains("partial "))
     try PartitionedRunTests.expectSameReports(dir.path("whole"), dir.path("spark"), "Spark local[2], N=8")
