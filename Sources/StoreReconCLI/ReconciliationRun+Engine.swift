@@ -171,97 +171,11 @@ extension ReconciliationRun {
 }
 
 extension ReconciliationRun {
-  /// One partition's share of the engine-keyed inputs, as the worker protocol brings it.
-  struct WorkerInput {
-    var spec: PartitionSpec
-    var inputsDigest: String
-    /// Per input: its lines, as (line number, bytes).
-    var lines: [Int: [(Int, [UInt8])]] = [:]
-  }
-
-  /// Parses the worker protocol (`storerecon-worker 1`, `partition I N`, `inputs D`, `L` lines, `end`).
-  static func parseWorkerInput(_ bytes: [UInt8]) throws(RunError) -> WorkerInput {
-    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)[...]
-    func fail(_ n: Int, _ reason: String) -> RunError {
-      RunError(.dataError, "worker: stdin line \(n): \(reason)")
-    }
-    guard let first = lines.popFirst(), String(decoding: first, as: UTF8.self) == WorkerLines.header else {
-      throw fail(1, "expected '\(WorkerLines.header)' (is this the worker protocol?)")
-    }
-    let head = lines.prefix(2).map {
-      String(decoding: $0, as: UTF8.self).split(separator: "\t").map(String.init)
-    }
-    lines = lines.dropFirst(2)
-    guard head.count == 2, head[0].count == 3, head[0][0] == "partition",
-      let i = Int(head[0][1]), let n = Int(head[0][2]), let spec = PartitionSpec(index: i, count: n)
-    else { throw fail(2, "expected 'partition<TAB>I<TAB>N'") }
-    guard head[1].count == 2, head[1][0] == "inputs" else { throw fail(3, "expected 'inputs<TAB><sha-256>'") }
-    var out = WorkerInput(spec: spec, inputsDigest: head[1][1])
-    var number = 3
-    var ended = false
-    for line in lines {
-      number += 1
-      if line.isEmpty { continue }
-      if ended { throw fail(number, "text after the 'end' line") }
-      if line.elementsEqual("end".utf8) {
-        ended = true
-        continue
-      }
-      do {
-        let l = try WorkerLines.parseLine(line, line: number)
-        out.lines[l.input, default: []].append((l.number, l.bytes))
-      } catch {
-        throw fail(number, error.reason)
-      }
-    }
-    guard ended else {
-      throw fail(number, "stdin ends before the 'end' line (the engine's pipe was cut short?)")
-    }
-    return out
-  }
-
-  /// Writes each engine-keyed input's lines to a file in `folder`, every line at its own line number
-  /// (the lines between are left empty, which every reader skips), so that rejects and duplicates name
-  /// the original lines; returns the files by plan index.
-  static func spool(_ input: WorkerInput, plan: [PlannedInput], keyed: Set<Int>, folder: String)
-    throws(RunError) -> [Int: String]
-  {
-    if let stray = input.lines.keys.sorted().first(where: { !keyed.contains($0) }) {
-      throw RunError(
-        .dataError, "worker: lines of input \(stray), which is not engine-keyed in this config's plan")
-    }
-    var paths: [Int: String] = [:]
-    for index in keyed.sorted() {
-      var name = (plan[index].display as NSString).lastPathComponent
-      for suffix in [".gz", ".zip"] where name.lowercased().hasSuffix(suffix) {
-        name.removeLast(suffix.count)
-      }
-      let path = "\(folder)/\(index)-\(name)"
-      let lines = (input.lines[index] ?? []).sorted { $0.0 < $1.0 }
-      var bytes: [UInt8] = []
-      var at = 0
-      for (number, line) in lines {
-        guard number > at else {
-          throw RunError(.dataError, "worker: line \(number) of \(plan[index].display) is given twice")
-        }
-        bytes += [UInt8](repeating: 0x0A, count: number - at - 1)
-        bytes += line
-        bytes.append(0x0A)
-        at = number
-      }
-      guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-        throw RunError(.ioError, "worker: cannot write \(path)")
-      }
-      paths[index] = path
-    }
-    return paths
-  }
-
-  /// `storerecon worker run`: one partition's run over the lines `stdin` brings; returns its partial.
-  static func work(_ stdin: [UInt8], request: Request, keymapPath: String, progress: any ProgressSink)
-    throws(RunError) -> [UInt8]
-  {
-    let input = try parseWorkerInput(stdin)
+  /// `storerecon worker run`: one partition's run over the lines the chunks bring (stdin, read as it
+  /// comes); returns its partial.
+  static func work(
+    chunks next: () -> [UInt8]?, request: Request, keymapPath: String, progress: any ProgressSink
+  ) throws(RunError) -> [UInt8] {
     let (keymap, digest) = try readKeymap(keymapPath)
     let setup = try setUp(request, progress: MemoryProgress())
     let keyed = Set(setup.plan.indices.filter { engineKeyedRoles.contains(setup.plan[$0].role) })
@@ -274,13 +188,27 @@ extension ReconciliationRun {
       throw RunError(.ioError, "cannot create \(scratch): \(error.localizedDescription)")
     }
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let paths = try spool(input, plan: setup.plan, keyed: keyed, folder: scratch + "/in")
+    let spooler = try WorkerSpooler(plan: setup.plan, keyed: keyed, folder: scratch + "/in")
+    while let chunk = next() { try spooler.feed(chunk) }
+    let (head, paths) = try spooler.finish()
     var run = request
     run.outDirectory = scratch + "/out"
     run.history = false
-    run.mode = .partition(input.spec, keymap, digest: digest)
-    run.worker = WorkerSetup(paths: paths, inputsDigest: input.inputsDigest, keyed: keyed)
+    run.mode = .partition(head.spec, keymap, digest: digest)
+    run.worker = WorkerSetup(paths: paths, inputsDigest: head.inputsDigest, keyed: keyed)
     _ = try execute(run, progress: progress)
     return try readBytes(scratch + "/out/" + RunPartial.fileName)
+  }
+
+  /// ``work(chunks:request:keymapPath:progress:)`` over bytes held whole.
+  static func work(_ stdin: [UInt8], request: Request, keymapPath: String, progress: any ProgressSink)
+    throws(RunError) -> [UInt8]
+  {
+    var given = false
+    return try work(
+      chunks: {
+        defer { given = true }
+        return given ? nil : stdin
+      }, request: request, keymapPath: keymapPath, progress: progress)
   }
 }

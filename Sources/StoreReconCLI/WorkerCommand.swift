@@ -59,10 +59,13 @@ extension StoreReconCLI {
         if let first = parsed.positional.first {
           return usageError("unexpected argument '\(first)'", usage: usage)
         }
-        let stdin = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        let stdin = FileHandle.standardInput
         writeOut(
           try ReconciliationRun.work(
-            stdin, request: request, keymapPath: parsed.values["--keymap"] ?? "", progress: progress))
+            chunks: {
+              let data = stdin.readData(ofLength: 1 << 20)
+              return data.isEmpty ? nil : [UInt8](data)
+            }, request: request, keymapPath: parsed.values["--keymap"] ?? "", progress: progress))
       }
       return 0
     } catch {

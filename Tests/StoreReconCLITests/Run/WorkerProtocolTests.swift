@@ -14,7 +14,9 @@ import StoreReconTestSupport
 @Suite(.serialized) struct WorkerProtocolTests {
   /// The worker's stdin for each of `count` partitions, the tagged lines routed as an engine would
   /// (`*` to every partition), each partition's lines in reverse order.
-  static func routed(_ config: String, _ date: CivilDate, keymap: String, count: Int) throws -> [[UInt8]] {
+  static func routed(_ config: String, _ date: CivilDate, keymap: String, count: Int, reversed: Bool = true)
+    throws -> [[UInt8]]
+  {
     let request = ReconciliationRun.Request(configPath: config, date: date, history: false)
     let plan = try ReconciliationRun.plan(request, progress: MemoryProgress())
     let planLines = plan.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
@@ -47,7 +49,7 @@ import StoreReconTestSupport
     }
     return shares.enumerated().map { p, lines in
       var bytes = Array("\(WorkerLines.header)\npartition\t\(p)\t\(count)\ninputs\t\(digest)\n".utf8)
-      for l in lines.reversed() { bytes += l + [0x0A] }
+      for l in reversed ? lines.reversed() : lines { bytes += l + [0x0A] }
       return bytes + Array("end\n".utf8)
     }
   }
@@ -55,14 +57,19 @@ import StoreReconTestSupport
   /// Runs the workers over `stdins`, writes their partials into `dir/<label>/p<i>`, merges into
   /// `dir/<label>/merged`.
   static func workAndMerge(
-    _ config: String, _ date: CivilDate, keymap: String, stdins: [[UInt8]], in dir: TempDir, label: String
-  )
-    throws
-  {
+    _ config: String, _ date: CivilDate, keymap: String, stdins: [[UInt8]], in dir: TempDir, label: String,
+    chunk: Int = Int.max
+  ) throws {
     var folders: [String] = []
     for (p, stdin) in stdins.enumerated() {
+      // The stream as a pipe brings it: in pieces that cut lines anywhere.
+      var at = 0
       let partial = try ReconciliationRun.work(
-        stdin, request: ReconciliationRun.Request(configPath: config, date: date, history: false),
+        chunks: {
+          guard at < stdin.count else { return nil }
+          defer { at = min(stdin.count, at + chunk) }
+          return Array(stdin[at..<min(stdin.count, at + chunk)])
+        }, request: ReconciliationRun.Request(configPath: config, date: date, history: false),
         keymapPath: keymap, progress: MemoryProgress())
       let folder = dir.path("\(label)/p\(p)")
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
