@@ -88,12 +88,11 @@ extension StoreReconCLI {
       return usageError("missing --config FILE", usage: usage)
     }
     guard let out = parsed.values["--out"] else { return usageError("missing --out FILE", usage: usage) }
-    var date: CivilDate?
-    if let text = parsed.values["--date"] {
-      guard let d = CivilDate.parse(text) else {
-        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
-      }
-      date = d
+    let date: CivilDate?
+    do {
+      date = try parsed.date()
+    } catch {
+      return usageError(error.message, usage: usage)
     }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
     do throws(RunError) {

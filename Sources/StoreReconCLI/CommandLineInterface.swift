@@ -113,12 +113,11 @@ package enum StoreReconCLI {
     guard let config = parsed.values["--config"] else {
       return usageError("missing --config FILE", usage: usage)
     }
-    var date: CivilDate?
-    if let text = parsed.values["--date"] {
-      guard let d = CivilDate.parse(text) else {
-        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
-      }
-      date = d
+    let date: CivilDate?
+    do {
+      date = try parsed.date()
+    } catch {
+      return usageError(error.message, usage: usage)
     }
     var lockTimeout = 600
     if let text = parsed.values["--lock-timeout"] {
@@ -215,12 +214,11 @@ package enum StoreReconCLI {
     guard let configPath = parsed.values["--config"] else {
       return usageError("missing --config FILE", usage: usage)
     }
-    var date: CivilDate?
-    if let text = parsed.values["--date"] {
-      guard let d = CivilDate.parse(text) else {
-        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
-      }
-      date = d
+    let date: CivilDate?
+    do {
+      date = try parsed.date()
+    } catch {
+      return usageError(error.message, usage: usage)
     }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
     do throws(RunError) {
@@ -416,6 +414,15 @@ extension StoreReconCLI {
 struct ParsedOptions {
   struct Failure: Error {
     var message: String
+  }
+
+  /// `--date YYYY-MM-DD` if given (`nil` if not); a usage failure for anything else.
+  func date() throws(Failure) -> CivilDate? {
+    guard let text = values["--date"] else { return nil }
+    guard let d = CivilDate.parse(text) else {
+      throw Failure(message: "--date must be a calendar date YYYY-MM-DD, got '\(text)'")
+    }
+    return d
   }
 
   /// The short forms of the common options, wherever the command has the long one.

@@ -52,6 +52,22 @@ extension ReconciliationRun {
     var total: Int { lock.withLock { count } }
   }
 
+  /// Drops the notifications of other lineages as they are decoded; `counting` (a worker's keyed
+  /// notification inputs, which hold only its lineages): each one dropped is counted.
+  static func keepNotifications(_ filter: LineageFilter?, in rows: inout AppRowSet, counting: Bool)
+    -> Refusals
+  {
+    let refusals = Refusals()
+    if let filter {
+      rows.keepsNotification = { n in
+        let kept = filter.keeps(n)
+        if !kept && counting { refusals.add() }
+        return kept
+      }
+    }
+    return refusals
+  }
+
   /// Keeps the rows of `filter`'s lineages; a row of an engine-keyed input that the filter drops is an
   /// error (the engine sent it to the wrong partition, and nothing may be lost silently).
   static func keepLineages(
@@ -81,13 +97,7 @@ extension ReconciliationRun {
     -> InputReport
   {
     var report = InputReport(role: input.role, path: input.display, rejectsFile: rejects.name)
-    report.counts = share.counts
-    report.firstAt = share.firstAt
-    report.lastAt = share.lastAt
-    report.signatures = share.signatures
-    report.unverified = share.unverified
-    report.unpriced = share.unpriced
-    report.error = share.error
+    report.take(share)
     for r in share.rejects { rejects.reject(r) }
     let c = share.counts
     progress.note(
@@ -102,15 +112,7 @@ extension ReconciliationRun {
   {
     var out: [Int: EngineInput] = [:]
     for index in keyed where reports.indices.contains(index) {
-      let r = reports[index]
-      var e = EngineInput()
-      e.counts = r.counts
-      e.firstAt = r.firstAt
-      e.lastAt = r.lastAt
-      e.signatures = r.signatures
-      e.unverified = r.unverified
-      e.unpriced = r.unpriced
-      e.error = r.error
+      var e = reports[index].engineShare
       e.rejects = sinks.indices.contains(index) ? sinks[index].all : []
       out[index] = e
     }

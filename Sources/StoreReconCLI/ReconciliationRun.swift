@@ -322,16 +322,8 @@ package enum ReconciliationRun {
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
     inputs.builder.keeps = filter?.chain
     inputs.builder.strictInputs = Set(strict.map { Int32($0) })
-    // A worker's keyed notification inputs hold only its lineages: a notification dropped is counted.
-    let refusals = Refusals()
-    let strictNotifications = strict.contains { plan[$0].role.contains("notification") }
-    if let filter {
-      inputs.rows.keepsNotification = { n in
-        let kept = filter.keeps(n)
-        if !kept && strictNotifications { refusals.add() }
-        return kept
-      }
-    }
+    let refusals = keepNotifications(
+      filter, in: &inputs.rows, counting: strict.contains { plan[$0].role.contains("notification") })
     var storeReports = StoreReportRows()
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {

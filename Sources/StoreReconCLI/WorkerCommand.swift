@@ -32,12 +32,11 @@ extension StoreReconCLI {
     guard let config = parsed.values["--config"] else {
       return usageError("missing --config FILE", usage: usage)
     }
-    var date: CivilDate?
-    if let text = parsed.values["--date"] {
-      guard let d = CivilDate.parse(text) else {
-        return usageError("--date must be a calendar date YYYY-MM-DD, got '\(text)'", usage: usage)
-      }
-      date = d
+    let date: CivilDate?
+    do {
+      date = try parsed.date()
+    } catch {
+      return usageError(error.message, usage: usage)
     }
     if sub != "tag" && parsed.values["--partitions"] != nil {
       return usageError("--partitions belongs to worker tag", usage: usage)

@@ -68,3 +68,19 @@ package struct EngineInput: Sendable, Equatable {
     return out
   }
 }
+
+extension InputReport {
+  /// What a worker's partial says of this input (its rejects aside).
+  package var engineShare: EngineInput {
+    var e = EngineInput()
+    (e.counts, e.firstAt, e.lastAt) = (counts, firstAt, lastAt)
+    (e.signatures, e.unverified, e.unpriced, e.error) = (signatures, unverified, unpriced, error)
+    return e
+  }
+
+  /// Takes the counts and the rest of what the workers' partials say of this input.
+  package mutating func take(_ e: EngineInput) {
+    (counts, firstAt, lastAt) = (e.counts, e.firstAt, e.lastAt)
+    (signatures, unverified, unpriced, error) = (e.signatures, e.unverified, e.unpriced, e.error)
+  }
+}
