@@ -22,11 +22,11 @@ package struct AppRowSet {
 
   /// A partitioned run's filter: a notification (and the record it carries) of another partition's
   /// chain is dropped as it is read.
-  package var keepsNotification: (@Sendable (StoreNotification) -> Bool)?
+  package var keepsNotification: (@Sendable (DecodedNotification) -> Bool)?
 
   /// Adds a decoded notification and the record it carries.
   package mutating func add(_ decoded: DecodedNotification) {
-    if let keeps = keepsNotification, !keeps(decoded.notification) {
+    if let keeps = keepsNotification, !keeps(decoded) {
       if notifications == nil { notifications = [] }
       return
     }

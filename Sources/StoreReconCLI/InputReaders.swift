@@ -148,7 +148,7 @@ enum InputReaders {
           }
         }
       ) { decoded in
-        if let keeps = rows.keepsNotification, !keeps(decoded.notification) { return }
+        if let keeps = rows.keepsNotification, !keeps(decoded) { return }
         rows.notificationHistory.append(decoded.notification)
         if let record = decoded.record { rows.notificationRecords.append(record) }
       }

@@ -36,11 +36,14 @@ extension ReconciliationRun {
   }
 
   /// Per line of one input: the partition its record goes to (+1; 0 for a line no record starts on).
-  final class LineOwners {
-    var owner: [UInt16] = []
-    var conflict: Int?
+  final class LineOwners: @unchecked Sendable {
+    private let lock = NSLock()
+    private var owner: [UInt16] = []
+    private(set) var conflict: Int?
 
-    func set(_ line: Int, _ partition: Int) {
+    func set(_ line: Int, _ partition: Int) { lock.withLock { unlockedSet(line, partition) } }
+
+    private func unlockedSet(_ line: Int, _ partition: Int) {
       if line >= owner.count {
         owner += [UInt16](repeating: 0, count: max(line + 1 - owner.count, owner.count))
       }
@@ -69,7 +72,9 @@ extension ReconciliationRun {
     // Keys only: every line whose payload decodes is keyed; its signature is checked by the worker.
     input.verifier = JWSVerifier(mode: .off)
     let owners = LineOwners()
-    let partitionOf = { (node: String) in LineageHash.partition(of: keymap.lineage(of: node), count: count) }
+    let partitionOf: @Sendable (String) -> Int = {
+      LineageHash.partition(of: keymap.lineage(of: $0), count: count)
+    }
     var headerLine = 0
     do {
       headerLine = try keyLines(input, index: index, owners: owners, partitionOf: partitionOf)
@@ -88,33 +93,31 @@ extension ReconciliationRun {
   /// Reads `input` with the run's reader and notes each record's partition in `owners`; returns the
   /// CSV header's line (0 for JSON Lines).
   static func keyLines(
-    _ input: PlannedInput, index: Int, owners: LineOwners, partitionOf: @escaping (String) -> Int
+    _ input: PlannedInput, index: Int, owners: LineOwners, partitionOf: @escaping @Sendable (String) -> Int
   ) throws(InputError) -> Int {
-    let decoder = NotificationDecoder(verifier: JWSVerifier(mode: .off))
-    func notification(_ n: StoreNotification, _ line: Int32) {
-      guard let key = n.chainKey, !key.isEmpty, let node = LineageNode.storeKey(n.store, key).last else {
-        return owners.set(Int(line), partitionOf(""))
+    @Sendable func notification(_ n: StoreNotification, _ line: Int32) {
+      var node = ""
+      if let key = n.chainKey, !key.isEmpty, let last = LineageNode.storeKey(n.store, key).last {
+        node = last
       }
-      owners.set(Int(line), partitionOf(node))
+      let p = partitionOf(node)
+      owners.set(Int(line), p)
     }
     switch input.role {
-    case "app.notifications":
-      let headerLine = try CSVReader(path: input.path, displayName: input.display).headerLine
-      _ = try NotificationCSVReader.readRows(
-        path: input.path, displayName: input.display, fileIndex: Int32(index), rejects: RejectList()
-      ) { row in
-        if let decoded = try? decoder.decode(row) { notification(decoded.notification, row.origin.line) }
+    case "app.notifications", "app_store.notification_history":
+      // The run's own reader (payloads decoded on all cores), keeping nothing.
+      var rows = AppRowSet()
+      rows.keepsNotification = { decoded in
+        notification(decoded.notification, decoded.origin.line)
+        return false
       }
-      return headerLine
-    case "app_store.notification_history":
-      _ = try JSONLinesImport.lines(
-        path: input.path, displayName: input.display, fileIndex: Int32(index), rejects: RejectList()
-      ) { (line, origin) throws(RowRejection) in
-        if let decoded = try? decoder.historyEntry(line, origin: origin) {
-          notification(decoded.notification, origin.line)
-        }
-      }
-      return 0
+      var report = InputReport(role: input.role, path: input.display, rejectsFile: "")
+      var reports = StoreReportRows()
+      _ = try InputReaders.read(
+        input, fileIndex: Int32(index), rejects: RejectList(), ledger: LedgerBuilder(), rows: &rows,
+        storeReports: &reports, report: &report)
+      return input.role == "app.notifications"
+        ? try CSVReader(path: input.path, displayName: input.display).headerLine : 0
     case let role where role.hasPrefix("app."):
       let csv = try CSVReader(path: input.path, displayName: input.display)
       let column = csv.columnIndex("user_id")

@@ -59,8 +59,8 @@ extension ReconciliationRun {
   {
     let refusals = Refusals()
     if let filter {
-      rows.keepsNotification = { n in
-        let kept = filter.keeps(n)
+      rows.keepsNotification = { decoded in
+        let kept = filter.keeps(decoded.notification)
         if !kept && counting { refusals.add() }
         return kept
       }

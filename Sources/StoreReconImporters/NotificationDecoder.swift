@@ -83,7 +83,7 @@ package struct NotificationDecoder {
     if let summary = try body.optionalObject("summary") {
       n.productId = try summary.optionalText("productId")
     }
-    return DecodedNotification(notification: n, record: record)
+    return DecodedNotification(notification: n, record: record, origin: origin)
   }
 
   /// One entry of the App Store notification history (`notificationHistory[]`: `signedPayload` and
@@ -159,7 +159,7 @@ package struct NotificationDecoder {
       throw RowRejection("DeveloperNotification holds no notification this job knows")
     }
     n.eventAt = at
-    return DecodedNotification(notification: n, record: record)
+    return DecodedNotification(notification: n, record: record, origin: origin)
   }
 
   // MARK: Helpers

@@ -37,10 +37,15 @@ package struct DecodedNotification: Sendable {
   package var notification: StoreNotification
   /// The record it carries, if any.
   package var record: StoreTransaction?
+  /// Where it was read (the worker's tagger keys its line).
+  package var origin: Origin
 
   /// Creates the value.
-  package init(notification: StoreNotification, record: StoreTransaction?) {
+  package init(
+    notification: StoreNotification, record: StoreTransaction?, origin: Origin = Origin(file: -1, line: 0)
+  ) {
     self.notification = notification
     self.record = record
+    self.origin = origin
   }
 }
