@@ -52,6 +52,9 @@ extension ReconciliationRun {
       owner[line] = p
     }
 
+    /// The highest partition any line goes to (0 if none).
+    var highest: Int { lock.withLock { Int(owner.max() ?? 1) - 1 } }
+
     func of(_ line: Int) -> Int? { line < owner.count && owner[line] != 0 ? Int(owner[line]) - 1 : nil }
   }
 
@@ -152,6 +155,8 @@ extension ReconciliationRun {
     var out: [UInt8] = []
     out.reserveCapacity(1 << 20)
     var current = noKey
+    let everyPartition: [UInt8] = [0x50, 0x09, 0x2A, 0x09]
+    let prefixes = (0...max(noKey, owners.highest)).map { Array("P\t\($0)\t".utf8) }
     do {
       let lines = try LineReader(path: input.path, displayName: input.display)
       while let line = try lines.next() {
@@ -159,7 +164,7 @@ extension ReconciliationRun {
         // A CSV record's later lines go with its first; a JSON line is a record of its own.
         if let p = owners.of(number) { current = p } else if headerLine == 0 { current = noKey }
         guard !line.isEmpty else { continue }
-        out += number <= headerLine ? [0x50, 0x09, 0x2A, 0x09] : Array("P\t\(current)\t".utf8)
+        out += number <= headerLine ? everyPartition : prefixes[current]
         WorkerLines.appendLine(input: index, number: number, bytes: line, to: &out)
         if out.count >= 1 << 20 {
           write(out)

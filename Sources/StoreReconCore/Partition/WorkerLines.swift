@@ -43,38 +43,65 @@ package enum WorkerLines {
   ) {
     out.append(0x4C)
     out.append(0x09)
-    out += Array(String(input).utf8)
+    appendDecimal(input, to: &out)
     out.append(0x09)
-    out += Array(String(number).utf8)
+    appendDecimal(number, to: &out)
     out.append(0x09)
     appendEscaped(bytes, to: &out)
     out.append(0x0A)
   }
 
-  /// Appends `bytes` escaped: `\\ \t \n \r`, and `\xHH` for each byte outside valid UTF-8.
+  /// Appends the decimal digits of `n` (≥ 0).
+  package static func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+    var v = max(n, 0)
+    var count = 1
+    var t = v
+    while t >= 10 {
+      t /= 10
+      count += 1
+    }
+    let start = out.count
+    out.append(contentsOf: repeatElement(0x30, count: count))
+    var k = start + count - 1
+    repeat {
+      out[k] = 0x30 + UInt8(v % 10)
+      v /= 10
+      k -= 1
+    } while v > 0
+  }
+
+  /// Appends `bytes` escaped: `\\ \t \n \r`, and `\xHH` for each byte outside valid UTF-8. Runs
+  /// of bytes that need no escape are copied whole.
   package static func appendEscaped(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
-    let a = Array(bytes)
+    let a = bytes as? [UInt8] ?? Array(bytes)
+    out.reserveCapacity(out.count + a.count + 8)
+    var run = 0
     var i = 0
     while i < a.count {
       let b = a[i]
+      if b >= 0x20 && b < 0x80 && b != 0x5C || b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D {
+        i += 1
+        continue
+      }
+      if b >= 0x80 {
+        let n = validSequenceLength(a, at: i)
+        if n > 0 {
+          i += n
+          continue
+        }
+      }
+      out.append(contentsOf: a[run..<i])
       switch b {
       case 0x5C: out += [0x5C, 0x5C]
       case 0x09: out += [0x5C, 0x74]
       case 0x0A: out += [0x5C, 0x6E]
       case 0x0D: out += [0x5C, 0x72]
-      case 0..<0x80: out.append(b)
-      default:
-        let n = validSequenceLength(a, at: i)
-        if n == 0 {
-          out += [0x5C, 0x78, hexDigit(b >> 4), hexDigit(b & 0xF)]
-        } else {
-          out += a[i..<i + n]
-          i += n
-          continue
-        }
+      default: out += [0x5C, 0x78, hexDigit(b >> 4), hexDigit(b & 0xF)]
       }
       i += 1
+      run = i
     }
+    out.append(contentsOf: a[run..<a.count])
   }
 
   /// Parses an `L` line's fields after the tag (input, number, bytes).
