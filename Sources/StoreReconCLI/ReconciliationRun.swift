@@ -5,6 +5,7 @@ import StoreReconIO
 import StoreReconAppRows
 import StoreReconPostgres
 package import StoreReconReports
+package import StoreReconWorkbooks
 
 /// One reconciliation run: read the config's inputs, build the ledger, apply the rules, write the reports.
 package enum ReconciliationRun {

@@ -34,7 +34,10 @@ let allowedImports: [String: [String]] = [
   "StoreReconPostgres": [
     "StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconPlatform", "CLibPQ", "Foundation",
   ],
-  "StoreReconReports": ["StoreReconCore", "StoreReconPlatform", "CXLSXWriter", "Foundation"],
+  "StoreReconReports": ["StoreReconCore", "StoreReconPlatform", "Foundation"],
+  "StoreReconWorkbooks": [
+    "StoreReconCore", "StoreReconPlatform", "StoreReconReports", "CXLSXWriter", "Foundation",
+  ],
   "StoreReconMail": [
     "StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl", "CRsvg", "Foundation",
   ],

@@ -36,7 +36,7 @@ package enum ExperimentSummary {
       // The product manager's readout first: verdict, relative lift with its interval, P(best).
       var figures: [(String, String)] = [("verdict", arm.verdict.rawValue)]
       figures.append(("lift vs control", arm.difference.flatMap(liftText) ?? "—"))
-      figures.append(("P(best)", arm.probabilityBest.map(PriceTestsWorkbook.percentText) ?? "—"))
+      figures.append(("P(best)", arm.probabilityBest.map(Grouped.percent) ?? "—"))
       figures += [("assigned", Grouped.count(row.assigned)), ("paid", Grouped.count(row.paidConversions))]
       if let rate = row.conversionRate { figures.append(("conversion", ExperimentTables.share(rate))) }
       if let rpa = row.revenuePerAssignedMinor {
@@ -88,7 +88,7 @@ package enum ExperimentSummary {
             + "\(format(i.high, currency, signed: true))]"
         }
         if let lift = arm.difference.flatMap(liftText) { text += "; lift \(lift)" }
-        if let best = arm.probabilityBest { text += "; P(best) \(PriceTestsWorkbook.percentText(best))" }
+        if let best = arm.probabilityBest { text += "; P(best) \(Grouped.percent(best))" }
         lines.append(text + " — \(arm.verdict.rawValue)")
       }
       if let srm = r.srm {
@@ -106,13 +106,13 @@ package enum ExperimentSummary {
   /// one (control earned nothing).
   static func liftText(_ d: Difference) -> String? {
     guard let lift = d.relativeLift else { return nil }
-    func signed(_ share: Double) -> String { (share >= 0 ? "+" : "") + PriceTestsWorkbook.percentText(share) }
+    func signed(_ share: Double) -> String { (share >= 0 ? "+" : "") + Grouped.percent(share) }
     guard let i = d.relativeLiftInterval else { return signed(lift) }
     return "\(signed(lift)) [\(signed(i.low)), \(signed(i.high))]"
   }
 
   /// A statistic in minor units as an amount in the currency (rounded half-even to a minor unit).
-  static func format(_ minor: Double, _ currency: Currency, signed: Bool = false) -> String {
+  package static func format(_ minor: Double, _ currency: Currency, signed: Bool = false) -> String {
     guard minor.isFinite, abs(minor) < 9e18 else { return "?" }
     let value = Int64(minor.rounded(.toNearestOrEven))
     return (signed && value >= 0 ? "+" : "") + Grouped.amount(value, currency)

@@ -6,6 +6,14 @@ package enum Grouped {
   /// A whole number with thousands separators: `1,830`.
   package static func count(_ value: Int) -> String { integer(Int64(value)) }
 
+  /// A share as a percentage with one decimal, a whole one without: `0.2345` → `23.5%`, `0.5` → `50%`
+  /// (the share's three decimals rounded half to even; `?` for a share that is not finite).
+  package static func percent(_ share: Double) -> String {
+    guard share.isFinite, abs(share) < 1e12 else { return "?" }
+    let text = Currency.render(Int64((share * 1000).rounded(.toNearestOrEven)), scale: 1)
+    return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + "%"
+  }
+
   /// A whole number with thousands separators: `-1,234,567`.
   package static func integer(_ value: Int64) -> String {
     let out = separated(String(value.magnitude))

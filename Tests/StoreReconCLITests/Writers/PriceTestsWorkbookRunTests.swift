@@ -5,6 +5,7 @@ import StoreReconTestSupport
 @testable import StoreReconPlatform
 @testable import StoreReconCore
 @testable import StoreReconReports
+@testable import StoreReconWorkbooks
 @testable import StoreReconDemo
 @testable import StoreReconCLI
 

@@ -3,6 +3,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconReports
+@testable import StoreReconWorkbooks
 
 /// The summary's money in the reporting currency: at stake, and per store the report date beside the
 /// day before with the change; an amount without a rate is left out and counted, never taken as zero.

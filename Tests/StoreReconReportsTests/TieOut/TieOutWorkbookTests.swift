@@ -3,6 +3,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconReports
+@testable import StoreReconWorkbooks
 
 /// reconciliation.xlsx's Tie-out and Tie-out orders sheets, the Summary's tie-out and payouts, and the
 /// columns Revenue and Counts gained.

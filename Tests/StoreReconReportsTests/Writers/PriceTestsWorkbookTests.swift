@@ -4,6 +4,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconReports
+@testable import StoreReconWorkbooks
 
 /// `price-tests.xlsx` from hand-built readouts: sheet names, the arm table's cells and formats, the
 /// readout in words, the chart and its data, byte-identical re-writes.

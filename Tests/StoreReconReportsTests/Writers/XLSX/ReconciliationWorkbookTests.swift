@@ -4,6 +4,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconReports
+@testable import StoreReconWorkbooks
 
 /// `reconciliation.xlsx` from a tiny hand-made result: sheets, money cells, continuation, idempotence.
 @Suite(.serialized) struct ReconciliationWorkbookTests {

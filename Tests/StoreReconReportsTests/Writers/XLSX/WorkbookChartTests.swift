@@ -3,6 +3,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconReports
+@testable import StoreReconWorkbooks
 
 /// The native charts of the workbooks, read back from the package XML (xl/charts/chart*.xml).
 struct WorkbookChartTests {

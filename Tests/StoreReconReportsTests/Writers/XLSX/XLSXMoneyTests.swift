@@ -3,6 +3,7 @@ import Testing
 
 @testable import StoreReconCore
 @testable import StoreReconReports
+@testable import StoreReconWorkbooks
 
 /// The one place money becomes a double: exact decimal text, correctly rounded, per ISO 4217 digits.
 struct XLSXMoneyTests {

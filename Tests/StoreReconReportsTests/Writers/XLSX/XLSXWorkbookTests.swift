@@ -4,6 +4,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconReports
+@testable import StoreReconWorkbooks
 
 /// The libxlsxwriter wrapper on its own: typed cells, formats, panes, filters, charts and errors.
 struct XLSXWorkbookTests {

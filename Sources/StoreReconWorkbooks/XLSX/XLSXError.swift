@@ -1,3 +1,4 @@
+import StoreReconReports
 /// Why a workbook could not be written: the file, what was being done, and libxlsxwriter's reason.
 package struct XLSXError: Error, CustomStringConvertible, Sendable, Equatable {
   /// The workbook's final path.

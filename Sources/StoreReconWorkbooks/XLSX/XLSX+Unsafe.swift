@@ -1,5 +1,6 @@
 import CXLSXWriter
 import Foundation
+import StoreReconReports
 
 /// The fence around libxlsxwriter: the only file of the reports that holds libxlsxwriter's pointers
 /// and C strings. ``XLSXWorkbook`` and ``XLSXWorksheet`` call these small safe APIs.

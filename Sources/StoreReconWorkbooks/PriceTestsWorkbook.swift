@@ -1,4 +1,5 @@
 package import StoreReconCore
+import StoreReconReports
 
 /// `price-tests.xlsx`: the price-test readout as one Excel workbook for the product team, one sheet per
 /// experiment.

@@ -1,4 +1,5 @@
 import StoreReconCore
+import StoreReconReports
 
 /// The single place where money leaves exact integers: a cell in an XLSX file can only hold a number
 /// as an IEEE double.

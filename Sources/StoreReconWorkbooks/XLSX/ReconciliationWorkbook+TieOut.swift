@@ -1,4 +1,5 @@
 import StoreReconCore
+import StoreReconReports
 
 extension ReconciliationWorkbook {
   /// The Tie-out sheet's columns: tieout.csv's, money without `_minor`, and the proceeds currency

@@ -1,3 +1,4 @@
+import StoreReconReports
 /// The formats a workbook caches: one libxlsxwriter format per style, created on first use.
 enum XLSXStyle: Hashable, Sendable {
   /// Bold text (headers, section titles).

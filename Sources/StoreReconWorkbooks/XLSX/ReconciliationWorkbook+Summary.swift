@@ -1,4 +1,5 @@
 import StoreReconCore
+import StoreReconReports
 
 extension ReconciliationWorkbook {
   /// The Summary sheet: the status and its reason on the first row (with the lines behind it), report

@@ -1,5 +1,6 @@
 import CXLSXWriter
 import StoreReconCore
+import StoreReconReports
 
 /// One worksheet of an ``XLSXWorkbook``: typed cell writes, frozen header rows, autofilter, fitted column
 /// widths and charts.

@@ -1,4 +1,5 @@
 package import StoreReconCore
+package import StoreReconReports
 
 /// `reconciliation.xlsx`: the run's reports as one workbook for finance.
 ///

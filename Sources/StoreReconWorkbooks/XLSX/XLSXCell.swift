@@ -1,4 +1,5 @@
 package import StoreReconCore
+import StoreReconReports
 
 /// One cell value of a worksheet. The value decides the cell's type and its cached format.
 package enum XLSXCell: Sendable, Equatable {

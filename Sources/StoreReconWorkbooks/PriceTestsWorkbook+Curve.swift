@@ -1,4 +1,5 @@
 import StoreReconCore
+import StoreReconReports
 
 extension PriceTestsWorkbook {
   /// The cumulative curve of every arm as a data block starting at (`row`, column A) — a bold title, a

@@ -1,3 +1,4 @@
+import StoreReconReports
 /// A rectangular block of cells on a named worksheet (zero-based, inclusive): a chart series' source.
 package struct XLSXRange: Sendable, Equatable {
   /// The worksheet's name as added to the workbook.

@@ -1,4 +1,5 @@
 package import StoreReconCore
+import StoreReconReports
 
 /// Document properties of a workbook. They are pinned, not taken from the clock, so that the same
 /// content gives byte-identical files.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreReconCore
+import StoreReconReports
 
 extension PriceTestsWorkbook {
   /// The bold line above the readout in words: experiment, enrolment days, report date, currencies.
@@ -106,11 +107,7 @@ extension PriceTestsWorkbook {
   }
 
   /// A share (0…1) as a percentage with at most one decimal: `100%`, `87.5%`, `90%`.
-  static func percentText(_ share: Double) -> String {
-    guard share.isFinite, abs(share) < 1e12 else { return "?" }
-    let text = Currency.render(Int64((share * 1000).rounded(.toNearestOrEven)), scale: 1)
-    return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + "%"
-  }
+  static func percentText(_ share: Double) -> String { Grouped.percent(share) }
 
   /// A whole number with thousands separators: `1,830`.
   static func grouped(_ value: Int64) -> String { Grouped.integer(value) }

@@ -1,3 +1,4 @@
+import StoreReconReports
 extension XLSXWorkbook {
   /// Writes a table: a bold header row, frozen, with an autofilter over the rows and fitted column widths.
   ///

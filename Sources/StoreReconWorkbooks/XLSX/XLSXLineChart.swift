@@ -1,3 +1,4 @@
+import StoreReconReports
 /// A native Excel line chart whose series read their values from worksheet ranges.
 package struct XLSXLineChart: Sendable, Equatable {
   /// One line: its legend name, the x-axis categories and the y values.

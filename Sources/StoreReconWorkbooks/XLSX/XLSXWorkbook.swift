@@ -1,5 +1,6 @@
 import CXLSXWriter
 import Foundation
+import StoreReconReports
 
 /// The one owner of a libxlsxwriter workbook: sheets, cached formats and charts live inside it, and
 /// `close()` writes the file exactly once.
