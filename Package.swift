@@ -73,19 +73,22 @@ let package = Package(
       name: "StoreReconWorkbooks",
       dependencies: ["StoreReconCore", "StoreReconPlatform", "StoreReconReports", "CXLSXWriter"],
       swiftSettings: hotLoops),
+    .target(name: "StoreReconSettings", dependencies: ["StoreReconCore", "StoreReconPlatform"]),
     .target(
       name: "StoreReconMail",
-      dependencies: ["StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl", "CRsvg"]),
+      dependencies: [
+        "StoreReconCore", "StoreReconReports", "StoreReconSettings", "StoreReconPlatform", "CCurl", "CRsvg",
+      ]),
     .target(
       name: "StoreReconFetch",
-      dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconPlatform", "CCurl"]),
+      dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconSettings", "StoreReconPlatform", "CCurl"]),
     .target(name: "StoreReconDemo", dependencies: ["StoreReconCore", "StoreReconPlatform"]),
     .target(
       name: "StoreReconCLI",
       dependencies: [
         "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconImporters", "StoreReconAppRows",
-        "StoreReconPostgres", "StoreReconReports", "StoreReconWorkbooks", "StoreReconMail", "StoreReconFetch",
-        "StoreReconDemo",
+        "StoreReconPostgres", "StoreReconReports", "StoreReconWorkbooks", "StoreReconSettings", "StoreReconMail",
+        "StoreReconFetch", "StoreReconDemo",
       ]),
     .executableTarget(name: "storerecon", dependencies: ["StoreReconCLI"]),
     // Importer throughput alone (MB/s per format): `swift run -c release storerecon-bench FILE…`.
@@ -129,7 +132,9 @@ let package = Package(
     .testTarget(name: "StoreReconDemoTests", dependencies: ["StoreReconDemo", "StoreReconCore"]),
     .testTarget(
       name: "StoreReconFetchTests",
-      dependencies: ["StoreReconFetch", "StoreReconCore", "StoreReconPlatform", "StoreReconTestSupport"]),
+      dependencies: [
+        "StoreReconFetch", "StoreReconSettings", "StoreReconCore", "StoreReconPlatform", "StoreReconTestSupport",
+      ]),
     // The command line as a user runs it, end-to-end demo runs, and the tests that need targets beside
     // each other (a demo world read by the importers). The `storerecon` dependency makes SwiftPM build the
     // binary these tests start (TestSupport's `Binary` finds it next to the test bundle).
@@ -147,8 +152,8 @@ let package = Package(
     .testTarget(
       name: "StoreReconIntegrationTests",
       dependencies: [
-        "StoreReconPostgres", "StoreReconMail", "StoreReconFetch", "StoreReconCLI", "StoreReconPlatform",
-        "StoreReconCore", "StoreReconIO", "StoreReconDemo", "StoreReconTestSupport", "storerecon",
+        "StoreReconPostgres", "StoreReconMail", "StoreReconFetch", "StoreReconSettings", "StoreReconCLI",
+        "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconDemo", "StoreReconTestSupport", "storerecon",
       ],
       exclude: ["Mail/smtp_sink.py", "Fetch/apple_api_server.py", "Fetch/google_api_server.py"]),
     // The layering, the fence around pointer code, function length and citations, checked on the sources.

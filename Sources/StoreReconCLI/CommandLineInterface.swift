@@ -5,6 +5,7 @@ import StoreReconPostgres
 import StoreReconReports
 import StoreReconMail
 import StoreReconDemo
+package import StoreReconSettings
 
 /// The `storerecon` command line: parses arguments, runs a command, maps every error to an exit code.
 ///

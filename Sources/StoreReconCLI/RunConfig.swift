@@ -4,6 +4,7 @@ package import StoreReconReports
 package import StoreReconMail
 package import StoreReconIO
 package import StoreReconFetch
+package import StoreReconSettings
 
 /// The job's JSON configuration. Paths inside it are relative to the config file's folder.
 package struct RunConfig: Sendable {

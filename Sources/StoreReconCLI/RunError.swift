@@ -1,6 +1,7 @@
 import StoreReconCore
 import StoreReconMail
 import StoreReconPostgres
+package import StoreReconSettings
 
 /// An error that ends a run, with the exit code the executable returns for it (sysexits.h values, plus
 /// 3 and 4 for outcomes of a completed run that cron should tell on-call about).

@@ -1,4 +1,5 @@
 import StoreReconCore
+package import StoreReconSettings
 
 /// The App Store: notification history, then transaction and refund history per customer, from the App
 /// Store Server API; then the Summary Sales, Subscriber and Financial reports from the App Store Connect

@@ -1,4 +1,5 @@
 import StoreReconIO
+import StoreReconSettings
 
 /// One App Store Server Notification from the notification history, as a line of
 /// `apple/notifications.jsonl`:

@@ -1,4 +1,5 @@
 import StoreReconIO
+import StoreReconSettings
 
 /// The shapes of the App Store Server API's answers, checked: a response that is not what the
 /// documentation says (an HTML error page, truncated JSON, a JWS that does not decode) is a data error

@@ -1,4 +1,5 @@
 import StoreReconCore
+import StoreReconSettings
 
 extension AppleRun {
   /// The transaction and refund history of every customer worth asking: those never fetched, those a

@@ -1,5 +1,6 @@
 import Foundation
 import StoreReconCore
+import StoreReconSettings
 
 extension AppleRun {
   /// The notification history since the last fetch (the first: ``FetchConfig/Apple/backfillDays`` back),

@@ -1,4 +1,5 @@
 import StoreReconCore
+import StoreReconSettings
 
 extension AppleRun {
   /// One report the App Store Connect API serves.

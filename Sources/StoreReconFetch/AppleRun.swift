@@ -1,4 +1,5 @@
 import StoreReconCore
+import StoreReconSettings
 
 /// One fetch of the App Store source: its context, its tokens, and its state as it advances (saved after
 /// each step through ``FetchContext/state``).

@@ -1,5 +1,6 @@
 import Foundation
 import StoreReconPlatform
+package import StoreReconSettings
 
 /// The bearer tokens of Apple's APIs: ES256 JWTs (header `alg` ES256, `kid`, `typ` JWT; claims `iss`,
 /// `iat`, `exp`, `aud` `appstoreconnect-v1`, and `bid` for the App Store Server API) signed with the

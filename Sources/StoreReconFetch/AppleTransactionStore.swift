@@ -1,4 +1,5 @@
 import StoreReconIO
+import StoreReconSettings
 
 /// `apple/transactions.jsonl`: the latest signed transaction of every transaction id, one compact JWS a
 /// line as Apple sent it. A transaction seen again replaces the kept one when its `signedDate` is later

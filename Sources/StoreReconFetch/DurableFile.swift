@@ -1,4 +1,5 @@
 import Foundation
+import StoreReconSettings
 
 /// Writes a file so that it is never seen half-written under its final name, and is on disk before it is
 /// renamed there: a temporary name beside it, written, `fsync`ed, renamed, and the folder synced.

@@ -1,3 +1,4 @@
+package import StoreReconSettings
 /// The files a fetch writes under `fetch.into`, by path relative to it (`apple/transactions.jsonl`). A
 /// file is written whole and durably under a temporary name first, so a bad response or an interrupted
 /// fetch never leaves a half file under the final name; a file whose bytes did not change is not

@@ -1,6 +1,7 @@
 import Foundation
 package import StoreReconCore
 package import StoreReconPlatform
+package import StoreReconSettings
 
 /// One `storerecon fetch`: builds the client and the context, runs the named source (or every configured
 /// one) and returns their reports.

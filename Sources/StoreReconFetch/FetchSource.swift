@@ -1,5 +1,6 @@
 package import StoreReconCore
 package import StoreReconPlatform
+package import StoreReconSettings
 
 /// One store's fetch (`apple`, `google`): reads the context's config section, asks the store's APIs
 /// through ``FetchContext/http``, writes its files through ``FetchContext/output`` and keeps its cursors

@@ -1,4 +1,5 @@
 import Foundation
+package import StoreReconSettings
 
 /// `<fetch.into>/state.json`: what each source fetched so far (its cursors), so a daily fetch asks only
 /// for what is new and an interrupted one resumes. One JSON object per source, under its name; each

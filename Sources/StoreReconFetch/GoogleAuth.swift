@@ -1,4 +1,5 @@
 import Foundation
+import StoreReconSettings
 
 /// OAuth 2.0 access tokens for a service account (the JWT-bearer grant, RFC 7523): a signed
 /// ``GoogleJWT`` posted to the token URL, the access token kept until a minute before it expires, a new

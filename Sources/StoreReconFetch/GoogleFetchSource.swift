@@ -1,3 +1,4 @@
+package import StoreReconSettings
 /// Google Play: the subscriptions (`purchases.subscriptionsv2.get` for every token the app knows and the
 /// tokens they link to), the voided purchases (`purchases.voidedpurchases.list`) and the sales and
 /// earnings reports from the developer account's Cloud Storage bucket, with a service account's OAuth

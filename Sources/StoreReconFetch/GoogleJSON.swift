@@ -1,4 +1,5 @@
 import Foundation
+import StoreReconSettings
 
 /// Reading Google's JSON answers and writing JSON Lines: an answer must say it is JSON and parse as one
 /// object, else the request is named and nothing is written from it.

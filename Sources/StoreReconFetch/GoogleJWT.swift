@@ -1,5 +1,6 @@
 import Foundation
 import StoreReconPlatform
+import StoreReconSettings
 
 /// The JWT a service account presents for an OAuth 2.0 access token (RFC 7523, the JWT-bearer grant):
 /// header `{"alg":"RS256","typ":"JWT"}`, claims `iss` (the account's e-mail), `scope`, `aud` (the token

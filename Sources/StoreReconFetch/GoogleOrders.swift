@@ -1,6 +1,7 @@
 import Foundation
 import StoreReconCore
 import StoreReconIO
+import StoreReconSettings
 
 /// Purchase tokens for the subscription orders of the sales reports that no token the app knows
 /// accounts for: the Orders API (`orders:batchGet`, the order's `purchaseToken`). A purchase nobody

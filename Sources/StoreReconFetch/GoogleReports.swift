@@ -1,5 +1,6 @@
 import Foundation
 import StoreReconPlatform
+import StoreReconSettings
 
 /// The financial reports in the developer account's Cloud Storage bucket (`pubsite_prod_rev_<id>`):
 /// `objects.list` under `sales/` and `earnings/`, then `alt=media` for each object not fetched before or

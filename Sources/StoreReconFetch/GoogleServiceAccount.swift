@@ -1,5 +1,6 @@
 import Foundation
 import StoreReconPlatform
+import StoreReconSettings
 
 /// A Google service account's JSON key file (Google Cloud console → IAM → Service accounts → Keys → Add
 /// key → JSON): the account's e-mail and its RSA private key, ready to sign. The key's bytes are never

@@ -1,5 +1,6 @@
 import Foundation
 import StoreReconCore
+import StoreReconSettings
 
 /// `purchases.subscriptionsv2.get` for every purchase token the app knows, and for every token those
 /// resources link to (`linkedPurchaseToken`: the purchase an upgrade, downgrade or resubscription

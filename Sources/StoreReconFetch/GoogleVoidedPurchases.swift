@@ -1,4 +1,5 @@
 import Foundation
+import StoreReconSettings
 
 /// `purchases.voidedpurchases.list` (with `type=1`: subscriptions too) for the time since the last
 /// fetch, merged into `play/voided.jsonl` by `orderId` (a renewal has an order of its own while it

@@ -1,3 +1,4 @@
+package import StoreReconSettings
 /// The HTTP client every fetch source uses: sends a request through an ``HTTPTransport`` (libcurl), with
 /// retries and exponential backoff on 429, 408, 5xx and transport failures (honouring `Retry-After`, as
 /// seconds or as an HTTP date), a bounded request rate, and a bearer token re-made once on a 401.

@@ -1,7 +1,8 @@
 import Foundation
 package import StoreReconPlatform
 package import StoreReconCore
-import StoreReconReports
+package import StoreReconReports
+package import StoreReconSettings
 
 /// `storerecon mail` and `run --mail`: builds the e-mail from a finished run folder — summary.txt,
 /// summary.html and every `*.xlsx` in it — and sends it, or writes it to `message.eml` (`--dry-run`).

@@ -1,5 +1,6 @@
 import StoreReconPlatform
 package import StoreReconCore
+package import StoreReconSettings
 
 /// The morning e-mail as an RFC 5322 / MIME message: `multipart/mixed` holding a `multipart/alternative`
 /// (text/plain and text/html, UTF-8, quoted-printable; with pictures, the HTML and its PNG images in a

@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+package import StoreReconSettings
 
 /// Sends one message over SMTP through libcurl: STARTTLS or implicit TLS, AUTH when a user name is set.
 package enum SMTPSender {

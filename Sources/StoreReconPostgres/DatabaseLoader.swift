@@ -1,6 +1,6 @@
 import Foundation
 package import StoreReconCore
-import StoreReconAppRows
+package import StoreReconAppRows
 
 /// `storerecon db load`: loads the app's CSV rows (as the demo writes them) into the reference
 /// schema with `COPY … FROM STDIN`, replacing each table's rows in one transaction.

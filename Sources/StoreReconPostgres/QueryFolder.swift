@@ -1,4 +1,5 @@
 import Foundation
+package import StoreReconAppRows
 
 /// Finds the SQL files of a database run: `--queries DIR`, else `queries/` in the current directory
 /// (file by file), else the copies built into the binary.

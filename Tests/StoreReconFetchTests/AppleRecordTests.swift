@@ -3,6 +3,7 @@ import Testing
 import StoreReconIO
 
 @testable import StoreReconFetch
+@testable import StoreReconSettings
 
 /// The App Store source's files: the latest signed transaction per id, and the notification line.
 @Suite struct AppleRecordTests {

@@ -4,6 +4,7 @@ import StoreReconIO
 import StoreReconTestSupport
 
 @testable import StoreReconFetch
+@testable import StoreReconSettings
 
 /// The App Store APIs' JWTs: header and claims as Apple documents them, kept until a minute before they
 /// end, re-made on request; the key file's problems named without its bytes.

@@ -1,5 +1,6 @@
 import Testing
 import StoreReconFetch
+import StoreReconSettings
 
 @Suite struct FetchConfigTests {
   func parse(_ object: [String: Any]) throws(FetchError) -> FetchConfig? {

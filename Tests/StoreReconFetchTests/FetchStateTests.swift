@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StoreReconFetch
 import StoreReconTestSupport
+import StoreReconSettings
 
 @Suite struct FetchStateTests {
   struct Cursor: Codable, Equatable {

@@ -5,6 +5,7 @@ import StoreReconTestSupport
 import Testing
 
 @testable import StoreReconFetch
+@testable import StoreReconSettings
 
 /// The service-account key file, the RS256 JWT it signs, the access token's cache, and when a
 /// subscription resource is settled — without a server (a scripted transport and a recording clock).

@@ -1,5 +1,6 @@
 import Testing
 import StoreReconFetch
+import StoreReconSettings
 
 @Suite struct HTTPClientTests {
   let request = HTTPRequest(url: "https://api.example.com/inApps/v2/history/1000?revision=secret-rev")

@@ -1,4 +1,5 @@
 import StoreReconFetch
+import StoreReconSettings
 
 /// A transport that answers from a script, in order, and records every request (no network).
 final class ScriptedTransport: HTTPTransport {

@@ -2,6 +2,7 @@ import Testing
 
 @testable import StoreReconCore
 @testable import StoreReconMail
+@testable import StoreReconSettings
 @testable import StoreReconReports
 
 /// The e-mail's pictures: each inline SVG of the summary becomes a PNG part (librsvg) that the HTML

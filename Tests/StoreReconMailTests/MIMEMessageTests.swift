@@ -4,6 +4,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconMail
+@testable import StoreReconSettings
 
 /// The message bytes: quoted-printable, base64 lines, encoded headers, structure, dates.
 struct MIMEMessageTests {

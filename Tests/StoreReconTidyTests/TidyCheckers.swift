@@ -38,10 +38,14 @@ let allowedImports: [String: [String]] = [
   "StoreReconWorkbooks": [
     "StoreReconCore", "StoreReconPlatform", "StoreReconReports", "CXLSXWriter", "Foundation",
   ],
+  "StoreReconSettings": ["StoreReconCore", "StoreReconPlatform", "Foundation"],
   "StoreReconMail": [
-    "StoreReconCore", "StoreReconReports", "StoreReconPlatform", "CCurl", "CRsvg", "Foundation",
+    "StoreReconCore", "StoreReconReports", "StoreReconSettings", "StoreReconPlatform", "CCurl", "CRsvg",
+    "Foundation",
   ],
-  "StoreReconFetch": ["StoreReconCore", "StoreReconIO", "StoreReconPlatform", "CCurl", "Foundation"],
+  "StoreReconFetch": [
+    "StoreReconCore", "StoreReconIO", "StoreReconSettings", "StoreReconPlatform", "CCurl", "Foundation",
+  ],
   "StoreReconDemo": ["StoreReconCore", "StoreReconPlatform", "Foundation"],
   "StoreReconCLI": ["*"],
   "StoreReconTestSupport": ["StoreRecon*", "Foundation", "Testing"],

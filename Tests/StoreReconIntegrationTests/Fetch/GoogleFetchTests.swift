@@ -3,6 +3,7 @@ import Testing
 import StoreReconCore
 import StoreReconFetch
 import StoreReconTestSupport
+import StoreReconSettings
 
 /// `fetch google` against the loopback server (google_api_server.py): the RS256 JWT-bearer grant the
 /// server verifies, subscriptionsv2 with linked tokens and an unknown token, voided purchases and

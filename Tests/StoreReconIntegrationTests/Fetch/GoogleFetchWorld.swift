@@ -3,6 +3,7 @@ import StoreReconCore
 import StoreReconFetch
 import StoreReconPlatform
 import StoreReconTestSupport
+import StoreReconSettings
 
 /// A Google fetch against the loopback server: a folder with the service account, the server's TLS
 /// certificate and the `fetch.into` folder, and the config that points the fetch at the server.

@@ -3,6 +3,7 @@ import Testing
 import StoreReconTestSupport
 
 @testable import StoreReconPostgres
+import StoreReconAppRows
 
 /// The contract queries: columns checked by name, statement trimmed for COPY, built-in copies equal the files.
 struct ContractQueryTests {

@@ -1,5 +1,4 @@
 import StoreReconPlatform
-import StoreReconAppRows
 
 /// One query of `queries/`: the SQL that returns one contract's rows from the app's database.
 package struct ContractQuery: Sendable {
