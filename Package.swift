@@ -31,6 +31,7 @@ let package = Package(
   products: [
     .executable(name: "storerecon", targets: ["storerecon"]),
     .executable(name: "storerecon-bench", targets: ["storerecon-bench"]),
+    .executable(name: "storerecon-worker", targets: ["storerecon-worker"]),
   ],
   targets: [
     .systemLibrary(
@@ -83,14 +84,24 @@ let package = Package(
       name: "StoreReconFetch",
       dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconSettings", "StoreReconPlatform", "CCurl"]),
     .target(name: "StoreReconDemo", dependencies: ["StoreReconCore", "StoreReconPlatform"]),
+    // One run's read, reconcile and partial, without PostgreSQL, the workbooks, mail or fetch: what
+    // `storerecon-worker` links (docs/partitions.md#the-worker-protocol).
+    .target(
+      name: "StoreReconRun",
+      dependencies: [
+        "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconImporters", "StoreReconAppRows",
+        "StoreReconReports", "StoreReconSettings",
+      ]),
     .target(
       name: "StoreReconCLI",
       dependencies: [
         "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconImporters", "StoreReconAppRows",
-        "StoreReconPostgres", "StoreReconReports", "StoreReconWorkbooks", "StoreReconSettings", "StoreReconMail",
+        "StoreReconRun", "StoreReconPostgres", "StoreReconReports", "StoreReconWorkbooks", "StoreReconSettings", "StoreReconMail",
         "StoreReconFetch", "StoreReconDemo",
       ]),
     .executableTarget(name: "storerecon", dependencies: ["StoreReconCLI"]),
+    // The worker alone (docs/partitions.md#the-worker-protocol): no PostgreSQL, workbooks, mail or fetch.
+    .executableTarget(name: "storerecon-worker", dependencies: ["StoreReconRun"]),
     // Importer throughput alone (MB/s per format): `swift run -c release storerecon-bench FILE…`.
     .executableTarget(
       name: "storerecon-bench", dependencies: ["StoreReconPlatform", "StoreReconCore", "StoreReconImporters"]),

@@ -1,5 +1,6 @@
 import StoreReconCore
 import StoreReconPlatform
+package import StoreReconRun
 
 extension StoreReconCLI {
   /// What a path names before it is read: a keymap or partials, checked once the arguments are.

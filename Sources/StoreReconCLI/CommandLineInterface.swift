@@ -6,6 +6,7 @@ import StoreReconReports
 import StoreReconMail
 import StoreReconDemo
 package import StoreReconSettings
+package import StoreReconRun
 
 /// The `storerecon` command line: parses arguments, runs a command, maps every error to an exit code.
 ///
@@ -43,7 +44,7 @@ package enum StoreReconCLI {
     case "keymap":
       return keymapCommand(args)
     case "worker":
-      return workerCommand(args)
+      return WorkerCommand.main(args)
     case "demo":
       return demoCommand(args)
     case "db":
@@ -66,7 +67,7 @@ package enum StoreReconCLI {
   /// ` — did you mean 'run'?` when `word` is a near miss of one of `known` (``ConfigSchema/closest(to:among:)``),
   /// else nothing.
   static func didYouMean(_ word: String, among known: [String]) -> String {
-    ConfigSchema.closest(to: word, among: known).map { " — did you mean '\($0)'?" } ?? ""
+    ParsedOptions.didYouMean(word, among: known)
   }
 
   static func usageError(_ message: String, usage: String) -> Int32 {
@@ -411,72 +412,3 @@ extension StoreReconCLI {
   }
 }
 
-/// Options parsed from an argument list: `--opt value`, `--opt=value`, flags, `--` ending options.
-struct ParsedOptions {
-  struct Failure: Error {
-    var message: String
-  }
-
-  /// `--date YYYY-MM-DD` if given (`nil` if not); a usage failure for anything else.
-  func date() throws(Failure) -> CivilDate? {
-    guard let text = values["--date"] else { return nil }
-    guard let d = CivilDate.parse(text) else {
-      throw Failure(message: "--date must be a calendar date YYYY-MM-DD, got '\(text)'")
-    }
-    return d
-  }
-
-  /// The short forms of the common options, wherever the command has the long one.
-  static let shortNames = ["-c": "--config", "-d": "--date", "-o": "--out", "-q": "--quiet"]
-
-  var values: [String: String] = [:]
-  var flags: Set<String> = []
-  var positional: [String] = []
-  var help = false
-
-  static func parse(_ args: [String], valued: Set<String>, flags allowed: Set<String>) throws(Failure)
-    -> ParsedOptions
-  {
-    var parsed = ParsedOptions()
-    var i = 0
-    var optionsEnded = false
-    while i < args.count {
-      let arg = args[i]
-      i += 1
-      if optionsEnded || !arg.hasPrefix("-") || arg == "-" {
-        parsed.positional.append(arg)
-        continue
-      }
-      if arg == "--" {
-        optionsEnded = true
-        continue
-      }
-      if arg == "--help" || arg == "-h" {
-        parsed.help = true
-        continue
-      }
-      var name = arg
-      var inline: String?
-      if let eq = arg.firstIndex(of: "=") {
-        name = String(arg[..<eq])
-        inline = String(arg[arg.index(after: eq)...])
-      }
-      if let long = shortNames[name], valued.contains(long) || allowed.contains(long) { name = long }
-      if valued.contains(name) {
-        if let inline {
-          parsed.values[name] = inline
-        } else {
-          guard i < args.count else { throw Failure(message: "missing value for '\(name)'") }
-          parsed.values[name] = args[i]
-          i += 1
-        }
-      } else if allowed.contains(name) && inline == nil {
-        parsed.flags.insert(name)
-      } else {
-        let known = Array(valued) + Array(allowed) + ["--help"]
-        throw Failure(message: "unknown option '\(name)'\(StoreReconCLI.didYouMean(name, among: known))")
-      }
-    }
-    return parsed
-  }
-}

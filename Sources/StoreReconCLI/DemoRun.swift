@@ -1,5 +1,6 @@
 package import StoreReconPlatform
 package import StoreReconDemo
+package import StoreReconRun
 
 /// `storerecon demo`: writes the seeded sample world, reconciles it, and checks the findings against
 /// the problems the generator planted.

@@ -3,6 +3,7 @@ import StoreReconPlatform
 import StoreReconCore
 import StoreReconReports
 import StoreReconFetch
+package import StoreReconRun
 
 extension StoreReconCLI {
   /// `storerecon fetch [SOURCE…] --config FILE [--date D] [--quiet]`: downloads what is new from the

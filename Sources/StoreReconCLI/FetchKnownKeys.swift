@@ -3,6 +3,7 @@ import StoreReconAppRows
 import StoreReconIO
 import StoreReconFetch
 import StoreReconPostgres
+package import StoreReconRun
 
 /// The store keys the app's own rows know, for `storerecon fetch`: App Store entitlements' `store_key`
 /// (source `app_store`), credentials' `store_key` (store `app_store`) and the purchases the app's

@@ -1,4 +1,5 @@
 import StoreReconCore
+package import StoreReconRun
 
 /// The `--help` texts. They describe what the code does; keep them true when it changes.
 enum Help {
@@ -15,8 +16,7 @@ enum Help {
     """
   static let keymapUsage =
     "storerecon keymap --config FILE [--date YYYY-MM-DD] --out FILE [--database URI] [--queries DIR] [--quiet]"
-  static let workerUsage =
-    "storerecon worker plan --config FILE [--date D] | tag --config FILE [--date D] --keymap FILE --partitions N [INDEX…] | run --config FILE [--date D] --keymap FILE [--quiet]"
+  static let workerUsage = WorkerCommand.usage
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
   static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
@@ -171,29 +171,7 @@ enum Help {
 
     """
 
-  static let worker = """
-    OVERVIEW: Let an engine (Spark) own the shuffle of a partitioned run.
-
-    USAGE: \(workerUsage)
-
-    SUBCOMMANDS:
-      plan   Print the plan (storerecon-plan 1): the inputs digest a merge checks, then one line per
-             input — I, index, role, keyed or shared, path, name. Keyed inputs (App Store
-             transactions, Play subscriptions and voided purchases, entitlements, credentials, the
-             notification log and history) are split line by line by the engine; every worker
-             reads the shared ones whole.
-      tag    Read the keyed inputs INDEX… (or the indexes on stdin) and print each line as
-             P<TAB>partition<TAB>L<TAB>input<TAB>line<TAB>bytes (partition * for a CSV header: every
-             partition gets it). Bytes are escaped: \\\\ \\t \\n \\r, and \\xHH outside UTF-8.
-      run    Read one partition's lines on stdin — storerecon-worker 1, partition I N, inputs DIGEST,
-             the L lines in any order, end — run the partition and print its partial to stdout,
-             with each keyed input's counts and rejects in it. The merge (storerecon merge) then reads
-             only the shared inputs again. Exit 0 once the partial is printed (malformed rows are in
-             it), 65 for a malformed stream or lines the keymap puts in another partition.
-
-    Exit codes as for run; nothing is written but stdout. docs/partitions.md describes the protocol.
-
-    """
+  static let worker = WorkerCommand.help
 
   static let database = """
     OVERVIEW: Set up the reference PostgreSQL schema and load CSV app rows into it.

@@ -1,5 +1,6 @@
 import StoreReconCore
 import StoreReconReports
+package import StoreReconRun
 
 /// The manifest's experiment parts: the fee options and, per readout, its arms, what was not credited
 /// and every FX gap.

@@ -1,6 +1,7 @@
 import StoreReconPlatform
 import StoreReconCore
 import StoreReconReports
+package import StoreReconRun
 
 /// Renders `manifest.json`: version, options, every input with size, checksum and counts, every output, timings.
 enum Manifest {

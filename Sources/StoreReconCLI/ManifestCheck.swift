@@ -1,6 +1,7 @@
 import Foundation
 import StoreReconPlatform
 import StoreReconIO
+package import StoreReconRun
 
 /// Checks a report folder against its `manifest.json` before it is mailed: every output the manifest
 /// lists must be there with its size and SHA-256. A folder mixed from two runs, or changed by hand

@@ -1,5 +1,6 @@
 import StoreReconCore
 import StoreReconReports
+package import StoreReconRun
 
 /// The short text `storerecon run` prints on stdout: where the reports are and what they found.
 enum Summary {

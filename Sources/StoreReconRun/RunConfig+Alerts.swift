@@ -1,5 +1,5 @@
-import StoreReconCore
-import StoreReconReports
+package import StoreReconCore
+package import StoreReconReports
 
 extension RunConfig {
   /// Reads `"alerts"`: `{"free_entitlement": {"maxCount": 100, "maxAmount": {"USD": 50000}}, …}`.
@@ -10,7 +10,7 @@ extension RunConfig {
   /// `maxCount`, `maxAmount` (per currency, minor units) and, where the run has an FX table (`hasFX`),
   /// `maxAmountMinor` in the reporting currency. Rules come out sorted by key, so their breaches print in
   /// a stable order.
-  static func parseAlerts(_ value: Any?, name: String, hasFX: Bool) throws(RunError) -> [AlertRule] {
+  package static func parseAlerts(_ value: Any?, name: String, hasFX: Bool) throws(RunError) -> [AlertRule] {
     guard let value else { return [] }
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): alerts\(what)") }
     guard let alerts = value as? [String: Any] else { throw fail(" must be an object") }
@@ -25,7 +25,7 @@ extension RunConfig {
   }
 
   /// What the alert key `key` watches.
-  static func alertTarget(_ key: String, fail: (String) -> RunError) throws(RunError) -> AlertRule.Target {
+  package static func alertTarget(_ key: String, fail: (String) -> RunError) throws(RunError) -> AlertRule.Target {
     let parts = key.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     if parts[0] == AlertRule.tieOutPrefix || parts[0] == AlertRule.tieOutOrdersPrefix {
       let cells = parts[0] == AlertRule.tieOutPrefix
@@ -54,7 +54,7 @@ extension RunConfig {
   }
 
   /// Reads the thresholds of the alert `key` into `rule`; at least one must be set.
-  static func parseLimits(
+  package static func parseLimits(
     _ body: [String: Any], key: String, hasFX: Bool, into rule: inout AlertRule,
     fail: (String) -> RunError
   ) throws(RunError) {

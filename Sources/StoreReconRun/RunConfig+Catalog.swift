@@ -1,9 +1,9 @@
-import StoreReconCore
+package import StoreReconCore
 
 extension RunConfig {
   /// Reads `catalog`: per product its `type`, `period`, `units` (what one consumable purchase credits)
   /// and `tier` (what a subscription grants).
-  static func parseCatalog(
+  package static func parseCatalog(
     _ catalog: [String: Any], into config: inout RunConfig, fail: (String) -> RunError
   ) throws(RunError) {
     for (name, value) in catalog {
@@ -44,7 +44,7 @@ extension RunConfig {
   /// Reads `app.credits` (the credits CSV; with a database, any value asks for the credits query),
   /// `app.notifications` (the same for the notification log), `notificationAgeHours` and
   /// `creditGraceHours`.
-  static func parseCredits(
+  package static func parseCredits(
     _ root: [String: Any], _ app: [String: Any], into config: inout RunConfig, fail: (String) -> RunError
   ) throws(RunError) {
     if let credits = app["credits"] {

@@ -1,6 +1,4 @@
-import StoreReconCore
-import StoreReconMail
-import StoreReconPostgres
+package import StoreReconCore
 package import StoreReconSettings
 
 /// An error that ends a run, with the exit code the executable returns for it (sysexits.h values, plus
@@ -47,7 +45,7 @@ package struct RunError: Error, CustomStringConvertible, Sendable {
 
 extension RunError {
   /// The run error of an adapter's failure: its kind picks the exit code.
-  init(kind: FailureKind, _ message: String) {
+  package init(kind: FailureKind, _ message: String) {
     let code: Code
     switch kind {
     case .dataError: code = .dataError
@@ -61,24 +59,12 @@ extension RunError {
     self.init(code, message)
   }
 
-  /// The run error of a PostgreSQL adapter failure.
-  init(_ error: DatabaseError) { self.init(kind: error.kind, error.message) }
-
   /// The run error of an e-mail adapter failure.
-  init(_ error: MailError) { self.init(kind: error.kind, error.message) }
-}
-
-/// `body`, a step of the PostgreSQL adapter, with its failure thrown as the run error of its kind.
-func viaDatabase<T>(_ body: () throws(DatabaseError) -> T) throws(RunError) -> T {
-  do {
-    return try body()
-  } catch {
-    throw RunError(error)
-  }
+  package init(_ error: MailError) { self.init(kind: error.kind, error.message) }
 }
 
 /// `body`, a step of the e-mail adapter, with its failure thrown as the run error of its kind.
-func viaMail<T>(_ body: () throws(MailError) -> T) throws(RunError) -> T {
+package func viaMail<T>(_ body: () throws(MailError) -> T) throws(RunError) -> T {
   do {
     return try body()
   } catch {

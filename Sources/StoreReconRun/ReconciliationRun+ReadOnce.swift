@@ -5,7 +5,7 @@ extension ReconciliationRun {
   /// again, is read only where it first appears (it would otherwise count every charge twice). Files
   /// are told apart by device and inode, after links are followed. Returns the plan and, per file left
   /// out, its name and the name it is read under.
-  static func readOnce(_ plan: [PlannedInput]) -> ([PlannedInput], [(repeated: String, readAs: String)]) {
+  package static func readOnce(_ plan: [PlannedInput]) -> ([PlannedInput], [(repeated: String, readAs: String)]) {
     var seen: [FileIdentity: String] = [:]
     var kept: [PlannedInput] = []
     var repeats: [(repeated: String, readAs: String)] = []
@@ -26,12 +26,12 @@ extension ReconciliationRun {
 }
 
 /// A file's device and inode number, links followed.
-struct FileIdentity: Hashable {
-  let device: UInt64
-  let inode: UInt64
+package struct FileIdentity: Hashable {
+  package let device: UInt64
+  package let inode: UInt64
 
   /// The identity of the file at `path`; `nil` when it cannot be read (the reader then says why).
-  init?(path: String) {
+  package init?(path: String) {
     let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
       let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,

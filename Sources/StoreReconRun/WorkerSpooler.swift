@@ -1,5 +1,5 @@
 import Foundation
-import StoreReconCore
+package import StoreReconCore
 
 /// Reads the worker protocol as it streams in and writes each engine-keyed input's lines into a
 /// scratch file, each line at its own line number (the lines between stay empty, which every reader
@@ -8,19 +8,19 @@ import StoreReconCore
 /// An engine sends one input's lines mostly in order (a tagging task reads its file from the top):
 /// those go straight to the file. A line that comes after a later one of its input is held back and
 /// merged in at the end, so memory holds only the lines that came out of order.
-final class WorkerSpooler {
-  struct Head {
-    var spec: PartitionSpec
-    var inputsDigest: String
+package final class WorkerSpooler {
+  package struct Head {
+    package var spec: PartitionSpec
+    package var inputsDigest: String
   }
 
   private struct Target {
-    let path: String
-    let display: String
-    let handle: FileHandle
-    var at = 0
-    var buffer: [UInt8] = []
-    var late: [(Int, [UInt8])] = []
+    package let path: String
+    package let display: String
+    package let handle: FileHandle
+    package var at = 0
+    package var buffer: [UInt8] = []
+    package var late: [(Int, [UInt8])] = []
   }
 
   private var targets: [Int: Target] = [:]
@@ -31,7 +31,7 @@ final class WorkerSpooler {
   private var ended = false
 
   /// A spooler writing a file in `folder` for each of `keyed`.
-  init(plan: [ReconciliationRun.PlannedInput], keyed: Set<Int>, folder: String) throws(RunError) {
+  package init(plan: [ReconciliationRun.PlannedInput], keyed: Set<Int>, folder: String) throws(RunError) {
     for index in keyed.sorted() {
       var name = (plan[index].display as NSString).lastPathComponent
       for suffix in [".gz", ".zip"] where name.lowercased().hasSuffix(suffix) {
@@ -50,7 +50,7 @@ final class WorkerSpooler {
   }
 
   /// Takes the next bytes of the stream.
-  func feed(_ chunk: [UInt8]) throws(RunError) {
+  package func feed(_ chunk: [UInt8]) throws(RunError) {
     var start = 0
     if !pending.isEmpty, let nl = chunk.firstIndex(of: 0x0A) {
       pending += chunk[..<nl]
@@ -135,7 +135,7 @@ final class WorkerSpooler {
   }
 
   /// Ends the stream: checks it was whole, writes what is held back; returns the head and the files.
-  func finish() throws(RunError) -> (Head, [Int: String]) {
+  package func finish() throws(RunError) -> (Head, [Int: String]) {
     if !pending.isEmpty {
       let line = pending
       pending = []

@@ -1,18 +1,18 @@
-import StoreReconCore
-import StoreReconAppRows
-import StoreReconReports
+package import StoreReconCore
+package import StoreReconAppRows
+package import StoreReconReports
 
 extension ReconciliationRun {
   /// `notifications.csv` (with a notification log): one row per notification-health finding, with the
   /// notification's id, type, the store's time, when it was received and processed, and its age in hours
   /// at T (docs/reports.md#notificationscsv).
-  static func notificationsCSV(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [UInt8] {
+  package static func notificationsCSV(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [UInt8] {
     notificationsCSV(findings, fields: notificationFields(findings, rows: rows, asOf: asOf))
   }
 
   /// Per finding about a notification (`store|notification id`): the notification's type, signed,
   /// received and processed instants and age in hours, as notifications.csv writes them.
-  static func notificationFields(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [String: [String]]
+  package static func notificationFields(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [String: [String]]
   {
     var byId: [String: StoreNotification] = [:]
     for n in rows.notificationHistory { byId["\(n.store.rawValue)|\(n.notificationId)"] = n }
@@ -32,7 +32,7 @@ extension ReconciliationRun {
   }
 
   /// notifications.csv: one row per finding about a notification, its fields from `fields`.
-  static func notificationsCSV(_ findings: [Finding], fields: [String: [String]]) -> [UInt8] {
+  package static func notificationsCSV(_ findings: [Finding], fields: [String: [String]]) -> [UInt8] {
     var csv = CSVWriter(header: [
       "finding_key", "kind", "reason", "store", "notification_id", "notification_type", "chain_key",
       "user_id",
@@ -50,7 +50,7 @@ extension ReconciliationRun {
 
   /// The progress line on the notification log: how many notifications, how many carried a store
   /// record, and the health findings.
-  static func notificationsLine(_ rows: AppRowSet, findings: [Finding]) -> String? {
+  package static func notificationsLine(_ rows: AppRowSet, findings: [Finding]) -> String? {
     guard let log = rows.notifications else { return nil }
     var n: [Finding.Kind: Int] = [:]
     for f in findings where f.notificationId != nil { n[f.kind, default: 0] += 1 }

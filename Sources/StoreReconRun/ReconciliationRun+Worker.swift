@@ -1,7 +1,7 @@
 import Foundation
-import StoreReconCore
-import StoreReconAppRows
-import StoreReconPlatform
+package import StoreReconCore
+package import StoreReconAppRows
+package import StoreReconPlatform
 
 /// What `storerecon worker run` changes in a partition's run: the engine-keyed inputs are read from
 /// the files the worker spooled their lines into (each line at its own line number), and the partial
@@ -21,7 +21,7 @@ package struct WorkerSetup: Sendable {
     self.keyed = keyed
   }
 
-  func apply(to setup: inout ReconciliationRun.Setup) throws(RunError) {
+  package func apply(to setup: inout ReconciliationRun.Setup) throws(RunError) {
     guard setup.databaseURI == nil else {
       throw RunError(
         .usage,
@@ -45,16 +45,16 @@ extension ReconciliationRun {
   ]
 
   /// Notifications of engine-keyed inputs that a worker's filter dropped (counted as they are decoded).
-  final class Refusals: @unchecked Sendable {
+  package final class Refusals: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func add() { lock.withLock { count += 1 } }
+    package func add() { lock.withLock { count += 1 } }
     var total: Int { lock.withLock { count } }
   }
 
   /// Drops the notifications of other lineages as they are decoded; `counting` (a worker's keyed
   /// notification inputs, which hold only its lineages): each one dropped is counted.
-  static func keepNotifications(_ filter: LineageFilter?, in rows: inout AppRowSet, counting: Bool)
+  package static func keepNotifications(_ filter: LineageFilter?, in rows: inout AppRowSet, counting: Bool)
     -> Refusals
   {
     let refusals = Refusals()
@@ -70,7 +70,7 @@ extension ReconciliationRun {
 
   /// Keeps the rows of `filter`'s lineages; a row of an engine-keyed input that the filter drops is an
   /// error (the engine sent it to the wrong partition, and nothing may be lost silently).
-  static func keepLineages(
+  package static func keepLineages(
     _ filter: LineageFilter, _ inputs: inout Inputs, plan: [PlannedInput], strict: Set<Int>,
     notifications: Int
   ) throws(RunError) {
@@ -91,7 +91,7 @@ extension ReconciliationRun {
 
   /// A merge's report of an engine-keyed input: the workers' shares added up, their rejects written
   /// to its rejects file in line order. The file itself is only checksummed.
-  static func taken(
+  package static func taken(
     _ share: EngineInput, input: PlannedInput, rejects: RejectFileSink, progress: any ProgressSink
   )
     -> InputReport
@@ -107,7 +107,7 @@ extension ReconciliationRun {
   }
 
   /// A worker's shares of its engine-keyed inputs, as read (before duplicates are taken off).
-  static func engineShares(_ keyed: Set<Int>, reports: [InputReport], sinks: [RejectFileSink]) -> [Int:
+  package static func engineShares(_ keyed: Set<Int>, reports: [InputReport], sinks: [RejectFileSink]) -> [Int:
     EngineInput]
   {
     var out: [Int: EngineInput] = [:]
@@ -117,5 +117,59 @@ extension ReconciliationRun {
       out[index] = e
     }
     return out
+  }
+}
+
+extension ReconciliationRun {
+  /// What every kind of run shares: the inputs read (`afterRead` then ends a database snapshot), the
+  /// rules applied, a merge's partials taken in, duplicates listed and taken off the inputs' counts
+  /// (`asRead`: the reports before that).
+  package static func readAndReconcile(
+    _ request: Request, setup: Setup, database: (any AppRowDatabase)?, afterRead: () throws(RunError) -> Void,
+    progress: any ProgressSink, clock: ContinuousClock, started: ContinuousClock.Instant
+  ) throws(RunError) -> (inputs: Inputs, outcome: Outcome, asRead: [InputReport], readMs: Int64) {
+    // A worker judges no input damaged: it reads a share of it, and the merge judges the whole.
+    var inputs = try readInputs(
+      setup.plan, database: database,
+      rejects: RejectRules(
+        folder: setup.staging, damaged: setup.config.damaged,
+        allowDamaged: request.allowDamaged || request.worker != nil, keepsAll: request.worker != nil),
+      progress: progress, clock: clock, filter: request.mode.filter, engine: request.mode.engineInputs,
+      strict: request.worker?.keyed ?? [])
+    // The contract queries' read-only snapshot ends here; the run history writes after it.
+    try afterRead()
+    let readMs = milliseconds(clock.now - started)
+    var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
+    if case .merge(let merged) = request.mode {
+      try checkPartials(merged, setup: setup, reports: inputs.reports)
+      outcome = try mergedOutcome(outcome, merged, setup: setup, inputs: inputs)
+      progress.note(
+        "merged the partials: \(outcome.findings.count) findings, \(outcome.revenue.count) revenue rows")
+    }
+    outcome.duplicates = listed(outcome.duplicates, reports: inputs.reports)
+    let asRead = inputs.reports
+    applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
+    return (inputs, outcome, asRead, readMs)
+  }
+
+  /// `storerecon worker run`'s partition: no database, no history, no reports; writes the partial
+  /// into `request.outDirectory`.
+  package static func executeWorker(_ request: Request, progress: any ProgressSink) throws(RunError) -> RunResult {
+    guard case .partition(let spec, _, let keymap) = request.mode, let worker = request.worker else {
+      throw RunError(.software, "a worker runs one partition")
+    }
+    let clock = ContinuousClock()
+    var setup = try setUp(request, progress: progress)
+    try worker.apply(to: &setup)
+    let publication = try Publication.begin(setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
+    defer { publication.discard() }
+    setup.staging = try publication.createStaging()
+    let (inputs, outcome, asRead, _) = try readAndReconcile(
+      request, setup: setup, database: nil, afterRead: {}, progress: progress, clock: clock, started: clock.now)
+    let result = try writePartial(
+      spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome, progress: progress,
+      worker: (worker, asRead))
+    try publication.publish()
+    return result
   }
 }

@@ -1,16 +1,16 @@
 import Foundation
-import StoreReconCore
+package import StoreReconCore
 
 /// The config keys of the price-experiment readout: `experiments`, `reportingCurrency`, `fxRates`, `fees`.
 extension RunConfig {
   /// Whether a decoded JSON value is `true` or `false`. (`value is Bool` is also true for the numbers 0
   /// and 1 on Linux, where JSONSerialization returns both as `NSNumber`; only booleans have type code `c`.)
-  static func isJSONBool(_ value: Any) -> Bool {
+  package static func isJSONBool(_ value: Any) -> Bool {
     guard let number = value as? NSNumber else { return false }
     return unsafe String(cString: number.objCType) == "c"
   }
 
-  static func parseExperimentKeys(_ root: [String: Any], into config: inout RunConfig, name: String)
+  package static func parseExperimentKeys(_ root: [String: Any], into config: inout RunConfig, name: String)
     throws(RunError)
   {
     defer { config.unknownKeys.sort() }

@@ -3,7 +3,7 @@ import Foundation
 extension RunConfig {
   /// Reads `allowOutside` (a Boolean) and `damaged` (`maxRejectPercent`: a number from 0 to 100 with at
   /// most two decimals; `maxRejects` and `minRejects`: whole numbers).
-  static func parseInputRules(
+  package static func parseInputRules(
     _ root: [String: Any], into config: inout RunConfig, fail: (String) -> RunError
   ) throws(RunError) {
     if let allow = root["allowOutside"] {

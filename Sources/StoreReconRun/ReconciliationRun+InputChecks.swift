@@ -1,13 +1,13 @@
-import Foundation
-import StoreReconIO
-import StoreReconPlatform
+package import Foundation
+package import StoreReconIO
+package import StoreReconPlatform
 
 extension ReconciliationRun {
   /// Refuses an input the run must not open: anything but a regular file (a FIFO would block the read
   /// forever, a device never ends; exit 66), and, unless the config sets `allowOutside: true`, a file
   /// outside the config's folder once links are followed (exit 78). Checked with `stat`, before any
   /// open, so a pipe is never opened.
-  static func checkInputFile(_ path: String, role: String, display: String, config: RunConfig)
+  package static func checkInputFile(_ path: String, role: String, display: String, config: RunConfig)
     throws(RunError)
   {
     let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
@@ -32,7 +32,7 @@ extension ReconciliationRun {
   }
 
   /// What a file of `type` is, for the refusal.
-  static func describe(_ type: FileAttributeType) -> String {
+  package static func describe(_ type: FileAttributeType) -> String {
     switch type {
     case .typeDirectory: return "a folder"
     case .typeCharacterSpecial: return "a character device"
@@ -47,7 +47,7 @@ extension ReconciliationRun {
 extension ReconciliationRun {
   /// Checks every compressed input whole (``InputBytes/verify(path:displayName:)``): per damaged one,
   /// by plan index, the one-line error; notes the zip entries left unread.
-  static func verifyContainers(_ plan: [PlannedInput], progress: any ProgressSink) -> [Int: String] {
+  package static func verifyContainers(_ plan: [PlannedInput], progress: any ProgressSink) -> [Int: String] {
     var damaged: [Int: String] = [:]
     for (index, input) in plan.enumerated() where input.query == nil {
       do {

@@ -1,12 +1,12 @@
 import Foundation
 package import StoreReconIO
-import StoreReconPlatform
+package import StoreReconPlatform
 
 extension RunConfig {
   /// Reads `appStore.signatures` (`verify`, the default; `require`; `off`) and
   /// `appStore.testRootCertificate` (a PEM or DER file of extra trusted roots, for test data only;
   /// relative to the config's folder). docs/signatures.md describes both.
-  static func parseSignatures(
+  package static func parseSignatures(
     _ appStore: [String: Any], into config: inout RunConfig, fail: (String) -> RunError
   ) throws(RunError) {
     if let value = appStore["signatures"] {
@@ -57,7 +57,7 @@ extension RunConfig {
 
 extension ReconciliationRun {
   /// Gives the App Store inputs of `plan` the run's verifier, and says loudly what is not verified.
-  static func attachSignatures(
+  package static func attachSignatures(
     _ config: RunConfig, to plan: inout [PlannedInput], progress: any ProgressSink
   ) throws(RunError) {
     for line in config.signatureWarnings { progress.note(line) }

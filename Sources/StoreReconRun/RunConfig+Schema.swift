@@ -1,9 +1,9 @@
-import StoreReconCore
+package import StoreReconCore
 
 /// Every key the config may have, at every depth: a key the version does not know is an error (exit 78)
 /// naming its full path and, where one is close, the key that was probably meant — a typo in a nested
 /// key (`play.sale`) must not silently drop an input.
-indirect enum ConfigSchema: Sendable {
+package indirect enum ConfigSchema: Sendable {
   /// A value whose inside is not checked here (a string, a number, a list of strings, or an object its
   /// own parser checks, such as `mail`).
   case value
@@ -15,7 +15,7 @@ indirect enum ConfigSchema: Sendable {
   case list(ConfigSchema)
 
   /// The config file's schema.
-  static let root = ConfigSchema.object([
+  package static let root = ConfigSchema.object([
     "timeZone": .value,
     "allowOutside": .value,
     "damaged": .object(["maxRejectPercent": .value, "maxRejects": .value, "minRejects": .value]),
@@ -70,7 +70,7 @@ indirect enum ConfigSchema: Sendable {
 
   /// The first key of `value` (in key order, depth first) this schema does not know, as a one-line
   /// reason; `nil` when every key is known.
-  func unknownKey(in value: Any, path: String) -> String? {
+  package func unknownKey(in value: Any, path: String) -> String? {
     switch self {
     case .value:
       return nil
@@ -103,7 +103,7 @@ indirect enum ConfigSchema: Sendable {
 
   /// The known key nearest `key` when it is within a small edit distance (2, or 1 for short keys),
   /// ignoring case; `nil` when none is.
-  static func closest(to key: String, among known: [String]) -> String? {
+  package static func closest(to key: String, among known: [String]) -> String? {
     let limit = key.count <= 4 ? 1 : 2
     var best: (String, Int)?
     for candidate in known.sorted() {
@@ -114,7 +114,7 @@ indirect enum ConfigSchema: Sendable {
   }
 
   /// Levenshtein distance between two strings (by characters).
-  static func distance(_ a: String, _ b: String) -> Int {
+  package static func distance(_ a: String, _ b: String) -> Int {
     let x = Array(a)
     let y = Array(b)
     guard !x.isEmpty else { return y.count }

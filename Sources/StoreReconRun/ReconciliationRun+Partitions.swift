@@ -1,15 +1,15 @@
 import Foundation
 package import StoreReconCore
-import StoreReconAppRows
+package import StoreReconAppRows
 package import StoreReconPlatform
 package import StoreReconReports
 
 /// Which lineages a run keeps: a partition's (docs/partitions.md), or none (a merge reads the inputs
 /// for their counts, rejects and the stores' own reports, and takes everything else from the partials).
 package struct LineageFilter: Sendable {
-  let chain: @Sendable (RecordBatch.Space, String) -> Bool
-  let user: @Sendable (String) -> Bool
-  let noKey: Bool
+  package let chain: @Sendable (RecordBatch.Space, String) -> Bool
+  package let user: @Sendable (String) -> Bool
+  package let noKey: Bool
 
   /// Partition `spec`'s lineages, as `keymap` joins them.
   package static func partition(_ spec: PartitionSpec, keymap: LineageKeymap) -> LineageFilter {
@@ -23,7 +23,7 @@ package struct LineageFilter: Sendable {
   package static let nothing = LineageFilter(chain: { _, _ in false }, user: { _ in false }, noKey: false)
 
   /// Whether a notification's chain is kept (one that names no chain goes with the lineage "").
-  func keeps(_ n: StoreNotification) -> Bool {
+  package func keeps(_ n: StoreNotification) -> Bool {
     guard let key = n.chainKey, !key.isEmpty, let node = LineageNode.storeKey(n.store, key).last else {
       return noKey
     }
@@ -41,7 +41,7 @@ package enum RunMode: Sendable {
   case partition(PartitionSpec, LineageKeymap, digest: String)
   case merge(RunPartial)
 
-  var filter: LineageFilter? {
+  package var filter: LineageFilter? {
     switch self {
     case .whole: return nil
     case .partition(let spec, let keymap, _): return .partition(spec, keymap: keymap)
@@ -50,7 +50,7 @@ package enum RunMode: Sendable {
   }
 
   /// A merge's engine-keyed inputs, from the workers' partials (docs/partitions.md#the-worker-protocol).
-  var engineInputs: [Int: EngineInput] {
+  package var engineInputs: [Int: EngineInput] {
     if case .merge(let merged) = self { return merged.engineInputs }
     return [:]
   }
@@ -59,7 +59,7 @@ package enum RunMode: Sendable {
 extension AppRowSet {
   /// Keeps the rows of the lineages `filter` keeps: entitlements, credentials, goodwill and credits by
   /// user, notifications by chain; assignments and FX rates are the whole run's.
-  mutating func keepLineages(_ filter: LineageFilter) {
+  package mutating func keepLineages(_ filter: LineageFilter) {
     entitlements = entitlements.filtered(users: filter.user)
     credentials = credentials.filtered(users: filter.user)
     goodwill = goodwill.filter { filter.user($0.userId) }
@@ -69,7 +69,7 @@ extension AppRowSet {
   }
 
   /// Joins each row's user with the chains the row names (credentials, entitlements, credits).
-  func joinLineages(into graph: inout LineageGraph) {
+  package func joinLineages(into graph: inout LineageGraph) {
     entitlements.joinLineages(into: &graph)
     credentials.joinLineages(into: &graph)
     for c in credits ?? [] {
@@ -80,7 +80,7 @@ extension AppRowSet {
 
 extension ReconciliationRun {
   /// The partial of one partition: what its lineages contribute (docs/partitions.md).
-  static func partial(_ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome)
+  package static func partial(_ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome)
     -> RunPartial
   {
     var p = RunPartial(partition: spec, date: setup.date)
@@ -108,7 +108,7 @@ extension ReconciliationRun {
   }
 
   /// Each experiment read out from the partitions' crediting passes.
-  static func mergedReadouts(_ merged: RunPartial, setup: Setup, inputs: Inputs, settled: SettledProceeds)
+  package static func mergedReadouts(_ merged: RunPartial, setup: Setup, inputs: Inputs, settled: SettledProceeds)
     throws(RunError) -> [Readout]
   {
     guard let settings = experimentSettings(setup.config, rows: inputs.rows, settled: settled) else {
@@ -132,7 +132,7 @@ extension ReconciliationRun {
 
   /// The merge's outcome: the inputs' reports as this run read them, every lineage's part from the
   /// merged partials.
-  static func mergedOutcome(_ outcome: Outcome, _ merged: RunPartial, setup: Setup, inputs: Inputs)
+  package static func mergedOutcome(_ outcome: Outcome, _ merged: RunPartial, setup: Setup, inputs: Inputs)
     throws(RunError) -> Outcome
   {
     var out = outcome
@@ -154,7 +154,7 @@ extension ReconciliationRun {
   }
 
   /// Writes a partition's partial and its rejects files (the manifest and reports are the merge's).
-  static func writePartial(
+  package static func writePartial(
     _ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome,
     progress: any ProgressSink, worker: (setup: WorkerSetup, asRead: [InputReport])? = nil
   ) throws(RunError) -> RunResult {
@@ -182,14 +182,14 @@ extension ReconciliationRun {
 
   /// SHA-256 of the config file's bytes and of every input's role, name, size and checksum (for a
   /// database query, its text's): what a partition and its merge must have read alike.
-  static func inputsDigest(_ setup: Setup, _ reports: [InputReport]) -> String {
+  package static func inputsDigest(_ setup: Setup, _ reports: [InputReport]) -> String {
     var text = setup.configDigest + "\n"
     for r in reports { text += "\(r.role)\t\(r.path)\t\(r.bytes)\t\(r.sha256)\n" }
     return SHA256Digest.hex(of: Array(text.utf8))
   }
 
   /// The merge's check that the partials were cut from the inputs it read.
-  static func checkPartials(_ merged: RunPartial, setup: Setup, reports: [InputReport]) throws(RunError) {
+  package static func checkPartials(_ merged: RunPartial, setup: Setup, reports: [InputReport]) throws(RunError) {
     guard merged.inputs == inputsDigest(setup, reports) else {
       throw RunError(
         .dataError,
@@ -218,45 +218,6 @@ extension ReconciliationRun {
     } catch {
       throw RunError(.dataError, "merge: \(error.message)")
     }
-  }
-
-  /// `storerecon keymap`: reads every input once and writes the lineage keymap to `path`; returns the
-  /// progress line (nodes, entries, bytes).
-  package static func writeKeymap(_ request: Request, to path: String, progress: any ProgressSink)
-    throws(RunError)
-    -> String
-  {
-    var setup = try setUp(request, progress: progress)
-    let scratch = NSTemporaryDirectory() + "storerecon-keymap-\(ProcessInfo.processInfo.processIdentifier)"
-    do {
-      try FileManager.default.createDirectory(atPath: scratch + "/rejects", withIntermediateDirectories: true)
-    } catch {
-      throw RunError(.ioError, "cannot create \(scratch): \(error.localizedDescription)")
-    }
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    // The app's rows from the database where the run reads them there (no run history is touched).
-    var session: DatabaseSession?
-    if let uri = setup.databaseURI {
-      var readOnly = request
-      readOnly.history = false
-      session = try openDatabase(uri, request: readOnly, setup: &setup, progress: progress)
-    }
-    let inputs = try readInputs(
-      setup.plan, database: session?.connection,
-      rejects: RejectRules(folder: scratch, damaged: setup.config.damaged, allowDamaged: true),
-      progress: progress, clock: ContinuousClock())
-    try session?.endSnapshot()
-    var graph = LineageGraph()
-    inputs.builder.joinLineages(into: &graph)
-    inputs.rows.joinLineages(into: &graph)
-    let keymap = graph.keymap()
-    let bytes = keymap.rendered()
-    do {
-      try AtomicFile.write(bytes, to: path)
-    } catch {
-      throw RunError(.ioError, error.description)
-    }
-    return "wrote \(path): \(graph.nodeCount) nodes, \(keymap.entries.count) entries, \(bytes.count) bytes"
   }
 
   /// Reads a keymap file.

@@ -1,14 +1,14 @@
-import StoreReconCore
-import StoreReconIO
-import StoreReconImporters
-import StoreReconAppRows
+package import StoreReconCore
+package import StoreReconIO
+package import StoreReconImporters
+package import StoreReconAppRows
 
 /// Dispatches each planned input to the importer or app-row reader of its role.
-enum InputReaders {
+package enum InputReaders {
   /// Adds the chunked read of `input` to `schedule` (so its chunks are parsed ahead, while the inputs
   /// before it are merged); `nil` for an input read on the calling thread (database queries, FX rates,
   /// goodwill).
-  static func prepare(_ input: ReconciliationRun.PlannedInput, on schedule: ReadSchedule) -> ScheduledRead? {
+  package static func prepare(_ input: ReconciliationRun.PlannedInput, on schedule: ReadSchedule) -> ScheduledRead? {
     guard input.query == nil else { return nil }
     let read: ScheduledRead
     switch input.role {
@@ -42,7 +42,7 @@ enum InputReaders {
   }
 
   /// Reads `input` whatever its role: a store report into `storeReports`, anything else as ``read``.
-  static func read(
+  package static func read(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
     rows: inout AppRowSet, storeReports: inout StoreReportRows, report: inout InputReport,
     prepared: ScheduledRead? = nil
@@ -55,7 +55,7 @@ enum InputReaders {
       prepared: prepared)
   }
 
-  static func read(
+  package static func read(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, ledger: LedgerBuilder,
     rows: inout AppRowSet, report: inout InputReport, prepared: ScheduledRead? = nil
   ) throws(InputError) -> InputCounts {
@@ -131,7 +131,7 @@ enum InputReaders {
 
   /// Reads the store's notification history: the lines first, then their JWS decoded on all cores;
   /// their transactions go to the ledger with the log's.
-  static func readHistory(
+  package static func readHistory(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet
   ) throws(InputError) -> InputCounts {
     let verifier = input.verifier ?? JWSVerifier()
@@ -168,13 +168,13 @@ enum InputReaders {
 
   /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with the input's
   /// verifier.
-  static func notificationReader(_ input: ReconciliationRun.PlannedInput) -> NotificationCSVReader {
+  package static func notificationReader(_ input: ReconciliationRun.PlannedInput) -> NotificationCSVReader {
     notificationReader(verifier: input.verifier ?? JWSVerifier())
   }
 
   /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with `verifier`
   /// (the run's, and the fetch's for the purchases the log names).
-  static func notificationReader(verifier: JWSVerifier) -> NotificationCSVReader {
+  package static func notificationReader(verifier: JWSVerifier) -> NotificationCSVReader {
     NotificationCSVReader {
       let decoder = NotificationDecoder(verifier: verifier)
       return { (row: NotificationRow) throws(RowRejection) -> DecodedNotification in try decoder.decode(row) }
@@ -183,14 +183,14 @@ enum InputReaders {
 
   /// Moves the store records the notification log carried into the ledger builder (as records of the
   /// log's input, which the builder is reading).
-  static func moveNotificationRecords(_ rows: inout AppRowSet, into ledger: LedgerBuilder) {
+  package static func moveNotificationRecords(_ rows: inout AppRowSet, into ledger: LedgerBuilder) {
     guard !rows.notificationRecords.isEmpty else { return }
     for record in rows.notificationRecords { ledger.add(record) }
     rows.notificationRecords = []
   }
 
   /// Reads a goodwill or (role `app.credits`) credits CSV file into `rows`.
-  static func readOtherAppRows(
+  package static func readOtherAppRows(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet
   ) throws(InputError) -> InputCounts {
     switch input.role {
@@ -216,13 +216,13 @@ enum InputReaders {
 
   /// Throws when the file of `input` clearly is another kind of input than its role reads (a Sales
   /// report under `appStore.transactions`, a JSON file as a CSV): such a file would reject every line.
-  static func checkRole(_ input: ReconciliationRun.PlannedInput) throws(InputError) {
+  package static func checkRole(_ input: ReconciliationRun.PlannedInput) throws(InputError) {
     guard input.query == nil else { return }
     try InputRecognition.check(path: input.path, displayName: input.display, role: input.role)
   }
 
   /// Reads one of the stores' own money reports; `nil` for an input of another role.
-  static func readStoreReport(
+  package static func readStoreReport(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink,
     into rows: inout StoreReportRows
   ) throws(InputError) -> InputCounts? {
@@ -247,7 +247,7 @@ enum InputReaders {
 
   /// Reads App Store transactions (their chunks parsed ahead when `prepared`); notes in `report` how
   /// signatures were treated and how many accepted lines no signature was verified for.
-  static func readAppStore(
+  package static func readAppStore(
     _ input: ReconciliationRun.PlannedInput, rejects: any RejectSink, ledger: LedgerBuilder,
     report: inout InputReport, prepared: ScheduledRead?
   ) throws(InputError) -> PackedImport {

@@ -1,10 +1,10 @@
-import StoreReconCore
-import StoreReconPlatform
+package import StoreReconCore
+package import StoreReconPlatform
 
 extension ReconciliationRun {
   /// Stops the run (exit 65, one line) when the input just read is damaged (config `damaged`), unless
   /// `--allow-damaged`: then the summary draws attention to it.
-  static func checkDamaged(
+  package static func checkDamaged(
     _ report: InputReport, rejects: RejectFileSink, rules: RejectRules, attention: inout [String],
     progress: any ProgressSink
   ) throws(RunError) {
@@ -23,7 +23,7 @@ extension ReconciliationRun {
 
   /// The summary's line when the entitlements contract has no row while the stores' exports hold
   /// records: every purchase would look unclaimed (a header-only file, or a query returning nothing).
-  static func emptyContractLine(_ reports: [InputReport]) -> String? {
+  package static func emptyContractLine(_ reports: [InputReport]) -> String? {
     let storeRoles: Set<String> = [
       "app_store.transactions", "play.sales", "play.subscriptions", "play.voided",
     ]
@@ -38,7 +38,7 @@ extension ReconciliationRun {
 
   /// The rejects the workbook shows: each input's first ones, at most ``RejectFileSink/shownLimit`` in
   /// all; for an input with more, a last row pointing to its rejects file.
-  static func shownRejects(_ sinks: [RejectFileSink]) -> [Reject] {
+  package static func shownRejects(_ sinks: [RejectFileSink]) -> [Reject] {
     var shown: [Reject] = []
     for sink in sinks where sink.count > 0 {
       let room = max(0, RejectFileSink.shownLimit - shown.count)
@@ -55,7 +55,7 @@ extension ReconciliationRun {
   }
 
   /// Closes every rejects file; their names, sizes and checksums for the manifest.
-  static func finishRejects(_ sinks: [RejectFileSink]) throws(RunError) -> [(
+  package static func finishRejects(_ sinks: [RejectFileSink]) throws(RunError) -> [(
     name: String, bytes: Int64, sha256: String
   )] {
     var done: [(name: String, bytes: Int64, sha256: String)] = []

@@ -1,23 +1,23 @@
 import Foundation
-import StoreReconPlatform
-import StoreReconReports
+package import StoreReconPlatform
+package import StoreReconReports
 
 extension ReconciliationRun {
   /// How a run publishes its report folder whole (docs/reports.md, "How a report folder is
   /// published"): it holds the lock `<out>.lock` for the whole run, writes every file into a fresh
   /// `<out>.tmp-<pid>-<random>` beside the target, and renames that into place at the end; the
   /// previous report becomes `<out>.previous`.
-  final class Publication {
+  package final class Publication {
     /// The report folder as named (`--out`), for messages.
-    let out: String
+    package let out: String
     /// Its absolute path, without a trailing `/`.
-    let target: String
+    package let target: String
     /// Where this run writes until it publishes; `nil` before ``createStaging()``.
     private(set) var staging: String?
     private let lock: FileLock
 
     /// The folder's previous report, kept until the next run publishes.
-    var previous: String { target + ".previous" }
+    package var previous: String { target + ".previous" }
 
     private init(out: String, target: String, lock: FileLock) {
       self.out = out
@@ -28,7 +28,7 @@ extension ReconciliationRun {
     /// Takes the lock of `out` (waiting at most `timeoutSeconds` for another run writing into it, exit
     /// 75 past that), refuses a target that is not a report folder, and removes the temporary folders
     /// dead runs left.
-    static func begin(_ out: String, timeoutSeconds: Int, progress: any ProgressSink) throws(RunError)
+    package static func begin(_ out: String, timeoutSeconds: Int, progress: any ProgressSink) throws(RunError)
       -> Publication
     {
       let target = absolute(out)
@@ -54,7 +54,7 @@ extension ReconciliationRun {
     }
 
     /// `path` absolute and without `.`, `..` or a trailing `/`.
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
       URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.path
     }
 
@@ -92,7 +92,7 @@ extension ReconciliationRun {
     }
 
     /// Creates this run's temporary folder beside the target (mode 0750) and returns its path.
-    func createStaging() throws(RunError) -> String {
+    package func createStaging() throws(RunError) -> String {
       var random = SystemRandomNumberGenerator()
       let suffix = String(random.next() & 0xFFFF_FFFF_FFFF, radix: 16)
       let path = "\(target).tmp-\(FileLock.processID)-\(suffix)"
@@ -106,7 +106,7 @@ extension ReconciliationRun {
     /// rename, so a run killed between two leaves whole folders only: the report before the previous
     /// one goes to a temporary name of this run first and is removed last (or, if this run dies, by
     /// the next). Releases the lock.
-    func publish() throws(RunError) {
+    package func publish() throws(RunError) {
       guard let staging else { return }
       try Publication.restrictModes(staging)
       let files = FileManager.default
@@ -136,7 +136,7 @@ extension ReconciliationRun {
     }
 
     /// Removes the temporary folder of a run that failed before publishing; releases the lock.
-    func discard() {
+    package func discard() {
       if let staging { try? FileManager.default.removeItem(atPath: staging) }
       staging = nil
       lock.release()
@@ -144,7 +144,7 @@ extension ReconciliationRun {
 
     /// Creates `path` and its missing parents; `path` itself gets mode 0750 when this creates it (a
     /// folder already there keeps its mode).
-    static func makeDirectory(_ path: String) throws(RunError) {
+    package static func makeDirectory(_ path: String) throws(RunError) {
       guard !FileManager.default.fileExists(atPath: path) else { return }
       do {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -155,7 +155,7 @@ extension ReconciliationRun {
     }
 
     /// Files under `folder` to 0640, folders to 0750.
-    static func restrictModes(_ folder: String) throws(RunError) {
+    package static func restrictModes(_ folder: String) throws(RunError) {
       let files = FileManager.default
       do {
         try files.setAttributes([.posixPermissions: 0o750], ofItemAtPath: folder)

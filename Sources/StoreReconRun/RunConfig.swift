@@ -1,9 +1,7 @@
 import Foundation
 package import StoreReconCore
 package import StoreReconReports
-package import StoreReconMail
 package import StoreReconIO
-package import StoreReconFetch
 package import StoreReconSettings
 
 /// The job's JSON configuration. Paths inside it are relative to the config file's folder.
@@ -86,7 +84,7 @@ package struct RunConfig: Sendable {
   /// is a config error, so a stray `../` or absolute path cannot copy another file into the reports.
   package var allowOutside = false
   /// When an input counts as damaged (`damaged`): more than 1 % of its rows, or 100,000, rejected.
-  var damaged = DamagedRule()
+  package var damaged = DamagedRule()
   /// Keys the config has that this version does not know (reported as a warning).
   package var unknownKeys: [String] = []
 
@@ -127,14 +125,14 @@ package struct RunConfig: Sendable {
     if let url = environment[Self.databaseVariable], !url.isEmpty { database = url }
   }
 
-  static func describe(_ error: any Error) -> String {
+  package static func describe(_ error: any Error) -> String {
     let ns = error as NSError
     if let detail = ns.userInfo["NSDebugDescription"] as? String { return detail }
     return ns.localizedDescription
   }
 
   /// Validates a decoded config object.
-  static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError) -> RunConfig
+  package static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError) -> RunConfig
   {
     var config = RunConfig(baseDirectory: baseDirectory)
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): \(what)") }
@@ -216,7 +214,7 @@ package struct RunConfig: Sendable {
 
   /// Reads `appStore` and `play`: the stores' exports and reports (lists of glob patterns) and Apple's
   /// report time zone.
-  static func parseStoreExports(
+  package static func parseStoreExports(
     _ appStore: [String: Any], _ play: [String: Any], into config: inout RunConfig,
     fail: (String) -> RunError, strings: (Any?, String) throws(RunError) -> [String]
   ) throws(RunError) {
@@ -241,7 +239,7 @@ package struct RunConfig: Sendable {
   }
 
   /// Reads `fetch` (docs/fetch.md); `nil` when the config has none.
-  static func parseFetch(_ value: Any?, baseDirectory: String, name: String) throws(RunError) -> FetchConfig?
+  package static func parseFetch(_ value: Any?, baseDirectory: String, name: String) throws(RunError) -> FetchConfig?
   {
     do {
       return try FetchConfig.parse(value, baseDirectory: baseDirectory, name: name)

@@ -2,13 +2,55 @@ import Foundation
 import StoreReconCore
 import StoreReconPlatform
 
-extension StoreReconCLI {
-  /// `storerecon worker plan | tag | run` (docs/partitions.md#the-worker-protocol).
-  static func workerCommand(_ args: [String]) -> Int32 {
-    let usage = Help.workerUsage
+/// `storerecon worker plan | tag | run` (docs/partitions.md#the-worker-protocol), and the whole of
+/// `storerecon-worker`, the executable that links no libpq, libxlsxwriter or libcurl.
+package enum WorkerCommand {
+  package static let usage =
+    "storerecon worker plan --config FILE [--date D] | tag --config FILE [--date D] --keymap FILE --partitions N [INDEX…] | run --config FILE [--date D] --keymap FILE [--quiet]"
+
+  package static let help = """
+    OVERVIEW: Let an engine (Spark) own the shuffle of a partitioned run.
+
+    USAGE: \(usage)
+
+    SUBCOMMANDS:
+      plan   Print the plan (storerecon-plan 1): the inputs digest a merge checks, then one line per
+             input — I, index, role, keyed or shared, path, name. Keyed inputs (App Store
+             transactions, Play subscriptions and voided purchases, entitlements, credentials, the
+             notification log and history) are split line by line by the engine; every worker
+             reads the shared ones whole.
+      tag    Read the keyed inputs INDEX… (or the indexes on stdin) and print each line as
+             P<TAB>partition<TAB>L<TAB>input<TAB>line<TAB>bytes (partition * for a CSV header: every
+             partition gets it). Bytes are escaped: \\\\ \\t \\n \\r, and \\xHH outside UTF-8.
+      run    Read one partition's lines on stdin — storerecon-worker 1, partition I N, inputs DIGEST,
+             the L lines in any order, end — run the partition and print its partial to stdout,
+             with each keyed input's counts and rejects in it. The merge (storerecon merge) then reads
+             only the shared inputs again. Exit 0 once the partial is printed (malformed rows are in
+             it), 65 for a malformed stream or lines the keymap puts in another partition.
+
+    Exit codes as for run; nothing is written but stdout. docs/partitions.md describes the protocol.
+
+    """
+
+  static func usageError(_ message: String, usage: String) -> Int32 {
+    StandardError.write("Error: \(message)\nUsage: \(usage)\n  See 'storerecon worker --help'.\n")
+    return RunError.Code.usage.rawValue
+  }
+
+  static func fail(_ error: RunError) -> Int32 {
+    StandardError.write("storerecon: error: \(error.message)\n")
+    return error.code.rawValue
+  }
+
+  static func didYouMean(_ word: String, among known: [String]) -> String {
+    ParsedOptions.didYouMean(word, among: known)
+  }
+
+  /// Runs `plan`, `tag` or `run` with their options (`args` after `worker`); returns the exit code.
+  package static func main(_ args: [String]) -> Int32 {
     guard let sub = args.first, !sub.hasPrefix("-") else {
       if args.contains("--help") || args.contains("-h") {
-        StandardOutput.write(Help.worker)
+        StandardOutput.write(help)
         return 0
       }
       return usageError("worker needs a subcommand: plan, tag or run", usage: usage)
@@ -22,7 +64,7 @@ extension StoreReconCLI {
       return usageError(error.message, usage: usage)
     }
     if parsed.help {
-      StandardOutput.write(Help.worker)
+      StandardOutput.write(help)
       return 0
     }
     guard ["plan", "tag", "run"].contains(sub) else {

@@ -1,12 +1,12 @@
-import StoreReconCore
-import StoreReconPlatform
-import StoreReconReports
+package import StoreReconCore
+package import StoreReconPlatform
+package import StoreReconReports
 
 extension ReconciliationRun {
   /// Takes the records read more than once out of their input's accepted count: a duplicate or an
   /// older state counts as such (read = accepted + rejected + duplicates + superseded); a conflict is
   /// rejected in its input's rejects file, naming both lines.
-  static func applyDuplicates(
+  package static func applyDuplicates(
     _ duplicates: [RecordDuplicate], to inputs: inout Inputs, progress: any ProgressSink
   ) {
     for d in duplicates {
@@ -33,14 +33,14 @@ extension ReconciliationRun {
   }
 
   /// Whether `report` is the notification log's (whose records repeat the exports' as a rule).
-  static func isNotificationLog(_ report: InputReport) -> Bool {
+  package static func isNotificationLog(_ report: InputReport) -> Bool {
     report.role == "app.notifications" || report.role == "app_store.notification_history"
   }
 
   /// The records read again that duplicates.csv lists: all but a notification's record that repeats
   /// (or is an older state of) a record read elsewhere — a log holds each transaction once per
   /// notification about it; a conflict is listed wherever it was read.
-  static func listed(_ duplicates: [RecordDuplicate], reports: [InputReport]) -> [RecordDuplicate] {
+  package static func listed(_ duplicates: [RecordDuplicate], reports: [InputReport]) -> [RecordDuplicate] {
     duplicates.filter { d in
       let i = Int(d.droppedInput)
       guard d.kind != .conflict, reports.indices.contains(i) else { return true }
@@ -49,13 +49,13 @@ extension ReconciliationRun {
   }
 
   /// `file line N` of input `index`.
-  static func location(_ index: Int32, _ line: Int, _ reports: [InputReport]) -> String {
+  package static func location(_ index: Int32, _ line: Int, _ reports: [InputReport]) -> String {
     let file = reports.indices.contains(Int(index)) ? reports[Int(index)].path : "?"
     return line > 0 ? "\(file) line \(line)" : file
   }
 
   /// `duplicates.csv`: one row per record read again.
-  static func duplicatesCSV(_ duplicates: [RecordDuplicate], reports: [InputReport]) -> [UInt8] {
+  package static func duplicatesCSV(_ duplicates: [RecordDuplicate], reports: [InputReport]) -> [UInt8] {
     var csv = CSVWriter(header: [
       "kind", "store", "record", "id", "kept_file", "kept_line", "dropped_file", "dropped_line",
     ])
@@ -70,7 +70,7 @@ extension ReconciliationRun {
   }
 
   /// The summary's line on records read twice.
-  static func duplicatesLine(_ duplicates: [RecordDuplicate]) -> String {
+  package static func duplicatesLine(_ duplicates: [RecordDuplicate]) -> String {
     guard !duplicates.isEmpty else { return "Read twice: no store record (duplicates.csv is empty)." }
     var n: [RecordDuplicate.Kind: Int] = [:]
     for d in duplicates { n[d.kind, default: 0] += 1 }

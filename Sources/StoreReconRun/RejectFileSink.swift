@@ -1,20 +1,20 @@
 import Foundation
-import StoreReconPlatform
-import StoreReconCore
-import StoreReconReports
+package import StoreReconPlatform
+package import StoreReconCore
+package import StoreReconReports
 
 /// A reject sink that writes each input's rejected rows to its rejects file as they are found (in
 /// blocks of ``blockSize``), checksumming as it goes, and keeps only the first ``shownLimit`` in memory
 /// for the workbook: memory stays bounded however many rows an input rejects. Past `writeLimit`
 /// rejects (a damaged input whose run is going to stop) it only counts them.
-final class RejectFileSink: RejectSink, @unchecked Sendable {
+package final class RejectFileSink: RejectSink, @unchecked Sendable {
   /// How many rejects of one input the workbook shows.
-  static let shownLimit = 1_000
+  package static let shownLimit = 1_000
   /// Rejects rendered and written at once.
-  static let blockSize = 4_096
+  package static let blockSize = 4_096
 
   /// The file's name in the output folder (`rejects/<input>.csv`).
-  let name: String
+  package let name: String
   private let handle: FileHandle?
   private var pending: [Reject] = []
   private var digest: SHA256Digest? = SHA256Digest()
@@ -27,12 +27,12 @@ final class RejectFileSink: RejectSink, @unchecked Sendable {
   private(set) var first: [Reject] = []
   /// With ``keepsAll``: every reject, as received (a worker's partial carries them).
   private(set) var all: [Reject] = []
-  var keepsAll = false
+  package var keepsAll = false
   /// Why the file could not be written, if it could not.
   private(set) var failure: String?
 
   /// A sink writing `folder/name` (created empty, with its header, at once).
-  init(folder: String, name: String, writeLimit: Int = Int.max) {
+  package init(folder: String, name: String, writeLimit: Int = Int.max) {
     self.name = name
     self.writeLimit = writeLimit
     let path = folder + "/" + name
@@ -47,7 +47,7 @@ final class RejectFileSink: RejectSink, @unchecked Sendable {
     write(ReportTables.rejectsCSV([]))
   }
 
-  func reject(_ reject: Reject) {
+  package func reject(_ reject: Reject) {
     count += 1
     if keepsAll { all.append(reject) }
     if first.count < RejectFileSink.shownLimit {
@@ -81,7 +81,7 @@ final class RejectFileSink: RejectSink, @unchecked Sendable {
   }
 
   /// Writes what is held back and closes the file; returns its size and SHA-256 (hex).
-  func finish() throws(RunError) -> (bytes: Int64, sha256: String) {
+  package func finish() throws(RunError) -> (bytes: Int64, sha256: String) {
     flush()
     try? handle?.close()
     if let failure { throw RunError(.ioError, failure) }

@@ -1,10 +1,10 @@
 import Foundation
-import StoreReconCore
-import StoreReconIO
-import StoreReconImporters
-import StoreReconAppRows
-import StoreReconPlatform
-import StoreReconReports
+package import StoreReconCore
+package import StoreReconIO
+package import StoreReconImporters
+package import StoreReconAppRows
+package import StoreReconPlatform
+package import StoreReconReports
 
 /// The engine's side of a partitioned run (docs/partitions.md#the-worker-protocol): the plan, the
 /// tagging of each engine-keyed input's lines with their partition, and the worker that reads one
@@ -12,7 +12,7 @@ import StoreReconReports
 extension ReconciliationRun {
   /// `storerecon worker plan`: the inputs digest (the config's and every file's SHA-256, as a merge
   /// computes it) and one `I index role keyed|shared path display` line per planned input.
-  static func plan(_ request: Request, progress: any ProgressSink) throws(RunError) -> [UInt8] {
+  package static func plan(_ request: Request, progress: any ProgressSink) throws(RunError) -> [UInt8] {
     var setup = try setUp(request, progress: progress)
     setup.configDigest = SHA256Digest.hex(of: try readBytes(request.configPath))
     var reports: [InputReport] = []
@@ -36,12 +36,12 @@ extension ReconciliationRun {
   }
 
   /// Per line of one input: the partition its record goes to (+1; 0 for a line no record starts on).
-  final class LineOwners: @unchecked Sendable {
+  package final class LineOwners: @unchecked Sendable {
     private let lock = NSLock()
     private var owner: [UInt16] = []
     private(set) var conflict: Int?
 
-    func set(_ line: Int, _ partition: Int) { lock.withLock { unlockedSet(line, partition) } }
+    package func set(_ line: Int, _ partition: Int) { lock.withLock { unlockedSet(line, partition) } }
 
     private func unlockedSet(_ line: Int, _ partition: Int) {
       if line >= owner.count {
@@ -62,7 +62,7 @@ extension ReconciliationRun {
   /// the lines before it, as `P * L …`: every partition reads them). A CSV line no record starts on
   /// goes with the record before it (a quoted line break); a JSON line that gives no record (a
   /// rejected one) goes to the partition of the empty lineage: each line is read exactly once.
-  static func tag(
+  package static func tag(
     _ index: Int, setup: Setup, keymap: LineageKeymap, count: Int, write: ([UInt8]) -> Void
   ) throws(RunError) {
     guard setup.plan.indices.contains(index) else {
@@ -95,7 +95,7 @@ extension ReconciliationRun {
 
   /// Reads `input` with the run's reader and notes each record's partition in `owners`; returns the
   /// CSV header's line (0 for JSON Lines).
-  static func keyLines(
+  package static func keyLines(
     _ input: PlannedInput, index: Int, owners: LineOwners, partitionOf: @escaping @Sendable (String) -> Int
   ) throws(InputError) -> Int {
     @Sendable func notification(_ n: StoreNotification, _ line: Int32) {
@@ -148,7 +148,7 @@ extension ReconciliationRun {
     }
   }
 
-  static func emitTagged(
+  package static func emitTagged(
     _ index: Int, input: PlannedInput, owners: LineOwners, headerLine: Int, noKey: Int,
     write: ([UInt8]) -> Void
   ) throws(RunError) {
@@ -181,7 +181,7 @@ extension ReconciliationRun {
 extension ReconciliationRun {
   /// `storerecon worker run`: one partition's run over the lines the chunks bring (stdin, read as it
   /// comes); returns its partial.
-  static func work(
+  package static func work(
     chunks next: () -> [UInt8]?, request: Request, keymapPath: String, progress: any ProgressSink
   ) throws(RunError) -> [UInt8] {
     let (keymap, digest) = try readKeymap(keymapPath)
@@ -204,12 +204,12 @@ extension ReconciliationRun {
     run.history = false
     run.mode = .partition(head.spec, keymap, digest: digest)
     run.worker = WorkerSetup(paths: paths, inputsDigest: head.inputsDigest, keyed: keyed)
-    _ = try execute(run, progress: progress)
+    _ = try executeWorker(run, progress: progress)
     return try readBytes(scratch + "/out/" + RunPartial.fileName)
   }
 
   /// ``work(chunks:request:keymapPath:progress:)`` over bytes held whole.
-  static func work(_ stdin: [UInt8], request: Request, keymapPath: String, progress: any ProgressSink)
+  package static func work(_ stdin: [UInt8], request: Request, keymapPath: String, progress: any ProgressSink)
     throws(RunError) -> [UInt8]
   {
     var given = false

@@ -35,6 +35,15 @@ package struct RunResult: Sendable {
   /// What summary.txt and summary.html say: status (alerts, completeness) and the sections.
   package var summary: ReportSummary?
 
+  /// A run's result: what it read and found, and the files it wrote.
+  package init(
+    date: CivilDate, asOf: Instant, outDirectory: String, inputs: [InputReport], findings: [Finding],
+    revenue: [RevenueRow], counts: [CountsRow], files: [String]
+  ) {
+    (self.date, self.asOf, self.outDirectory, self.inputs) = (date, asOf, outDirectory, inputs)
+    (self.findings, self.revenue, self.counts, self.files) = (findings, revenue, counts, files)
+  }
+
   /// Findings per reason, in the order of docs/rules.md.
   package var findingsPerReason: [(Finding.Reason, Int)] {
     Finding.Reason.allCases.compactMap { reason in

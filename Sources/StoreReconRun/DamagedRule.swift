@@ -1,19 +1,19 @@
-import StoreReconCore
+package import StoreReconCore
 
 /// When an input counts as *damaged* (config `damaged`): more than `maxRejectPercent` of its rows
 /// rejected (once it has at least `minRejects` rejects: one bad row of a small file says nothing), or
 /// `maxRejects` rejects whatever its size. A damaged input stops the run (exit 65) unless
 /// `--allow-damaged`.
-struct DamagedRule: Sendable, Equatable {
+package struct DamagedRule: Sendable, Equatable {
   /// The share of rows, in hundredths of a percent (100 = 1 %).
-  var maxRejectBasisPoints: Int64 = 100
+  package var maxRejectBasisPoints: Int64 = 100
   /// The most rejects one input may have, whatever its size.
-  var maxRejects = 100_000
+  package var maxRejects = 100_000
   /// Below this many rejects the share does not apply.
-  var minRejects = 10
+  package var minRejects = 10
 
   /// Why an input with `counts` is damaged, or `nil` when it is not.
-  func reason(_ counts: InputCounts) -> String? {
+  package func reason(_ counts: InputCounts) -> String? {
     let rejected = Int64(counts.rejected)
     if counts.rejected > 0 && counts.rejected >= maxRejects {
       return "\(counts.rejected) of \(counts.read) rows rejected (the limit is \(maxRejects) rejects)"
@@ -24,7 +24,7 @@ struct DamagedRule: Sendable, Equatable {
   }
 
   /// ``maxRejectBasisPoints`` as a percentage (`1 %`, `0.5 %`).
-  var percentText: String {
+  package var percentText: String {
     let whole = maxRejectBasisPoints / 100
     let rest = maxRejectBasisPoints % 100
     guard rest != 0 else { return "\(whole) %" }

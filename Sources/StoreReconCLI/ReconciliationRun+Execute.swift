@@ -1,0 +1,465 @@
+import Foundation
+package import StoreReconPlatform
+package import StoreReconCore
+import StoreReconIO
+package import StoreReconAppRows
+package import StoreReconPostgres
+package import StoreReconReports
+package import StoreReconWorkbooks
+package import StoreReconRun
+
+/// Running the job: the database, the run history, the reports and the manifest around the run.
+extension ReconciliationRun {
+  /// Runs the job. Throws only for what stops a run (bad config, missing input, unwritable output);
+  /// a malformed input file is reported in the result and the run goes on.
+  package static func execute(
+    _ request: Request, progress: any ProgressSink, workbookOptions: ReconciliationWorkbook.Options = .init()
+  ) throws(RunError) -> RunResult {
+    let clock = ContinuousClock()
+    let started = clock.now
+    // The machine clock, for the run history's metadata only.
+    let startedAt = Instant(ms: Int64(Date().timeIntervalSince1970 * 1000)).description
+    var request = request
+    if case .partition = request.mode { request.history = false }  // the merge keeps the history
+    var setup = try setUp(request, progress: progress)
+    if let worker = request.worker { try worker.apply(to: &setup) }
+    // The output folder's lock first: a second run into one --out waits for this one or refuses.
+    let publication = try Publication.begin(
+      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
+    defer { publication.discard() }
+    // The database first: an unreachable server, a wrong password, a locked date or a query that does
+    // not return its contract stops the run before any file is read.
+    var session: DatabaseSession?
+    if let uri = setup.databaseURI {
+      session = try openDatabase(uri, request: request, setup: &setup, progress: progress)
+    }
+    let database = session?.connection.description
+    // The rejects files are written into the temporary folder while the inputs are read.
+    setup.staging = try publication.createStaging()
+    var (inputs, outcome, asRead, readMs) = try readAndReconcile(
+      request, setup: setup, database: session?.connection,
+      afterRead: { () throws(RunError) in try session?.endSnapshot() }, progress: progress, clock: clock,
+      started: started)
+    if case .partition(let spec, _, let keymap) = request.mode {
+      let result = try writePartial(
+        spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome, progress: progress,
+        worker: request.worker.map { ($0, asRead) })
+      try publication.publish()
+      return result
+    }
+    if let store = session?.history {
+      try recordHistory(
+        store, &outcome, setup: setup, reports: inputs.reports, database: database, startedAt: startedAt,
+        progress: progress, clock: clock)
+    }
+    var written = try writeReports(
+      setup, &inputs, outcome, database: database, workbookOptions: workbookOptions, progress: progress,
+      clock: clock)
+    let timings: [(String, Int64)] = [
+      ("read", readMs), ("reconcile", outcome.ms), ("experiments", written.experimentMs),
+      ("write", written.writeMs), ("workbook", written.workbookMs),
+      ("total", milliseconds(clock.now - started)),
+    ]
+    try writeManifest(
+      &written, setup: setup, configPath: request.configPath, database: database, timings: timings)
+    try publication.publish()
+    progress.note("wrote \(written.files.count + 1) files to \(setup.out) (\(written.writeMs) ms)")
+    session?.history?.unlock(date: setup.date)
+    return written.result
+  }
+
+  /// The database connection of a run whose app rows come from PostgreSQL, and its run history store
+  /// (holding the report date's lock) when history is kept.
+  struct DatabaseSession {
+    let connection: PostgresConnection
+    let history: RunHistoryStore?
+
+    /// Ends the read-only transaction the contract queries ran in (docs/postgresql.md).
+    func endSnapshot() throws(RunError) {
+      do {
+        try connection.endReadOnlySnapshot()
+      } catch {
+        throw RunError(error.databaseError("ending the contract queries' read-only transaction"))
+      }
+    }
+  }
+
+  /// Connects to the database, takes the report date's history lock (when history is kept), checks the
+  /// contract queries and plans them as the app-row inputs.
+  static func openDatabase(
+    _ uri: String, request: Request, setup: inout Setup, progress: any ProgressSink
+  ) throws(RunError) -> DatabaseSession {
+    let config = setup.config
+    let queries = try viaDatabase { () throws(DatabaseError) in
+      try QueryFolder.contractQueries(
+        directory: request.queriesDirectory ?? config.queries,
+        optional: Set(
+          [config.readsCredits ? .credits : nil, config.readsNotifications ? .notifications : nil].compactMap
+          { $0 }))
+    }
+    let appFiles = [
+      config.entitlements, config.credentials, config.assignments, config.goodwill, config.credits,
+      config.notifications,
+    ]
+    if appFiles.contains(where: { $0 != nil }) {
+      progress.note("app rows come from the database; the config's app CSV files are not read")
+    }
+    let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(uri) }
+    progress.note("connected to \(connection.description) (server version \(connection.serverVersion))")
+    var historyStore: RunHistoryStore?
+    if request.history {
+      let store = RunHistoryStore(connection: connection)
+      do {
+        try store.ensureTables()
+      } catch {
+        throw RunError(error.databaseError("creating the run history tables", queryCode: .software))
+      }
+      let date = setup.date
+      try viaDatabase { () throws(DatabaseError) in
+        try store.lock(date: date, timeoutSeconds: request.lockTimeoutSeconds) { progress.note($0) }
+      }
+      historyStore = store
+    }
+    try viaDatabase { () throws(DatabaseError) in
+      try DatabaseAppRows.checkContracts(queries, connection: connection)
+    }
+    for query in queries {
+      let name = query.displayName
+      var input = PlannedInput(role: query.contract.role, path: name, display: name, query: query)
+      if query.contract == .notifications { input.verifier = try config.signatureVerifier() }
+      setup.plan.append(input)
+    }
+    return DatabaseSession(connection: connection, history: historyStore)
+  }
+
+  /// Run history: compares the findings with the previous run's (each finding gets its `since`), then
+  /// replaces this date's history in one transaction.
+  static func recordHistory(
+    _ historyStore: RunHistoryStore, _ outcome: inout Outcome, setup: Setup, reports: [InputReport],
+    database: String?, startedAt: String, progress: any ProgressSink, clock: ContinuousClock
+  ) throws(RunError) {
+    let historyStart = clock.now
+    let date = setup.date
+    let past: (previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate])
+    do {
+      past = try historyStore.history(before: date, keys: Array(Set(outcome.findings.map(\.key))))
+    } catch {
+      throw RunError(error.databaseError("reading the run history", queryCode: .software))
+    }
+    let compared = FindingHistory.compare(
+      current: outcome.findings, date: date, previous: past.previous, firstSeen: past.firstSeen)
+    outcome.findings = compared.findings
+    outcome.changes = compared.changes
+    outcome.delta = compared.delta
+    let record = RunHistoryStore.RunRecord(
+      date: date, asOf: setup.asOf,
+      optionsJSON: Manifest.options(config: setup.config, database: database).rendered(),
+      inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(), findings: compared.recorded,
+      findingCount: compared.findings.count, delta: compared.delta,
+      status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
+    do {
+      try historyStore.record(record)
+      outcome.historyDays = try historyStore.dayTotals(through: date, days: FindingsTrend.dayCount)
+    } catch {
+      throw RunError(error.databaseError("recording the run history", queryCode: .software))
+    }
+    let since = compared.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
+    progress.note(
+      "history (\(since)): \(compared.delta.newCount) new, \(compared.delta.openCount) still open, "
+        + "\(compared.delta.resolvedCount) resolved; "
+        + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
+  }
+
+  /// What writing the reports gave: the run's result, every file written with its bytes (for the
+  /// manifest), and the timings of the experiments' readout, the writing and the workbooks.
+  struct Written {
+    var result: RunResult
+    var files: [(String, [UInt8])]
+    /// The files written as the run went (the rejects files): name, size, SHA-256.
+    let streamed: [(name: String, bytes: Int64, sha256: String)]
+    let experimentMs: Int64
+    let writeMs: Int64
+    let workbookMs: Int64
+  }
+
+  /// Writes the reports: the reconciliation workbook on another core while the experiments are read out
+  /// and the CSV files and summaries are written, then the price-tests workbook. Frees the ledger and
+  /// the app's rows once nothing reads them.
+  static func writeReports(
+    _ setup: Setup, _ inputs: inout Inputs, _ outcome: Outcome, database: String?,
+    workbookOptions: ReconciliationWorkbook.Options, progress: any ProgressSink, clock: ContinuousClock
+  ) throws(RunError) -> Written {
+    let writeStart = clock.now
+    let grants =
+      outcome.grants
+      ?? GrantRow.rows(
+        goodwill: inputs.rows.goodwill, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
+    let fx = summaryFX(setup.config, rates: inputs.rows.fxRates, date: setup.date)
+    // The status is decided once, here, before the workbook (whose first row shows it) is started.
+    let facts = summaryFacts(setup, inputs, outcome, fx: fx)
+    let status = ReportSummary.decideStatus(facts)
+    let trend = RevenueTrend.build(revenue: facts.revenue, date: facts.date, fx: fx)
+    let workbook = try startWorkbook(
+      setup, inputs, outcome, grants: grants, status: status, trend: trend,
+      findingsTrend: FindingsTrend.build(totals: outcome.historyDays, fx: fx),
+      reportingTotals: ReportingTotals.build(facts), options: workbookOptions, clock: clock)
+    let experimentStart = clock.now
+    let readouts =
+      outcome.readouts
+      ?? computeReadouts(
+        setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
+        calendar: setup.calendar)
+    outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
+    let experimentMs = milliseconds(clock.now - experimentStart)
+    for readout in readouts {
+      progress.note(ExperimentSummary.progressLine(readout) + " (\(experimentMs) ms)")
+      if !readout.fxGaps.isEmpty { progress.note("warning: " + ExperimentSummary.gapLine(readout)) }
+    }
+    // notifications.csv needs the notification log, which goes with the app's rows below.
+    let notificationsFile = inputs.rows.notifications.map { _ in
+      notificationsCSV(
+        outcome.findings,
+        fields: outcome.notificationFields
+          ?? notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf))
+    }
+    inputs.rows = AppRowSet()  // likewise the app's rows
+    let streamed = try finishRejects(inputs.rejectFiles)
+    var (files, summary) = reportFiles(
+      setup, outcome, grants: grants, readouts: readouts, facts: facts, status: status)
+    if let notificationsFile { files.append(("notifications.csv", notificationsFile)) }
+    for (name, bytes) in files {
+      do {
+        try AtomicFile.write(bytes, to: setup.staging + "/" + name)
+      } catch {
+        throw RunError(.ioError, error.description)
+      }
+    }
+    let workbookMs = try finishWorkbooks(
+      workbook, readouts: readouts, setup: setup, files: &files, progress: progress, clock: clock)
+    // Writing, without the experiments' readout that ran meanwhile (timed on its own).
+    let writeMs = milliseconds(clock.now - writeStart) - experimentMs
+    var result = RunResult(
+      date: setup.date, asOf: setup.asOf, outDirectory: setup.out, inputs: inputs.reports,
+      findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
+      files: files.map(\.0) + streamed.map(\.name) + ["manifest.json"])
+    (result.experiments, result.history, result.summary) = (readouts, outcome.delta, summary)
+    result.uncheckedEntitlements = outcome.unchecked
+    result.tieOut = outcome.tieOut
+    result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
+    return Written(
+      result: result, files: files, streamed: streamed, experimentMs: experimentMs, writeMs: writeMs,
+      workbookMs: workbookMs)
+  }
+
+  /// The reconciliation workbook being written on its own thread.
+  struct WorkbookWriting {
+    let work: BackgroundWork<XLSXError>
+    let path: String
+    let time: WorkbookTime
+  }
+
+  /// Starts writing the reconciliation workbook (the larger part of the writing: one core for ~1.4 s at
+  /// 1.5M users) on another core.
+  static func startWorkbook(
+    _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow], status: RunStatus,
+    trend: RevenueTrend?, findingsTrend: FindingsTrend?, reportingTotals: ReportingTotals?,
+    options: ReconciliationWorkbook.Options, clock: ContinuousClock
+  ) throws(RunError) -> WorkbookWriting {
+    let workbookStart = clock.now
+    var workbook = ReconciliationWorkbook.Content(
+      date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
+      findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
+      rejects: shownRejects(inputs.rejectFiles),
+      history: outcome.changes.map {
+        WorkbookHistory(previousDate: outcome.delta?.previousDate, changes: $0)
+      },
+      tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports), status: status
+    )
+    workbook.revenueTrend = trend
+    workbook.findingsTrend = findingsTrend
+    workbook.reportingTotals = reportingTotals
+    let path = setup.staging + "/" + ReconciliationWorkbook.fileName
+    let time = WorkbookTime()
+    let work = BackgroundWork { () throws(XLSXError) in
+      try ReconciliationWorkbook.write(workbook, to: path, options: options)
+      time.ms = milliseconds(clock.now - workbookStart)
+    }
+    return WorkbookWriting(work: work, path: path, time: time)
+  }
+
+  /// The CSV files (findings, revenue, counts, grants, the experiments', changes, rejects) and the
+  /// summaries, with their bytes, in the order they are written; and the summary, whose status the run
+  /// decided before (`status`, from `facts`).
+  static func reportFiles(
+    _ setup: Setup, _ outcome: Outcome, grants: [GrantRow], readouts: [Readout], facts: SummaryFacts,
+    status: RunStatus
+  ) -> ([(String, [UInt8])], ReportSummary) {
+    let config = setup.config
+    var files: [(String, [UInt8])] = [
+      ("findings.csv", ReportTables.findingsCSV(outcome.findings)),
+      ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
+      ("counts.csv", ReportTables.countsCSV(outcome.counts)),
+      ("grants.csv", ReportTables.grantsCSV(grants)),
+      ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells)),
+      ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders)),
+      ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: facts.inputs)),
+    ]
+    if !config.experiments.isEmpty {
+      files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
+      files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
+    }
+    if let changes = outcome.changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
+    var facts = facts
+    facts.experiments = readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict)
+    let summary = ReportSummary.build(facts, status: status)
+    files.append(("summary.txt", Array(summary.text.utf8)))
+    files.append(("summary.html", Array(summary.html.utf8)))
+    return (files, summary)
+  }
+
+  /// What the summary is built from, price tests aside (their readout comes later): the run's values,
+  /// run history, the FX conversion, the tie-out, completeness and what needs attention.
+  static func summaryFacts(_ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, fx: SummaryFX?)
+    -> SummaryFacts
+  {
+    let config = setup.config
+    var facts = SummaryFacts(
+      version: StoreReconVersion.version, date: setup.date, asOf: setup.asOf, timeZone: config.timeZone,
+      inputs: inputs.reports, findings: outcome.findings, revenue: outcome.revenue, alerts: config.alerts,
+      incomplete: Completeness.reasons(
+        date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing),
+      history: outcome.changes.map {
+        SummaryHistory(
+          changes: $0, previousRunDate: outcome.delta?.previousDate, dayTotals: outcome.historyDays)
+      },
+      fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
+      counts: outcome.counts)
+    facts.attention = inputs.attention
+    facts.inputNotes = [duplicatesLine(outcome.duplicates)]
+    return facts
+  }
+
+  /// Waits for the reconciliation workbook, then writes the price-tests workbook (with experiments);
+  /// adds both to `files` and returns the milliseconds they took.
+  static func finishWorkbooks(
+    _ workbook: WorkbookWriting, readouts: [Readout], setup: Setup, files: inout [(String, [UInt8])],
+    progress: any ProgressSink, clock: ContinuousClock
+  ) throws(RunError) -> Int64 {
+    do {
+      try workbook.work.wait()
+    } catch {
+      throw RunError(.ioError, error.description)
+    }
+    files.append((ReconciliationWorkbook.fileName, try readBytes(workbook.path)))
+    let workbookBytes = files.last?.1.count ?? 0
+    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(workbook.time.ms) ms)")
+    var priceMs: Int64 = 0
+    if !readouts.isEmpty {
+      let priceStart = clock.now
+      let pricePath = setup.staging + "/" + PriceTestsWorkbook.fileName
+      do {
+        try PriceTestsWorkbook.write(readouts, date: setup.date, to: pricePath)
+      } catch {
+        throw RunError(.ioError, error.description)
+      }
+      files.append((PriceTestsWorkbook.fileName, try readBytes(pricePath)))
+      let priceBytes = files.last?.1.count ?? 0
+      priceMs = milliseconds(clock.now - priceStart)
+      progress.note("wrote \(PriceTestsWorkbook.fileName): \(priceBytes) bytes (\(priceMs) ms)")
+    }
+    return workbook.time.ms + priceMs
+  }
+
+  /// Writes `manifest.json` (the result, the config, every output's size and checksum, the timings),
+  /// then sorts the result's file list.
+  static func writeManifest(
+    _ written: inout Written, setup: Setup, configPath: String, database: String?, timings: [(String, Int64)]
+  ) throws(RunError) {
+    let manifest = Manifest.render(
+      result: written.result, config: setup.config, configPath: configPath, database: database,
+      outputs: written.files, streamed: written.streamed, timings: timings)
+    do {
+      try AtomicFile.write(manifest, to: setup.staging + "/manifest.json")
+    } catch {
+      throw RunError(.ioError, error.description)
+    }
+    written.result.files.sort()
+  }
+}
+
+/// How long the reconciliation workbook took on its own thread (set there before the owner's `wait`
+/// returns, read only after it).
+final class WorkbookTime: @unchecked Sendable {
+  /// The milliseconds it took.
+  var ms: Int64 = 0
+}
+
+extension ReconciliationRun {
+  /// `storerecon keymap`: reads every input once and writes the lineage keymap to `path`; returns the
+  /// progress line (nodes, entries, bytes).
+  package static func writeKeymap(_ request: Request, to path: String, progress: any ProgressSink)
+    throws(RunError)
+    -> String
+  {
+    var setup = try setUp(request, progress: progress)
+    let scratch = NSTemporaryDirectory() + "storerecon-keymap-\(ProcessInfo.processInfo.processIdentifier)"
+    do {
+      try FileManager.default.createDirectory(atPath: scratch + "/rejects", withIntermediateDirectories: true)
+    } catch {
+      throw RunError(.ioError, "cannot create \(scratch): \(error.localizedDescription)")
+    }
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    // The app's rows from the database where the run reads them there (no run history is touched).
+    var session: DatabaseSession?
+    if let uri = setup.databaseURI {
+      var readOnly = request
+      readOnly.history = false
+      session = try openDatabase(uri, request: readOnly, setup: &setup, progress: progress)
+    }
+    let inputs = try readInputs(
+      setup.plan, database: session?.connection,
+      rejects: RejectRules(folder: scratch, damaged: setup.config.damaged, allowDamaged: true),
+      progress: progress, clock: ContinuousClock())
+    try session?.endSnapshot()
+    var graph = LineageGraph()
+    inputs.builder.joinLineages(into: &graph)
+    inputs.rows.joinLineages(into: &graph)
+    let keymap = graph.keymap()
+    let bytes = keymap.rendered()
+    do {
+      try AtomicFile.write(bytes, to: path)
+    } catch {
+      throw RunError(.ioError, error.description)
+    }
+    return "wrote \(path): \(graph.nodeCount) nodes, \(keymap.entries.count) entries, \(bytes.count) bytes"
+  }
+
+}
+
+extension PostgresConnection: AppRowDatabase {
+  package func read(
+    _ query: ContractQuery, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet,
+    notifications: NotificationCSVReader
+  ) throws(RunError) -> InputCounts {
+    try viaDatabase { () throws(DatabaseError) in
+      try DatabaseAppRows.read(
+        query, connection: self, fileIndex: fileIndex, rejects: rejects, rows: &rows, notifications: notifications
+      ).counts
+    }
+  }
+}
+
+extension RunError {
+  /// The run error of a PostgreSQL adapter failure.
+  init(_ error: DatabaseError) { self.init(kind: error.kind, error.message) }
+}
+
+/// `body`, a step of the PostgreSQL adapter, with its failure thrown as the run error of its kind.
+func viaDatabase<T>(_ body: () throws(DatabaseError) -> T) throws(RunError) -> T {
+  do {
+    return try body()
+  } catch {
+    throw RunError(error)
+  }
+}
+
