@@ -152,7 +152,8 @@ let package = Package(
     .testTarget(
       name: "StoreReconCLITests",
       dependencies: [
-        "StoreReconCLI", "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconImporters",
+        "StoreReconCLI", "StoreReconRun", "StoreReconPlatform", "StoreReconCore", "StoreReconIO",
+        "StoreReconImporters",
         "StoreReconAppRows", "StoreReconReports", "StoreReconWorkbooks", "StoreReconDemo",
         "StoreReconTestSupport",
         "storerecon",
@@ -164,7 +165,7 @@ let package = Package(
       name: "StoreReconIntegrationTests",
       dependencies: [
         "StoreReconPostgres", "StoreReconMail", "StoreReconFetch", "StoreReconSettings", "StoreReconCLI",
-        "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconDemo", "StoreReconTestSupport", "storerecon",
+        "StoreReconRun", "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconDemo", "StoreReconTestSupport", "storerecon",
       ],
       exclude: ["Mail/smtp_sink.py", "Fetch/apple_api_server.py", "Fetch/google_api_server.py"]),
     // The layering, the fence around pointer code, function length and citations, checked on the sources.

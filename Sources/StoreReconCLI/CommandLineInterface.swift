@@ -411,4 +411,3 @@ extension StoreReconCLI {
     }
   }
 }
-

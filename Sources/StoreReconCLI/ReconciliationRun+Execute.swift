@@ -443,7 +443,8 @@ extension PostgresConnection: AppRowDatabase {
   ) throws(RunError) -> InputCounts {
     try viaDatabase { () throws(DatabaseError) in
       try DatabaseAppRows.read(
-        query, connection: self, fileIndex: fileIndex, rejects: rejects, rows: &rows, notifications: notifications
+        query, connection: self, fileIndex: fileIndex, rejects: rejects, rows: &rows,
+        notifications: notifications
       ).counts
     }
   }
@@ -462,4 +463,3 @@ func viaDatabase<T>(_ body: () throws(DatabaseError) -> T) throws(RunError) -> T
     throw RunError(error)
   }
 }
-

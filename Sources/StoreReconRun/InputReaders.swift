@@ -8,7 +8,9 @@ package enum InputReaders {
   /// Adds the chunked read of `input` to `schedule` (so its chunks are parsed ahead, while the inputs
   /// before it are merged); `nil` for an input read on the calling thread (database queries, FX rates,
   /// goodwill).
-  package static func prepare(_ input: ReconciliationRun.PlannedInput, on schedule: ReadSchedule) -> ScheduledRead? {
+  package static func prepare(_ input: ReconciliationRun.PlannedInput, on schedule: ReadSchedule)
+    -> ScheduledRead?
+  {
     guard input.query == nil else { return nil }
     let read: ScheduledRead
     switch input.role {

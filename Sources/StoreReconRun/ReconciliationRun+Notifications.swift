@@ -12,7 +12,8 @@ extension ReconciliationRun {
 
   /// Per finding about a notification (`store|notification id`): the notification's type, signed,
   /// received and processed instants and age in hours, as notifications.csv writes them.
-  package static func notificationFields(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [String: [String]]
+  package static func notificationFields(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [String:
+    [String]]
   {
     var byId: [String: StoreNotification] = [:]
     for n in rows.notificationHistory { byId["\(n.store.rawValue)|\(n.notificationId)"] = n }

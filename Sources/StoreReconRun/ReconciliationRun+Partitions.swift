@@ -80,7 +80,9 @@ extension AppRowSet {
 
 extension ReconciliationRun {
   /// The partial of one partition: what its lineages contribute (docs/partitions.md).
-  package static func partial(_ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome)
+  package static func partial(
+    _ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome
+  )
     -> RunPartial
   {
     var p = RunPartial(partition: spec, date: setup.date)
@@ -108,7 +110,9 @@ extension ReconciliationRun {
   }
 
   /// Each experiment read out from the partitions' crediting passes.
-  package static func mergedReadouts(_ merged: RunPartial, setup: Setup, inputs: Inputs, settled: SettledProceeds)
+  package static func mergedReadouts(
+    _ merged: RunPartial, setup: Setup, inputs: Inputs, settled: SettledProceeds
+  )
     throws(RunError) -> [Readout]
   {
     guard let settings = experimentSettings(setup.config, rows: inputs.rows, settled: settled) else {
@@ -189,7 +193,9 @@ extension ReconciliationRun {
   }
 
   /// The merge's check that the partials were cut from the inputs it read.
-  package static func checkPartials(_ merged: RunPartial, setup: Setup, reports: [InputReport]) throws(RunError) {
+  package static func checkPartials(_ merged: RunPartial, setup: Setup, reports: [InputReport])
+    throws(RunError)
+  {
     guard merged.inputs == inputsDigest(setup, reports) else {
       throw RunError(
         .dataError,

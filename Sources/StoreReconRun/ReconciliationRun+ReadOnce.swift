@@ -5,7 +5,9 @@ extension ReconciliationRun {
   /// again, is read only where it first appears (it would otherwise count every charge twice). Files
   /// are told apart by device and inode, after links are followed. Returns the plan and, per file left
   /// out, its name and the name it is read under.
-  package static func readOnce(_ plan: [PlannedInput]) -> ([PlannedInput], [(repeated: String, readAs: String)]) {
+  package static func readOnce(_ plan: [PlannedInput]) -> (
+    [PlannedInput], [(repeated: String, readAs: String)]
+  ) {
     var seen: [FileIdentity: String] = [:]
     var kept: [PlannedInput] = []
     var repeats: [(repeated: String, readAs: String)] = []

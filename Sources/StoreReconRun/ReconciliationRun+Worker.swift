@@ -107,7 +107,8 @@ extension ReconciliationRun {
   }
 
   /// A worker's shares of its engine-keyed inputs, as read (before duplicates are taken off).
-  package static func engineShares(_ keyed: Set<Int>, reports: [InputReport], sinks: [RejectFileSink]) -> [Int:
+  package static func engineShares(_ keyed: Set<Int>, reports: [InputReport], sinks: [RejectFileSink])
+    -> [Int:
     EngineInput]
   {
     var out: [Int: EngineInput] = [:]
@@ -154,18 +155,22 @@ extension ReconciliationRun {
 
   /// `storerecon worker run`'s partition: no database, no history, no reports; writes the partial
   /// into `request.outDirectory`.
-  package static func executeWorker(_ request: Request, progress: any ProgressSink) throws(RunError) -> RunResult {
+  package static func executeWorker(_ request: Request, progress: any ProgressSink) throws(RunError)
+    -> RunResult
+  {
     guard case .partition(let spec, _, let keymap) = request.mode, let worker = request.worker else {
       throw RunError(.software, "a worker runs one partition")
     }
     let clock = ContinuousClock()
     var setup = try setUp(request, progress: progress)
     try worker.apply(to: &setup)
-    let publication = try Publication.begin(setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
+    let publication = try Publication.begin(
+      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
     defer { publication.discard() }
     setup.staging = try publication.createStaging()
     let (inputs, outcome, asRead, _) = try readAndReconcile(
-      request, setup: setup, database: nil, afterRead: {}, progress: progress, clock: clock, started: clock.now)
+      request, setup: setup, database: nil, afterRead: {}, progress: progress, clock: clock,
+      started: clock.now)
     let result = try writePartial(
       spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome, progress: progress,
       worker: (worker, asRead))

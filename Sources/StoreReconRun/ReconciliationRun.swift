@@ -175,7 +175,9 @@ package enum ReconciliationRun {
 
     /// The rules for rejects written into `folder`.
     package init(folder: String, damaged: DamagedRule, allowDamaged: Bool, keepsAll: Bool = false) {
-      (self.folder, self.damaged, self.allowDamaged, self.keepsAll) = (folder, damaged, allowDamaged, keepsAll)
+      (self.folder, self.damaged, self.allowDamaged, self.keepsAll) = (
+        folder, damaged, allowDamaged, keepsAll
+      )
     }
   }
 

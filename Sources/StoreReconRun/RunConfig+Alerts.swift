@@ -25,7 +25,9 @@ extension RunConfig {
   }
 
   /// What the alert key `key` watches.
-  package static func alertTarget(_ key: String, fail: (String) -> RunError) throws(RunError) -> AlertRule.Target {
+  package static func alertTarget(_ key: String, fail: (String) -> RunError) throws(RunError)
+    -> AlertRule.Target
+  {
     let parts = key.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     if parts[0] == AlertRule.tieOutPrefix || parts[0] == AlertRule.tieOutOrdersPrefix {
       let cells = parts[0] == AlertRule.tieOutPrefix

@@ -132,7 +132,8 @@ package struct RunConfig: Sendable {
   }
 
   /// Validates a decoded config object.
-  package static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError) -> RunConfig
+  package static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError)
+    -> RunConfig
   {
     var config = RunConfig(baseDirectory: baseDirectory)
     func fail(_ what: String) -> RunError { RunError(.config, "config \(name): \(what)") }
@@ -239,7 +240,8 @@ package struct RunConfig: Sendable {
   }
 
   /// Reads `fetch` (docs/fetch.md); `nil` when the config has none.
-  package static func parseFetch(_ value: Any?, baseDirectory: String, name: String) throws(RunError) -> FetchConfig?
+  package static func parseFetch(_ value: Any?, baseDirectory: String, name: String) throws(RunError)
+    -> FetchConfig?
   {
     do {
       return try FetchConfig.parse(value, baseDirectory: baseDirectory, name: name)

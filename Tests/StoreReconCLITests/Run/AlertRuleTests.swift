@@ -3,6 +3,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// Thresholds as the config spells them: `RunConfig.parseAlerts` (the rules themselves are checked in
 /// StoreReconReportsTests).

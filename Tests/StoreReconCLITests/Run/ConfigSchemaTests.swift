@@ -3,6 +3,7 @@ import Testing
 import StoreReconTestSupport
 
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// Every key of the config at every depth is known, or the config is refused with the key's path and
 /// the one probably meant.

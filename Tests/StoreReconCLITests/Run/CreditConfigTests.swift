@@ -3,6 +3,7 @@ import Testing
 
 @testable import StoreReconCore
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// The config keys of the credit rules and double billing: `app.credits`, `creditGraceHours` and the
 /// catalog's `units` and `tier`.

@@ -6,6 +6,7 @@ import StoreReconTestSupport
 @testable import StoreReconCore
 @testable import StoreReconDemo
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// The demo world through the whole job: every planted finding reported and nothing else, per kind.
 @Suite(.serialized) struct DemoEndToEndTests {

@@ -7,6 +7,7 @@ import StoreReconTestSupport
 @testable import StoreReconReports
 @testable import StoreReconDemo
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// The demo's price experiment through the whole job: the readout equals what the generator generated.
 @Suite(.serialized) struct DemoExperimentTests {

@@ -7,6 +7,7 @@ import StoreReconTestSupport
 @testable import StoreReconReports
 @testable import StoreReconDemo
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// A partitioned run (keymap, N partitions, merge) writes the same reports as one run, byte for byte
 /// (docs/partitions.md); the manifest differs only in its timings.

@@ -4,6 +4,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconPlatform
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// Reports are published whole: a run killed at any point leaves the previous complete report (or
 /// none), never a folder mixed from two runs; a second run into one `--out` waits or refuses; the

@@ -5,6 +5,7 @@ import Testing
 @testable import StoreReconCore
 @testable import StoreReconDemo
 @testable import StoreReconCLI
+@testable import StoreReconRun
 @testable import StoreReconPlatform
 
 /// contrib/spark/storerecon_spark.py with pyspark `local[2]`: Spark tags, partitions and pipes the keyed

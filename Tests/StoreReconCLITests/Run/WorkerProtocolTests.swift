@@ -7,6 +7,7 @@ import StoreReconTestSupport
 @testable import StoreReconReports
 @testable import StoreReconDemo
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// The engine's path of a partitioned run (docs/partitions.md#the-worker-protocol), driven here as an
 /// engine would: plan, tag the keyed inputs' lines, route them by partition (in any order), pipe each

@@ -8,6 +8,7 @@ import StoreReconTestSupport
 @testable import StoreReconWorkbooks
 @testable import StoreReconDemo
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// The run writes `price-tests.xlsx` when experiments are configured: the demo's experiment on its sheet,
 /// the same table as `experiment_arms.csv`, listed in the manifest, byte-identical on a re-run; none

@@ -8,6 +8,7 @@ import StoreReconTestSupport
 @testable import StoreReconWorkbooks
 @testable import StoreReconDemo
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// The run writes `reconciliation.xlsx` beside the CSV reports: same tables, same bytes on a re-run.
 @Suite(.serialized) struct ReconciliationWorkbookRunTests {

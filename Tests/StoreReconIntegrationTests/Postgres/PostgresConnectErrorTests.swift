@@ -3,6 +3,7 @@ import Testing
 
 @testable import StoreReconPostgres
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// Connecting: each way it fails is one line with the category that picks the exit code.
 @Suite struct PostgresConnectErrorTests {

@@ -2,6 +2,7 @@ import Testing
 
 @testable import StoreReconPostgres
 @testable import StoreReconCLI
+@testable import StoreReconRun
 
 /// The wrapper's error mapping: SQLSTATE → category → exit code, one-line messages. No server needed.
 struct PostgresErrorTests {
