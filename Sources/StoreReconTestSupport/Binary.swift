@@ -28,6 +28,14 @@ package enum Binary {
     return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
+  /// `storerecon-worker`, built beside the binary (docs/partitions.md#the-worker-protocol).
+  package static var workerPath: String? {
+    guard let main = path else { return nil }
+    let worker = URL(fileURLWithPath: main).deletingLastPathComponent().appendingPathComponent(
+      "storerecon-worker")
+    return FileManager.default.isExecutableFile(atPath: worker.path) ? worker.path : nil
+  }
+
   /// Runs the binary with `arguments`; `environment` adds to (or, with a `nil` value, removes from)
   /// the test process's environment.
   package static func run(

@@ -36,6 +36,10 @@ def parse_args(argv):
     p.add_argument("--worker", default=os.environ.get("STORERECON", "storerecon"),
                    help="the storerecon executable (default: $STORERECON or storerecon on PATH); "
                         "a bare name shipped with spark-submit --files is found with SparkFiles")
+    p.add_argument("--executor-worker", default=None, metavar="PATH",
+                   help="what the executors run for worker tag and worker run: storerecon-worker, the static "
+                        "worker without libpq, libxlsxwriter or libcurl (scripts/worker-binary.sh), or "
+                        "storerecon (default: --worker)")
     p.add_argument("--work", default=None, help="folder for the keymap and the partials (default: OUT.parts)")
     p.add_argument("--mode", choices=("shuffle", "tasks"), default="shuffle",
                    help="shuffle (default): Spark splits the keyed inputs' lines and pipes each partition "
@@ -76,6 +80,11 @@ def run(cmd):
         sys.stderr.write(r.stderr)
         raise SystemExit(f"storerecon_spark: {' '.join(cmd[:2])} exited {r.returncode}")
     return r
+
+
+def worker_command(exe):
+    """The command that runs `worker SUB`: storerecon-worker takes SUB directly, storerecon as `worker SUB`."""
+    return [exe] if os.path.basename(exe).startswith("storerecon-worker") else [exe, "worker"]
 
 
 def executable(worker):
@@ -121,6 +130,7 @@ def shuffled(spark, args, worker, config, keymap, work):
     sc = spark.sparkContext
     n, date, fail_once = args.partitions, args.date, args.fail_once
     plan = run([worker, "worker", "plan", "--config", config, "--date", date]).stdout.splitlines()
+    on_executors = resolve_worker(args.executor_worker) if args.executor_worker else worker
     if not plan or plan[0] != "storerecon-plan 1" or plan[-1] != "end":
         raise SystemExit("storerecon_spark: storerecon worker plan printed no plan")
     digest = plan[1].split("\t")[1]
@@ -128,9 +138,9 @@ def shuffled(spark, args, worker, config, keymap, work):
     sys.stderr.write(f"storerecon_spark: {len(keyed)} keyed inputs, {len(plan) - 3 - len(keyed)} shared\n")
 
     def tag(indexes):
-        exe = executable(worker)
-        cmd = [exe, "worker", "tag", "--config", config, "--date", date, "--keymap", keymap,
-               "--partitions", str(n)] + [str(i) for i in indexes]
+        cmd = worker_command(executable(on_executors)) + [
+            "tag", "--config", config, "--date", date, "--keymap", keymap, "--partitions", str(n)
+        ] + [str(i) for i in indexes]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for line in proc.stdout:
             _, target, rest = line.rstrip(b"\n").split(b"\t", 2)
@@ -149,8 +159,8 @@ def shuffled(spark, args, worker, config, keymap, work):
         head = f"storerecon-worker 1\npartition\t{i}\t{n}\ninputs\t{digest}\n".encode()
         chunks = itertools.chain([head], (line + b"\n" for _, line in lines), [b"end\n"])
         t0 = time.monotonic()
-        cmd = timed([executable(worker), "worker", "run", "--config", config, "--date", date,
-                     "--keymap", keymap, "--quiet"])
+        cmd = timed(worker_command(executable(on_executors)) + [
+            "run", "--config", config, "--date", date, "--keymap", keymap, "--quiet"])
         code, out, err = piped(cmd, chunks)
         if code != 0:
             raise RuntimeError(f"worker run {i}/{n} exited {code}: {err.strip()[-2000:]}")

@@ -49,11 +49,11 @@ struct SparkAdapterTests {
     let (status, text) = try SparkAdapterTests.spark(
       [
         "--config", config, "--date", date.description, "--partitions", "8", "--out", dir.path("spark"),
-        "--fail-once", "3",
+        "--fail-once", "3", "--executor-worker", try #require(Binary.workerPath),
       ], in: dir)
     #expect(status == 0, "\(text.suffix(3000))")
-    // Spark split the keyed inputs' lines (the shuffle path), the injected failure happened, and Spark
-    // retried the task.
+    // Spark split the keyed inputs' lines (the shuffle path) and piped them through storerecon-worker,
+    // the injected failure happened, and Spark retried the task.
     #expect(text.contains("7 keyed inputs"))
     #expect(text.contains("injected failure of partition 3/8"))
     #expect(text.contains("partition 3/8:") && text.contains("partial "))

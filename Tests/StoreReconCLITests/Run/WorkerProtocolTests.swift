@@ -194,4 +194,46 @@ import StoreReconTestSupport
     let text = String(decoding: out, as: UTF8.self)
     #expect(text.contains("€😀") && text.contains("\\xed\\xa0\\x80\\xc0\\xaf"))
   }
+
+  @Test func storereconWorkerLinksNoAdapterAndWritesTheSamePartial() throws {
+    let worker = try #require(Binary.workerPath, "storerecon-worker is built beside storerecon")
+    // No PostgreSQL, workbook, mail or picture library in the executable.
+    let ldd = Process()
+    ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+    ldd.arguments = [worker]
+    let pipe = Pipe()
+    ldd.standardOutput = pipe
+    try ldd.run()
+    let libraries = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    ldd.waitUntilExit()
+    for library in ["libpq", "libxlsxwriter", "libcurl", "librsvg", "libcairo"] {
+      #expect(!libraries.contains(library), "\(library) in \(libraries)")
+    }
+    // The same partial as the worker inside storerecon.
+    let dir = try TempDir()
+    let (config, date) = try PartitionedRunTests.world(dir, users: 300)
+    let keymap = try WorkerProtocolTests.keymap(config, date, in: dir)
+    let stdin = try WorkerProtocolTests.routed(config, date, keymap: keymap, count: 2)[1]
+    let expected = try ReconciliationRun.work(
+      stdin, request: ReconciliationRun.Request(configPath: config, date: date, history: false),
+      keymapPath: keymap, progress: MemoryProgress())
+    let run = Process()
+    run.executableURL = URL(fileURLWithPath: worker)
+    run.arguments = ["run", "--config", config, "--date", date.description, "--keymap", keymap, "--quiet"]
+    let input = Pipe()
+    let output = Pipe()
+    run.standardInput = input
+    run.standardOutput = output
+    try run.run()
+    let writer = Thread {
+      input.fileHandleForWriting.write(Data(stdin))
+      try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let partial = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+    run.waitUntilExit()
+    #expect(run.terminationStatus == 0)
+    #expect(partial == expected)
+    #expect(partial.count > 1000)
+  }
 }
