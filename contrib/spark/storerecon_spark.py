@@ -131,6 +131,14 @@ def shuffled(spark, args, worker, config, keymap, work):
     n, date, fail_once = args.partitions, args.date, args.fail_once
     plan = run([worker, "worker", "plan", "--config", config, "--date", date]).stdout.splitlines()
     on_executors = resolve_worker(args.executor_worker) if args.executor_worker else worker
+    # The keymap goes to every executor with Spark's own file broadcast (the only global state).
+    sc.addFile(keymap)
+    keymap_name = os.path.basename(keymap)
+
+    def local_keymap():
+        from pyspark import SparkFiles
+        shipped = SparkFiles.get(keymap_name)
+        return shipped if os.path.exists(shipped) else keymap
     if not plan or plan[0] != "storerecon-plan 1" or plan[-1] != "end":
         raise SystemExit("storerecon_spark: storerecon worker plan printed no plan")
     digest = plan[1].split("\t")[1]
@@ -139,7 +147,7 @@ def shuffled(spark, args, worker, config, keymap, work):
 
     def tag(indexes):
         cmd = worker_command(executable(on_executors)) + [
-            "tag", "--config", config, "--date", date, "--keymap", keymap, "--partitions", str(n)
+            "tag", "--config", config, "--date", date, "--keymap", local_keymap(), "--partitions", str(n)
         ] + [str(i) for i in indexes]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for line in proc.stdout:
@@ -160,7 +168,7 @@ def shuffled(spark, args, worker, config, keymap, work):
         chunks = itertools.chain([head], (line + b"\n" for _, line in lines), [b"end\n"])
         t0 = time.monotonic()
         cmd = timed(worker_command(executable(on_executors)) + [
-            "run", "--config", config, "--date", date, "--keymap", keymap, "--quiet"])
+            "run", "--config", config, "--date", date, "--keymap", local_keymap(), "--quiet"])
         code, out, err = piped(cmd, chunks)
         if code != 0:
             raise RuntimeError(f"worker run {i}/{n} exited {code}: {err.strip()[-2000:]}")
