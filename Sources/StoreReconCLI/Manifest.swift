@@ -21,8 +21,10 @@ enum Manifest {
       + streamed.map {
         .object([("file", .string($0.name)), ("bytes", .int($0.bytes)), ("sha256", .string($0.sha256))])
       }
+    var counts: [Finding.Reason: Int] = [:]
+    for f in result.findings { counts[f.reason, default: 0] += 1 }
     let perReason: [(String, JSONText)] = Finding.Reason.allCases.map { reason in
-      (reason.rawValue, .int(Int64(result.findings.filter { $0.reason == reason }.count)))
+      (reason.rawValue, .int(Int64(counts[reason] ?? 0)))
     }
     var fields: [(String, JSONText)] = [
       ("tool", .string("storerecon")), ("version", .string(StoreReconVersion.version)),

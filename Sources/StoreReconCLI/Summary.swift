@@ -26,11 +26,13 @@ enum Summary {
       lines.append(line)
     }
     lines.append("findings: \(result.findings.count)")
+    // Money at stake per reason and currency, in one pass over the findings.
+    var stakes: [Finding.Reason: [String: Int64]] = [:]
+    for f in result.findings {
+      if let c = f.currency, let a = f.amountMinor { stakes[f.reason, default: [:]][c.code, default: 0] += a }
+    }
     for (reason, n) in result.findingsPerReason {
-      var money: [String: Int64] = [:]
-      for f in result.findings where f.reason == reason {
-        if let c = f.currency, let a = f.amountMinor { money[c.code, default: 0] += a }
-      }
+      let money = stakes[reason] ?? [:]
       let stake = money.keys.sorted().compactMap { code in
         Currency.named(code).map { "\($0.format(money[code] ?? 0)) \(code)" }
       }.joined(separator: ", ")

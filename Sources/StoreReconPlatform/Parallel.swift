@@ -15,6 +15,15 @@ package enum Parallel {
     max(1, min(cores, count / max(1, minimum)))
   }
 
+  /// How many parts to cut `count` items into for a loop whose items cost unevenly (chains of one store
+  /// lie together, and one store's cost more): up to `perCore` per core, none smaller than `minimum`
+  /// items, so a core that finishes its cheap parts takes the next instead of waiting. Only for loops
+  /// whose results do not depend on the parts (sums, or lists joined in part order); a loop whose parts
+  /// each hold a large table asks for fewer per core.
+  package static func balancedParts(for count: Int, minimum: Int, perCore: Int = 8) -> Int {
+    max(1, min(cores * max(1, perCore), count / max(1, minimum)))
+  }
+
   /// The items of part `part` of `parts` over `0..<count`.
   package static func range(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
     (count * part / parts)..<(count * (part + 1) / parts)

@@ -357,6 +357,8 @@ package enum ReconciliationRun {
     let rows = inputs.rows
     let reconcileStart = clock.now
     let ledger = inputs.builder.build(asOf: setup.asOf, catalog: config.catalog)
+    var steps = StepTimes(clock: clock, start: reconcileStart)
+    steps.mark("ledger")
     var options = ReconcileOptions(asOf: setup.asOf)
     options.graceDays = config.graceDays
     options.toleranceMs = config.toleranceHours * 3_600_000
@@ -367,22 +369,32 @@ package enum ReconciliationRun {
       NotificationLog(
         received: $0, history: rows.notificationHistory, ageMs: config.notificationAgeHours * 3_600_000)
     }
-    let findings = Reconciler.findings(
-      ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials, goodwill: rows.goodwill,
-      credits: rows.credits, notifications: log, options: options)
+    // The finding rules and the tie-out with revenue read the ledger only: they run side by side (each
+    // on all cores where it can), so one's single-core stretches overlap the other's work.
     let settings = tieOutSettings(config, reports: inputs.storeReports)
-    let tieOut = TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings)
-    // The reports' look-ups, built once: revenue's proceeds and the readout's settled ones.
-    let settled = SettledProceeds(reports: inputs.storeReports, settings: settings)
-    let revenue = RevenueProceeds.apply(
-      Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding),
-      ledger: ledger, reports: inputs.storeReports, settings: settings, lookups: settled,
-      dayOf: { calendar.day(of: $0) })
+    let (findings, (tieOut, settled, revenue)) = Parallel.pair(
+      {
+        Reconciler.findings(
+          ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials,
+          goodwill: rows.goodwill, credits: rows.credits, notifications: log, options: options)
+      },
+      { () -> (TieOut, SettledProceeds, [RevenueRow]) in
+        let tieOut = TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings)
+        // The reports' look-ups, built once: revenue's proceeds and the readout's settled ones.
+        let settled = SettledProceeds(reports: inputs.storeReports, settings: settings)
+        let revenue = RevenueProceeds.apply(
+          Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding),
+          ledger: ledger, reports: inputs.storeReports, settings: settings, lookups: settled,
+          dayOf: { calendar.day(of: $0) })
+        return (tieOut, settled, revenue)
+      })
+    steps.mark("rules, tie-out and revenue")
     let counts = CountsRow.withReportUnits(
       CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: setup.asOf),
       reports: inputs.storeReports, ledger: ledger, date: setup.date,
       appleDay: latestAppleSalesDay(settings, reports: inputs.storeReports, setup: setup),
       hasPlaySales: !config.playSales.isEmpty)
+    steps.mark("counts")
     let reconcileMs = milliseconds(clock.now - reconcileStart)
     let unchecked = Reconciler.uncheckedEntitlements(rows.entitlements, options: options)
     for (store, n) in unchecked.sorted(by: { $0.key < $1.key }) {
@@ -391,7 +403,7 @@ package enum ReconciliationRun {
       )
     }
     progress.note(
-      "reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(setup.asOf): \(findings.count) findings (\(reconcileMs) ms)"
+      "reconciled \(ledger.chains.count) chains and \(rows.entitlements.count) entitlements as of \(setup.asOf): \(findings.count) findings (\(reconcileMs) ms: \(steps.line))"
     )
     if let line = notificationsLine(rows, findings: findings) { progress.note(line) }
     if !tieOut.cells.isEmpty || !tieOut.orders.isEmpty {
@@ -410,6 +422,27 @@ package enum ReconciliationRun {
     return Outcome(
       ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut, settled: settled,
       unchecked: unchecked, duplicates: inputs.builder.duplicates, ms: reconcileMs)
+  }
+
+  /// How long each step of a phase took, for the progress line.
+  struct StepTimes {
+    let clock: ContinuousClock
+    var last: ContinuousClock.Instant
+    var parts: [String] = []
+
+    init(clock: ContinuousClock, start: ContinuousClock.Instant) {
+      self.clock = clock
+      self.last = start
+    }
+
+    /// Ends the step `name` now.
+    mutating func mark(_ name: String) {
+      let now = clock.now
+      parts.append("\(name) \(milliseconds(now - last))")
+      last = now
+    }
+
+    var line: String { parts.joined(separator: ", ") }
   }
 
   /// The bytes of a file the run just wrote (for the manifest's size and checksum).

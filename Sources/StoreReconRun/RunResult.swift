@@ -46,10 +46,9 @@ package struct RunResult: Sendable {
 
   /// Findings per reason, in the order of docs/rules.md.
   package var findingsPerReason: [(Finding.Reason, Int)] {
-    Finding.Reason.allCases.compactMap { reason in
-      let n = findings.filter { $0.reason == reason }.count
-      return n > 0 ? (reason, n) : nil
-    }
+    var counts: [Finding.Reason: Int] = [:]
+    for f in findings { counts[f.reason, default: 0] += 1 }
+    return Finding.Reason.allCases.compactMap { reason in counts[reason].map { (reason, $0) } }
   }
 
   /// Inputs that could not be read as a whole.

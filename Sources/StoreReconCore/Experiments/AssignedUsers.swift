@@ -143,6 +143,13 @@ package struct AssignedUsers {
     return i < count && order(i) == 0 ? Int32(i) : nil
   }
 
+  /// Every user's number by id (the first of ids that are equal as `String`s).
+  func index() -> [String: Int32] {
+    var index = [String: Int32](minimumCapacity: users.count)
+    for (i, id) in users.enumerated() where index[id] == nil { index[id] = Int32(i) }
+    return index
+  }
+
   /// Every user's ``IdentifierKey``, by number.
   func keys() -> [IdentifierKey] { users.map(IdentifierKey.init) }
 

@@ -197,14 +197,13 @@ package struct ChainUsers {
   /// given: the same rows in the same order as ``credentials``.)
   static func claimerNumbers(_ credentials: PackedCredentials, _ assigned: AssignedUsers) -> [Int32] {
     var numbers = [Int32](repeating: -1, count: credentials.rows.count)
-    let keys = assigned.keys()
+    // One hash look-up a row (`String` equality, as ``AssignedUsers/number(of:)``; the first of equal
+    // ids) instead of a binary search of the ids: credential rows come in no order of the users'.
+    let index = assigned.index()
     let parts = Parallel.parts(for: numbers.count, minimum: 100_000)
     _ = Parallel.map(parts: parts, filling: &numbers) { range, numbers in
-      var cursor = 0
       for r in range {
-        if let n = assigned.number(of: credentials.rows[r].userId, keys: keys, from: &cursor) {
-          numbers[r] = n
-        }
+        if let n = index[credentials.rows[r].userId] { numbers[r] = n }
       }
     }
     return numbers

@@ -18,13 +18,14 @@ extension LedgerBuilder {
     let records = storage.records
     let order = storage.order
     let rare = storage.rare
-    let parts = Parallel.parts(for: slotCount, minimum: 300_000)
+    let parts = Parallel.balancedParts(for: slotCount, minimum: 100_000)
     let found = Parallel.map(parts: parts) { part -> [RepeatedRecord] in
       var out: [RepeatedRecord] = []
+      var seen: [(id: PackedID, kept: UInt32)] = []
       for slot in Parallel.range(part, of: parts, count: slotCount) {
         let lo = Int(starts[slot])
         let hi = Int(starts[slot + 1])
-        if hi - lo >= 2 { LedgerBuilder.repeats(order[lo..<hi], records, rare, into: &out) }
+        if hi - lo >= 2 { LedgerBuilder.repeats(order[lo..<hi], records, rare, into: &out, seen: &seen) }
       }
       return out
     }
@@ -50,8 +51,36 @@ extension LedgerBuilder {
   }
 
   /// The repeats among one slot's records (`numbers`, in arrival order): each record is compared with
-  /// the one kept so far for its id.
+  /// the one kept so far for its id. A slot of up to ``smallSlot`` records (nearly all: a chain's
+  /// renewals of one kind) keeps its ids in `seen`, a list the caller reuses from slot to slot, and
+  /// searches it; a larger one uses a table.
   static func repeats(
+    _ numbers: ArraySlice<UInt32>, _ records: GrowableBuffer<PackedRecord>, _ rare: [Int: RareFields],
+    into out: inout [RepeatedRecord], seen: inout [(id: PackedID, kept: UInt32)]
+  ) {
+    if numbers.count > smallSlot {
+      repeatsByTable(numbers, records, rare, into: &out)
+      return
+    }
+    seen.removeAll(keepingCapacity: true)
+    for n in numbers {
+      let id = records[Int(n)].transactionId
+      guard id.kind != .empty else { continue }
+      guard let i = seen.firstIndex(where: { $0.id == id }) else {
+        seen.append((id, n))
+        continue
+      }
+      let verdict = compare(seen[i].kept, n, records, rare)
+      out.append(verdict)
+      seen[i].kept = verdict.kept
+    }
+  }
+
+  /// The most records a slot may have for ``repeats(_:_:_:into:seen:)`` to search a list.
+  static let smallSlot = 64
+
+  /// ``repeats(_:_:_:into:seen:)`` for a large slot, by a table of ids.
+  static func repeatsByTable(
     _ numbers: ArraySlice<UInt32>, _ records: GrowableBuffer<PackedRecord>, _ rare: [Int: RareFields],
     into out: inout [RepeatedRecord]
   ) {

@@ -1,3 +1,5 @@
+import StoreReconPlatform
+
 /// The consumable credit rules of docs/rules.md: every paid consumable purchase credited exactly once,
 /// with the units the catalog says, and taken back when refunded; every credit backed by a purchase.
 ///
@@ -21,26 +23,79 @@ package enum CreditRules {
   ) -> [Finding] {
     let s = ledger.storage
     let t = options.asOf
-    // Earliest credit first (then by id): the user a finding names does not depend on row order.
-    let credits = credits.sorted {
-      let a = $0.creditedAt ?? .distantPast
-      let b = $1.creditedAt ?? .distantPast
-      return a != b ? a < b : $0.creditId < $1.creditId
-    }
+    // Earliest credit first (then by id): the user a finding names does not depend on row order. The
+    // rows' numbers are sorted, not the rows.
+    let order = creditOrder(credits)
     let purchases = consumablePurchases(s, t: t.ms)
-    // Keys of packed ids (Apple's decimal ids and Play's order ids pack): no text per purchase.
-    var standing: [Key: [Int]] = [:]
-    for (i, credit) in credits.enumerated() where credit.isCredited(at: t) {
-      standing[Key(credit.store, credit.transactionId), default: []].append(i)
+    // Keys of packed ids (Apple's decimal ids and Play's order ids pack): no text per purchase. Per key
+    // the first credit row (in `order`), and per row the next one of its key (-1: none).
+    var first: [Key: Int32] = [:]
+    first.reserveCapacity(credits.count)
+    var next = [Int32](repeating: -1, count: credits.count)
+    var last = [Int32](repeating: -1, count: credits.count)
+    for i in order where credits[Int(i)].isCredited(at: t) {
+      let credit = credits[Int(i)]
+      let key = Key(credit.store, credit.transactionId)
+      if let head = first[key] {
+        next[Int(last[Int(head)])] = i
+        last[Int(head)] = i
+      } else {
+        first[key] = i
+        last[Int(i)] = i
+      }
     }
-    var findings: [Finding] = []
-    for p in purchases where p.record.isProduction {
-      let chain = s.chains[p.chain]
-      let rows = (standing[Key(chain.store, p.record.transactionId, s.pool)] ?? []).map { credits[$0] }
-      findings += purchaseFindings(p, credits: rows, storage: s, options: options, claimer: claimer)
-    }
-    findings += orphanCredits(credits, purchases: purchases, storage: s, at: t)
+    last = []
+    let (heads, nexts) = (first, next)
+    let count = purchases.count
+    let parts = Parallel.balancedParts(for: count, minimum: 20_000)
+    var findings = Parallel.map(parts: parts) { part -> [Finding] in
+      var found: [Finding] = []
+      for p in purchases[Parallel.range(part, of: parts, count: count)] where p.record.isProduction {
+        let head = heads[Key(s.chains[p.chain].store, p.record.transactionId, s.pool)] ?? -1
+        if head >= 0, nexts[Int(head)] < 0,
+          standsCredited(p, credits[Int(head)], storage: s, options: options)
+        {
+          continue
+        }
+        var rows: [CreditRow] = []
+        var i = head
+        while i >= 0 {
+          rows.append(credits[Int(i)])
+          i = nexts[Int(i)]
+        }
+        found += purchaseFindings(p, credits: rows, storage: s, options: options, claimer: claimer)
+      }
+      return found
+    }.flatMap { $0 }
+    findings += orphanCredits(order.map { credits[Int($0)] }, purchases: purchases, storage: s, at: t)
     return findings
+  }
+
+  /// The rows' numbers, earliest credit first, then by credit id.
+  static func creditOrder(_ credits: [CreditRow]) -> [Int32] {
+    let at = credits.map { ($0.creditedAt ?? .distantPast).ms }
+    var order = (0..<Int32(credits.count)).map { $0 }
+    order.sort { a, b in
+      let x = at[Int(a)]
+      let y = at[Int(b)]
+      if x != y { return x < y }
+      let ia = credits[Int(a)].creditId
+      let ib = credits[Int(b)].creditId
+      return ia != ib ? ia < ib : a < b
+    }
+    return order
+  }
+
+  /// Whether a purchase credited once, by `credit`, has nothing to say: the common case, decided
+  /// without making the list of its credits (as ``purchaseFindings(_:credits:storage:options:claimer:)``
+  /// decides it first).
+  static func standsCredited(
+    _ p: Purchase, _ credit: CreditRow, storage s: LedgerStorage, options: ReconcileOptions
+  ) -> Bool {
+    let charged = p.record.amount > 0 && !p.record.isFamilyShared
+    return charged && p.returnedAt == nil && credit.isStanding(at: options.asOf)
+      && options.catalog.units(s.products.name(ofVariant: p.record.variant), store: s.chains[p.chain].store)
+        == nil
   }
 
   /// A purchase's or a credit's store and transaction id, packed where the id packs.
@@ -61,15 +116,19 @@ package enum CreditRules {
 
   /// Every purchase record of a consumable product, in chain order.
   static func consumablePurchases(_ s: LedgerStorage, t: Int64) -> [Purchase] {
-    var found: [Purchase] = []
-    for c in 0..<s.chains.count {
-      for k in s.purchases(c) {
-        let r = s.record(at: k)
-        guard s.products.productType[Int(r.variant)] == .consumable else { continue }
-        found.append(Purchase(chain: c, position: k, record: r, returnedAt: returnedAt(c, k, s, t: t)))
+    let count = s.chains.count
+    let parts = Parallel.balancedParts(for: count, minimum: 50_000)
+    return Parallel.map(parts: parts) { part -> [Purchase] in
+      var found: [Purchase] = []
+      for c in Parallel.range(part, of: parts, count: count) {
+        for k in s.purchases(c) {
+          let r = s.record(at: k)
+          guard s.products.productType[Int(r.variant)] == .consumable else { continue }
+          found.append(Purchase(chain: c, position: k, record: r, returnedAt: returnedAt(c, k, s, t: t)))
+        }
       }
-    }
-    return found
+      return found
+    }.flatMap { $0 }
   }
 
   /// When the purchase at position `k` of chain `c` was refunded, revoked or voided, at or before T.
@@ -161,6 +220,7 @@ package enum CreditRules {
   ) -> [Finding] {
     var testOnly = Set<Key>()
     var production = Set<Key>()
+    production.reserveCapacity(purchases.count)
     for p in purchases {
       let k = Key(s.chains[p.chain].store, p.record.transactionId, s.pool)
       if p.record.isProduction { production.insert(k) } else { testOnly.insert(k) }

@@ -38,7 +38,7 @@ package enum DoubleBilling {
     let s = ledger.storage
     let (variantTier, tierNames) = tiers(s.products, options.catalog)
     let count = s.chains.count
-    let parts = Parallel.parts(for: count, minimum: 50_000)
+    let parts = Parallel.balancedParts(for: count, minimum: 20_000)
     var keys = Parallel.map(parts: parts) { part -> [Key] in
       var keys: [Key] = []
       var seen: [Int32] = []

@@ -72,11 +72,14 @@ package enum Reconciler {
         let token = s.chains[c].accountToken
         return token == 0 ? nil : s.tokens.string(token - 1)
       }
-      var found = DoubleBilling.findings(ledger: ledger, options: options, person: person)
-      if let credits {
-        found += CreditRules.findings(ledger: ledger, credits: credits, options: options, claimer: claimer)
+      // The two rules read the ledger only: the credit rules (mostly one core) run beside double billing.
+      guard let credits else {
+        return DoubleBilling.findings(ledger: ledger, options: options, person: person)
       }
-      return found
+      let (billing, credited) = Parallel.pair(
+        { DoubleBilling.findings(ledger: ledger, options: options, person: person) },
+        { CreditRules.findings(ledger: ledger, credits: credits, options: options, claimer: claimer) })
+      return billing + credited
     }
     return Finding.sortedInReportOrder(findings)
   }
@@ -130,7 +133,7 @@ package enum Reconciler {
   ) -> [Finding] {
     let s = ledger.storage
     let chainCount = s.chains.count
-    let parts = Parallel.parts(for: chainCount, minimum: 50_000)
+    let parts = Parallel.balancedParts(for: chainCount, minimum: 20_000)
     let block = 32
     let found = claims.withView { view in
       Parallel.map(parts: parts) { part -> [Finding] in

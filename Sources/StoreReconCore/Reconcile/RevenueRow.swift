@@ -67,7 +67,7 @@ package enum Revenue {
     let s = ledger.storage
     let t = ledger.asOf.ms
     let count = s.records.count
-    let parts = Parallel.parts(for: count, minimum: 200_000)
+    let parts = Parallel.balancedParts(for: count, minimum: 200_000, perCore: 3)
     let names = s.products.variants.map(\.name)
     let tables = LedgerView.with(s) { view in
       Parallel.map(parts: parts) { part -> RevenueSumsByKey in

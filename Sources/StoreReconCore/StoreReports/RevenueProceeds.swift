@@ -34,7 +34,7 @@ package enum RevenueProceeds {
     let book = lookups?.book ?? Book(reports: reports, settings: settings)
     let s = ledger.storage
     let count = s.chains.count
-    let parts = Parallel.parts(for: count, minimum: 50_000)
+    let parts = Parallel.balancedParts(for: count, minimum: 20_000, perCore: 3)
     let results = LedgerView.with(s) { view in
       Parallel.map(parts: parts) { part -> RevenueSumsByKey in
         var out = RevenueSumsByKey()
@@ -152,8 +152,12 @@ package enum RevenueProceeds {
         sums.proceedsRank = max(sums.proceedsRank, rank)
       }
     }
-    for range in [view.purchases(c), view.refunds(c)] {
-      for k in range {
+    // The purchases, then the refunds (one range after the other, without an array per chain).
+    let purchases = view.purchases(c)
+    let refunds = view.refunds(c)
+    for i in 0..<(purchases.count + refunds.count) {
+      do {
+        let k = i < purchases.count ? purchases.lowerBound + i : refunds.lowerBound + (i - purchases.count)
         let n = view.recordNumber(at: k)
         let r = view.record(number: n)
         guard r.flags.revenueSlot >= 0, r.currency != 0 else { continue }

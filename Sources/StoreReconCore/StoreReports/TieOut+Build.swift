@@ -67,9 +67,21 @@ extension TieOut {
   /// Sales report day, Play cells and orders per earnings month. docs/tieout.md states the rules.
   package static func build(ledger: Ledger, reports: StoreReportRows, settings: TieOutSettings) -> TieOut {
     guard !reports.appleSales.isEmpty || !reports.playEarnings.isEmpty else { return TieOut() }
+    // The feed's order lines go in as they are (a partition's go through their texts, feedRows).
+    let (salesDays, months) = periods(reports, settings: settings, t: ledger.asOf.ms)
+    let feed = TieOutFeed.collect(ledger: ledger, settings: settings, salesDays: salesDays, months: months)
     return build(
-      feed: feedRows(ledger: ledger, reports: reports, settings: settings), reports: reports,
-      settings: settings, asOf: ledger.asOf)
+      cells: feedCells(feed.cells, ledger: ledger), orders: feed.orders, reports: reports, settings: settings,
+      asOf: ledger.asOf)
+  }
+
+  /// The feed's cells by name, in report order.
+  static func feedCells(_ cells: [TieOutFeed.CellKey: TieOutSums], ledger: Ledger) -> [TieOutFeedRows.Cell] {
+    var table = TieOutCellTable()
+    table.addFeed(cells, products: ledger.storage.products)
+    var named = table.table.map { TieOutFeedRows.Cell(key: $0.key, sums: $0.value.ledger) }
+    named.sort { TieOutFeedRows.Cell.precedes($0, $1) }
+    return named
   }
 
   /// The report days and earnings months the tie-out covers as of `t`: those over by T.
@@ -97,11 +109,8 @@ extension TieOut {
     guard !reports.appleSales.isEmpty || !reports.playEarnings.isEmpty else { return TieOutFeedRows() }
     let (salesDays, months) = periods(reports, settings: settings, t: ledger.asOf.ms)
     let feed = TieOutFeed.collect(ledger: ledger, settings: settings, salesDays: salesDays, months: months)
-    var cells = TieOutCellTable()
-    cells.addFeed(feed.cells, products: ledger.storage.products)
     var rows = TieOutFeedRows()
-    rows.cells = cells.table.map { TieOutFeedRows.Cell(key: $0.key, sums: $0.value.ledger) }
-    rows.cells.sort { TieOutFeedRows.Cell.precedes($0, $1) }
+    rows.cells = feedCells(feed.cells, ledger: ledger)
     rows.orders = feed.orders.map {
       TieOutFeedRows.Order(
         orderId: $0.order.string, month: $0.month, productId: $0.product, currency: $0.currency,
@@ -117,17 +126,34 @@ extension TieOut {
     -> TieOut
   {
     guard !reports.appleSales.isEmpty || !reports.playEarnings.isEmpty else { return TieOut() }
+    return build(
+      cells: feed.cells,
+      orders: feed.orders.map {
+        TieOutFeed.OrderLine(
+          order: PlayOrderKey($0.orderId), month: $0.month, product: $0.productId, currency: $0.currency,
+          item: $0.itemMinor, fee: $0.feeMinor)
+      }, reports: reports, settings: settings, asOf: asOf)
+  }
+
+  /// The tie-out of the feed's cells and order lines against the reports.
+  static func build(
+    cells feedCells: [TieOutFeedRows.Cell], orders feedOrders: [TieOutFeed.OrderLine],
+    reports: StoreReportRows,
+    settings: TieOutSettings, asOf: Instant
+  ) -> TieOut {
     var cells = TieOutCellTable()
     let (salesDays, months) = periods(reports, settings: settings, t: asOf.ms)
     for row in reports.appleSales where row.isInApp && salesDays.contains(row.day) {
       cells.addReport(row)
     }
     var orders = TieOutOrderTable()
+    // Most orders are in both: an earnings order has about three rows (charge, fee, tax).
+    orders.table.reserveCapacity(max(feedOrders.count, reports.playEarnings.count / 3) + 1024)
     for row in reports.playEarnings where months.contains(row.month) {
       cells.addReport(row)
       orders.addReport(row)
     }
-    for cell in feed.cells {
+    for cell in feedCells {
       var sides = cells.table[cell.key, default: TieOutCellTable.Sides()]
       sides.ledger.units += cell.sums.units
       sides.ledger.gross += cell.sums.gross
@@ -135,12 +161,7 @@ extension TieOut {
       sides.ledger.freeUnits += cell.sums.freeUnits
       cells.table[cell.key] = sides
     }
-    orders.addFeed(
-      feed.orders.map {
-        TieOutFeed.OrderLine(
-          order: PlayOrderKey($0.orderId), month: $0.month, product: $0.productId, currency: $0.currency,
-          item: $0.itemMinor, fee: $0.feeMinor)
-      })
+    orders.addFeed(feedOrders)
     var tieOut = TieOut(cells: cells.finished(), orders: orders.finished())
     tieOut.skippedAppleDays = Set(reports.appleSales.map(\.day)).subtracting(salesDays).sorted()
     tieOut.skippedPlayMonths = Set(reports.playEarnings.map(\.month)).subtracting(months).sorted()

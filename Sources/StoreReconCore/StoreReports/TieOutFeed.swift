@@ -39,7 +39,7 @@ enum TieOutFeed {
     let coveredDays = settings.appleDays.map { salesDays.contains($0.day) }
     let monthDays = Set(months.map { Int32(truncatingIfNeeded: $0.daysSinceEpoch) })
     let count = s.chains.count
-    let parts = Parallel.parts(for: count, minimum: 50_000)
+    let parts = Parallel.balancedParts(for: count, minimum: 20_000)
     // Play's product id in the earnings report is the SKU: the name without `:basePlan`, per variant.
     let skus = s.products.variants.map { v -> String in
       let name = s.products.names[Int(v.name)]

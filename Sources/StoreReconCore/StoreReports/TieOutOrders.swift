@@ -42,7 +42,6 @@ struct TieOutOrderTable {
 
   /// The sales rows of the earnings months.
   mutating func addFeed(_ lines: [TieOutFeed.OrderLine]) {
-    table.reserveCapacity(table.count + lines.count)
     for line in lines {
       TieOutOrderTable.addSales(
         line, to: &table[Key(order: line.order, month: line.month), default: Sides()])
