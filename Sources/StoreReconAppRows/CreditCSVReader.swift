@@ -25,6 +25,41 @@ package struct CreditCSVReader: AppRowReader {
       names: CreditCSVReader.columns, emit: emit, map: CreditCSVReader.row)
   }
 
+  /// Reads one credits CSV file, chunked by a ``ReadSchedule`` (its chunks parsed on all cores): the
+  /// same rows, lines and rejects as ``read(path:displayName:fileIndex:rejects:emit:)``.
+  package func read(
+    _ source: CSVChunkImport.Source<Packer>, fileIndex: Int32, rejects: any RejectSink,
+    emit: (CreditRow) -> Void
+  ) throws(InputError) -> InputCounts {
+    try source.consume(rejects: rejects) { rows, linesBefore in
+      for var row in rows {
+        row.origin = Origin(file: fileIndex, line: Int32(clamping: linesBefore + Int(row.origin.line)))
+        emit(row)
+      }
+    }
+  }
+
+  /// Packs credit rows of one chunk.
+  package struct Packer: CSVRecordPacker {
+    let columns: [Int]
+
+    package static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> [Int] {
+      try header.requireColumns(CreditCSVReader.columns)
+    }
+
+    package init(columns: [Int]) { self.columns = columns }
+
+    package func makeOutput() -> [CreditRow] { [] }
+
+    /// About one row per 120 bytes.
+    package func reserve(_ rows: inout [CreditRow], bytes: Int) { rows.reserveCapacity(bytes / 120 + 16) }
+
+    package mutating func pack(_ record: CSVRecord, into rows: inout [CreditRow]) throws(RowRejection) {
+      let cells = AppRowCSV.Cells(record: record, columns: columns, names: CreditCSVReader.columns)
+      rows.append(try CreditCSVReader.row(cells, Origin(file: -1, line: Int32(clamping: record.line))))
+    }
+  }
+
   /// Reads credit rows streamed from `source` (a query's CSV COPY output); lines are row numbers.
   package func read(
     source: any ByteSource, displayName: String, fileIndex: Int32, rejects: any RejectSink,

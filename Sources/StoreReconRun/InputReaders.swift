@@ -36,6 +36,9 @@ package enum InputReaders {
     case "app.assignments":
       read = CSVChunkImport.Source<AssignmentCSVReader.Packer>(
         path: input.path, displayName: input.display, checksums: true)
+    case "app.credits":
+      read = CSVChunkImport.Source<CreditCSVReader.Packer>(
+        path: input.path, displayName: input.display, checksums: true)
     default:
       return nil
     }
@@ -127,6 +130,13 @@ package enum InputReaders {
       return try AssignmentCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
       ) { rows.assignments.append($0) }
+    case "app.credits":
+      guard let source = prepared as? CSVChunkImport.Source<CreditCSVReader.Packer> else {
+        return try readOtherAppRows(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
+      }
+      var credits = rows.credits ?? []
+      defer { rows.credits = credits }
+      return try CreditCSVReader().read(source, fileIndex: fileIndex, rejects: rejects) { credits.append($0) }
     default: return try readOtherAppRows(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
     }
   }
