@@ -171,7 +171,8 @@ final class CSVSplitter {
     return max(i, n)
   }
 
-  /// A record with `""` inside quotes: its fields unescaped into `scratch`.
+  /// A record with `""` inside quotes: copied into `scratch` whole, then split there, a quoted field
+  /// with `""` unescaped in its own place (unescaping only shortens it; the fields after it stay put).
   private func splitUnescaping(_ base: UnsafePointer<UInt8>, _ n: Int) -> Result {
     boundsCount = 0
     fieldsInScratch = true
@@ -181,41 +182,42 @@ final class CSVSplitter {
       scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size)
     }
     guard let out = scratch.baseAddress else { return .complete }
-    // Runs between quotes and commas are copied whole; `""` inside quotes becomes one quote.
+    out.update(from: base, count: n)
+    let text = UnsafePointer(out)
     var i = 0
-    var w = 0
     var field = 1
     while true {
-      let fieldStart = w
-      if i < n && base[i] == 0x22 {
-        i += 1
+      if i < n && out[i] == 0x22 {
+        let start = i + 1
+        var read = start
+        var write = start
         while true {
-          guard i < n, let hit = Memory.memchr(base + i, 0x22, n - i) else { return .unterminated }
-          let quote = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-          (out + w).update(from: base + i, count: quote - i)
-          w += quote - i
-          if quote + 1 < n && base[quote + 1] == 0x22 {
-            out[w] = 0x22
-            w += 1
-            i = quote + 2
+          let quote = CSVSplitter.next(0x22, text, read, n)
+          guard quote < n else { return .unterminated }
+          if write != read {
+            // Left by the quotes dropped so far: a forward copy never overwrites what it still reads.
+            for k in 0..<(quote - read) { out[write + k] = out[read + k] }
+          }
+          write += quote - read
+          if quote + 1 < n && out[quote + 1] == 0x22 {
+            out[write] = 0x22
+            write += 1
+            read = quote + 2
           } else {
-            i = quote + 1
+            read = quote + 1
             break
           }
         }
-        if i < n && base[i] != 0x2C {
+        addBound(start, write)
+        i = read
+        if i < n && out[i] != 0x2C {
           return .malformed("field \(field) has text after its closing quote")
         }
       } else {
-        var end = n
-        if let hit = Memory.memchr(base + i, 0x2C, n - i) {
-          end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-        }
-        (out + w).update(from: base + i, count: end - i)
-        w += end - i
-        i = end
+        let comma = CSVSplitter.next(0x2C, text, i, n)
+        addBound(i, comma)
+        i = comma
       }
-      addBound(fieldStart, w)
       guard i < n else { return .complete }
       i += 1  // the comma
       field += 1

@@ -3,7 +3,7 @@
 /// A row that fails is rejected with the byte offset; no replacement character is ever made up.
 ///
 /// 32 bytes, then eight, at a time while they are ASCII and not NUL (the common case), byte by byte
-/// from the first word that is not.
+/// from the first word that is not, and words at a time again after each multi-byte character.
 package enum UTF8Validation {
   /// What is wrong with a row's bytes, and where (0-based offset into the row).
   package struct Problem: Equatable, Sendable {
@@ -25,8 +25,27 @@ package enum UTF8Validation {
   package static func problem(_ bytes: UnsafeBufferPointer<UInt8>) -> Problem? {
     guard let base = bytes.baseAddress else { return nil }
     let n = bytes.count
-    var i = 0
-    let raw = UnsafeRawPointer(base)
+    var i = asciiRun(UnsafeRawPointer(base), from: 0, count: n)
+    while i < n {
+      let b = base[i]
+      if b < 0x80 {
+        if b == 0 { return Problem(offset: i, isNUL: true) }
+        i += 1
+        continue
+      }
+      let length = sequenceLength(base, at: i, count: n)
+      if length == 0 { return Problem(offset: i, isNUL: false) }
+      // After a multi-byte character, words at a time again (a title with one accent stays fast).
+      i = asciiRun(UnsafeRawPointer(base), from: i + length, count: n)
+    }
+    return nil
+  }
+
+  /// The end of the run of ASCII bytes without NUL from `start`, found 32 bytes, then eight, at a
+  /// time: the start of the first word that holds another byte (or of the last partial word).
+  @inline(__always)
+  static func asciiRun(_ raw: UnsafeRawPointer, from start: Int, count n: Int) -> Int {
+    var i = start
     let high: UInt64 = 0x8080_8080_8080_8080
     let ones: UInt64 = 0x0101_0101_0101_0101
     // 32 bytes a step while all are ASCII and none is NUL (a flagged byte: the word-wise loop finds it).
@@ -45,7 +64,7 @@ package enum UTF8Validation {
       if (word & high) | zero != 0 { break }
       i += 8
     }
-    return slow(base, from: i, count: n)
+    return i
   }
 
   /// Byte-by-byte validation of `base[from..<count]`.

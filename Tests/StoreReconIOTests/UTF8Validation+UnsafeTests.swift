@@ -70,6 +70,41 @@ import Testing
   }
 }
 
+extension UTF8ValidationTests {
+  /// Long rows: runs of ASCII longer than a word between multi-byte characters, broken sequences and
+  /// NULs anywhere, against the standard library and a byte-by-byte check (the word-wise skip resumes
+  /// after each multi-byte character).
+  @Test func longRowsAgreeWithByteByByteChecks() {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next() -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state >> 33
+    }
+    let pieces: [[UInt8]] = [
+      Array("plain ascii text, ".utf8), Array("é".utf8), Array("€".utf8), Array("🍎".utf8), [0x41], [0x00],
+      [0xC3], [0xE2, 0x82], [0x80], [0xED, 0xA0, 0x80], Array(String(repeating: "x", count: 40).utf8),
+    ]
+    var invalid = 0
+    for _ in 0..<5_000 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int(next() % 12) {
+        // Mostly valid pieces, so that rows are long and valid often enough.
+        let k = Int(next() % 40)
+        bytes += k < 30 ? pieces[k % 4 == 0 ? 10 : [0, 1, 2, 3, 4][k % 5]] : pieces[k % pieces.count]
+      }
+      let found = problem(bytes)
+      let byteWise = bytes.withUnsafeBufferPointer { p in
+        p.baseAddress.flatMap { UTF8Validation.slow($0, from: 0, count: p.count) }
+      }
+      #expect(found == byteWise, "\(bytes)")
+      let expected = String(validating: bytes, as: UTF8.self) != nil && !bytes.contains(0)
+      #expect((found == nil) == expected, "\(bytes)")
+      if found != nil { invalid += 1 }
+    }
+    #expect(invalid > 500 && invalid < 4_500)
+  }
+}
+
 @Suite struct JSONMemberNamesTests {
   func insertAll(_ names: [String]) -> [Bool] {
     let bytes = names.map { Array($0.utf8) }
