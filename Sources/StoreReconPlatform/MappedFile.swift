@@ -35,11 +35,22 @@ package final class MappedFile: @unchecked Sendable {
 
   /// Maps the pages of bytes `[offset, offset + count)` (clamped to the mapping); `false` when they
   /// cannot be read (the file shrank) or the kernel cannot map them ahead.
+  ///
+  /// It first asks the kernel to read this stretch and the ``readAhead`` bytes after it in the
+  /// background (`MADV_WILLNEED`), so that a file not in the page cache streams from the disk while the
+  /// stretch before is parsed, instead of each stretch waiting for its own pages.
   package func load(_ offset: Int, _ count: Int) -> Bool {
     let (from, length) = pages(offset, count, inner: false)
     guard length > 0 else { return true }
+    let (ahead, aheadLength) = pages(from, length + MappedFile.readAhead, inner: false)
+    _ = madvise(UnsafeMutableRawPointer(mutating: base + ahead), aheadLength, MappedFile.willNeed)
     return madvise(UnsafeMutableRawPointer(mutating: base + from), length, MappedFile.populateRead) == 0
   }
+
+  /// How far past a loaded stretch the kernel is asked to read ahead: sixteen 8 MiB chunks.
+  package static let readAhead = 128 << 20
+  /// `MADV_WILLNEED`.
+  private static let willNeed: Int32 = 3
 
   /// Drops the whole pages inside bytes `[offset, offset + count)` from the process's memory.
   package func release(_ offset: Int, _ count: Int) {
