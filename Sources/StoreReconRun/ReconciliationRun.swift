@@ -372,23 +372,31 @@ package enum ReconciliationRun {
     // The finding rules and the tie-out with revenue read the ledger only: they run side by side (each
     // on all cores where it can), so one's single-core stretches overlap the other's work.
     let settings = tieOutSettings(config, reports: inputs.storeReports)
-    let (findings, (tieOut, settled, revenue)) = Parallel.pair(
-      {
-        Reconciler.findings(
+    let pairStart = clock.now
+    let ((findings, rulesMs), (tieOut, settled, revenue, tieOutMs)) = Parallel.pair(
+      { () -> ([Finding], Int64) in
+        let findings = Reconciler.findings(
           ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials,
           goodwill: rows.goodwill, credits: rows.credits, notifications: log, options: options)
+        return (findings, milliseconds(clock.now - pairStart))
       },
-      { () -> (TieOut, SettledProceeds, [RevenueRow]) in
-        let tieOut = TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings)
-        // The reports' look-ups, built once: revenue's proceeds and the readout's settled ones.
-        let settled = SettledProceeds(reports: inputs.storeReports, settings: settings)
+      { () -> (TieOut, SettledProceeds, [RevenueRow], Int64) in
+        // The tie-out beside the reports' look-ups (revenue's proceeds and the readout's settled ones,
+        // built once) and the revenue rows: each builds its tables from the reports on one core.
+        let (tieOut, (settled, rows)) = Parallel.pair(
+          { TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings) },
+          {
+            (
+              SettledProceeds(reports: inputs.storeReports, settings: settings),
+              Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding)
+            )
+          })
         let revenue = RevenueProceeds.apply(
-          Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding),
-          ledger: ledger, reports: inputs.storeReports, settings: settings, lookups: settled,
+          rows, ledger: ledger, reports: inputs.storeReports, settings: settings, lookups: settled,
           dayOf: { calendar.day(of: $0) })
-        return (tieOut, settled, revenue)
+        return (tieOut, settled, revenue, milliseconds(clock.now - pairStart))
       })
-    steps.mark("rules, tie-out and revenue")
+    steps.mark("side by side (rules \(rulesMs), tie-out and revenue \(tieOutMs))")
     let counts = CountsRow.withReportUnits(
       CountsRow.rows(ledger: ledger, entitlements: rows.entitlements, asOf: setup.asOf),
       reports: inputs.storeReports, ledger: ledger, date: setup.date,

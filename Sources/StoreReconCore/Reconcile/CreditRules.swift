@@ -33,25 +33,37 @@ package enum CreditRules {
     first.reserveCapacity(credits.count)
     var next = [Int32](repeating: -1, count: credits.count)
     var last = [Int32](repeating: -1, count: credits.count)
+    // Per credited row, the first row of its key (-1: not credited by T).
+    var headOf = [Int32](repeating: -1, count: credits.count)
     for i in order where credits[Int(i)].isCredited(at: t) {
       let credit = credits[Int(i)]
       let key = Key(credit.store, credit.transactionId)
       if let head = first[key] {
         next[Int(last[Int(head)])] = i
         last[Int(head)] = i
+        headOf[Int(i)] = head
       } else {
         first[key] = i
         last[Int(i)] = i
+        headOf[Int(i)] = i
       }
     }
     last = []
     let (heads, nexts) = (first, next)
+    first = [:]
     let count = purchases.count
     let parts = Parallel.balancedParts(for: count, minimum: 20_000)
-    var findings = Parallel.map(parts: parts) { part -> [Finding] in
-      var found: [Finding] = []
-      for p in purchases[Parallel.range(part, of: parts, count: count)] where p.record.isProduction {
+    // Each part's findings, and the keys its purchases name (by first row): production, or test only.
+    let found = Parallel.map(parts: parts) {
+      part -> (findings: [Finding], production: [Int32], test: [Int32]) in
+      var out: (findings: [Finding], production: [Int32], test: [Int32]) = ([], [], [])
+      for p in purchases[Parallel.range(part, of: parts, count: count)] {
         let head = heads[Key(s.chains[p.chain].store, p.record.transactionId, s.pool)] ?? -1
+        guard p.record.isProduction else {
+          if head >= 0 { out.test.append(head) }
+          continue
+        }
+        if head >= 0 { out.production.append(head) }
         if head >= 0, nexts[Int(head)] < 0,
           standsCredited(p, credits[Int(head)], storage: s, options: options)
         {
@@ -63,12 +75,19 @@ package enum CreditRules {
           rows.append(credits[Int(i)])
           i = nexts[Int(i)]
         }
-        found += purchaseFindings(p, credits: rows, storage: s, options: options, claimer: claimer)
+        out.findings += purchaseFindings(p, credits: rows, storage: s, options: options, claimer: claimer)
       }
-      return found
-    }.flatMap { $0 }
-    findings += orphanCredits(order.map { credits[Int($0)] }, purchases: purchases, storage: s, at: t)
-    return findings
+      return out
+    }
+    var production = [Bool](repeating: false, count: credits.count)
+    var test = [Bool](repeating: false, count: credits.count)
+    for part in found {
+      for h in part.production { production[Int(h)] = true }
+      for h in part.test { test[Int(h)] = true }
+    }
+    return found.flatMap(\.findings)
+      + orphanCredits(
+        credits, order: order, headOf: headOf, production: production, test: test, at: t)
   }
 
   /// The rows' numbers, earliest credit first, then by credit id.
@@ -214,25 +233,22 @@ package enum CreditRules {
   }
 
   /// Standing credits naming no consumable purchase of the store data, or a sandbox/test one: one
-  /// finding per (store, transaction id, user).
+  /// finding per (store, transaction id, user), in `order`. `headOf` gives each credited row the first
+  /// row of its (store, transaction id); `production` and `test` mark the first rows whose key a
+  /// production, or a sandbox/test, purchase has.
   static func orphanCredits(
-    _ credits: [CreditRow], purchases: [Purchase], storage s: LedgerStorage, at t: Instant
+    _ credits: [CreditRow], order: [Int32], headOf: [Int32], production: [Bool], test: [Bool], at t: Instant
   ) -> [Finding] {
-    var testOnly = Set<Key>()
-    var production = Set<Key>()
-    production.reserveCapacity(purchases.count)
-    for p in purchases {
-      let k = Key(s.chains[p.chain].store, p.record.transactionId, s.pool)
-      if p.record.isProduction { production.insert(k) } else { testOnly.insert(k) }
-    }
     var seen = Set<String>()
     var findings: [Finding] = []
-    for credit in credits where credit.isStanding(at: t) {
-      let k = Key(credit.store, credit.transactionId)
-      guard !production.contains(k),
+    for i in order {
+      let credit = credits[Int(i)]
+      guard credit.isStanding(at: t) else { continue }
+      let head = Int(headOf[Int(i)])
+      guard !production[head],
         seen.insert("\(credit.store.rawValue)|\(credit.transactionId)|\(credit.userId)").inserted
       else { continue }
-      let sandbox = testOnly.contains(k)
+      let sandbox = test[head]
       let detail =
         sandbox
         ? "credit \(credit.creditId) (\(credit.quantity) units) is for a sandbox/test purchase"
