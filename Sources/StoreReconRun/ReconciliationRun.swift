@@ -381,19 +381,7 @@ package enum ReconciliationRun {
         return (findings, milliseconds(clock.now - pairStart))
       },
       { () -> (TieOut, SettledProceeds, [RevenueRow], Int64) in
-        // The tie-out beside the reports' look-ups (revenue's proceeds and the readout's settled ones,
-        // built once) and the revenue rows: each builds its tables from the reports on one core.
-        let (tieOut, (settled, rows)) = Parallel.pair(
-          { TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings) },
-          {
-            (
-              SettledProceeds(reports: inputs.storeReports, settings: settings),
-              Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: config.rounding)
-            )
-          })
-        let revenue = RevenueProceeds.apply(
-          rows, ledger: ledger, reports: inputs.storeReports, settings: settings, lookups: settled,
-          dayOf: { calendar.day(of: $0) })
+        let (tieOut, settled, revenue) = tieOutAndRevenue(setup, inputs, ledger: ledger, settings: settings)
         return (tieOut, settled, revenue, milliseconds(clock.now - pairStart))
       })
     steps.mark("side by side (rules \(rulesMs), tie-out and revenue \(tieOutMs))")
@@ -430,6 +418,27 @@ package enum ReconciliationRun {
     return Outcome(
       ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut, settled: settled,
       unchecked: unchecked, duplicates: inputs.builder.duplicates, ms: reconcileMs)
+  }
+
+  /// The tie-out beside the reports' look-ups (revenue's proceeds and the readout's settled ones,
+  /// built once) and the revenue rows, each building its tables from the reports on one core; then the
+  /// revenue rows' proceeds.
+  static func tieOutAndRevenue(_ setup: Setup, _ inputs: Inputs, ledger: Ledger, settings: TieOutSettings)
+    -> (TieOut, SettledProceeds, [RevenueRow])
+  {
+    let calendar = setup.calendar
+    let (tieOut, (settled, rows)) = Parallel.pair(
+      { TieOut.build(ledger: ledger, reports: inputs.storeReports, settings: settings) },
+      {
+        (
+          SettledProceeds(reports: inputs.storeReports, settings: settings),
+          Revenue.rows(ledger: ledger, dayOf: { calendar.day(of: $0) }, rounding: setup.config.rounding)
+        )
+      })
+    let revenue = RevenueProceeds.apply(
+      rows, ledger: ledger, reports: inputs.storeReports, settings: settings, lookups: settled,
+      dayOf: { calendar.day(of: $0) })
+    return (tieOut, settled, revenue)
   }
 
   /// How long each step of a phase took, for the progress line.

@@ -38,6 +38,7 @@ enum TieOutFeed {
     let t = ledger.asOf.ms
     let coveredDays = settings.appleDays.map { salesDays.contains($0.day) }
     let monthDays = Set(months.map { Int32(truncatingIfNeeded: $0.daysSinceEpoch) })
+    let spans = MonthSpan.spans(monthDays)
     let count = s.chains.count
     let parts = Parallel.balancedParts(for: count, minimum: 20_000)
     // Play's product id in the earnings report is the SKU: the name without `:basePlan`, per variant.
@@ -55,7 +56,7 @@ enum TieOutFeed {
             addApple(chain: c, view, settings: settings, covered: coveredDays, asOf: t, to: &out)
           case .play:
             guard !monthDays.isEmpty else { continue }
-            addPlay(chain: c, view, settings: settings, months: monthDays, skus: skus, to: &out)
+            addPlay(chain: c, view, settings: settings, months: spans, skus: skus, to: &out)
           case .stripe: continue
           }
         }
@@ -117,35 +118,58 @@ enum TieOutFeed {
   /// A Play chain's sales rows that revenue counts, in an earnings month (UTC month of the charge):
   /// a `Charged` row adds a unit and its item price, a `Refund` row takes them off.
   static func addPlay(
-    chain c: Int, _ view: borrowing LedgerView, settings: TieOutSettings, months: Set<Int32>, skus: [String],
+    chain c: Int, _ view: borrowing LedgerView, settings: TieOutSettings, months: [MonthSpan], skus: [String],
     to out: inout Part
   ) {
     let products = view.products
-    for range in [view.purchases(c), view.refunds(c)] {
-      for k in range {
-        let n = view.recordNumber(at: k)
-        let r = view.record(number: n)
-        guard r.flags.revenueSlot >= 0, r.currency != 0 else { continue }
-        let day = CivilDate(daysSinceEpoch: r.at.floorDivided(by: Instant.msPerDay).quotient)
-        let month = CivilDate(year: day.year, month: day.month, day: 1)
-        let monthNumber = Int32(truncatingIfNeeded: month.daysSinceEpoch)
-        guard months.contains(monthNumber) else { continue }
-        let refund = r.kind == .refund
-        let item = r.amount - min(max(view.tax(n), 0), r.amount)
-        let subscription = products.productType[Int(r.variant)] == .autoRenewable
-        let bp = settings.fees.basisPoints(
-          store: .play, subscription: subscription, chargedAt: Instant(ms: r.at),
-          firstAnniversary: Instant(ms: Int64.max))
-        let fee = settings.rounding.scale(item, numerator: bp, denominator: 10_000)
-        let sign: Int64 = refund ? -1 : 1
-        let key = CellKey(source: .playEarnings, day: monthNumber, variant: r.variant, currency: r.currency)
-        out.cells[key, default: TieOutSums()].addCharge(
-          units: sign, amount: sign * item, proceeds: sign * (item - fee))
-        out.orders.append(
-          OrderLine(
-            order: PlayOrderKey(r.transactionId, pool: view.pool), month: month,
-            product: skus[Int(r.variant)],
-            currency: Currency(tableIndex: Int(r.currency) - 1), item: sign * item, fee: sign * fee))
+    // The purchases, then the refunds (one range after the other, without an array per chain).
+    let purchases = view.purchases(c)
+    let refunds = view.refunds(c)
+    for i in 0..<(purchases.count + refunds.count) {
+      let k = i < purchases.count ? purchases.lowerBound + i : refunds.lowerBound + (i - purchases.count)
+      let n = view.recordNumber(at: k)
+      let r = view.record(number: n)
+      guard r.flags.revenueSlot >= 0, r.currency != 0 else { continue }
+      // The earnings month of the charge (its UTC month), found by instant: most of a chain's history
+      // lies outside the few months the earnings reports cover.
+      guard let span = months.first(where: { $0.startMs <= r.at && r.at < $0.endMs }) else { continue }
+      let refund = r.kind == .refund
+      let item = r.amount - min(max(view.tax(n), 0), r.amount)
+      let subscription = products.productType[Int(r.variant)] == .autoRenewable
+      let bp = settings.fees.basisPoints(
+        store: .play, subscription: subscription, chargedAt: Instant(ms: r.at),
+        firstAnniversary: Instant(ms: Int64.max))
+      let fee = settings.rounding.scale(item, numerator: bp, denominator: 10_000)
+      let sign: Int64 = refund ? -1 : 1
+      let key = CellKey(source: .playEarnings, day: span.number, variant: r.variant, currency: r.currency)
+      out.cells[key, default: TieOutSums()].addCharge(
+        units: sign, amount: sign * item, proceeds: sign * (item - fee))
+      out.orders.append(
+        OrderLine(
+          order: PlayOrderKey(r.transactionId, pool: view.pool), month: span.month,
+          product: skus[Int(r.variant)],
+          currency: Currency(tableIndex: Int(r.currency) - 1), item: sign * item, fee: sign * fee))
+    }
+  }
+
+  /// An earnings month as instants: `[startMs, endMs)` in UTC, its first day and that day's number.
+  struct MonthSpan {
+    var startMs: Int64
+    var endMs: Int64
+    var month: CivilDate
+    var number: Int32
+
+    /// The spans of the months whose first days are `numbers` (days since 1970), in day order.
+    static func spans(_ numbers: Set<Int32>) -> [MonthSpan] {
+      numbers.sorted().map { number in
+        let month = CivilDate(daysSinceEpoch: Int64(number))
+        let next =
+          month.month == 12
+          ? CivilDate(year: month.year + 1, month: 1, day: 1)
+          : CivilDate(year: month.year, month: month.month + 1, day: 1)
+        return MonthSpan(
+          startMs: Int64(number) * Instant.msPerDay, endMs: Int64(next.daysSinceEpoch) * Instant.msPerDay,
+          month: month, number: number)
       }
     }
   }
