@@ -67,23 +67,6 @@ package enum UTF8Validation {
     return i
   }
 
-  /// Byte-by-byte validation of `base[from..<count]`.
-  static func slow(_ base: UnsafePointer<UInt8>, from start: Int, count n: Int) -> Problem? {
-    var i = start
-    while i < n {
-      let b = base[i]
-      if b < 0x80 {
-        if b == 0 { return Problem(offset: i, isNUL: true) }
-        i += 1
-        continue
-      }
-      let length = sequenceLength(base, at: i, count: n)
-      if length == 0 { return Problem(offset: i, isNUL: false) }
-      i += length
-    }
-    return nil
-  }
-
   /// The length of the valid multi-byte sequence starting at `i`, or 0 when it is not one.
   @inline(__always)
   static func sequenceLength(_ p: UnsafePointer<UInt8>, at i: Int, count n: Int) -> Int {
