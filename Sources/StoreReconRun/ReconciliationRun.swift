@@ -341,6 +341,8 @@ package enum ReconciliationRun {
     package var delta: HistoryDelta?
     /// The recorded runs of the last ``FindingsTrend/dayCount`` days, this one included (run history only).
     package var historyDays: [HistoryDayTotal] = []
+    /// The run's cases with their states (docs/cases.md); set after the history is compared.
+    package var cases: CaseBook?
     /// A merge's grants and notifications.csv fields (from the partials; a whole run works them out).
     package var grants: [GrantRow]?
     package var notificationFields: [String: [String]]?

@@ -72,6 +72,9 @@ package struct RunConfig: Sendable {
   package var reportingCurrency: Currency?
   /// FX table CSV (`date,currency,rate_to_reporting`), relative to the config's folder.
   package var fxRates: String?
+  /// The decisions finance made about cases (`decisions`, docs/cases.md#decisionscsv): a CSV file,
+  /// `decisions.csv` beside the config by default; a missing file means no decisions.
+  package var decisions: String?
   /// Store fee schedule of the readout's proceeds estimates.
   package var fees = FeeSchedule()
   /// The morning e-mail (`"mail"`); `nil` when the config has none.
@@ -210,6 +213,14 @@ package struct RunConfig: Sendable {
     config.fetch = try parseFetch(root["fetch"], baseDirectory: baseDirectory, name: name)
     config.alerts = try parseAlerts(
       root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
+    if let decisions = root["decisions"] {
+      guard let text = decisions as? String, !text.isEmpty else {
+        throw fail("decisions must be the path of a CSV file (key, decision, reason, by, until, max_amount_minor)")
+      }
+      config.decisions = config.resolve(text)
+    } else {
+      config.decisions = config.resolve("decisions.csv")
+    }
     return config
   }
 
