@@ -213,14 +213,7 @@ package struct RunConfig: Sendable {
     config.fetch = try parseFetch(root["fetch"], baseDirectory: baseDirectory, name: name)
     config.alerts = try parseAlerts(
       root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
-    if let decisions = root["decisions"] {
-      guard let text = decisions as? String, !text.isEmpty else {
-        throw fail("decisions must be the path of a CSV file (key, decision, reason, by, until, max_amount_minor)")
-      }
-      config.decisions = config.resolve(text)
-    } else {
-      config.decisions = config.resolve("decisions.csv")
-    }
+    try parseDecisions(root["decisions"], into: &config, fail: fail)
     return config
   }
 
@@ -279,6 +272,22 @@ package struct RunConfig: Sendable {
   }
 
   /// `path` resolved against the config's folder (absolute paths stay as they are).
+  /// Reads `decisions`: the path of the decisions file (docs/cases.md#decisionscsv), `decisions.csv`
+  /// beside the config by default.
+  static func parseDecisions(_ value: Any?, into config: inout RunConfig, fail: (String) -> RunError)
+    throws(RunError)
+  {
+    guard let value else {
+      config.decisions = config.resolve("decisions.csv")
+      return
+    }
+    guard let text = value as? String, !text.isEmpty else {
+      throw fail(
+        "decisions must be the path of a CSV file (key, decision, reason, by, until, max_amount_minor)")
+    }
+    config.decisions = config.resolve(text)
+  }
+
   package func resolve(_ path: String) -> String {
     path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).path
   }

@@ -198,12 +198,14 @@ package struct RunStatus: Sendable, Equatable {
         details.append("\(state): " + bySource(list))
       }
     }
-    for input in inputs.inputs where book.cases.contains(where: {
-      $0.state.isUnsettled && $0.source == .rejectedRows && $0.subject == input.path
-    }) {
-      details.append(
-        "rejected rows above 0.1 %: \(input.path) \(Grouped.count(input.counts.rejected)) of "
-          + "\(Grouped.count(input.counts.read)) (see rejects/)")
+    let rejecting = inputs.inputs.filter { input in
+      book.cases.contains { $0.state.isUnsettled && $0.source == .rejectedRows && $0.subject == input.path }
+    }
+    if !rejecting.isEmpty {
+      let each = rejecting.map { input in
+        "\(input.path) \(Grouped.count(input.counts.rejected)) of \(Grouped.count(input.counts.read))"
+      }
+      details.append("rejected rows above 0.1 %: \(each.joined(separator: ", ")) (see rejects/)")
     }
     if book.count(.settled) > 0 {
       details.append("settled (decisions.csv): \(bySource(book.cases.filter { $0.state == .settled }))")

@@ -39,11 +39,11 @@ import StoreReconTestSupport
     let out = try world.run(["--mail", "--dry-run"])
     #expect(out.status == 3, "\(out.stderr)")
     let line = try Self.firstLine(world)
-    // Thresholds exceeded → ALERT; the findings with money at stake (no history: all new) are in the reason.
+    // Thresholds exceeded → ALERT; the cases (no history: all new) and their money come first.
     #expect(
-      line.hasPrefix(
-        "ALERT — 2026-11-29: \(rows.count) findings — 2 thresholds exceeded, "),
-      "\(line)")
+      line.hasPrefix("ALERT — ") && line.contains(" new (") && line.contains(" — 2026-11-29; "), "\(line)")
+    #expect(
+      line.contains("new (no run history: all new): \(Set(rows.map { $0[0] }).count) findings"), "\(line)")
     #expect(
       line.contains(
         "; free_entitlement: \(free) findings > maxCount \(free - 1); orphaned_charge/unclaimed: \(currency.format(stake)) \(currency.code) at stake > maxAmount \(currency.format(stake - 1)) \(currency.code); "
@@ -56,9 +56,9 @@ import StoreReconTestSupport
       MIMETestDecoding.subject(eml)
         == "[storerecon] " + (line.components(separatedBy: "; ").first ?? ""))
     #expect(
-      MIMETestDecoding.subject(eml).hasPrefix(
-        "[storerecon] ALERT — 2026-11-29: \(rows.count) findings — 2 thresholds exceeded, "))
-    #expect(try world.file("summary.html").contains("ALERT — 2026-11-29"))
+      MIMETestDecoding.subject(eml).hasPrefix("[storerecon] ALERT — ")
+        && MIMETestDecoding.subject(eml).hasSuffix(" — 2026-11-29"))
+    #expect(try world.file("summary.html").contains("ALERT — "))
 
     // One minor unit more allowed, one finding more allowed: no alert.
     try world.setConfig([
@@ -81,7 +81,9 @@ import StoreReconTestSupport
     #expect(out.status == 0, "\(out.stderr)")
     let line = try Self.firstLine(world)
     // No threshold exceeded, but findings with money at stake and no run history: ATTENTION.
-    #expect(line.hasPrefix("ATTENTION — 2026-11-29: "), "\(line)")
+    #expect(
+      line.hasPrefix("ATTENTION — ") && line.contains(" new (") && line.contains(" — 2026-11-29; "), "\(line)"
+    )
     #expect(line.hasSuffix("; no threshold exceeded; inputs cover 2026-11-29"))
   }
 
