@@ -111,7 +111,7 @@ import StoreReconTestSupport
     let over = try world.run([])
     #expect(over.status == 3, "\(over.stderr)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("ALERT — 2026-11-29: "), "\(line)")
+    #expect((line.hasPrefix("ALERT — ") && line.contains(" — 2026-11-29")), "\(line)")
     #expect(line.contains("orphaned_charge/unclaimed"), "\(line)")
     #expect(line.contains("USD"), "\(line)")
     try world.setConfig(["alerts": ["orphaned_charge/unclaimed": ["maxAmountMinor": 100_000_000]]])
@@ -133,14 +133,14 @@ import StoreReconTestSupport
     let out = try world.run(["--mail", "--dry-run"], date: "2026-12-02")
     #expect(out.status == 0, "\(out.stderr)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("INCOMPLETE — 2026-12-02: "), "\(line)")
+    #expect((line.hasPrefix("INCOMPLETE — ") && line.contains(" — 2026-12-02")), "\(line)")
     #expect(line.contains("; app_store.transactions: last transaction 2026-11-29T"), "\(line)")
     #expect(line.contains(", before noon of 2026-12-02 (UTC)"), "\(line)")
     #expect(line.contains("; play.sales: no sales rows for 2026-12-02 (last row 2026-11-29T"))
     #expect(out.stderr.contains("storerecon: warning: INCOMPLETE — app_store.transactions"))
     #expect(
-      MIMETestDecoding.subject(try world.file("message.eml")).hasPrefix(
-        "[storerecon] INCOMPLETE — 2026-12-02: "))
+      MIMETestDecoding.subject(try world.file("message.eml")).hasPrefix("[storerecon] INCOMPLETE — ")
+        && MIMETestDecoding.subject(try world.file("message.eml")).hasSuffix(" — 2026-12-02"))
 
     // --require-complete: exit 4, the reports are written, nothing is mailed.
     try FileManager.default.removeItem(at: world.out.appendingPathComponent("message.eml"))
@@ -149,7 +149,9 @@ import StoreReconTestSupport
     #expect(strict.stderr.contains("storerecon: error: INCOMPLETE — app_store.transactions"))
     #expect(strict.stderr.contains("not mailed (--require-complete)"))
     #expect(!FileManager.default.fileExists(atPath: world.out.appendingPathComponent("message.eml").path))
-    #expect(try Self.firstLine(world).hasPrefix("INCOMPLETE — 2026-12-02: "))
+    #expect(
+      (try Self.firstLine(world).hasPrefix("INCOMPLETE — ")
+        && try Self.firstLine(world).contains(" — 2026-12-02")))
 
     // The covered date passes --require-complete.
     let covered = try world.run(["--require-complete"])
@@ -171,7 +173,7 @@ import StoreReconTestSupport
     let out = try world.run(["--require-complete"])
     #expect(out.status == 4, "\(out.stderr)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("INCOMPLETE — 2026-11-29: "), "\(line)")
+    #expect((line.hasPrefix("INCOMPLETE — ") && line.contains(" — 2026-11-29")), "\(line)")
     #expect(line.contains("; app_store.transactions: last transaction 2026-11-29T"), "\(line)")
     #expect(line.contains(", before noon of 2026-11-29 (UTC)"), "\(line)")
   }
@@ -188,7 +190,7 @@ import StoreReconTestSupport
     let allowed = try world.run(["--allow-missing"])
     #expect(allowed.status == 0, "\(allowed.stderr)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("INCOMPLETE — 2026-11-29: "))
+    #expect((line.hasPrefix("INCOMPLETE — ") && line.contains(" — 2026-11-29")))
     #expect(line.contains("; play.voided: no file matches 'exports/play/voided*.jsonl'"), "\(line)")
 
     let required = try world.run(["--allow-missing", "--require-complete"])
