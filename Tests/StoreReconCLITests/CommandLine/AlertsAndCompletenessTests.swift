@@ -149,9 +149,8 @@ import StoreReconTestSupport
     #expect(strict.stderr.contains("storerecon: error: INCOMPLETE — app_store.transactions"))
     #expect(strict.stderr.contains("not mailed (--require-complete)"))
     #expect(!FileManager.default.fileExists(atPath: world.out.appendingPathComponent("message.eml").path))
-    #expect(
-      (try Self.firstLine(world).hasPrefix("INCOMPLETE — ")
-        && try Self.firstLine(world).contains(" — 2026-12-02")))
+    let strictLine = try Self.firstLine(world)
+    #expect(strictLine.hasPrefix("INCOMPLETE — ") && strictLine.contains(" — 2026-12-02"))
 
     // The covered date passes --require-complete.
     let covered = try world.run(["--require-complete"])
