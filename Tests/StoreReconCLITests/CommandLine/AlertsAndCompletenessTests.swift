@@ -138,9 +138,10 @@ import StoreReconTestSupport
     #expect(line.contains(", before noon of 2026-12-02 (UTC)"), "\(line)")
     #expect(line.contains("; play.sales: no sales rows for 2026-12-02 (last row 2026-11-29T"))
     #expect(out.stderr.contains("storerecon: warning: INCOMPLETE — app_store.transactions"))
+    let incompleteSubject = MIMETestDecoding.subject(try world.file("message.eml"))
     #expect(
-      MIMETestDecoding.subject(try world.file("message.eml")).hasPrefix("[storerecon] INCOMPLETE — ")
-        && MIMETestDecoding.subject(try world.file("message.eml")).hasSuffix(" — 2026-12-02"))
+      incompleteSubject.hasPrefix("[storerecon] INCOMPLETE — ")
+        && incompleteSubject.hasSuffix(" — 2026-12-02"))
 
     // --require-complete: exit 4, the reports are written, nothing is mailed.
     try FileManager.default.removeItem(at: world.out.appendingPathComponent("message.eml"))
