@@ -316,6 +316,7 @@ extension ReconciliationRun {
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
       files: files.map(\.0) + streamed.map(\.name) + ["manifest.json"])
     (result.experiments, result.history, result.summary) = (readouts, outcome.delta, summary)
+    result.cases = outcome.cases
     result.uncheckedEntitlements = outcome.unchecked
     result.tieOut = outcome.tieOut
     result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }

@@ -32,6 +32,9 @@ package struct RunResult: Sendable {
   /// (no database, or `--no-history`).
   package var history: HistoryDelta?
 
+  /// The run's cases with their states (docs/cases.md).
+  package var cases: CaseBook?
+
   /// What summary.txt and summary.html say: status (alerts, completeness) and the sections.
   package var summary: ReportSummary?
 
