@@ -207,6 +207,15 @@ package struct RunConfig: Sendable {
     try parseCatalog(object(root["catalog"], "catalog"), into: &config, fail: fail)
     try parseCredits(root, app, into: &config, fail: fail)
     try parseExperimentKeys(root, into: &config, name: name)
+    try parseSettings(root, into: &config, name: name, fail: fail)
+    return config
+  }
+
+  /// Reads `mail`, `fetch`, `alerts` and `decisions`.
+  static func parseSettings(
+    _ root: [String: Any], into config: inout RunConfig, name: String, fail: (String) -> RunError
+  ) throws(RunError) {
+    let baseDirectory = config.baseDirectory
     config.mail = try viaMail { () throws(MailError) in
       try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)
     }
@@ -214,7 +223,6 @@ package struct RunConfig: Sendable {
     config.alerts = try parseAlerts(
       root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
     try parseDecisions(root["decisions"], into: &config, fail: fail)
-    return config
   }
 
   /// Reads `appStore` and `play`: the stores' exports and reports (lists of glob patterns) and Apple's
