@@ -57,6 +57,7 @@ extension AppleRun {
     var activeUntil = customer.activeUntil
     let base = context.config.appStoreServerURL
     var revision = customer.revision
+    var seenRevisions = Set(revision.map { [$0] } ?? [])
     while true {
       var query = [("sort", "ASCENDING")]
       if let revision { query.append(("revision", revision)) }
@@ -75,10 +76,16 @@ extension AppleRun {
       }
       revision = page.revision
       if !page.hasMore { break }
+      // A page whose revision was seen before would be asked for again and again: the history does not end.
+      guard seenRevisions.insert(page.revision).inserted else {
+        throw FetchError(
+          .dataError, "\(request.label): hasMore with a revision seen before (the history does not end)")
+      }
     }
     customer.revision = revision
     customer.notFound = nil
     var refundRevision = customer.refundRevision
+    var seenRefundRevisions = Set(refundRevision.map { [$0] } ?? [])
     while true {
       let query = refundRevision.map { [("revision", $0)] } ?? []
       let (request, response) = try get(
@@ -90,6 +97,11 @@ extension AppleRun {
       }
       refundRevision = page.revision
       if !page.hasMore { break }
+      guard seenRefundRevisions.insert(page.revision).inserted else {
+        throw FetchError(
+          .dataError,
+          "\(request.label): hasMore with a revision seen before (the refund history does not end)")
+      }
     }
     customer.refundRevision = refundRevision
     customer.activeUntil = activeUntil

@@ -16,6 +16,7 @@ extension AppleRun {
     let before = kept
     var named = Set<String>()
     var token: String?
+    var seenTokens = Set<String>()
     var pages = 0
     repeat {
       let body = "{\"startDate\":\(start),\"endDate\":\(end)}"
@@ -34,6 +35,11 @@ extension AppleRun {
       }
       token = page.hasMore ? page.paginationToken : nil
       pages += 1
+      if let next = token, !seenTokens.insert(next).inserted {
+        throw FetchError(
+          .dataError, "\(request.label): the pagination token repeats (the notification history does not end)"
+        )
+      }
     } while token != nil
     if kept != before {
       try context.output.write(AppleNotification.serialized(kept), to: AppleNotification.path)

@@ -60,6 +60,19 @@ struct FetchBadResponseTests {
     #expect(!files.contains("apple/transactions.jsonl"))
   }
 
+  @Test func hasMoreWithTheSameRevisionForeverStopsWithADataError() throws {
+    // The API answers every page with hasMore and the same revision: asked again, it would answer the
+    // same forever. fetch stops at the first repeat, names the request, and exits 65 for cron.
+    let (output, files) = try Self.fetch(fault: [
+      "status": 200, "body": "{\"revision\":\"7\",\"hasMore\":true,\"signedTransactions\":[]}",
+    ])
+    #expect(output.status == 65, "\(output.stderr)")
+    #expect(
+      output.stderr.contains(Self.named) && output.stderr.contains("revision seen before"), "\(output.stderr)"
+    )
+    #expect(!files.contains("apple/transactions.jsonl"))
+  }
+
   @Test func aTruncatedTransferIsRetriedThenUnavailable() throws {
     let (output, files) = try Self.fetch(fault: [
       "status": 200, "body": "{\"revision\":\"1\",\"hasMore\":false,\"signedTransactions\":[]}",
