@@ -32,6 +32,37 @@ extension ReconciliationRun {
     if !duplicates.isEmpty { progress.note(duplicatesLine(duplicates)) }
   }
 
+  /// Takes the notification-log rows that repeat an earlier row's notification off their input's
+  /// accepted count: a redelivery counts as a duplicate; a row that disagrees with the kept one is
+  /// rejected, naming the kept row.
+  package static func applyNotificationRepeats(
+    _ repeats: [NotificationRepeats.Repeat], to inputs: inout Inputs, progress: any ProgressSink
+  ) {
+    var redelivered = 0
+    for r in repeats {
+      let i = Int(r.dropped.file)
+      guard inputs.reports.indices.contains(i) else { continue }
+      inputs.reports[i].counts.accepted -= 1
+      guard let why = r.conflict else {
+        inputs.reports[i].duplicates += 1
+        redelivered += 1
+        continue
+      }
+      inputs.reports[i].counts.rejected += 1
+      let kept = location(r.kept.file, Int(r.kept.line), inputs.reports)
+      inputs.rejectFiles[i].reject(
+        Reject(
+          file: inputs.reports[i].path, line: Int(r.dropped.line),
+          reason: "conflicting notification: the notification_id was read at \(kept) with other content "
+            + "(\(why)); that one is kept", raw: ""))
+    }
+    if !repeats.isEmpty {
+      progress.note(
+        "notification log: \(redelivered) redelivered row(s) counted once, "
+          + "\(repeats.count - redelivered) conflicting row(s) rejected")
+    }
+  }
+
   /// Whether `report` is the notification log's (whose records repeat the exports' as a rule).
   package static func isNotificationLog(_ report: InputReport) -> Bool {
     report.role == "app.notifications" || report.role == "app_store.notification_history"

@@ -140,6 +140,11 @@ extension ReconciliationRun {
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try afterRead()
     let readMs = milliseconds(clock.now - started)
+    // A webhook redelivered is one notification (docs/notifications.md#redeliveries).
+    var repeats: [NotificationRepeats.Repeat] = []
+    if let log = inputs.rows.notifications {
+      (inputs.rows.notifications, repeats) = NotificationRepeats.deduplicated(log)
+    }
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
     if case .merge(let merged) = request.mode {
       try checkPartials(merged, setup: setup, reports: inputs.reports)
@@ -150,6 +155,7 @@ extension ReconciliationRun {
     outcome.duplicates = listed(outcome.duplicates, reports: inputs.reports)
     let asRead = inputs.reports
     applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
+    applyNotificationRepeats(repeats, to: &inputs, progress: progress)
     return (inputs, outcome, asRead, readMs)
   }
 

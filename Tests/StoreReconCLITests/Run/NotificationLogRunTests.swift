@@ -70,4 +70,48 @@ import StoreReconTestSupport
     #expect(input?["rejected"] as? Int == 3)
     #expect(input?["read"] as? Int == (input?["accepted"] as? Int ?? 0) + 3)
   }
+
+  @Test func aRedeliveredNotificationIsOneNotificationAndAConflictIsRejected() throws {
+    let world = try RunWorld(users: 600, coverDay: false)
+    defer { world.remove() }
+    let before = try world.run([])
+    #expect(before.status == 0, "\(before.stderr)")
+    let findings = try world.file("findings.csv")
+    let log = world.directory.appendingPathComponent("app/notifications.csv")
+    var text = try String(contentsOf: log, encoding: .utf8)
+    // Every notification-health finding's row delivered again (as a store redelivers an unacknowledged
+    // webhook), and one row whose id comes back with another payload.
+    let unprocessed = Self.lines(text).dropFirst().filter { row in
+      let cells = row.split(separator: ",", omittingEmptySubsequences: false)
+      return cells.count == 5 && cells[3].isEmpty && cells[0] == "app_store"
+    }
+    let redelivered = try #require(unprocessed.first)
+    text += redelivered + "\n"
+    let cells = redelivered.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let other = try #require(
+      Self.lines(text).dropFirst().first { $0.hasPrefix("app_store,") && !$0.contains(cells[1]) })
+    let otherPayload = other.split(separator: ",", omittingEmptySubsequences: false).map(String.init)[4]
+    text += "app_store,\(cells[1]),\(cells[2]),,\(otherPayload)\n"
+    try Data(text.utf8).write(to: log)
+    let after = try world.run([])
+    #expect(after.status == 0, "\(after.stderr)")
+    // The same findings, each once: the redelivery adds nothing, the conflicting row is rejected.
+    #expect(try world.file("findings.csv") == findings)
+    let keys = Self.lines(try world.file("findings.csv")).dropFirst().map { $0.prefix(16) }
+    #expect(Set(keys).count == keys.count)
+    let rejects = try world.file("rejects/app_notifications.csv.csv")
+    // (An App Store row's id is its signed payload's: another payload under the id is refused as such.)
+    #expect(rejects.contains("is not the payload's"), "\(rejects)")
+    let manifest =
+      try JSONSerialization.jsonObject(with: Data(world.file("manifest.json").utf8)) as? [String: Any]
+    let input = (manifest?["inputs"] as? [[String: Any]] ?? []).first {
+      $0["role"] as? String == "app.notifications"
+    }
+    let read = input?["read"] as? Int ?? 0
+    let accepted = input?["accepted"] as? Int ?? 0
+    let rejected = input?["rejected"] as? Int ?? 0
+    let duplicates = input?["duplicates"] as? Int ?? 0
+    #expect(rejected == 1 && duplicates == 1, "\(input ?? [:])")
+    #expect(read == accepted + rejected + duplicates)
+  }
 }
