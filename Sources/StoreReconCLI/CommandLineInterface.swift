@@ -342,7 +342,7 @@ package enum StoreReconCLI {
     do {
       parsed = try ParsedOptions.parse(
         args, valued: ["--out", "--users", "--seed", "--date"],
-        flags: ["--quiet", "--realistic", "--no-notification-log"])
+        flags: ["--quiet", "--realistic", "--no-notification-log", "--one-day"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -379,7 +379,8 @@ package enum StoreReconCLI {
     let progress: any ProgressSink = quiet ? MemoryProgress() : StderrProgress()
     do {
       let outcome = try DemoRun.execute(
-        options: options, directory: directory, progress: progress, showPercent: !quiet)
+        options: options, directory: directory, progress: progress, showPercent: !quiet,
+        dayBefore: !parsed.flags.contains("--one-day"))
       StandardOutput.write(outcome.text)
       reportFailedInputs(outcome.result)
       return outcome.exitCode

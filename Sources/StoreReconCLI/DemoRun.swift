@@ -1,4 +1,5 @@
 package import StoreReconPlatform
+import StoreReconCore
 package import StoreReconDemo
 package import StoreReconRun
 
@@ -25,7 +26,8 @@ package enum DemoRun {
 
   /// Generates the world into `directory` and runs the job on it.
   package static func execute(
-    options: DemoOptions, directory: String, progress: any ProgressSink, showPercent: Bool = false
+    options: DemoOptions, directory: String, progress: any ProgressSink, showPercent: Bool = false,
+    dayBefore: Bool = false
   )
     throws(RunError)
     -> Outcome
@@ -49,6 +51,17 @@ package enum DemoRun {
     progress.note(
       "wrote a demo world of \(options.users) users (seed \(options.seed)) to \(directory) in \(ReconciliationRun.milliseconds(clock.now - started)) ms"
     )
+    if dayBefore {
+      // The morning before first, on the same world: the report date then has a run to compare with, and
+      // its reports show what is new, still open and resolved (docs/cases.md).
+      let previous = CivilDate(daysSinceEpoch: options.asOf.daysSinceEpoch - 1)
+      progress.note("the day before first (\(previous)), so that \(options.asOf) has a run to compare with")
+      _ = try ReconciliationRun.execute(
+        ReconciliationRun.Request(
+          configPath: directory + "/storerecon.json", date: previous,
+          outDirectory: directory + "/reports/\(previous)"),
+        progress: progress)
+    }
     let result = try ReconciliationRun.execute(
       ReconciliationRun.Request(
         configPath: directory + "/storerecon.json", date: options.asOf,

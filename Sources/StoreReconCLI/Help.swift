@@ -23,7 +23,7 @@ enum Help {
     "storerecon settle --config FILE [--date YYYY-MM-DD | --out DIR] (KEY… | --all) --reason TEXT --by NAME [--until YYYY-MM-DD] [--max-amount-minor N]"
   static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
   static let demoUsage =
-    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--no-notification-log] [--quiet]"
+    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--no-notification-log] [--one-day] [--quiet]"
 
   static let overview = """
     OVERVIEW: Reconcile what the App Store and Google Play charged with who has access.
@@ -220,6 +220,9 @@ enum Help {
       --no-notification-log
                           Write no notification log and no Apple notification history (the
                           benchmark's classic world: its DuckDB rival has no notification rules).
+      --one-day           Run the report date alone. By default the demo runs the day before first,
+                          on the same world, so the report date's run shows what is new, still open
+                          and resolved against it (run history in <out>/reports, docs/cases.md).
       --quiet             No progress lines on stderr.
       -h, --help          Show help information.
 
