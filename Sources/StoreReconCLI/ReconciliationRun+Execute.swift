@@ -146,8 +146,11 @@ extension ReconciliationRun {
     } catch {
       throw RunError(error.databaseError("reading the run history", queryCode: .software))
     }
+    // The previous run's findings of rules skipped today are neither open nor resolved: unknown.
+    var previous = past.previous
+    previous?.findings.removeAll { outcome.skipped.drops(kind: $0.kind, store: $0.store) }
     let compared = FindingHistory.compare(
-      current: outcome.findings, date: date, previous: past.previous, firstSeen: past.firstSeen)
+      current: outcome.findings, date: date, previous: previous, firstSeen: past.firstSeen)
     outcome.findings = compared.findings
     outcome.changes = compared.changes
     outcome.delta = compared.delta
@@ -205,10 +208,12 @@ extension ReconciliationRun {
       reportingTotals: ReportingTotals.build(facts), options: workbookOptions, clock: clock)
     let experimentStart = clock.now
     let readouts =
-      outcome.readouts
-      ?? computeReadouts(
-        setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
-        calendar: setup.calendar)
+      outcome.skipped.dropsReadouts
+      ? []
+      : outcome.readouts
+        ?? computeReadouts(
+          setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
+          calendar: setup.calendar)
     outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
     for readout in readouts {
@@ -244,6 +249,7 @@ extension ReconciliationRun {
       files: files.map(\.0) + streamed.map(\.name) + ["manifest.json"])
     (result.experiments, result.history, result.summary) = (readouts, outcome.delta, summary)
     result.uncheckedEntitlements = outcome.unchecked
+    result.skippedRules = outcome.skipped
     result.tieOut = outcome.tieOut
     result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
     return Written(
@@ -327,7 +333,8 @@ extension ReconciliationRun {
       version: StoreReconVersion.version, date: setup.date, asOf: setup.asOf, timeZone: config.timeZone,
       inputs: inputs.reports, findings: outcome.findings, revenue: outcome.revenue, alerts: config.alerts,
       incomplete: Completeness.reasons(
-        date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing),
+        date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing,
+        notChecked: outcome.skipped.names),
       history: outcome.changes.map {
         SummaryHistory(
           changes: $0, previousRunDate: outcome.delta?.previousDate, dayTotals: outcome.historyDays)

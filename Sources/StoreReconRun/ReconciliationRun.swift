@@ -346,6 +346,8 @@ package enum ReconciliationRun {
     package var notificationFields: [String: [String]]?
     /// A merge's readouts, worked out from the partials' crediting passes.
     package var readouts: [Readout]?
+    /// The rules left out because an input they need failed (their findings dropped).
+    package var skipped = SkippedRules()
   }
 
   /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.
