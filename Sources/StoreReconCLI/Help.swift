@@ -174,7 +174,8 @@ enum Help {
     the chains their credentials, entitlements and credits name. Writes FILE (`storerecon-keymap 1`,
     then one `node<TAB>lineage` line per node of a lineage of two or more) and prints its size. App
     rows come from the config's CSV files, or from PostgreSQL with --database (or the config's
-    app.database) and --queries, as for run; no run history is read or written.
+    app.database) and --queries, as for run; no run history is read or written. Short flags: -c --config,
+    -d --date, -o --out, -q --quiet.
 
     """
 

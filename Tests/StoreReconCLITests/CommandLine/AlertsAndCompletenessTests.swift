@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreReconReports
 import StoreReconTestSupport
 
 @testable import StoreReconCore
@@ -7,7 +8,7 @@ import StoreReconTestSupport
 /// Thresholds and incomplete inputs as a user meets them: exit codes, the summary's first line, the subject.
 @Suite(.serialized) struct AlertsAndCompletenessTests {
   static func firstLine(_ world: RunWorld) throws -> String {
-    String(try world.file("summary.txt").prefix { $0 != "\n" })
+    TextWrap.firstItem(of: try world.file("summary.txt"))
   }
 
   static var dryMail: [String: Any] {

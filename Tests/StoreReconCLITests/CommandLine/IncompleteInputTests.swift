@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreReconReports
 import StoreReconTestSupport
 
 /// An input that cannot be read as a whole: the rules that need it do not run (no false findings), the
@@ -29,7 +30,7 @@ import StoreReconTestSupport
   static func kinds(_ world: RunWorld) throws -> Set<String> { Set(try findings(world).map(\.kind)) }
 
   static func firstLine(_ world: RunWorld) throws -> String {
-    String(try world.file("summary.txt").prefix { $0 != "\n" })
+    TextWrap.firstItem(of: try world.file("summary.txt"))
   }
 
   @Test func unreadableEntitlementsSkipTheirRulesAndAreNotMailed() throws {

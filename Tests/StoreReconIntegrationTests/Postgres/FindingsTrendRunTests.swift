@@ -48,7 +48,9 @@ struct FindingsTrendRunTests {
 
     // summary.txt: the sentence with the first and the last run's totals.
     let last = world.out(dates[2])
-    let text = try world.text(last, "summary.txt")
+    // (wrapped at 78 columns: its words, whatever lines they are on)
+    let text = try world.text(last, "summary.txt").split(whereSeparator: { $0 == " " || $0 == "\n" })
+      .joined(separator: " ")
     let (before, now) = (perRun[0].values.reduce(0, +), perRun[2].values.reduce(0, +))
     #expect(
       text.contains(

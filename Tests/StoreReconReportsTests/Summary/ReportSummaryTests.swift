@@ -46,7 +46,7 @@ struct ReportSummaryTests {
         == "[storerecon] OK — 2026-11-29: 1 findings — nothing new needs a look")
     #expect(summary.subject(prefix: "") == "OK — 2026-11-29: 1 findings — nothing new needs a look")
     #expect(
-      summary.text.hasPrefix(
+      summary.unwrappedText.hasPrefix(
         summary.headline
           + "\nstorerecon 9.9.9 — reconciliation for 2026-11-29 (UTC), as of 2026-11-30T00:00:00.000Z\n"))
     #expect(summary.text.contains("\nStatus\n------\nOK — nothing new needs a look\n"))
