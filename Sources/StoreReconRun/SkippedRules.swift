@@ -96,10 +96,15 @@ package struct SkippedRules: Sendable {
       name: "credits", kinds: [.uncreditedPurchase, .doubleCredit, .creditNotReversed, .orphanCredit],
       app: ["app.credits", "app.credentials"], applies: { $0.credits != nil }),
     Family(
-      name: "notification health",
-      kinds: [.notificationUnprocessed, .notificationNotApplied, .notificationMissing],
-      app: ["app.notifications", "app.entitlements", "app_store.notification_history"], feed: false,
-      applies: { $0.readsNotifications }),
+      name: "unprocessed notifications", kinds: [.notificationUnprocessed], app: ["app.notifications"],
+      feed: false, applies: { $0.readsNotifications }),
+    Family(
+      name: "applied notifications", kinds: [.notificationNotApplied],
+      app: ["app.notifications", "app.entitlements"], feed: false, applies: { $0.readsNotifications }),
+    Family(
+      name: "missing notifications", kinds: [.notificationMissing],
+      app: ["app.notifications", "app_store.notification_history"], feed: false,
+      applies: { $0.readsNotifications && !$0.appStoreNotificationHistory.isEmpty }),
     Family(
       name: "the tie-out", app: [], reports: true, tieOut: true, applies: { $0.hasStoreReports }),
     Family(

@@ -55,7 +55,7 @@ import StoreReconTestSupport
     #expect(line.hasPrefix("INCOMPLETE — 2026-11-29: "), "\(line)")
     #expect(
       line.contains(
-        "free entitlements and orphaned charges, duplicate claims, double billing and notification health "
+        "free entitlements and orphaned charges, duplicate claims, double billing and applied notifications "
           + "not checked: app.entitlements app/entitlements.csv could not be read ("), "\(line)")
     let manifest = try world.file("manifest.json")
     #expect(manifest.contains("\"rules\": \"free entitlements and orphaned charges\""), "\(manifest)")
