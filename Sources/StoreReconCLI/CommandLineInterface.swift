@@ -97,7 +97,7 @@ package enum StoreReconCLI {
         ],
         flags: [
           "--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing",
-          "--allow-damaged",
+          "--allow-damaged", "--mail-incomplete",
         ])
     } catch {
       return usageError(error.message, usage: usage)
@@ -109,6 +109,8 @@ package enum StoreReconCLI {
     let mail = parsed.flags.contains("--mail")
     let dryRun = parsed.flags.contains("--dry-run")
     if dryRun && !mail { return usageError("--dry-run needs --mail", usage: usage) }
+    let mailIncomplete = parsed.flags.contains("--mail-incomplete")
+    if mailIncomplete && !mail { return usageError("--mail-incomplete needs --mail", usage: usage) }
     let mode: PlannedMode
     switch partitionMode(parsed, merge: merge) {
     case .success(let m): mode = m
@@ -155,17 +157,19 @@ package enum StoreReconCLI {
       reportFailedInputs(result)
       return finish(
         result, mail: settings, dryRun: dryRun, requireComplete: parsed.flags.contains("--require-complete"),
-        progress: progress)
+        mailIncomplete: mailIncomplete, progress: progress)
     } catch {
       return fail(error)
     }
   }
 
   /// After a run: completeness, the e-mail, then the exit code — 4 (incomplete with --require-complete,
-  /// nothing mailed) before a mail failure (75/77/78) before 65 (a malformed input file) before 3 (a
-  /// threshold exceeded) before 0.
+  /// or with --mail and without --mail-incomplete: nothing mailed) before a mail failure (75/77/78)
+  /// before 65 (a malformed input file) before 3 (a threshold exceeded) before 0.
   static func finish(
-    _ result: RunResult, mail: MailSettings?, dryRun: Bool, requireComplete: Bool, progress: any ProgressSink
+    _ result: RunResult, mail: MailSettings?, dryRun: Bool, requireComplete: Bool,
+    mailIncomplete: Bool = false,
+    progress: any ProgressSink
   ) -> Int32 {
     let summary = result.summary
     let incomplete = summary?.facts.incomplete ?? []
@@ -178,6 +182,14 @@ package enum StoreReconCLI {
         return RunError.Code.incomplete.rawValue
       }
       StandardError.write("storerecon: warning: INCOMPLETE — \(reasons)\n")
+      if mail != nil && !mailIncomplete {
+        // An incomplete answer is not mailed as if it were the answer (docs/email.md).
+        StandardError.write(
+          "storerecon: error: INCOMPLETE — not mailed; reports written to \(result.outDirectory); "
+            + "add --mail-incomplete to mail an incomplete run, or mail it later with "
+            + "'storerecon mail --out \(result.outDirectory)'\n")
+        return RunError.Code.incomplete.rawValue
+      }
     }
     if let mail {
       do {

@@ -6,13 +6,13 @@ enum Help {
   static let usage = "storerecon <command> [options]"
   static let runUsage = """
     storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--database URI] [--queries DIR] \
-    [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run]] [--require-complete] [--allow-missing] \
-    [--allow-damaged] [--partition I/N --keymap FILE] [--quiet]
+    [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run] [--mail-incomplete]] [--require-complete] \
+    [--allow-missing] [--allow-damaged] [--partition I/N --keymap FILE] [--quiet]
     """
   static let mergeUsage = """
     storerecon merge --config FILE --date YYYY-MM-DD --out DIR [--database URI] [--queries DIR] \
-    [--no-history] [--mail [--dry-run]] [--require-complete] [--allow-missing] [--allow-damaged] [--quiet] \
-    PART_0 … PART_N-1
+    [--no-history] [--mail [--dry-run] [--mail-incomplete]] [--require-complete] [--allow-missing] \
+    [--allow-damaged] [--quiet] PART_0 … PART_N-1
     """
   static let keymapUsage =
     "storerecon keymap --config FILE [--date YYYY-MM-DD] --out FILE [--database URI] [--queries DIR] [--quiet]"
@@ -56,7 +56,8 @@ enum Help {
     EXIT CODES:
       0   success (findings are not an error)
       3   findings exceed a configured threshold (config "alerts"; reports written, e-mail sent)
-      4   --require-complete and an input does not cover the report date (reports written, nothing mailed)
+      4   the run is INCOMPLETE and --mail without --mail-incomplete, or --require-complete
+          (reports written, nothing mailed)
       1   (demo only) the findings do not match the planted truth
       64  wrong arguments
       65  an input file was malformed (the reports were still written)
@@ -76,10 +77,11 @@ enum Help {
     USAGE: \(runUsage)
 
     OPTIONS:
-      --config FILE       JSON config; paths inside it are relative to the config file's folder.
-      --date YYYY-MM-DD   Report date; the as-of instant T is the end of that day in the config's
+      -c, --config FILE   JSON config; paths inside it are relative to the config file's folder.
+      -d, --date YYYY-MM-DD
+                          Report date; the as-of instant T is the end of that day in the config's
                           time zone (default: yesterday in that time zone).
-      --out DIR           Output folder (default: reports/<date>).
+      -o, --out DIR       Output folder (default: reports/<date>).
       --database URI      Read the app's rows from PostgreSQL instead of the config's CSV files
                           (overrides STORERECON_DATABASE_URL, which overrides the config's
                           app.database). A libpq URI or keyword string without a password: libpq
@@ -94,7 +96,10 @@ enum Help {
       --mail              Then e-mail summary.txt/summary.html and every *.xlsx of the output folder
                           to the config's "mail" recipients over SMTP.
       --dry-run           With --mail: write the message to <out>/message.eml instead of sending it.
-      --require-complete  If an input does not cover the report date, exit 4 and do not mail.
+      --mail-incomplete   With --mail: mail an INCOMPLETE run too. Without it an INCOMPLETE run
+                          writes its reports, mails nothing and exits 4.
+      --require-complete  If an input does not cover the report date, exit 4 and do not mail, even
+                          with --mail-incomplete (also without --mail).
       --allow-missing     A configured store export or optional app file that matches no file is
                           reported as INCOMPLETE instead of stopping the run with exit 66.
       --allow-damaged     Reconcile an input whose rejects pass the config's "damaged" limits
@@ -105,7 +110,7 @@ enum Help {
                           rejects files instead of the reports; `storerecon merge` adds the N
                           partials up. Needs --keymap; no run history, no mail (docs/partitions.md).
       --keymap FILE       The lineage keymap `storerecon keymap` wrote for these inputs.
-      --quiet             No progress lines on stderr.
+      -q, --quiet         No progress lines on stderr.
       -h, --help          Show help information.
 
     Writes findings.csv, revenue.csv, counts.csv, grants.csv, tieout.csv and tieout_orders.csv (the
@@ -123,7 +128,8 @@ enum Help {
     it belongs under. A missing input file, or one that is not a regular file (a pipe), exits 66; an
     invalid config, or an input outside the config's folder without "allowOutside": true, 78. The first line of summary.txt (and of stdout) is the status: ALERT (a threshold
     of the config's "alerts" is exceeded: exit 3) and/or INCOMPLETE (no App Store transaction after
-    noon of the date, no Play sales row for the date, a file missing or unreadable); else ATTENTION
+    noon of the date, no Play sales row for the date, a file missing or unreadable: the rules that
+    need a missing or unreadable file are not run, and the status names them); else ATTENTION
     (a new finding with money at stake — without run history every finding is new —, a tie-out
     difference, rejected rows above 0.1 % of an input, a damaged input allowed, an empty entitlements
     contract); else OK (nothing new needs a look); with its one-line reason.
@@ -155,8 +161,9 @@ enum Help {
     record), adds up the partials (findings, revenue, counts, the tie-out's feed side, duplicates,
     grants, the experiments' credited users and charges; a sum that overflows is exit 65) and writes
     every report `storerecon run` writes for the same config and date, byte for byte (manifest
-    timings aside); the price-test bootstrap runs in the merge. Options as for run; a missing or
-    malformed partial exits 65.
+    timings aside); the price-test bootstrap runs in the merge. Options as for run (-c --config,
+    -d --date, -o --out, -q --quiet; --mail-incomplete to mail an INCOMPLETE merge, else it exits 4
+    unmailed); a missing or malformed partial exits 65.
 
     """
 
@@ -170,7 +177,8 @@ enum Help {
     the chains their credentials, entitlements and credits name. Writes FILE (`storerecon-keymap 1`,
     then one `node<TAB>lineage` line per node of a lineage of two or more) and prints its size. App
     rows come from the config's CSV files, or from PostgreSQL with --database (or the config's
-    app.database) and --queries, as for run; no run history is read or written.
+    app.database) and --queries, as for run; no run history is read or written. Short flags: -c --config,
+    -d --date, -o --out, -q --quiet.
 
     """
 
@@ -208,10 +216,11 @@ enum Help {
     USAGE: \(demoUsage)
 
     OPTIONS:
-      --out DIR           Folder for the world and its reports (default: demo).
+      -o, --out DIR       Folder for the world and its reports (default: demo).
       --users N           Users in the world (default: 5000).
       --seed N            Random seed; the same seed gives byte-identical files (default: 42).
-      --date YYYY-MM-DD   The world's report date (default: 2026-11-29).
+      -d, --date YYYY-MM-DD
+                          The world's report date (default: 2026-11-29).
       --realistic         Render the world as real exports look: UUID and long opaque user ids,
                           every current App Store payload field in varying key order and spacing,
                           fuller subscriptionsv2 resources, mixed timestamp forms, history back to
@@ -223,7 +232,7 @@ enum Help {
       --one-day           Run the report date alone. By default the demo runs the day before first,
                           on the same world, so the report date's run shows what is new, still open
                           and resolved against it (run history in <out>/reports, docs/cases.md).
-      --quiet             No progress lines on stderr.
+      -q, --quiet         No progress lines on stderr.
       -h, --help          Show help information.
 
     The world holds App Store JSON Lines, Apple Summary Sales reports, Google Play sales and earnings
@@ -274,12 +283,13 @@ enum Help {
     USAGE: \(mailUsage)
 
     OPTIONS:
-      --config FILE       JSON config with a "mail" section (from, to, smtp, username, passwordEnv or
+      -c, --config FILE   JSON config with a "mail" section (from, to, smtp, username, passwordEnv or
                           passwordFile, subjectPrefix, tls, timeoutSeconds).
-      --date YYYY-MM-DD   Mail the run folder reports/<date> (default: yesterday in the config's zone).
-      --out DIR           Mail this run folder instead.
+      -d, --date YYYY-MM-DD
+                          Mail the run folder reports/<date> (default: yesterday in the config's zone).
+      -o, --out DIR       Mail this run folder instead.
       --dry-run           Write the message to <folder>/message.eml instead of sending it.
-      --quiet             No progress lines on stderr.
+      -q, --quiet         No progress lines on stderr.
       -h, --help          Show help information.
 
     The message is multipart: summary.txt and summary.html as alternatives (the HTML's pictures as
@@ -313,10 +323,11 @@ enum Help {
       (none named)        Every source the config's "fetch" object configures.
 
     OPTIONS:
-      --config FILE       JSON config with a "fetch" object (docs/fetch.md); its "app" entitlements and
+      -c, --config FILE   JSON config with a "fetch" object (docs/fetch.md); its "app" entitlements and
                           credentials CSV files name the store keys to fetch.
-      --date YYYY-MM-DD   The last report day to fetch (default: yesterday in the config's zone).
-      --quiet             No progress lines on stderr.
+      -d, --date YYYY-MM-DD
+                          The last report day to fetch (default: yesterday in the config's zone).
+      -q, --quiet         No progress lines on stderr.
       -h, --help          Show help information.
 
     Writes apple/transactions.jsonl (the latest signed transaction per transaction id, one compact JWS

@@ -35,6 +35,8 @@ enum Manifest {
       ("inputsMatchedAgain", .array(result.repeatedFiles.map { .string($0) })),
       ("outputs", .array(outputFiles)),
       ("findingsPerReason", .object(perReason)),
+      ("incomplete", .array((result.summary?.facts.incomplete ?? []).map { .string($0) })),
+      ("skippedRules", .array(result.skippedRules.skips.map(skipped))),
       ("experiments", .array(result.experiments.map(experiment))),
     ]
     if let history = result.history {
@@ -60,6 +62,15 @@ enum Manifest {
     }
     fields.append(("timingsMs", .object(timings.map { ($0.0, .int($0.1)) })))
     return JSONText.object(fields).rendered()
+  }
+
+  /// One family of rules the run left out: its name, kinds, store (`null`: every store) and causes.
+  static func skipped(_ s: SkippedRules.Skip) -> JSONText {
+    .object([
+      ("rules", .string(s.name)), ("kinds", .array(s.kinds.map(\.rawValue).sorted().map { .string($0) })),
+      ("store", s.store.map { .string($0.rawValue) } ?? .null), ("tieOut", .bool(s.tieOut)),
+      ("readouts", .bool(s.readouts)), ("causes", .array(s.causes.map { .string($0) })),
+    ])
   }
 
   /// The run's options (also recorded in `storerecon_runs.options`).

@@ -157,15 +157,18 @@ extension ReconciliationRun {
     } catch {
       throw RunError(error.databaseError("reading the run history", queryCode: .software))
     }
+    // The previous run's findings of rules skipped today are neither open nor resolved: unknown.
+    var previous = past.previous
+    previous?.findings.removeAll { outcome.skipped.drops(kind: $0.kind, store: $0.store) }
     // The findings' own comparison (since, changes.csv) sees only the previous run's findings.
-    let previousFindings = past.previous.map { run in
+    let previousFindings = previous.map { run in
       FindingHistory.PreviousRun(
         date: run.date, findings: run.findings.filter { Finding.Kind(rawValue: $0.kind) != nil })
     }
     let compared = FindingHistory.compare(
       current: outcome.findings, date: date, previous: previousFindings, firstSeen: past.firstSeen)
     let book = CaseBook.build(
-      candidates: candidates, date: date, previous: past.previous.map { ($0.date, $0.findings) },
+      candidates: candidates, date: date, previous: previous.map { ($0.date, $0.findings) },
       firstSeen: past.firstSeen, decisions: decisions, historyKept: true)
     try checkDecisionKeys(book, decisions, known: Set(past.firstSeen.keys), setup: setup)
     outcome.findings = compared.findings
@@ -278,10 +281,12 @@ extension ReconciliationRun {
       reportingTotals: ReportingTotals.build(facts), options: workbookOptions, clock: clock)
     let experimentStart = clock.now
     let readouts =
-      outcome.readouts
-      ?? computeReadouts(
-        setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
-        calendar: setup.calendar)
+      outcome.skipped.dropsReadouts
+      ? []
+      : outcome.readouts
+        ?? computeReadouts(
+          setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
+          calendar: setup.calendar)
     outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
     for readout in readouts {
@@ -318,6 +323,7 @@ extension ReconciliationRun {
     (result.experiments, result.history, result.summary) = (readouts, outcome.delta, summary)
     result.cases = outcome.cases
     result.uncheckedEntitlements = outcome.unchecked
+    result.skippedRules = outcome.skipped
     result.tieOut = outcome.tieOut
     result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
     return Written(
@@ -404,7 +410,8 @@ extension ReconciliationRun {
       version: StoreReconVersion.version, date: setup.date, asOf: setup.asOf, timeZone: config.timeZone,
       inputs: inputs.reports, findings: outcome.findings, revenue: outcome.revenue, alerts: config.alerts,
       incomplete: Completeness.reasons(
-        date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing),
+        date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing,
+        notChecked: outcome.skipped.names),
       history: outcome.changes.map {
         SummaryHistory(
           changes: $0, previousRunDate: outcome.delta?.previousDate, dayTotals: outcome.historyDays)

@@ -20,6 +20,8 @@ package final class LineReader {
   private var scanFrom = 0
   private var end = 0
   private var ended = false
+  /// Bytes the source gave so far (for the read's progress, ``ReadProgress``).
+  private var consumed: Int64 = 0
 
   /// Reads lines from `source`; errors name `displayName`.
   package init(source: any ByteSource, displayName: String, chunkSize: Int = 1 << 20) {
@@ -93,5 +95,7 @@ package final class LineReader {
     let n = try source.read(into: UnsafeMutableBufferPointer(rebasing: buffer[end...]))
     if n == 0 { ended = true }
     end += n
+    consumed += Int64(n)
+    ReadProgress.advance(bytes: consumed)
   }
 }

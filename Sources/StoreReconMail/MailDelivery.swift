@@ -27,7 +27,8 @@ package enum MailDelivery {
   ) throws(MailError) -> MailMessage {
     let text = try read(folder + "/summary.txt")
     let html = try read(folder + "/summary.html")
-    let headline = String(decoding: text.prefix { $0 != 10 }, as: UTF8.self)
+    // The status line, wrapped in summary.txt: its continuation lines joined back.
+    let headline = TextWrap.firstItem(of: String(decoding: text, as: UTF8.self))
     var attachments: [MailAttachment] = []
     for name in xlsxFiles(in: folder) {
       attachments.append(

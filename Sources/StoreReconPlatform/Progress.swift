@@ -6,6 +6,14 @@
 package protocol ProgressSink: AnyObject {
   /// Reports a finished phase or a notable event.
   func note(_ line: String)
+  /// Whether a long step's progress is redrawn in place on stderr (a terminal) rather than noted
+  /// line by line (``ReadProgress``).
+  var redrawsInPlace: Bool { get }
+}
+
+extension ProgressSink {
+  /// Line by line, unless the sink says otherwise.
+  package var redrawsInPlace: Bool { false }
 }
 
 /// Writes progress lines to standard error.
@@ -14,6 +22,9 @@ package final class StderrProgress: ProgressSink {
   package init() {}
 
   package func note(_ line: String) { StandardError.write("storerecon: \(line)\n") }
+
+  /// Redrawn in place when stderr is a terminal.
+  package var redrawsInPlace: Bool { isatty(2) == 1 }
 }
 
 /// Keeps progress lines in memory (tests) or drops them (`--quiet`).

@@ -152,6 +152,14 @@ extension ReconciliationRun {
       progress.note(
         "merged the partials: \(outcome.findings.count) findings, \(outcome.revenue.count) revenue rows")
     }
+    // An input that failed as a whole: the rules that need it are left out (no false findings).
+    outcome.skipped = SkippedRules(
+      config: setup.config, failures: SkippedRules.failures(reports: inputs.reports, missing: setup.missing))
+    let dropped = outcome.skipped.apply(to: &outcome)
+    for skip in outcome.skipped.skips { progress.note("warning: \(skip.sentence)") }
+    if !outcome.skipped.isEmpty {
+      progress.note("warning: \(dropped) findings of the rules not checked left out (their inputs failed)")
+    }
     outcome.duplicates = listed(outcome.duplicates, reports: inputs.reports)
     let asRead = inputs.reports
     applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)

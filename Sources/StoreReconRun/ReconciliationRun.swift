@@ -292,10 +292,20 @@ package enum ReconciliationRun {
     } else {
       let taken = inputs.builder.takenCount + inputs.rows.count + storeReports.count
       let rejected = rejects.count
+      // A read past two seconds shows its share of the file and the time left (docs/config.md).
+      let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?
+        .int64Value
+      let meter = size.map {
+        ReadProgress(
+          label: "\(input.role) \(input.display)", totalBytes: $0, sink: progress,
+          decodes: ["app.notifications", "app_store.notification_history"].contains(input.role))
+      }
       do {
-        report.counts = try InputReaders.read(
-          input, fileIndex: Int32(index), rejects: rejects, ledger: inputs.builder, rows: &inputs.rows,
-          storeReports: &storeReports, report: &report, prepared: prepared)
+        report.counts = try ReadProgress.during(meter) { () throws(InputError) -> InputCounts in
+          try InputReaders.read(
+            input, fileIndex: Int32(index), rejects: rejects, ledger: inputs.builder, rows: &inputs.rows,
+            storeReports: &storeReports, report: &report, prepared: prepared)
+        }
       } catch {
         // A plain file that fails part-way (a line too long, an I/O error): the rows read before the
         // failure are in; the manifest counts them, and the line says so (docs/inputs.md).
@@ -348,6 +358,8 @@ package enum ReconciliationRun {
     package var notificationFields: [String: [String]]?
     /// A merge's readouts, worked out from the partials' crediting passes.
     package var readouts: [Readout]?
+    /// The rules left out because an input they need failed (their findings dropped).
+    package var skipped = SkippedRules()
   }
 
   /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.

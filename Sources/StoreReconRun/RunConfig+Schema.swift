@@ -114,12 +114,15 @@ package indirect enum ConfigSchema: Sendable {
     return best?.0
   }
 
-  /// Levenshtein distance between two strings (by characters).
+  /// Optimal string alignment distance between two strings (by characters): Levenshtein's insertions,
+  /// deletions and substitutions, and a swap of two adjacent characters counting as one edit
+  /// (`rnu` is one edit from `run`, `--no-hsitory` one from `--no-history`).
   package static func distance(_ a: String, _ b: String) -> Int {
     let x = Array(a)
     let y = Array(b)
     guard !x.isEmpty else { return y.count }
     guard !y.isEmpty else { return x.count }
+    var beforePrevious = [Int](repeating: 0, count: y.count + 1)
     var previous = Array(0...y.count)
     var current = [Int](repeating: 0, count: y.count + 1)
     for i in 1...x.count {
@@ -127,8 +130,11 @@ package indirect enum ConfigSchema: Sendable {
       for j in 1...y.count {
         let cost = x[i - 1] == y[j - 1] ? 0 : 1
         current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1] {
+          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
+      (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[y.count]
   }

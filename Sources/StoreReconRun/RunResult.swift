@@ -28,6 +28,9 @@ package struct RunResult: Sendable {
   /// Active store-sourced entitlements per store whose exports the config does not name (not checked).
   package var uncheckedEntitlements: [Store: Int] = [:]
 
+  /// The rules left out because an input they need failed (docs/reports.md#the-status).
+  package var skippedRules = SkippedRules()
+
   /// New / still open / resolved findings since the previous run; `nil` without run history
   /// (no database, or `--no-history`).
   package var history: HistoryDelta?

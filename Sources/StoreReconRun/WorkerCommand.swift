@@ -28,6 +28,7 @@ package enum WorkerCommand {
              only the shared inputs again. Exit 0 once the partial is printed (malformed rows are in
              it), 65 for a malformed stream or lines the keymap puts in another partition.
 
+    Short flags: -c --config, -d --date, -q --quiet.
     Exit codes as for run; nothing is written but stdout. docs/partitions.md describes the protocol.
 
     """

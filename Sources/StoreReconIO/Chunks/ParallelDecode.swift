@@ -12,14 +12,36 @@ package enum ParallelDecode {
     origin: (Row) -> Origin, raw: (Row) -> String,
     makeDecoder: () -> (Row) throws(RowRejection) -> Out, emit: (Out) -> Void
   ) {
-    let parts = Parallel.parts(for: rows.count, minimum: 64)
+    // A slice at a time, so that a long decode shows its progress (``ReadProgress``).
+    var start = 0
+    while start < rows.count {
+      let end = min(start + sliceRows, rows.count)
+      run(
+        rows, start..<end, counts: &counts, displayName: displayName, rejects: rejects, origin: origin,
+        raw: raw, makeDecoder: makeDecoder, emit: emit)
+      ReadProgress.decoding(end, of: rows.count)
+      start = end
+    }
+  }
+
+  /// Rows decoded between two progress reports.
+  static let sliceRows = 2048
+
+  /// Decodes `rows[range]` on all cores and emits them in order.
+  static func run<Row, Out>(
+    _ rows: [Row], _ range: Range<Int>, counts: inout InputCounts, displayName: String,
+    rejects: any RejectSink,
+    origin: (Row) -> Origin, raw: (Row) -> String,
+    makeDecoder: () -> (Row) throws(RowRejection) -> Out, emit: (Out) -> Void
+  ) {
+    let parts = Parallel.parts(for: range.count, minimum: 64)
     let results = Parallel.map(parts: parts) { part -> [Result<Out, RowRejection>] in
       let decode = makeDecoder()
-      return Parallel.range(part, of: parts, count: rows.count).map { i in
-        Result { () throws(RowRejection) -> Out in try decode(rows[i]) }
+      return Parallel.range(part, of: parts, count: range.count).map { i in
+        Result { () throws(RowRejection) -> Out in try decode(rows[range.lowerBound + i]) }
       }
     }
-    var i = 0
+    var i = range.lowerBound
     for part in results {
       for result in part {
         switch result {

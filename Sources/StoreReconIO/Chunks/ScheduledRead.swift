@@ -97,6 +97,7 @@ package class ScheduledRead: @unchecked Sendable {
     precondition(taken < submitted, "ScheduledRead: a chunk is taken only once it is queued")
     taken += 1
     schedule?.release(1)
+    ReadProgress.advance(taken, of: taskCount)
   }
 
   /// Gives up on the tasks not yet taken: queued ones are skipped, the rest never queued, and the ones

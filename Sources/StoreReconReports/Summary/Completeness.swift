@@ -22,14 +22,31 @@ package enum Completeness {
     }
   }
 
-  /// The reasons the inputs do not cover `date`, one sentence each; empty when they do.
+  /// The reasons the inputs do not cover `date`, one sentence each; empty when they do. `notChecked`
+  /// names the rules a failed input (role, path) left out: its sentence then starts with them
+  /// (`free entitlements and orphaned charges not checked: app.entitlements … could not be read (…)`).
   package static func reasons(
-    date: CivilDate, calendar: ReportCalendar, inputs: [InputReport], missing: [Missing]
+    date: CivilDate, calendar: ReportCalendar, inputs: [InputReport], missing: [Missing],
+    notChecked: (_ role: String, _ path: String) -> [String] = { _, _ in [] }
   ) -> [String] {
     var reasons: [String] = []
-    for m in missing { reasons.append("\(m.role): no file matches '\(m.pattern)'") }
-    for input in inputs where input.error != nil {
-      reasons.append("\(input.role) \(input.path): could not be read")
+    func rules(_ role: String, _ path: String) -> String {
+      let names = notChecked(role, path)
+      guard let last = names.last else { return "" }
+      let listed = names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
+      return listed + " not checked: "
+    }
+    for m in missing {
+      let skipped = rules(m.role, m.pattern)
+      reasons.append(skipped + "\(m.role): no file matches '\(m.pattern)'")
+    }
+    for input in inputs {
+      guard let error = input.error else { continue }
+      let skipped = rules(input.role, input.path)
+      reasons.append(
+        skipped.isEmpty
+          ? "\(input.role) \(input.path): could not be read"
+          : skipped + "\(input.role) \(input.path) could not be read (\(error))")
     }
     func latest(_ role: String) -> (configured: Bool, last: Instant?) {
       let readable = inputs.filter { $0.role == role && $0.error == nil }

@@ -1,6 +1,11 @@
 extension ReportSummary {
-  /// `summary.txt`: the headline, a title line, then each section as plain aligned text (UTF-8, LF).
-  package var text: String {
+  /// `summary.txt`: the headline, a title line, then each section as plain aligned text (UTF-8, LF),
+  /// every line wrapped at ``TextWrap/width`` characters as a last pass (``TextWrap``; the headline's
+  /// continuation lines are indented, ``TextWrap/firstItem(of:)`` joins them back).
+  package var text: String { TextWrap.wrap(unwrappedText) }
+
+  /// `summary.txt` before wrapping: one line per paragraph, table row and heading.
+  package var unwrappedText: String {
     var lines = [headline, titleLine, ""]
     for section in sections {
       lines.append(section.title)

@@ -20,6 +20,34 @@ struct CommandLinePolishTests {
     #expect(option.stderr.contains("unknown option '--confg' — did you mean '--config'?"))
   }
 
+  @Test func swappedLettersGetASuggestion() throws {
+    let command = try Binary.run(["rnu"])
+    #expect(command.status == 64, "\(command.stderr)")
+    #expect(command.stderr.contains("unknown command 'rnu' — did you mean 'run'?"), "\(command.stderr)")
+    let option = try Binary.run(["run", "--no-hsitory"])
+    #expect(option.status == 64, "\(option.stderr)")
+    #expect(
+      option.stderr.contains("unknown option '--no-hsitory' — did you mean '--no-history'?"),
+      "\(option.stderr)")
+    let mail = try Binary.run(["mial"])
+    #expect(mail.stderr.contains("did you mean 'mail'?"), "\(mail.stderr)")
+  }
+
+  @Test func everyCommandsHelpListsItsShortFlags() throws {
+    for command in ["run", "demo", "mail", "fetch"] {
+      let help = try Binary.run([command, "--help"])
+      #expect(help.status == 0)
+      #expect(help.stdout.contains("-q, --quiet"), "\(command)")
+      #expect(help.stdout.contains("-d, --date"), "\(command)")
+    }
+    for command in ["run", "mail", "fetch"] {
+      #expect(try Binary.run([command, "--help"]).stdout.contains("-c, --config"), "\(command)")
+    }
+    for command in ["run", "demo", "mail"] {
+      #expect(try Binary.run([command, "--help"]).stdout.contains("-o, --out"), "\(command)")
+    }
+  }
+
   @Test func shortFlags() throws {
     let version = try Binary.run(["-V"])
     #expect(version.status == 0 && version.stdout.hasPrefix("storerecon "))

@@ -69,5 +69,11 @@ struct ConfigSchemaTests {
     #expect(ConfigSchema.closest(to: "sale", among: ["sales", "voided"]) == "sales")
     #expect(ConfigSchema.closest(to: "xyz", among: ["sales", "voided"]) == nil)
     #expect(ConfigSchema.distance("kitten", "sitting") == 3)
+    // Two letters swapped are one edit (optimal string alignment).
+    #expect(ConfigSchema.distance("rnu", "run") == 1)
+    #expect(ConfigSchema.distance("--no-hsitory", "--no-history") == 1)
+    #expect(ConfigSchema.distance("ca", "abc") == 3)
+    #expect(ConfigSchema.distance("", "abc") == 3)
+    #expect(ConfigSchema.closest(to: "rnu", among: ["run", "merge", "demo"]) == "run")
   }
 }

@@ -68,5 +68,9 @@ import StoreReconTestSupport
     #expect(header.map(String.init) == expected)
     // Progress goes to stderr, one line per phase.
     #expect(out.stderr.contains("storerecon: reconciled"))
+    // summary.txt fits 78 columns: a longer line is one unbreakable token (a Play purchase token).
+    let summary = try String(contentsOfFile: dir.path + "/reports/2026-11-29/summary.txt", encoding: .utf8)
+    let long = summary.split(separator: "\n").filter { $0.count > 78 }
+    #expect(long.allSatisfy { !$0.drop { $0 == " " }.contains(" ") }, "\(long)")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreReconReports
 import StoreReconTestSupport
 
 @testable import StoreReconPlatform
@@ -8,7 +9,7 @@ import StoreReconTestSupport
 /// one line on stderr, the summary's first line, the rejects file and the workbook.
 @Suite(.serialized) struct InputGuardTests {
   static func firstLine(_ world: RunWorld) throws -> String {
-    String(try world.file("summary.txt").prefix { $0 != "\n" })
+    TextWrap.firstItem(of: try world.file("summary.txt"))
   }
 
   /// Appends `count` lines that are not JSON to the world's voided purchases.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreReconReports
 import StoreReconTestSupport
 
 /// A whole run over a tiny hand-made world: malformed rows and files, manifest counts, idempotence.
@@ -91,10 +92,15 @@ import StoreReconTestSupport
     #expect(salesRejects.contains("has more digits than EUR allows"))
 
     let findings = try String(contentsOf: out.appendingPathComponent("findings.csv"), encoding: .utf8)
-    #expect(findings.contains(",free_entitlement,no_store_record,play,GPA.9999-0000-0000-00000,u2,"))
-    #expect(
-      findings.contains(",orphaned_charge,unclaimed,play,GPA.1111-2222-3333-44444,,pro:monthly,EUR,499,"))
+    // play.voided could not be read: the Play part of the rules that need it is left out (a refund it
+    // holds would otherwise go unseen), and the status says so (docs/config.md#completeness).
+    #expect(!findings.contains(",free_entitlement,no_store_record,play,GPA.9999-0000-0000-00000,u2,"))
+    #expect(!findings.contains(",orphaned_charge,unclaimed,play,"))
     #expect(!findings.contains(",u1,"))
+    let summary = try String(contentsOf: out.appendingPathComponent("summary.txt"), encoding: .utf8)
+    let status = TextWrap.firstItem(of: summary)
+    #expect(status.hasPrefix("INCOMPLETE"), "\(status)")
+    #expect(status.contains("free entitlements and orphaned charges for play"), "\(status)")
 
     // Same inputs, same options: byte-identical CSV reports.
     let out2 = dir.appendingPathComponent("out2")

@@ -37,7 +37,12 @@ struct SMTPDeliveryTests {
     let m = messages[0]
 
     let summary = try world.file("summary.txt")
-    let headline = String(summary.prefix { $0 != "\n" })
+    // The status line, wrapped at 78 characters: its indented continuation lines joined back.
+    var headline = String(summary.prefix { $0 != "\n" })
+    for line in summary.split(separator: "\n").dropFirst() {
+      guard line.hasPrefix("  ") else { break }
+      headline += " " + line.dropFirst(2)
+    }
     // The demo-like world has findings with money at stake and no run history: ATTENTION.
     #expect((headline.hasPrefix("ATTENTION — ") && headline.contains(" — 2026-11-29")), "\(headline)")
     #expect(m.string("subject") == "[storerecon] " + (headline.components(separatedBy: "; ").first ?? ""))

@@ -11,6 +11,30 @@ import StoreReconTestSupport
 /// **Findings trend** sheet all count what each run's findings.csv holds.
 @Suite(.serialized, .enabled(if: TestDatabase.available, TestDatabase.skipMessage))
 struct FindingsTrendRunTests {
+  /// A run that leaves rules out (an input missing) takes none of their earlier findings as resolved.
+  @Test func rulesLeftOutResolveNothing() throws {
+    let world = try DatabaseRunTests.LoadedWorld()
+    let first = try world.run(["--quiet"], date: "2026-11-28", out: world.out("2026-11-28"))
+    #expect(first.status == 0 || first.status == 3, "\(first.stderr)")
+    let before = DatabaseRunTests.rows(try world.text(world.out("2026-11-28"), "findings.csv"))
+    #expect(before.contains { $0.count > 3 && $0[1] == "free_entitlement" && $0[3] == "play" })
+    try FileManager.default.removeItem(at: world.dir.appendingPathComponent("exports/play/voided.jsonl"))
+    let second = try world.run(
+      ["--quiet", "--allow-missing"], date: "2026-11-29", out: world.out("2026-11-29"))
+    #expect(second.status == 0 || second.status == 3, "\(second.stderr)")
+    let changes = DatabaseRunTests.rows(try world.text(world.out("2026-11-29"), "changes.csv"))
+    let header = changes.first ?? []
+    let state = header.firstIndex(of: "state") ?? 0
+    let kind = header.firstIndex(of: "kind") ?? 2
+    let store = header.firstIndex(of: "store") ?? 4
+    let resolved = changes.dropFirst().filter { $0.count > store && $0[state] == "resolved" }
+    #expect(
+      !resolved.contains {
+        ["free_entitlement", "orphaned_charge"].contains($0[kind]) && $0[store] == "play"
+      },
+      "\(resolved)")
+  }
+
   @Test func threeRunsDrawTheTrendEachRunsFindingsHold() throws {
     let world = try DatabaseRunTests.LoadedWorld()
     let dates = ["2026-11-28", "2026-11-29", "2026-11-30"]
@@ -48,7 +72,9 @@ struct FindingsTrendRunTests {
 
     // summary.txt: the sentence with the first and the last run's totals.
     let last = world.out(dates[2])
-    let text = try world.text(last, "summary.txt")
+    // (wrapped at 78 columns: its words, whatever lines they are on)
+    let text = try world.text(last, "summary.txt").split(whereSeparator: { $0 == " " || $0 == "\n" })
+      .joined(separator: " ")
     let (before, now) = (perRun[0].values.reduce(0, +), perRun[2].values.reduce(0, +))
     #expect(
       text.contains(

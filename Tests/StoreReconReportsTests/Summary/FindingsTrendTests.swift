@@ -59,10 +59,10 @@ struct FindingsTrendTests {
       resolvedPerReason: [:], dayTotals: Self.totals)
     let summary = ReportSummary.build(facts)
     #expect(
-      summary.text.contains(
+      summary.unwrappedText.contains(
         "2 recorded runs: findings 5 on 2026-11-27, 5 on 2026-11-29 (±0); money at stake 10.00 USD → 29.99 USD, +19.99 (+199.9 %)"
-      ), "\(summary.text)")
-    #expect(summary.text.contains("1 findings not converted are left out"))
+      ), "\(summary.unwrappedText)")
+    #expect(summary.unwrappedText.contains("1 findings not converted are left out"))
     let html = summary.html
     let start = try #require(html.range(of: "Findings per recorded run and kind"))
     let end = try #require(html[start.upperBound...].range(of: "</svg>"))

@@ -43,7 +43,7 @@ struct ReportSummaryTests {
     #expect(summary.subject(prefix: "[storerecon]") == "[storerecon] OK — 0 new, 0 open — 2026-11-29")
     #expect(summary.subject(prefix: "") == "OK — 0 new, 0 open — 2026-11-29")
     #expect(
-      summary.text.hasPrefix(
+      summary.unwrappedText.hasPrefix(
         summary.headline
           + "\nstorerecon 9.9.9 — reconciliation for 2026-11-29 (UTC), as of 2026-11-30T00:00:00.000Z\n"))
     #expect(summary.text.contains("\nStatus\n------\nOK — nothing new, nothing open\n"))

@@ -59,7 +59,7 @@ struct TieOutSummaryTests {
 
   @Test func tieOutAndPayoutSections() {
     let summary = ReportSummary.build(Self.facts(tieOut: TieOutFixture.tieOut, payouts: Self.payouts))
-    let text = summary.text
+    let text = summary.unwrappedText
     #expect(
       Self.section(text, "Tie-out") == [
         "The stores' own reports against the transaction feed, per cell (Apple: report day; Play: earnings month) of product, country and currency; money is the buyer's gross. Per cell: tieout.csv; per Play order: tieout_orders.csv.",
@@ -103,7 +103,7 @@ struct TieOutSummaryTests {
   }
 
   @Test func withoutStoreReports() {
-    let text = ReportSummary.build(Self.facts(tieOut: TieOut())).text
+    let text = ReportSummary.build(Self.facts(tieOut: TieOut())).unwrappedText
     #expect(
       Self.section(text, "Tie-out") == [
         "No store report configured (appStore.salesReports, play.earnings): nothing to tie the transactions out to."
@@ -154,7 +154,7 @@ struct TieOutSummaryTests {
     var unreported = CountsRow(store: .stripe, productId: "pro.monthly")
     unreported.chainsPaidThrough = 4
     facts.counts = [reported, unreported]
-    let lines = Self.section(ReportSummary.build(facts).text, "Tie-out")
+    let lines = Self.section(ReportSummary.build(facts).unwrappedText, "Tie-out")
     #expect(
       Array(lines.suffix(3)) == [
         "Paid units in the store's latest report of the day, against chains and entitlements (counts.csv):",
