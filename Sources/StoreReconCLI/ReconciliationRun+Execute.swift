@@ -278,6 +278,7 @@ extension ReconciliationRun {
     workbook.revenueTrend = trend
     workbook.findingsTrend = findingsTrend
     workbook.reportingTotals = reportingTotals
+    workbook.docsBase = setup.config.docsBaseURL
     let path = setup.staging + "/" + ReconciliationWorkbook.fileName
     let time = WorkbookTime()
     let work = BackgroundWork { () throws(XLSXError) in
@@ -296,12 +297,15 @@ extension ReconciliationRun {
   ) -> ([(String, [UInt8])], ReportSummary) {
     let config = setup.config
     var files: [(String, [UInt8])] = [
-      ("findings.csv", ReportTables.findingsCSV(outcome.findings)),
+      ("findings.csv", ReportTables.findingsCSV(outcome.findings, docsBase: config.docsBaseURL)),
       ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
       ("counts.csv", ReportTables.countsCSV(outcome.counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
-      ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells)),
-      ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders)),
+      ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells, docsBase: config.docsBaseURL)),
+      (
+        "tieout_orders.csv",
+        ReportTables.tieOutOrdersCSV(outcome.tieOut.orders, docsBase: config.docsBaseURL)
+      ),
       ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: facts.inputs)),
     ]
     if !config.experiments.isEmpty {
@@ -336,6 +340,7 @@ extension ReconciliationRun {
       counts: outcome.counts)
     facts.attention = inputs.attention
     facts.inputNotes = [duplicatesLine(outcome.duplicates)]
+    facts.docsBase = config.docsBaseURL
     return facts
   }
 

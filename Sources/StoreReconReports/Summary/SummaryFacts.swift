@@ -37,6 +37,8 @@ package struct SummaryFacts: Sendable {
   package var attention: [String] = []
   /// Lines the Inputs section adds under its table (the records read twice and counted once).
   package var inputNotes: [String] = []
+  /// What the next steps' links start with (the config's `docsBaseURL`).
+  package var docsBase = NextStep.defaultDocsBase
 
   /// Creates facts with no optional section.
   package init(

@@ -64,7 +64,8 @@ import StoreReconTestSupport
       .split(separator: "\n").first
     #expect(
       header
-        == "finding_key,kind,reason,store,chain_key,user_id,product_id,currency,amount_minor,since,detail")
+        == "finding_key,kind,reason,store,chain_key,user_id,product_id,currency,amount_minor,since,detail,"
+        + "what_to_do,docs")
     // Progress goes to stderr, one line per phase.
     #expect(out.stderr.contains("storerecon: reconciled"))
   }
