@@ -156,7 +156,7 @@ enum TieOutFeed {
       out.cells[key, default: TieOutSums()].addCharge(
         units: sign, amount: sign * item, proceeds: sign * (item - fee))
       if item != 0
-        && !(refund && chargedInCell(r.transactionId, purchases, view, settings: settings, span: span))
+        && !(refund && chargedInCell(r.transactionId, purchases, view, span: span))
       {
         out.ids[key, default: TieOutIds()].add(r.transactionId.string(pool: view.pool))
       }
@@ -171,8 +171,7 @@ enum TieOutFeed {
   /// Whether a priced `Charged` row of the chain's `purchases` has the order `id` in `span` (so a refund
   /// of it in the same month is the same order of the same cell, listed once).
   static func chargedInCell(
-    _ id: PackedID, _ purchases: Range<Int>, _ view: borrowing LedgerView, settings: TieOutSettings,
-    span: MonthSpan
+    _ id: PackedID, _ purchases: Range<Int>, _ view: borrowing LedgerView, span: MonthSpan
   ) -> Bool {
     for k in purchases {
       let n = view.recordNumber(at: k)
