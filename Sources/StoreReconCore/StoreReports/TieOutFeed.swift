@@ -27,7 +27,46 @@ enum TieOutFeed {
     var cells: [CellKey: TieOutSums] = [:]
     var orders: [OrderLine] = []
     /// The priced transactions (Play: orders) behind each cell, for the detail of a difference.
-    var ids: [CellKey: TieOutIds] = [:]
+    var ids: [CellKey: PackedIds] = [:]
+  }
+
+  /// A cell's transactions while the feed is read: the ``TieOutIds/limit`` smallest as packed ids
+  /// (compared as their texts, without making a `String` of each), and how many there are.
+  struct PackedIds {
+    var shown: [PackedID] = []
+    var count: Int64 = 0
+
+    /// One more id of the cell (each added once).
+    mutating func add(_ id: PackedID, pool: TextPool) {
+      count += 1
+      keep(id, pool: pool)
+    }
+
+    /// Another part's ids (of other chains).
+    mutating func merge(_ other: PackedIds, pool: TextPool) {
+      count += other.count
+      for id in other.shown { keep(id, pool: pool) }
+    }
+
+    private mutating func keep(_ id: PackedID, pool: TextPool) {
+      if shown.count == TieOutIds.limit, let last = shown.last, PackedID.compare(id, last, pool: pool) >= 0 {
+        return
+      }
+      var lower = 0
+      var upper = shown.count
+      while lower < upper {
+        let middle = (lower + upper) / 2
+        if PackedID.less(shown[middle], id, pool: pool) { lower = middle + 1 } else { upper = middle }
+      }
+      if lower < shown.count && shown[lower] == id { return }
+      shown.insert(id, at: lower)
+      if shown.count > TieOutIds.limit { shown.removeLast() }
+    }
+
+    /// The texts.
+    func ids(pool: TextPool) -> TieOutIds {
+      TieOutIds(shown: shown.map { $0.string(pool: pool) }, count: count)
+    }
   }
 
   /// The feed's cells and order lines, and the transactions behind each cell.
@@ -67,15 +106,15 @@ enum TieOutFeed {
     }
     var cells: [CellKey: TieOutSums] = [:]
     var orders: [OrderLine] = []
-    var ids: [CellKey: TieOutIds] = [:]
+    var packed: [CellKey: PackedIds] = [:]
     for part in results {
       for (k, v) in part.cells {
         cells[k, default: TieOutSums()].add(v)
       }
-      for (k, v) in part.ids { ids[k, default: TieOutIds()].merge(v) }
+      for (k, v) in part.ids { packed[k, default: PackedIds()].merge(v, pool: s.pool) }
       orders += part.orders
     }
-    return (cells, orders, ids)
+    return (cells, orders, packed.mapValues { $0.ids(pool: s.pool) })
   }
 
   /// An App Store chain's purchases: production, purchased (not Family Sharing); a priced one adds its
@@ -109,7 +148,7 @@ enum TieOutFeed {
           variant: r.variant, currency: r.currency)
         out.cells[key, default: TieOutSums()].addCharge(units: units, amount: r.amount, proceeds: proceeds)
         if r.amount != 0 {
-          out.ids[key, default: TieOutIds()].add(r.transactionId.string(pool: view.pool))
+          out.ids[key, default: PackedIds()].add(r.transactionId, pool: view.pool)
           chargeKey = key
         }
       }
@@ -122,7 +161,7 @@ enum TieOutFeed {
         variant: r.variant, currency: r.currency)
       out.cells[key, default: TieOutSums()].addCharge(units: -units, amount: -r.amount, proceeds: -proceeds)
       // A refund on its purchase's day is the same transaction of the same cell.
-      if key != chargeKey { out.ids[key, default: TieOutIds()].add(r.transactionId.string(pool: view.pool)) }
+      if key != chargeKey { out.ids[key, default: PackedIds()].add(r.transactionId, pool: view.pool) }
     }
   }
 
@@ -158,7 +197,7 @@ enum TieOutFeed {
       if item != 0
         && !(refund && chargedInCell(r.transactionId, purchases, view, span: span))
       {
-        out.ids[key, default: TieOutIds()].add(r.transactionId.string(pool: view.pool))
+        out.ids[key, default: PackedIds()].add(r.transactionId, pool: view.pool)
       }
       out.orders.append(
         OrderLine(
