@@ -358,6 +358,7 @@ extension ReconciliationRun {
     workbook.revenueTrend = trend
     workbook.findingsTrend = findingsTrend
     workbook.reportingTotals = reportingTotals
+    workbook.docsBase = setup.config.docsBaseURL
     let path = setup.staging + "/" + ReconciliationWorkbook.fileName
     let time = WorkbookTime()
     let work = BackgroundWork { () throws(XLSXError) in
@@ -378,12 +379,19 @@ extension ReconciliationRun {
     var byKey: [String: Case] = [:]
     for c in outcome.cases?.current ?? [] { byKey[c.key] = c }
     var files: [(String, [UInt8])] = [
-      ("findings.csv", ReportTables.findingsCSV(outcome.findings, cases: byKey)),
+      (
+        "findings.csv", ReportTables.findingsCSV(outcome.findings, docsBase: config.docsBaseURL, cases: byKey)
+      ),
       ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
       ("counts.csv", ReportTables.countsCSV(outcome.counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
-      ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells, cases: byKey)),
-      ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders, cases: byKey)),
+      (
+        "tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells, docsBase: config.docsBaseURL, cases: byKey)
+      ),
+      (
+        "tieout_orders.csv",
+        ReportTables.tieOutOrdersCSV(outcome.tieOut.orders, docsBase: config.docsBaseURL, cases: byKey)
+      ),
       ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: facts.inputs)),
     ]
     if !config.experiments.isEmpty {
@@ -421,6 +429,7 @@ extension ReconciliationRun {
     facts.attention = inputs.attention
     facts.cases = outcome.cases
     facts.inputNotes = [duplicatesLine(outcome.duplicates)]
+    facts.docsBase = config.docsBaseURL
     return facts
   }
 

@@ -17,6 +17,7 @@ package indirect enum ConfigSchema: Sendable {
   /// The config file's schema.
   package static let root = ConfigSchema.object([
     "timeZone": .value,
+    "docsBaseURL": .value,
     "allowOutside": .value,
     "damaged": .object(["maxRejectPercent": .value, "maxRejects": .value, "minRejects": .value]),
     "appStore": .object([

@@ -10,6 +10,9 @@ package struct RunConfig: Sendable {
   package var baseDirectory: String
   /// IANA time zone of the report day (`--date` and revenue days); UTC by default.
   package var timeZone = "UTC"
+  /// `docsBaseURL`: what the reports' `docs` links start with (then `rules.md#…`); `docs/` by default,
+  /// relative to the project's docs folder. A team sets its own hosted copy of docs/.
+  package var docsBaseURL = NextStep.defaultDocsBase
   /// App Store JSON Lines of decoded transactions or JWS (glob patterns).
   package var appStoreTransactions: [String] = []
   /// Apple Summary Sales reports (`S_D_<vendor>_<YYYYMMDD>.txt[.gz]`, glob patterns).
@@ -134,6 +137,25 @@ package struct RunConfig: Sendable {
     return ns.localizedDescription
   }
 
+  /// Reads `timeZone` (an IANA zone) and `docsBaseURL` (what the reports' docs links start with).
+  static func parseReportKeys(
+    _ root: [String: Any], into config: inout RunConfig, fail: (String) -> RunError
+  ) throws(RunError) {
+    if let tz = root["timeZone"] {
+      guard let tz = tz as? String, TimeZone(identifier: tz) != nil else {
+        throw fail("timeZone must be an IANA time zone name such as \"UTC\" or \"Europe/Berlin\"")
+      }
+      config.timeZone = tz
+    }
+    if let base = root["docsBaseURL"] {
+      guard let base = base as? String, !base.isEmpty, !base.contains(where: \.isNewline) else {
+        throw fail(
+          "docsBaseURL must be a non-empty text such as \"https://wiki.example.com/storerecon/docs/\"")
+      }
+      config.docsBaseURL = base
+    }
+  }
+
   /// Validates a decoded config object.
   package static func parse(_ root: [String: Any], baseDirectory: String, name: String) throws(RunError)
     -> RunConfig
@@ -169,12 +191,7 @@ package struct RunConfig: Sendable {
     if case .object(let known) = ConfigSchema.root {
       config.unknownKeys = root.keys.filter { known[$0] == nil }.sorted()
     }
-    if let tz = root["timeZone"] {
-      guard let tz = tz as? String, TimeZone(identifier: tz) != nil else {
-        throw fail("timeZone must be an IANA time zone name such as \"UTC\" or \"Europe/Berlin\"")
-      }
-      config.timeZone = tz
-    }
+    try parseReportKeys(root, into: &config, fail: fail)
     try parseInputRules(root, into: &config, fail: fail)
     try parseStoreExports(
       object(root["appStore"], "appStore"), object(root["play"], "play"), into: &config, fail: fail,

@@ -71,15 +71,17 @@ extension TieOut {
     let (salesDays, months) = periods(reports, settings: settings, t: ledger.asOf.ms)
     let feed = TieOutFeed.collect(ledger: ledger, settings: settings, salesDays: salesDays, months: months)
     return build(
-      cells: feedCells(feed.cells, ledger: ledger), orders: feed.orders, reports: reports, settings: settings,
-      asOf: ledger.asOf)
+      cells: feedCells(feed.cells, ids: feed.ids, ledger: ledger), orders: feed.orders, reports: reports,
+      settings: settings, asOf: ledger.asOf)
   }
 
-  /// The feed's cells by name, in report order.
-  static func feedCells(_ cells: [TieOutFeed.CellKey: TieOutSums], ledger: Ledger) -> [TieOutFeedRows.Cell] {
+  /// The feed's cells by name, with the transactions behind each, in report order.
+  static func feedCells(
+    _ cells: [TieOutFeed.CellKey: TieOutSums], ids: [TieOutFeed.CellKey: TieOutIds], ledger: Ledger
+  ) -> [TieOutFeedRows.Cell] {
     var table = TieOutCellTable()
-    table.addFeed(cells, products: ledger.storage.products)
-    var named = table.table.map { TieOutFeedRows.Cell(key: $0.key, sums: $0.value.ledger) }
+    table.addFeed(cells, ids: ids, products: ledger.storage.products)
+    var named = table.table.map { TieOutFeedRows.Cell(key: $0.key, sums: $0.value.ledger, ids: $0.value.ids) }
     named.sort { TieOutFeedRows.Cell.precedes($0, $1) }
     return named
   }
@@ -110,7 +112,7 @@ extension TieOut {
     let (salesDays, months) = periods(reports, settings: settings, t: ledger.asOf.ms)
     let feed = TieOutFeed.collect(ledger: ledger, settings: settings, salesDays: salesDays, months: months)
     var rows = TieOutFeedRows()
-    rows.cells = feedCells(feed.cells, ledger: ledger)
+    rows.cells = feedCells(feed.cells, ids: feed.ids, ledger: ledger)
     rows.orders = feed.orders.map {
       TieOutFeedRows.Order(
         orderId: $0.order.string, month: $0.month, productId: $0.product, currency: $0.currency,
@@ -159,6 +161,7 @@ extension TieOut {
       sides.ledger.gross += cell.sums.gross
       sides.ledger.proceeds += cell.sums.proceeds
       sides.ledger.freeUnits += cell.sums.freeUnits
+      sides.ids.merge(cell.ids)
       cells.table[cell.key] = sides
     }
     orders.addFeed(feedOrders)
@@ -192,6 +195,8 @@ struct TieOutCellTable {
     var ledger = TieOutSums()
     var proceedsCurrency: Currency?
     var proceedsCurrencies = 0
+    /// The feed's transactions (Play: orders) behind the ledger side.
+    var ids = TieOutIds()
   }
 
   var table: [Key: Sides] = [:]
@@ -231,8 +236,10 @@ struct TieOutCellTable {
     sides.noteProceedsCurrency(row.buyerCurrency)
   }
 
-  /// The feed's sums, keyed by variant numbers, turned into cells.
-  mutating func addFeed(_ feed: [TieOutFeed.CellKey: TieOutSums], products: ProductNames) {
+  /// The feed's sums (and the transactions behind them), keyed by variant numbers, turned into cells.
+  mutating func addFeed(
+    _ feed: [TieOutFeed.CellKey: TieOutSums], ids: [TieOutFeed.CellKey: TieOutIds], products: ProductNames
+  ) {
     for (k, sums) in feed {
       let store: Store = k.source == .appleSales ? .appStore : .play
       var name = products.name(ofVariant: k.variant)
@@ -246,6 +253,7 @@ struct TieOutCellTable {
       sides.ledger.gross += sums.gross
       sides.ledger.proceeds += sums.proceeds
       sides.ledger.freeUnits += sums.freeUnits
+      if let cellIds = ids[k] { sides.ids.merge(cellIds) }
       table[key] = sides
     }
   }
@@ -273,7 +281,7 @@ struct TieOutCellTable {
       cell.proceedsCurrency = sides.proceedsCurrency ?? key.currency
       cell.reportFreeUnits = sides.report.freeUnits
       cell.ledgerFreeUnits = sides.ledger.freeUnits
-      TieOutWording.judge(&cell, proceedsCurrencies: sides.proceedsCurrencies)
+      TieOutWording.judge(&cell, proceedsCurrencies: sides.proceedsCurrencies, feedIds: sides.ids)
       return cell
     }
   }

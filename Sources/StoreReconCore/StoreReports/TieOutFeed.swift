@@ -26,13 +26,54 @@ enum TieOutFeed {
   struct Part {
     var cells: [CellKey: TieOutSums] = [:]
     var orders: [OrderLine] = []
+    /// The priced transactions (Play: orders) behind each cell, for the detail of a difference.
+    var ids: [CellKey: PackedIds] = [:]
   }
 
-  /// The feed's cells and order lines.
+  /// A cell's transactions while the feed is read: the ``TieOutIds/limit`` smallest as packed ids
+  /// (compared as their texts, without making a `String` of each), and how many there are.
+  struct PackedIds {
+    var shown: [PackedID] = []
+    var count: Int64 = 0
+
+    /// One more id of the cell (each added once).
+    mutating func add(_ id: PackedID, pool: TextPool) {
+      count += 1
+      keep(id, pool: pool)
+    }
+
+    /// Another part's ids (of other chains).
+    mutating func merge(_ other: PackedIds, pool: TextPool) {
+      count += other.count
+      for id in other.shown { keep(id, pool: pool) }
+    }
+
+    private mutating func keep(_ id: PackedID, pool: TextPool) {
+      if shown.count == TieOutIds.limit, let last = shown.last, PackedID.compare(id, last, pool: pool) >= 0 {
+        return
+      }
+      var lower = 0
+      var upper = shown.count
+      while lower < upper {
+        let middle = (lower + upper) / 2
+        if PackedID.less(shown[middle], id, pool: pool) { lower = middle + 1 } else { upper = middle }
+      }
+      if lower < shown.count && shown[lower] == id { return }
+      shown.insert(id, at: lower)
+      if shown.count > TieOutIds.limit { shown.removeLast() }
+    }
+
+    /// The texts.
+    func ids(pool: TextPool) -> TieOutIds {
+      TieOutIds(shown: shown.map { $0.string(pool: pool) }, count: count)
+    }
+  }
+
+  /// The feed's cells and order lines, and the transactions behind each cell.
   static func collect(
     ledger: Ledger, settings: TieOutSettings, salesDays: Set<CivilDate>, months: Set<CivilDate>
   )
-    -> (cells: [CellKey: TieOutSums], orders: [OrderLine])
+    -> (cells: [CellKey: TieOutSums], orders: [OrderLine], ids: [CellKey: TieOutIds])
   {
     let s = ledger.storage
     let t = ledger.asOf.ms
@@ -65,13 +106,15 @@ enum TieOutFeed {
     }
     var cells: [CellKey: TieOutSums] = [:]
     var orders: [OrderLine] = []
+    var packed: [CellKey: PackedIds] = [:]
     for part in results {
       for (k, v) in part.cells {
         cells[k, default: TieOutSums()].add(v)
       }
+      for (k, v) in part.ids { packed[k, default: PackedIds()].merge(v, pool: s.pool) }
       orders += part.orders
     }
-    return (cells, orders)
+    return (cells, orders, packed.mapValues { $0.ids(pool: s.pool) })
   }
 
   /// An App Store chain's purchases: production, purchased (not Family Sharing); a priced one adds its
@@ -98,11 +141,16 @@ enum TieOutFeed {
       let proceeds = FeeSchedule.proceeds(
         grossMinor: r.amount, taxMinor: 0, basisPoints: bp, rounding: settings.rounding
       ).proceeds
+      var chargeKey: CellKey?
       if let d = settings.appleDay(r.at), covered[d] {
         let key = CellKey(
           source: .appleSales, day: Int32(truncatingIfNeeded: settings.appleDays[d].day.daysSinceEpoch),
           variant: r.variant, currency: r.currency)
         out.cells[key, default: TieOutSums()].addCharge(units: units, amount: r.amount, proceeds: proceeds)
+        if r.amount != 0 {
+          out.ids[key, default: PackedIds()].add(r.transactionId, pool: view.pool)
+          chargeKey = key
+        }
       }
       guard r.amount > 0, let rare = view.storage.rareFields(n), let revoked = rare.revokedAt,
         revoked.ms <= t,
@@ -112,6 +160,8 @@ enum TieOutFeed {
         source: .appleSales, day: Int32(truncatingIfNeeded: settings.appleDays[d].day.daysSinceEpoch),
         variant: r.variant, currency: r.currency)
       out.cells[key, default: TieOutSums()].addCharge(units: -units, amount: -r.amount, proceeds: -proceeds)
+      // A refund on its purchase's day is the same transaction of the same cell.
+      if key != chargeKey { out.ids[key, default: PackedIds()].add(r.transactionId, pool: view.pool) }
     }
   }
 
@@ -144,12 +194,33 @@ enum TieOutFeed {
       let key = CellKey(source: .playEarnings, day: span.number, variant: r.variant, currency: r.currency)
       out.cells[key, default: TieOutSums()].addCharge(
         units: sign, amount: sign * item, proceeds: sign * (item - fee))
+      if item != 0
+        && !(refund && chargedInCell(r.transactionId, purchases, view, span: span))
+      {
+        out.ids[key, default: PackedIds()].add(r.transactionId, pool: view.pool)
+      }
       out.orders.append(
         OrderLine(
           order: PlayOrderKey(r.transactionId, pool: view.pool), month: span.month,
           product: skus[Int(r.variant)],
           currency: Currency(tableIndex: Int(r.currency) - 1), item: sign * item, fee: sign * fee))
     }
+  }
+
+  /// Whether a priced `Charged` row of the chain's `purchases` has the order `id` in `span` (so a refund
+  /// of it in the same month is the same order of the same cell, listed once).
+  static func chargedInCell(
+    _ id: PackedID, _ purchases: Range<Int>, _ view: borrowing LedgerView, span: MonthSpan
+  ) -> Bool {
+    for k in purchases {
+      let n = view.recordNumber(at: k)
+      let r = view.record(number: n)
+      guard r.transactionId == id, r.flags.revenueSlot >= 0, r.currency != 0 else { continue }
+      if span.startMs <= r.at && r.at < span.endMs && r.amount - min(max(view.tax(n), 0), r.amount) != 0 {
+        return true
+      }
+    }
+    return false
   }
 
   /// An earnings month as instants: `[startMs, endMs)` in UTC, its first day and that day's number.

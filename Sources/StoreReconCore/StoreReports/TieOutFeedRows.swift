@@ -13,6 +13,8 @@ package struct TieOutFeedRows: Sendable, Equatable {
     package var grossMinor: Int64 = 0
     package var proceedsMinor: Int64 = 0
     package var freeUnits: Int64 = 0
+    /// The transactions (Play: orders) behind it: the smallest ids and their number.
+    package var ids = TieOutIds()
 
     /// A cell's feed side from its fields.
     package init(
@@ -30,11 +32,12 @@ package struct TieOutFeedRows: Sendable, Equatable {
       self.freeUnits = freeUnits
     }
 
-    init(key: TieOutCellTable.Key, sums: TieOutSums) {
+    init(key: TieOutCellTable.Key, sums: TieOutSums, ids: TieOutIds) {
       self.init(
         source: key.source, day: key.day, productId: key.product, country: key.country,
         currency: key.currency,
         units: sums.units, grossMinor: sums.gross, proceedsMinor: sums.proceeds, freeUnits: sums.freeUnits)
+      self.ids = ids
     }
 
     var key: TieOutCellTable.Key {

@@ -113,8 +113,9 @@ enum TieOutWording {
 
   static func units(_ n: Int64) -> String { n == 1 || n == -1 ? "\(n) unit" : "\(n) units" }
 
-  /// The cell's status from its units and gross, and the difference in words.
-  static func judge(_ cell: inout TieOutCell, proceedsCurrencies: Int) {
+  /// The cell's status from its units and gross, and the difference in words; a `report_more` or
+  /// `report_less` cell names the feed's transactions behind it (`feedIds`), or that there are none.
+  static func judge(_ cell: inout TieOutCell, proceedsCurrencies: Int, feedIds: TieOutIds = TieOutIds()) {
     let c = cell.currency
     let unitsDiff = cell.unitsDiff
     var words: [String] = []
@@ -135,6 +136,9 @@ enum TieOutWording {
         "same \(units(cell.reportUnits)); the store's gross is \(money(abs(cell.grossDiffMinor), c)) \(more)")
     } else {
       cell.status = .match
+    }
+    if cell.status == .reportMore || cell.status == .reportLess {
+      words.append(feedIds.text(cell.source == .playEarnings ? "feed orders" : "feed transactions"))
     }
     if cell.reportFreeUnits != 0 || cell.ledgerFreeUnits != 0 {
       let same = cell.reportFreeUnits == cell.ledgerFreeUnits

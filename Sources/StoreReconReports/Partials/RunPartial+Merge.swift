@@ -179,6 +179,7 @@ extension RunPartial {
         m.grossMinor = try sum(m.grossMinor, c.grossMinor, what)
         m.proceedsMinor = try sum(m.proceedsMinor, c.proceedsMinor, what)
         m.freeUnits = try sum(m.freeUnits, c.freeUnits, what)
+        m.ids.merge(c.ids)
         table[key] = m
       }
     }

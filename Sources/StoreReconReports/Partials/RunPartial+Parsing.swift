@@ -128,10 +128,16 @@ extension PartialFields {
     guard let source = StoreReportKind(rawValue: sourceText) else {
       throw error("unknown report '\(sourceText)'")
     }
-    return TieOutFeedRows.Cell(
+    var cell = TieOutFeedRows.Cell(
       source: source, day: try date(2), productId: try text(3), country: try text(4),
       currency: try currency(5),
       units: try int64(6), grossMinor: try int64(7), proceedsMinor: try int64(8), freeUnits: try int64(9))
+    // The transactions behind the cell: their number, then the smallest ids.
+    if values.count > 10 {
+      let shown = try (11..<values.count).map { i throws(PartialText.FormatError) in try text(i) }
+      cell.ids = TieOutIds(shown: shown, count: try int64(10))
+    }
+    return cell
   }
 
   func duplicate() throws(PartialText.FormatError) -> RecordDuplicate {

@@ -79,10 +79,12 @@ extension RunPartial {
       for product in playUnits.keys.sorted() { out.line(["P", product, String(playUnits[product] ?? 0)]) }
     }
     for c in tieOut.cells {
-      out.line([
-        "TC", c.source.rawValue, c.day.description, c.productId, c.country, c.currency.code, String(c.units),
-        String(c.grossMinor), String(c.proceedsMinor), String(c.freeUnits),
-      ])
+      out.line(
+        [
+          "TC", c.source.rawValue, c.day.description, c.productId, c.country, c.currency.code,
+          String(c.units),
+          String(c.grossMinor), String(c.proceedsMinor), String(c.freeUnits), String(c.ids.count),
+        ] + c.ids.shown)
     }
     for o in tieOut.orders {
       out.line([

@@ -16,6 +16,9 @@ extension ReportSummary {
         case .subheading(let text): lines.append("\(text):")
         case .table(let table): lines += table.text()
         case .picture: break
+        case .nextSteps(let steps):
+          lines.append("What to do:")
+          for step in steps { lines += step.text() }
         }
       }
       lines.append("")
@@ -84,6 +87,9 @@ extension ReportSummary {
           out += table.html()
         case .picture(let svg):
           out += svg
+        case .nextSteps(let steps):
+          out += "<p style=\"margin:8px 0 0 0;font-weight:bold;font-size:13px;\">What to do</p>\n"
+          for step in steps { out += step.html() }
         }
       }
     }

@@ -52,6 +52,9 @@ extension ReportSummary {
     for line in facts.inputNotes { blocks.append(.paragraph(line)) }
     if facts.inputs.contains(where: { $0.counts.rejected > 0 }) {
       blocks.append(.paragraph("Rejected rows are listed with file, line and reason in rejects/."))
+      if let step = NextStep.of(.rejectedRows) {
+        blocks.append(.nextSteps([SummaryStep(step, docsBase: facts.docsBase)]))
+      }
     }
     return SummarySection(title: "Inputs", blocks: blocks)
   }
@@ -103,6 +106,10 @@ extension ReportSummary {
       if let totals = ReportingTotals.build(facts) {
         blocks.append(.paragraph(Self.atStakeLine(totals, facts)))
       }
+      let steps = groups.filter { $0.count > 0 }.compactMap { g in
+        NextStep.of(g.reason).map { SummaryStep($0, docsBase: facts.docsBase) }
+      }
+      if !steps.isEmpty { blocks.append(.nextSteps(steps)) }
     }
     if let h = facts.history {
       let since =

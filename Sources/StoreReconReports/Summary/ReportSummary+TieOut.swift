@@ -118,6 +118,8 @@ extension ReportSummary {
       ])
     }
     if !table.rows.isEmpty { blocks.append(.table(table)) }
+    let cellSteps = tieOutSteps(cells: Set(tieOut.cells.lazy.map(\.status)), orders: [])
+    if !cellSteps.isEmpty { blocks.append(.nextSteps(cellSteps)) }
     let orderLines = Self.tieOutOrderLines(tieOut)
     if !orderLines.isEmpty {
       blocks.append(.subheading("Google Play orders (earnings Charge against sales Item Price)"))
@@ -132,6 +134,8 @@ extension ReportSummary {
         ])
       }
       blocks.append(.table(orders))
+      let orderSteps = tieOutSteps(cells: [], orders: Set(tieOut.orders.lazy.map(\.status)))
+      if !orderSteps.isEmpty { blocks.append(.nextSteps(orderSteps)) }
     }
     blocks += consoleCheckBlocks
     return SummarySection(title: "Tie-out", blocks: blocks)
@@ -160,6 +164,16 @@ extension ReportSummary {
         "Paid units in the store's latest report of the day, against chains and entitlements (counts.csv)"),
       .table(table),
     ]
+  }
+
+  /// The next steps of the statuses other than `match` that `cells` and `orders` hold, in status order.
+  func tieOutSteps(cells cellStatuses: Set<TieOutCell.Status>, orders orderStatuses: Set<TieOutOrder.Status>)
+    -> [SummaryStep]
+  {
+    let subjects: [NextStep.Subject] =
+      TieOutCell.Status.allCases.filter(cellStatuses.contains).map { .tieOutCell($0) }
+      + TieOutOrder.Status.allCases.filter(orderStatuses.contains).map { .tieOutOrder($0) }
+    return subjects.compactMap { NextStep.of($0).map { SummaryStep($0, docsBase: facts.docsBase) } }
   }
 
   var payoutsSection: SummarySection {

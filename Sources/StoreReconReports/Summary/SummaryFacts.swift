@@ -40,6 +40,8 @@ package struct SummaryFacts: Sendable {
   /// The run's cases with their states (docs/cases.md); `nil`: made from the findings, the tie-out and
   /// the inputs, every one new.
   package var cases: CaseBook?
+  /// What the next steps' links start with (the config's `docsBaseURL`).
+  package var docsBase = NextStep.defaultDocsBase
 
   /// Creates facts with no optional section.
   package init(

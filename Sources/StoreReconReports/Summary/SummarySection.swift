@@ -11,6 +11,9 @@ package struct SummarySection: Sendable, Equatable {
     /// An inline SVG picture (``SVGChart``), already escaped; the HTML shows it, the text leaves it out
     /// (its figures are in the tables beside it).
     case picture(String)
+    /// What to do about each reason or status listed above (``SummaryStep``): an indented line in the
+    /// text, a short line with a link in the HTML.
+    case nextSteps([SummaryStep])
   }
 
   /// The section's title.

@@ -2,18 +2,26 @@ package import StoreReconCore
 
 /// Renders the core's tables as the CSV reports of docs/reports.md. Writers decide nothing.
 package enum ReportTables {
-  /// `findings.csv`.
-  package static func findingsCSV(_ findings: [Finding], cases: [String: Case] = [:]) -> [UInt8] {
-    var csv = CSVWriter(header: [
-      "finding_key", "kind", "reason", "store", "chain_key", "user_id", "product_id", "currency",
-      "amount_minor",
-      "since", "detail", "state", "first_seen", "age_days",
-    ])
+  /// The columns of `findings.csv`: `what_to_do` and `docs` (the next step of the reason and its link,
+  /// docs/reports.md#what-to-do-and-docs) follow `detail`; then the finding's case (docs/cases.md).
+  package static let findingsHeader = [
+    "finding_key", "kind", "reason", "store", "chain_key", "user_id", "product_id", "currency",
+    "amount_minor", "since", "detail", "what_to_do", "docs", "state", "first_seen", "age_days",
+  ]
+
+  /// `findings.csv`; `docsBase` (the config's `docsBaseURL`) starts the `docs` links; `cases` gives each
+  /// finding its state, first-seen date and age.
+  package static func findingsCSV(
+    _ findings: [Finding], docsBase: String = NextStep.defaultDocsBase, cases: [String: Case] = [:]
+  ) -> [UInt8] {
+    var csv = CSVWriter(header: findingsHeader)
     for f in findings {
+      let step = NextStep.of(f.reason)
       csv.row(
         [
           f.key, f.kind.rawValue, f.reason.rawValue, f.store.rawValue, f.chainKey, f.userId, f.productId,
           f.currency?.code ?? "", f.amountMinor.map { String($0) } ?? "", f.since ?? "", f.detail,
+          step?.whatToDo ?? "", step?.link(base: docsBase) ?? "",
         ] + caseColumns(cases[f.key]))
     }
     return csv.bytes

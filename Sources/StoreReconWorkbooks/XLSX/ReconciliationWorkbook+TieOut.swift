@@ -7,13 +7,13 @@ extension ReconciliationWorkbook {
   static let tieOutHeader = [
     "store", "source", "day", "product_id", "country", "currency", "report_units", "ledger_units",
     "units_diff", "report_gross", "ledger_gross", "gross_diff", "proceeds_currency", "report_proceeds",
-    "ledger_proceeds", "status", "detail", "report_free_units", "ledger_free_units",
+    "ledger_proceeds", "status", "detail", "report_free_units", "ledger_free_units", "what_to_do", "docs",
   ]
 
   /// The Tie-out orders sheet's columns: tieout_orders.csv's, money without `_minor`.
   static let tieOutOrdersHeader = [
     "store", "order_id", "month", "product_id", "currency", "sales_item", "earnings_charge",
-    "estimated_fee", "actual_fee", "status", "detail",
+    "estimated_fee", "actual_fee", "status", "detail", "what_to_do", "docs",
   ]
 
   /// The line a tie-out sheet shows under its header when there is no row.
@@ -28,11 +28,13 @@ extension ReconciliationWorkbook {
 
   /// **Tie-out**: one row per cell, differences first; money in each currency's format; Apple days
   /// as dates, Play earnings months as `YYYY-MM`.
-  static func writeTieOut(_ cells: [TieOutCell], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
-  {
+  static func writeTieOut(
+    _ cells: [TieOutCell], into workbook: XLSXWorkbook, rowLimit: Int,
+    docsBase: String = NextStep.defaultDocsBase
+  ) throws(XLSXError) {
     let order = differencesFirst(cells) { $0.status == .match }
     let sheets = try workbook.writeTable(
-      name: "Tie-out", header: tieOutHeader, rowCount: order.count, rowLimit: rowLimit
+      name: "Tie-out", header: tieOutHeader, rowCount: order.count, rowLimit: rowLimit, wide: [16, 19]
     ) { i in
       let c = cells[order[i]]
       let day: XLSXCell =
@@ -45,22 +47,24 @@ extension ReconciliationWorkbook {
         .money(minor: c.grossDiffMinor, currency: c.currency), .text(c.proceedsCurrency.code),
         .money(minor: c.reportProceedsMinor, currency: c.proceedsCurrency),
         .money(minor: c.ledgerProceedsMinor, currency: c.currency), .text(c.status.rawValue),
-        text(c.detail), .integer(c.reportFreeUnits), .integer(c.ledgerFreeUnits),
-      ]
+        wrapped(c.detail), .integer(c.reportFreeUnits), .integer(c.ledgerFreeUnits),
+      ] + nextStep(NextStep.of(c.status), docsBase: docsBase)
     }
     if cells.isEmpty { try sheets[0].write(.text(noTieOutNote), row: 1, column: 0, fitting: false) }
   }
 
   /// **Tie-out orders**: one row per Google Play order of an earnings month, differences first.
-  static func writeTieOutOrders(_ orders: [TieOutOrder], into workbook: XLSXWorkbook, rowLimit: Int)
-    throws(XLSXError)
-  {
+  static func writeTieOutOrders(
+    _ orders: [TieOutOrder], into workbook: XLSXWorkbook, rowLimit: Int,
+    docsBase: String = NextStep.defaultDocsBase
+  ) throws(XLSXError) {
     // Only the orders with a difference: a big account has millions of matching orders a month, and
     // tieout_orders.csv lists every one.
     let order = orders.indices.filter { orders[$0].status != .match }
     let matching = orders.count - order.count
     let sheets = try workbook.writeTable(
-      name: "Tie-out orders", header: tieOutOrdersHeader, rowCount: order.count, rowLimit: rowLimit
+      name: "Tie-out orders", header: tieOutOrdersHeader, rowCount: order.count, rowLimit: rowLimit,
+      wide: [10, 11]
     ) { i in
       let o = orders[order[i]]
       return [
@@ -69,8 +73,8 @@ extension ReconciliationWorkbook {
         .money(minor: o.earningsChargeMinor, currency: o.currency),
         .money(minor: o.estimatedFeeMinor, currency: o.currency),
         .money(minor: o.actualFeeMinor, currency: o.currency), .text(o.status.rawValue),
-        text(o.detail),
-      ]
+        wrapped(o.detail),
+      ] + nextStep(NextStep.of(o.status), docsBase: docsBase)
     }
     if orders.isEmpty {
       try sheets[0].write(.text(noOrdersNote), row: 1, column: 0, fitting: false)

@@ -48,6 +48,9 @@ package enum ReconciliationWorkbook {
     /// The run's money in the reporting currency (``ReportingTotals``, with an FX table): a section of
     /// the Summary sheet after the revenue totals; `nil` leaves it out.
     package var reportingTotals: ReportingTotals?
+    /// What the `docs` links start with (the config's `docsBaseURL`): a web address makes them
+    /// hyperlinks, anything else (the default `docs/`) text.
+    package var docsBase = NextStep.defaultDocsBase
 
     /// Creates the content.
     package init(
@@ -119,9 +122,10 @@ package enum ReconciliationWorkbook {
       to: path, properties: properties, constantMemory: content.tableRows > options.constantMemoryAbove
     ) { (workbook: XLSXWorkbook) throws(XLSXError) in
       let summary = try writeSummary(content, into: workbook)
-      try writeTieOut(content.tieOut.cells, into: workbook, rowLimit: options.rowLimit)
-      try writeTieOutOrders(content.tieOut.orders, into: workbook, rowLimit: options.rowLimit)
-      try writeFindings(content.findings, into: workbook, rowLimit: options.rowLimit)
+      let docs = content.docsBase
+      try writeTieOut(content.tieOut.cells, into: workbook, rowLimit: options.rowLimit, docsBase: docs)
+      try writeTieOutOrders(content.tieOut.orders, into: workbook, rowLimit: options.rowLimit, docsBase: docs)
+      try writeFindings(content.findings, into: workbook, rowLimit: options.rowLimit, docsBase: docs)
       try writeRevenue(content.revenue, into: workbook, rowLimit: options.rowLimit)
       try writeCounts(content.counts, into: workbook, rowLimit: options.rowLimit)
       try writeGrants(content.grants, into: workbook, rowLimit: options.rowLimit)
@@ -131,26 +135,43 @@ package enum ReconciliationWorkbook {
     }
   }
 
-  static func writeFindings(_ findings: [Finding], into workbook: XLSXWorkbook, rowLimit: Int)
-    throws(XLSXError)
-  {
-    let header = [
-      "finding_key", "reason", "store", "chain_key", "user_id", "product_id", "currency", "amount", "since",
-      "detail",
-    ]
+  /// The columns of a findings sheet: `detail` and `what_to_do` whole, wrapped in wide columns, then
+  /// the `docs` link (docs/reports.md#what-to-do-and-docs).
+  static let findingsHeader = [
+    "finding_key", "reason", "store", "chain_key", "user_id", "product_id", "currency", "amount", "since",
+    "detail", "what_to_do", "docs",
+  ]
+
+  static func writeFindings(
+    _ findings: [Finding], into workbook: XLSXWorkbook, rowLimit: Int,
+    docsBase: String = NextStep.defaultDocsBase
+  ) throws(XLSXError) {
     for kind in Finding.Kind.allCases {
       let rows = findings.indices.filter { findings[$0].kind == kind }
-      try workbook.writeTable(name: sheetName(kind), header: header, rowCount: rows.count, rowLimit: rowLimit)
-      { i in
+      try workbook.writeTable(
+        name: sheetName(kind), header: findingsHeader, rowCount: rows.count, rowLimit: rowLimit,
+        wide: [9, 10]
+      ) { i in
         let f = findings[rows[i]]
         return [
           .text(f.key), .text(f.reason.rawValue), .text(f.store.rawValue), .text(f.chainKey), .text(f.userId),
           .text(f.productId), f.currency.map { .text($0.code) } ?? .empty, money(f.amountMinor, f.currency),
           f.since.map { since in CivilDate.parse(since).map(date) ?? .text(since) } ?? .empty,
-          .text(XLSXWorksheet.clipped(f.detail)),
-        ]
+          wrapped(f.detail),
+        ] + nextStep(NextStep.of(f.reason), docsBase: docsBase)
       }
     }
+  }
+
+  /// A step's `what_to_do` (wrapped) and `docs` (link) cells; blank for none (a `match`).
+  static func nextStep(_ step: NextStep?, docsBase: String) -> [XLSXCell] {
+    guard let step else { return [.empty, .empty] }
+    return [.wrapped(step.whatToDo), .link(step.link(base: docsBase))]
+  }
+
+  /// Long text whole (up to Excel's limit per cell), wrapped; blank when empty.
+  static func wrapped(_ value: String) -> XLSXCell {
+    value.isEmpty ? .empty : .wrapped(XLSXWorksheet.clipped(value))
   }
 
   static func writeRevenue(_ revenue: [RevenueRow], into workbook: XLSXWorkbook, rowLimit: Int)

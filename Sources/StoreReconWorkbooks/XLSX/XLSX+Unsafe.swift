@@ -71,11 +71,15 @@ enum LXW {
       return Sheet(raw: sheet, workbook: self)
     }
 
-    /// A new cell format (`workbook_add_format`), bold and with `numberFormat` as asked; `nil` when
-    /// libxlsxwriter cannot allocate one.
-    func addFormat(bold: Bool, numberFormat: String?) -> Format? {
+    /// A new cell format (`workbook_add_format`), bold, wrapped (text wrap, aligned to the top) and
+    /// with `numberFormat` as asked; `nil` when libxlsxwriter cannot allocate one.
+    func addFormat(bold: Bool, wrap: Bool = false, numberFormat: String?) -> Format? {
       guard let format = workbook_add_format(open) else { return nil }
       if bold { format_set_bold(format) }
+      if wrap {
+        format_set_text_wrap(format)
+        format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_TOP.rawValue))
+      }
       if let numberFormat {
         numberFormat.withCString { format_set_num_format(format, $0) }
       }
@@ -125,6 +129,13 @@ enum LXW {
     func writeString(_ row: lxw_row_t, _ column: lxw_col_t, _ text: String, format: Format?) -> lxw_error {
       let sheet = open
       return text.withCString { worksheet_write_string(sheet, row, column, $0, format?.raw) }
+    }
+
+    /// `worksheet_write_url` with the default hyperlink format (`url` holds no NUL).
+    @inline(__always)
+    func writeURL(_ row: lxw_row_t, _ column: lxw_col_t, _ url: String) -> lxw_error {
+      let sheet = open
+      return url.withCString { worksheet_write_url(sheet, row, column, $0, nil) }
     }
 
     /// `worksheet_write_number`.

@@ -9,6 +9,11 @@ package enum XLSXCell: Sendable, Equatable {
   case text(String)
   /// Bold text: table headers and section titles.
   case bold(String)
+  /// Text wrapped in its cell (a wide column of long text: details, what to do).
+  case wrapped(String)
+  /// A link: a hyperlink where it is a web address (`http://`, `https://`) and the sheet has fewer than
+  /// Excel's 65,530 links, else the same text.
+  case link(String)
   /// A whole number in the General format (counts, line numbers).
   case integer(Int64)
   /// Money: minor units written as a number in the currency's own format (`#,##0.00` for USD).

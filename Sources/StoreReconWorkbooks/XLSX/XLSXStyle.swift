@@ -3,6 +3,8 @@ import StoreReconReports
 enum XLSXStyle: Hashable, Sendable {
   /// Bold text (headers, section titles).
   case bold
+  /// Text wrapped in its cell, aligned to the top (long details, what to do).
+  case wrapped
   /// `yyyy-mm-dd`.
   case date
   /// `yyyy-mm-dd hh:mm:ss`.
@@ -15,7 +17,7 @@ enum XLSXStyle: Hashable, Sendable {
   /// The Excel number format, or `nil` for General.
   var numberFormat: String? {
     switch self {
-    case .bold: return nil
+    case .bold, .wrapped: return nil
     case .date: return "yyyy-mm-dd"
     case .dateTime: return "yyyy-mm-dd hh:mm:ss"
     case .percent: return "0.00%"

@@ -7,10 +7,14 @@ extension XLSXWorkbook {
   /// cut. `row(i)` gives the cells of data row `i` (0..<`rowCount`); rows are produced and written in
   /// order, one at a time, so a table never needs to exist in memory as cells.
   ///
+  /// The columns in `wide` (long, wrapped text: details, what to do) get `wideWidth` whatever their
+  /// content.
+  ///
   /// - Returns: the sheets written, at least one (a table with no rows is a header on its own).
   @discardableResult
   package func writeTable(
     name: String, header: [String], rowCount: Int, rowLimit: Int = XLSXWorksheet.maxRows,
+    wide: Set<Int> = [], wideWidth: Double = XLSXWorksheet.wideColumnWidth,
     row: (Int) throws(XLSXError) -> [XLSXCell]
   ) throws(XLSXError) -> [XLSXWorksheet] {
     guard rowLimit >= 2 && rowLimit <= XLSXWorksheet.maxRows else {
@@ -33,6 +37,7 @@ extension XLSXWorkbook {
       try sheet.setAutofilter(
         firstRow: 0, firstColumn: 0, lastRow: max(count, 0), lastColumn: max(header.count - 1, 0))
       try sheet.fitColumnWidths()
+      for column in wide.sorted() { try sheet.setColumnWidth(wideWidth, column: column) }
       sheets.append(sheet)
     }
     return sheets

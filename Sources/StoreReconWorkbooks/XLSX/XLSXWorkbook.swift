@@ -117,7 +117,10 @@ package final class XLSXWorkbook {
   func format(_ style: XLSXStyle) throws(XLSXError) -> LXW.Format {
     if let cached = formats[style] { return cached }
     let workbook = try open("add format")
-    guard let format = workbook.addFormat(bold: style == .bold, numberFormat: style.numberFormat) else {
+    guard
+      let format = workbook.addFormat(
+        bold: style == .bold, wrap: style == .wrapped, numberFormat: style.numberFormat)
+    else {
       throw XLSXError(
         path: displayPath, operation: "add format", reason: "libxlsxwriter could not allocate a format")
     }

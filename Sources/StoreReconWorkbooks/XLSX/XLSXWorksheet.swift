@@ -14,6 +14,12 @@ package final class XLSXWorksheet {
   package static let maxColumns = 16_384
   /// Characters per cell in Excel.
   package static let maxTextLength = 32_767
+  /// The width of a column of long wrapped text (details, what to do), in Excel's character units.
+  package static let wideColumnWidth = 80.0
+  /// Hyperlinks per worksheet in Excel (`LXW_MAX_NUMBER_URLS`); later links are written as text.
+  package static let maxLinks = 65_530
+  /// Characters of a hyperlink's address Excel takes; a longer one is written as text.
+  package static let maxLinkLength = 2_079
 
   /// The sheet's name.
   package let name: String
@@ -22,6 +28,8 @@ package final class XLSXWorksheet {
   private let handle: LXW.Sheet
   private var lastRow = -1
   private var contentWidths: [Int] = []
+  /// Hyperlinks written so far.
+  private var links = 0
 
   init(name: String, workbook: XLSXWorkbook, handle: LXW.Sheet) {
     self.name = name
@@ -40,12 +48,20 @@ package final class XLSXWorksheet {
     switch cell {
     case .empty:
       return
-    case .text(let text), .bold(let text):
+    case .link(let url) where isWebLink(url):
+      links += 1
+      status = sheet.writeURL(r, c, url)
+      width = url.unicodeScalars.count
+    case .text(let text), .bold(let text), .wrapped(let text), .link(let text):
       guard text.utf16.count <= XLSXWorksheet.maxTextLength else {
         throw error(row, column, "text of \(text.utf16.count) characters exceeds Excel's limit of 32,767")
       }
       let format: LXW.Format?
-      if case .bold = cell { format = try workbook.format(.bold) } else { format = nil }
+      switch cell {
+      case .bold: format = try workbook.format(.bold)
+      case .wrapped: format = try workbook.format(.wrapped)
+      default: format = nil
+      }
       // A C string ends at NUL: show it as U+FFFD rather than cut the text.
       let safe = text.utf8.contains(0) ? String(text.map { $0 == "\0" ? "\u{FFFD}" : $0 }) : text
       status = sheet.writeString(r, c, safe, format: format)
@@ -220,6 +236,13 @@ package final class XLSXWorksheet {
   }
 
   // MARK: - Private
+
+  /// Whether `url` is written as a hyperlink: a web address without NUL, short enough, while the
+  /// sheet has room for another link.
+  private func isWebLink(_ url: String) -> Bool {
+    (url.hasPrefix("https://") || url.hasPrefix("http://")) && links < XLSXWorksheet.maxLinks
+      && url.utf16.count <= XLSXWorksheet.maxLinkLength && !url.utf8.contains(0)
+  }
 
   /// The sheet while its workbook is open; for a cell write (`ordered`) in constant-memory mode, also
   /// checks the row does not go back.

@@ -64,7 +64,7 @@ import StoreReconTestSupport
       .split(separator: "\n").first
     let expected =
       "finding_key,kind,reason,store,chain_key,user_id,product_id,currency,amount_minor,since,detail,"
-      + "state,first_seen,age_days"
+      + "what_to_do,docs,state,first_seen,age_days"
     #expect(header.map(String.init) == expected)
     // Progress goes to stderr, one line per phase.
     #expect(out.stderr.contains("storerecon: reconciled"))

@@ -45,6 +45,9 @@ struct TieOutSummaryTests {
     return Array(body.prefix { !$0.isEmpty })
   }
 
+  /// The what-to-do sentence of `subject`.
+  static func step(_ subject: NextStep.Subject) -> String { NextStep.of(subject)?.whatToDo ?? "?" }
+
   @Test func payoutTotalsPerKindAndCurrency() {
     let usd = TieOutFixture.usd
     let eur = TieOutFixture.eur
@@ -72,6 +75,13 @@ struct TieOutSummaryTests {
         "  play       play_earnings  report_more        0                   —             —",
         "  play       play_earnings  report_less        1            9.99 USD     19.98 USD",
         "  play       play_earnings  price_differs      0                   —             —",
+        "What to do:",
+        "  tieout/report_more — docs/tieout.md#report_more",
+        "    " + Self.step(.tieOutCell(.reportMore)),
+        "  tieout/report_less — docs/tieout.md#report_less",
+        "    " + Self.step(.tieOutCell(.reportLess)),
+        "  tieout/price_differs — docs/tieout.md#price_differs",
+        "    " + Self.step(.tieOutCell(.priceDiffers)),
         "Google Play orders (earnings Charge against sales Item Price):",
         "  store  status               orders  |earnings − sales|  |actual − estimated fee|",
         "  play   match                     1            0.00 USD                  0.00 USD",
@@ -79,6 +89,13 @@ struct TieOutSummaryTests {
         "  play   missing_in_sales          0                   —                         —",
         "  play   amount_differs            1            1.00 USD                  0.15 USD",
         "  play   fee_differs               1            0.00 USD                  1.50 USD",
+        "What to do:",
+        "  tieout_orders/missing_in_earnings — docs/tieout.md#missing_in_earnings",
+        "    " + Self.step(.tieOutOrder(.missingInEarnings)),
+        "  tieout_orders/amount_differs — docs/tieout.md#amount_differs",
+        "    " + Self.step(.tieOutOrder(.amountDiffers)),
+        "  tieout_orders/fee_differs — docs/tieout.md#fee_differs",
+        "    " + Self.step(.tieOutOrder(.feeDiffers)),
       ])
     #expect(
       Self.section(text, "Payouts") == [
@@ -97,6 +114,18 @@ struct TieOutSummaryTests {
     // Six columns: one card per row (readable at 400 px), the status breakable at its underscore.
     #expect(html.contains(">store: app_store</th>") && html.contains(">report_<wbr>more</td>"))
     #expect(html.contains(">|earnings − sales|</td>"))
+    // Each status with a difference: its label and docs link on a line, what to do in a short line under it.
+    #expect(
+      html.contains(
+        "<b>tieout/report_less</b> · <span style=\"color:#59636e;\">docs/tieout.md#report_less</span></p>"))
+    #expect(html.contains(HTMLText.escape(Self.step(.tieOutOrder(.feeDiffers))) + "</p>"))
+    #expect(!html.contains("<b>tieout/match</b>") && !html.contains("missing_in_sales</b>"))
+    // A hosted docs base makes the links web links.
+    var hosted = Self.facts(tieOut: TieOutFixture.tieOut)
+    hosted.docsBase = "https://wiki.example.com/sr/"
+    #expect(
+      ReportSummary.build(hosted).html.contains(
+        "<a href=\"https://wiki.example.com/sr/tieout.md#report_more\" style=\"color:#0969da;\">docs</a>"))
     // Sections in order: revenue, tie-out, payouts, price tests, then the inputs.
     let titles = summary.sections.map(\.title)
     #expect(Array(titles.suffix(5)) == ["Revenue", "Tie-out", "Payouts", "Price tests", "Inputs"])

@@ -44,7 +44,7 @@ import StoreReconTestSupport
       #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? -1) == format, "\(ref)")
     }
     let sheet = try package.sheet("Tie-out")
-    #expect(sheet.frozenRows == 1 && sheet.autofilter == "A1:S5")
+    #expect(sheet.frozenRows == 1 && sheet.autofilter == "A1:U5")
     #expect(styles.isBold(style: sheet.cells["A1"]?.style ?? -1))
     let rows = try XLSXPackage.rows(sheet, strings: strings)
     #expect(rows[0] == ReconciliationWorkbook.tieOutHeader)
@@ -62,10 +62,14 @@ import StoreReconTestSupport
     money(sheet, "L4", "-9.99", "#,##0.00")
     #expect(rows[4][16] == "" && sheet.cells["R5"]?.value == "2")
     #expect(XLSXPackage.text(sheet.cells["Q3"], strings: strings) == "same units, 400 JPY more")
+    // What to do and the docs link after the free units; none for the match row.
+    #expect(rows[1][19] == NextStep.of(TieOutCell.Status.reportMore)?.whatToDo)
+    #expect(rows[1][20] == "docs/tieout.md#report_more")
+    #expect(rows[4].count <= 19 || (rows[4][19] == "" && rows[4][20] == ""))
 
     let orders = try package.sheet("Tie-out orders")
     // Only the orders with a difference, then a line counting the matching ones (all are in the CSV).
-    #expect(orders.frozenRows == 1 && orders.autofilter == "A1:K4")
+    #expect(orders.frozenRows == 1 && orders.autofilter == "A1:M4")
     let orderRows = try XLSXPackage.rows(orders, strings: strings)
     #expect(orderRows.dropFirst().map { $0.count > 1 ? $0[1] : "" } == ["GPA.2..0", "GPA.3", "GPA.4", ""])
     #expect(
@@ -74,6 +78,8 @@ import StoreReconTestSupport
     #expect(orderRows[1][2] == "2026-09")
     money(orders, "G3", "8.99", "#,##0.00")
     money(orders, "I4", "3", "#,##0.00")
+    #expect(orderRows[1][11] == NextStep.of(TieOutOrder.Status.missingInEarnings)?.whatToDo)
+    #expect(orderRows[1][12] == "docs/tieout.md#missing_in_earnings")
   }
 
   @Test func summaryRevenueAndCountsColumns() throws {

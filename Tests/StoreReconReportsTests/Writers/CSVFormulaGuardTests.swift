@@ -79,9 +79,11 @@ import Testing
       productId: "-2+3", currency: try #require(Currency.named("USD")), amountMinor: -499, detail: "+cmd|x")
     let rows = Self.text(ReportTables.findingsCSV([finding])).split(separator: "\n").map(String.init)
     #expect(rows.count == 2)
+    let step = try #require(NextStep.of(.unclaimed))
     #expect(
       rows[1].hasSuffix(
-        ",\"'=HYPERLINK(\"\"http://evil.example\"\")\",'@SUM(1),'-2+3,USD,-499,,'+cmd|x,,,"), "\(rows[1])")
+        ",\"'=HYPERLINK(\"\"http://evil.example\"\")\",'@SUM(1),'-2+3,USD,-499,,'+cmd|x,"
+          + "\"\(step.whatToDo)\",docs/rules.md#orphaned_chargeunclaimed,,,"), "\(rows[1])")
   }
 
   @Test func revenueKeepsNegativeMoneyAsNumbers() throws {

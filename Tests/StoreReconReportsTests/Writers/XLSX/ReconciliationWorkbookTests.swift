@@ -75,6 +75,48 @@ import StoreReconTestSupport
   ]
 
   @Test(arguments: [false, true])
+  func longDetailsWholeAndHostedDocsAsLinks(constantMemory: Bool) throws {
+    let dir = try TempDir()
+    let path = dir.path("reports/reconciliation.xlsx")
+    var options = ReconciliationWorkbook.Options()
+    options.constantMemoryAbove = constantMemory ? 0 : 1000
+    var content = try Self.content()
+    let long =
+      String(repeating: "paid through 2026-12-01T00:00:00.000Z, entitlement expired; ", count: 4) + "end"
+    let locked = try #require(content.findings.firstIndex { $0.reason == .lockedOut })
+    content.findings[locked].detail = long
+    content.docsBase = "https://wiki.example.com/storerecon/docs/"
+    try ReconciliationWorkbook.write(content, to: path, options: options)
+    let package = XLSXPackage(path)
+    let strings = try package.sharedStrings()
+    let orphaned = try package.sheet("Orphaned charges")
+    let rows = try XLSXPackage.rows(orphaned, strings: strings)
+    let row = try #require(rows.first { $0.count > 11 && $0[1] == "locked_out" }, "\(rows)")
+    // detail (J) and what_to_do (K) whole, wrapped, in wide columns; then the docs link (L).
+    #expect(row[9] == long && long.count > 200)
+    #expect(rows[0].suffix(3) == ["detail", "what_to_do", "docs"])
+    #expect(row[10] == NextStep.of(.lockedOut)?.whatToDo)
+    #expect(row[11] == "https://wiki.example.com/storerecon/docs/rules.md#orphaned_chargelocked_out")
+    #expect(orphaned.xml.contains("<col min=\"10\" max=\"10\" width=\"80."))
+    #expect(orphaned.xml.contains("<col min=\"11\" max=\"11\" width=\"80."))
+    #expect(try package.entry("xl/styles.xml").contains("wrapText=\"1\""))
+    #expect(orphaned.xml.contains("<hyperlink ref=\"L2\""), "\(orphaned.xml.suffix(600))")
+    // The address in the sheet's relationships, the anchor as the link's location (or in the address).
+    let rels = try package.entryNames().filter { $0.hasPrefix("xl/worksheets/_rels/") }
+    let targets = try rels.map { try package.entry($0) }.joined()
+    #expect(targets.contains("https://wiki.example.com/storerecon/docs/rules.md"), "\(targets)")
+    #expect(
+      targets.contains("rules.md#orphaned_chargelocked_out")
+        || orphaned.xml.contains("location=\"orphaned_chargelocked_out\""))
+    // With the default (relative) base, the link is text, not a hyperlink.
+    try ReconciliationWorkbook.write(try Self.content(), to: path, options: options)
+    let plain = try XLSXPackage(path).sheet("Orphaned charges")
+    #expect(!plain.xml.contains("<hyperlink "))
+    let plainRows = try XLSXPackage.rows(plain, strings: try XLSXPackage(path).sharedStrings())
+    #expect(plainRows[1][11] == "docs/rules.md#orphaned_chargelocked_out")
+  }
+
+  @Test(arguments: [false, true])
   func sheetsMoneyAndDates(constantMemory: Bool) throws {
     let dir = try TempDir()
     let path = dir.path("reports/reconciliation.xlsx")
@@ -99,7 +141,7 @@ import StoreReconTestSupport
     // Table sheets: bold frozen header, autofilter over the rows, amount with its currency beside it.
     let orphaned = try package.sheet("Orphaned charges")
     #expect(orphaned.frozenRows == 1)
-    #expect(orphaned.autofilter == "A1:J3")
+    #expect(orphaned.autofilter == "A1:L3")
     #expect(styles.isBold(style: orphaned.cells["A1"]?.style ?? -1))
     #expect(text(orphaned, "G1") == "currency" && text(orphaned, "H1") == "amount")
     // Report order: locked_out (JPY) before unclaimed (USD).
