@@ -29,9 +29,17 @@ extension ReconciliationRun {
     defer { publication.discard() }
     // The database first: an unreachable server, a wrong password, a locked date or a query that does
     // not return its contract stops the run before any file is read.
+    // The run history (docs/history.md): on that connection when it lives there, else opened on its own
+    // (a SQLite file by default), with the date's lock taken before any file is read.
+    let location = request.history ? setup.historyLocation : nil
     var session: DatabaseSession?
     if let uri = setup.databaseURI {
-      session = try openDatabase(uri, request: request, setup: &setup, progress: progress)
+      session = try openDatabase(uri, request: request, setup: &setup, history: location, progress: progress)
+    }
+    var history: (any RunHistory)? = session?.history
+    if let location, history == nil {
+      history = try openHistory(
+        location, lockDate: setup.date, lockTimeoutSeconds: request.lockTimeoutSeconds, progress: progress)
     }
     let database = session?.connection.description
     // The rejects files are written into the temporary folder while the inputs are read.
@@ -47,7 +55,7 @@ extension ReconciliationRun {
       try publication.publish()
       return result
     }
-    if let store = session?.history {
+    if let store = history {
       try recordHistory(
         store, &outcome, setup: setup, reports: inputs.reports, database: database, startedAt: startedAt,
         progress: progress, clock: clock)
@@ -64,7 +72,7 @@ extension ReconciliationRun {
       &written, setup: setup, configPath: request.configPath, database: database, timings: timings)
     try publication.publish()
     progress.note("wrote \(written.files.count + 1) files to \(setup.out) (\(written.writeMs) ms)")
-    session?.history?.unlock(date: setup.date)
+    history?.unlock(date: setup.date)
     return written.result
   }
 
@@ -72,7 +80,7 @@ extension ReconciliationRun {
   /// (holding the report date's lock) when history is kept.
   struct DatabaseSession {
     let connection: PostgresConnection
-    let history: RunHistoryStore?
+    let history: PostgresRunHistory?
 
     /// Ends the read-only transaction the contract queries ran in (docs/postgresql.md).
     func endSnapshot() throws(RunError) {
@@ -84,10 +92,10 @@ extension ReconciliationRun {
     }
   }
 
-  /// Connects to the database, takes the report date's history lock (when history is kept), checks the
-  /// contract queries and plans them as the app-row inputs.
+  /// Connects to the database, takes the report date's history lock (when `history` is this database),
+  /// checks the contract queries and plans them as the app-row inputs.
   static func openDatabase(
-    _ uri: String, request: Request, setup: inout Setup, progress: any ProgressSink
+    _ uri: String, request: Request, setup: inout Setup, history: HistoryLocation?, progress: any ProgressSink
   ) throws(RunError) -> DatabaseSession {
     let config = setup.config
     let queries = try viaDatabase { () throws(DatabaseError) in
@@ -106,16 +114,12 @@ extension ReconciliationRun {
     }
     let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(uri) }
     progress.note("connected to \(connection.description) (server version \(connection.serverVersion))")
-    var historyStore: RunHistoryStore?
-    if request.history {
-      let store = RunHistoryStore(connection: connection)
-      do {
-        try store.ensureTables()
-      } catch {
-        throw RunError(error.databaseError("creating the run history tables", queryCode: .software))
-      }
+    var historyStore: PostgresRunHistory?
+    if history == .postgres(uri) {
+      let store = PostgresRunHistory(connection: connection)
+      try viaHistory { () throws(HistoryStoreError) in try store.ensureTables() }
       let date = setup.date
-      try viaDatabase { () throws(DatabaseError) in
+      try viaHistory { () throws(HistoryStoreError) in
         try store.lock(date: date, timeoutSeconds: request.lockTimeoutSeconds) { progress.note($0) }
       }
       historyStore = store
@@ -133,41 +137,51 @@ extension ReconciliationRun {
   }
 
   /// Run history: compares the findings with the previous run's (each finding gets its `since`), then
-  /// replaces this date's history in one transaction.
+  /// replaces this date's history in one transaction. A date earlier than the latest recorded one is a
+  /// backfill: recorded as such and left out of the trend (docs/history.md#backfill).
   static func recordHistory(
-    _ historyStore: RunHistoryStore, _ outcome: inout Outcome, setup: Setup, reports: [InputReport],
+    _ historyStore: any RunHistory, _ outcome: inout Outcome, setup: Setup, reports: [InputReport],
     database: String?, startedAt: String, progress: any ProgressSink, clock: ContinuousClock
   ) throws(RunError) {
     let historyStart = clock.now
     let date = setup.date
     let past: (previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate])
+    let latest: CivilDate?
     do {
+      latest = try historyStore.latestRun()
       past = try historyStore.history(before: date, keys: Array(Set(outcome.findings.map(\.key))))
     } catch {
-      throw RunError(error.databaseError("reading the run history", queryCode: .software))
+      throw RunError(kind: error.kind, error.message)
     }
+    let backfill = latest.map { date < $0 } ?? false
     let compared = FindingHistory.compare(
       current: outcome.findings, date: date, previous: past.previous, firstSeen: past.firstSeen)
     outcome.findings = compared.findings
     outcome.changes = compared.changes
     outcome.delta = compared.delta
-    let record = RunHistoryStore.RunRecord(
+    let record = RunRecord(
       date: date, asOf: setup.asOf,
       optionsJSON: Manifest.options(config: setup.config, database: database).rendered(),
       inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(), findings: compared.recorded,
       findingCount: compared.findings.count, delta: compared.delta,
-      status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
+      status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt,
+      backfill: backfill)
     do {
       try historyStore.record(record)
       outcome.historyDays = try historyStore.dayTotals(through: date, days: FindingsTrend.dayCount)
     } catch {
-      throw RunError(error.databaseError("recording the run history", queryCode: .software))
+      throw RunError(kind: error.kind, error.message)
     }
+    outcome.backfill = backfill
     let since = compared.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
     progress.note(
       "history (\(since)): \(compared.delta.newCount) new, \(compared.delta.openCount) still open, "
         + "\(compared.delta.resolvedCount) resolved; "
         + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
+    if let latest, backfill {
+      progress.note(
+        "history: \(date) is a backfill (history already has \(latest)): recorded, left out of trends")
+    }
   }
 
   /// What writing the reports gave: the run's result, every file written with its bytes (for the
@@ -243,6 +257,7 @@ extension ReconciliationRun {
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
       files: files.map(\.0) + streamed.map(\.name) + ["manifest.json"])
     (result.experiments, result.history, result.summary) = (readouts, outcome.delta, summary)
+    result.backfill = outcome.backfill
     result.uncheckedEntitlements = outcome.unchecked
     result.tieOut = outcome.tieOut
     result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
@@ -329,8 +344,10 @@ extension ReconciliationRun {
       incomplete: Completeness.reasons(
         date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing),
       history: outcome.changes.map {
-        SummaryHistory(
+        var history = SummaryHistory(
           changes: $0, previousRunDate: outcome.delta?.previousDate, dayTotals: outcome.historyDays)
+        history.backfill = outcome.backfill
+        return history
       },
       fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
       counts: outcome.counts)
@@ -414,7 +431,7 @@ extension ReconciliationRun {
     if let uri = setup.databaseURI {
       var readOnly = request
       readOnly.history = false
-      session = try openDatabase(uri, request: readOnly, setup: &setup, progress: progress)
+      session = try openDatabase(uri, request: readOnly, setup: &setup, history: nil, progress: progress)
     }
     let inputs = try readInputs(
       setup.plan, database: session?.connection,

@@ -56,6 +56,9 @@ package struct RunConfig: Sendable {
   /// The app's PostgreSQL database (`app.database`: a libpq URI or keyword string, never with a
   /// password); when set, the app rows come from it and the CSV paths above are not read.
   package var database: String?
+  /// `history`: where the run history is kept (docs/history.md); `nil` means the default
+  /// (``HistoryLocation/resolve(config:databaseURI:reportRoot:)``).
+  package var history: HistoryLocation?
   /// The folder of the contract queries (`app.queries`, relative to the config's folder).
   package var queries: String?
   /// Grace allowance in days per store.
@@ -188,6 +191,12 @@ package struct RunConfig: Sendable {
     if let queries = app["queries"] {
       guard let text = queries as? String else { throw fail("app.queries must be a folder path") }
       config.queries = config.resolve(text)
+    }
+    if let history = root["history"] {
+      guard let text = history as? String, !text.isEmpty else {
+        throw fail("history must be a PostgreSQL URI (postgresql://…) or the path of a SQLite file")
+      }
+      config.history = HistoryLocation.isPostgresURI(text) ? .postgres(text) : .sqlite(config.resolve(text))
     }
     let grace = try object(root["graceDays"], "graceDays")
     for (key, value) in grace {

@@ -29,8 +29,11 @@ package struct RunResult: Sendable {
   package var uncheckedEntitlements: [Store: Int] = [:]
 
   /// New / still open / resolved findings since the previous run; `nil` without run history
-  /// (no database, or `--no-history`).
+  /// (`--no-history`).
   package var history: HistoryDelta?
+  /// With run history: the report date is earlier than the latest recorded run's (a backfill on today's
+  /// app rows, recorded but left out of the trend; docs/history.md#backfill).
+  package var backfill = false
 
   /// What summary.txt and summary.html say: status (alerts, completeness) and the sections.
   package var summary: ReportSummary?

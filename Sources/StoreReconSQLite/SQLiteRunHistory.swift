@@ -75,7 +75,7 @@ package final class SQLiteRunHistory: RunHistory {
     }
     let store = SQLiteRunHistory(path: path, connection: connection)
     connection.setBusyTimeout(milliseconds: Int32(clamping: max(0, busyTimeoutSeconds) * 1000))
-    try store.step("reading") { () throws(SQLite.Failure) in
+    try store.step("opening") { () throws(SQLite.Failure) in
       try connection.execute("PRAGMA foreign_keys = ON")
       // The first read of the file: a file that is not a SQLite database fails here.
       try connection.query("SELECT count(*) FROM sqlite_master")
