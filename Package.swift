@@ -174,7 +174,7 @@ let package = Package(
     .testTarget(
       name: "StoreReconIntegrationTests",
       dependencies: [
-        "StoreReconPostgres", "StoreReconMail", "StoreReconFetch", "StoreReconSettings", "StoreReconCLI",
+        "StoreReconPostgres", "StoreReconSQLite", "StoreReconMail", "StoreReconFetch", "StoreReconSettings", "StoreReconCLI",
         "StoreReconRun", "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconDemo", "StoreReconTestSupport", "storerecon",
       ],
       exclude: ["Mail/smtp_sink.py", "Fetch/apple_api_server.py", "Fetch/google_api_server.py"]),

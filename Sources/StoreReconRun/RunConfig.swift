@@ -175,7 +175,7 @@ package struct RunConfig: Sendable {
       }
       config.timeZone = tz
     }
-    try parseInputRules(root, into: &config, fail: fail)
+    try parseInputRules(root, into: &config, fail: fail)  // and `history`
     try parseStoreExports(
       object(root["appStore"], "appStore"), object(root["play"], "play"), into: &config, fail: fail,
       strings: strings)
@@ -191,12 +191,6 @@ package struct RunConfig: Sendable {
     if let queries = app["queries"] {
       guard let text = queries as? String else { throw fail("app.queries must be a folder path") }
       config.queries = config.resolve(text)
-    }
-    if let history = root["history"] {
-      guard let text = history as? String, !text.isEmpty else {
-        throw fail("history must be a PostgreSQL URI (postgresql://…) or the path of a SQLite file")
-      }
-      config.history = HistoryLocation.isPostgresURI(text) ? .postgres(text) : .sqlite(config.resolve(text))
     }
     let grace = try object(root["graceDays"], "graceDays")
     for (key, value) in grace {
