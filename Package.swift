@@ -164,7 +164,7 @@ let package = Package(
       dependencies: [
         "StoreReconCLI", "StoreReconRun", "StoreReconPlatform", "StoreReconCore", "StoreReconIO",
         "StoreReconImporters",
-        "StoreReconAppRows", "StoreReconReports", "StoreReconWorkbooks", "StoreReconDemo",
+        "StoreReconAppRows", "StoreReconReports", "StoreReconWorkbooks", "StoreReconDemo", "StoreReconSQLite",
         "StoreReconTestSupport",
         "storerecon",
       ]),
