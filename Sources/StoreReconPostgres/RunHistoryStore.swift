@@ -24,6 +24,8 @@ package struct RunHistoryStore {
       finished_at       timestamptz NOT NULL,
       backfill          boolean NOT NULL DEFAULT false
     );
+    -- A table made before backfills gains the column (no notice where it has it already).
+    SET LOCAL client_min_messages = warning;
     ALTER TABLE storerecon_runs ADD COLUMN IF NOT EXISTS backfill boolean NOT NULL DEFAULT false;
     CREATE TABLE IF NOT EXISTS storerecon_findings (
       run_id       bigint NOT NULL REFERENCES storerecon_runs (run_id) ON DELETE CASCADE,
