@@ -64,3 +64,25 @@ struct PostgresRunHistoryTests {
       try store.history(before: RunHistoryBehaviour.d3, keys: []).previous?.date == RunHistoryBehaviour.d2)
   }
 }
+
+/// The config's `history` key naming a PostgreSQL database for a run whose app rows are CSV files.
+@Suite(.serialized, .enabled(if: TestDatabase.available, TestDatabase.skipMessage))
+struct PostgresHistoryKeyTests {
+  @Test func csvAppRowsKeepTheirHistoryInTheDatabaseTheKeyNames() throws {
+    let name = try TestDatabase.create()
+    defer { TestDatabase.drop(name) }
+    let world = try RunWorld(extra: ["history": TestDatabase.url(database: name)])
+    defer { world.remove() }
+    let first = try world.run([], date: "2026-11-28")
+    #expect(first.status == 0 || first.status == 3, "\(first.stderr)")
+    let second = try world.run([], date: "2026-11-29")
+    #expect(second.status == 0 || second.status == 3, "\(second.stderr)")
+    #expect(second.stdout.contains("history since the previous run (2026-11-28): "), "\(second.stdout)")
+    #expect(try world.file("changes.csv").hasPrefix("state,finding_key,"))
+    #expect(
+      !FileManager.default.fileExists(atPath: world.directory.appendingPathComponent("history.sqlite").path))
+    let runs = try PostgresConnection.connect(TestDatabase.url(database: name)).execute(
+      "SELECT string_agg(report_date::text, ',' ORDER BY report_date) FROM storerecon_runs")
+    #expect(runs.value(0, 0) == "2026-11-28,2026-11-29")
+  }
+}
