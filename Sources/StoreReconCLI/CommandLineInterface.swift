@@ -51,6 +51,8 @@ package enum StoreReconCLI {
       return databaseCommand(args)
     case "mail":
       return mailCommand(args)
+    case "settle":
+      return settleCommand(args)
     case "fetch":
       return fetchCommand(args)
     default:
@@ -61,7 +63,7 @@ package enum StoreReconCLI {
 
   /// The commands, for "did you mean" (a new command adds its name here too).
   static let commands = [
-    "run", "merge", "keymap", "worker", "fetch", "demo", "db", "mail", "help", "version",
+    "run", "merge", "keymap", "worker", "fetch", "demo", "db", "mail", "settle", "help", "version",
   ]
 
   /// ` — did you mean 'run'?` when `word` is a near miss of one of `known` (``ConfigSchema/closest(to:among:)``),
@@ -247,6 +249,76 @@ package enum StoreReconCLI {
       } else {
         StandardOutput.write("mailed \(outcome.subject) to \(outcome.recipients.joined(separator: ", "))\n")
       }
+      return 0
+    } catch {
+      return fail(error)
+    }
+  }
+
+  // MARK: settle
+
+  static func settleCommand(_ args: [String]) -> Int32 {
+    let usage = Help.settleUsage
+    let parsed: ParsedOptions
+    do {
+      parsed = try ParsedOptions.parse(
+        args, valued: ["--config", "--date", "--out", "--reason", "--by", "--until", "--max-amount-minor"],
+        flags: ["--all"])
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if parsed.help {
+      StandardOutput.write(Help.settle)
+      return 0
+    }
+    guard let configPath = parsed.values["--config"] else {
+      return usageError("missing --config FILE", usage: usage)
+    }
+    guard let reason = parsed.values["--reason"], !reason.isEmpty else {
+      return usageError("missing --reason TEXT (why the case is accepted)", usage: usage)
+    }
+    guard let by = parsed.values["--by"], !by.isEmpty else {
+      return usageError("missing --by NAME (who decided)", usage: usage)
+    }
+    let date: CivilDate?
+    var until: CivilDate?
+    var cap: Int64?
+    do {
+      date = try parsed.date()
+    } catch {
+      return usageError(error.message, usage: usage)
+    }
+    if let text = parsed.values["--until"] {
+      guard let day = CivilDate.parse(text) else {
+        return usageError("--until '\(text)' is not a date (YYYY-MM-DD)", usage: usage)
+      }
+      until = day
+    }
+    if let text = parsed.values["--max-amount-minor"] {
+      guard let value = Int64(text), value >= 0 else {
+        return usageError("--max-amount-minor '\(text)' is not a whole number of minor units", usage: usage)
+      }
+      cap = value
+    }
+    do throws(RunError) {
+      let config = try RunConfig.load(path: configPath)
+      var folder = parsed.values["--out"]
+      if folder == nil {
+        guard let calendar = ReportCalendar(identifier: config.timeZone) else {
+          throw RunError(.config, "config \(configPath): unknown time zone '\(config.timeZone)'")
+        }
+        folder = "reports/\(date ?? calendar.yesterday())"
+      }
+      let written = try Settlement.settle(
+        Settlement.Request(
+          folder: folder ?? ".", keys: parsed.positional, all: parsed.flags.contains("--all"), reason: reason,
+          by: by, until: until, maxAmountMinor: cap),
+        config: config)
+      let file = config.decisions ?? "decisions.csv"
+      StandardOutput.write(
+        "settled \(written.count) case\(written.count == 1 ? "" : "s") in \(file)"
+          + (until.map { " until \($0)" } ?? "") + ": " + written.prefix(5).map(\.key).joined(separator: ", ")
+          + (written.count > 5 ? ", …" : "") + "\n")
       return 0
     } catch {
       return fail(error)

@@ -19,6 +19,8 @@ enum Help {
   static let workerUsage = WorkerCommand.usage
   static let databaseUsage = "storerecon db init --database URI [--queries DIR] | db load --database URI DIR"
   static let mailUsage = "storerecon mail --config FILE [--date YYYY-MM-DD | --out DIR] [--dry-run] [--quiet]"
+  static let settleUsage =
+    "storerecon settle --config FILE [--date YYYY-MM-DD | --out DIR] (KEY… | --all) --reason TEXT --by NAME [--until YYYY-MM-DD] [--max-amount-minor N]"
   static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
   static let demoUsage =
     "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--no-notification-log] [--quiet]"
@@ -38,6 +40,7 @@ enum Help {
       demo       Write a seeded sample world with planted problems, reconcile it, and check the result.
       db         Create the reference PostgreSQL schema (db init) or load CSV app rows into it (db load).
       mail       E-mail the summary and workbooks of a finished run (run --mail runs, then mails).
+      settle     Accept cases of a finished run as known differences (appends to decisions.csv).
       keymap     Write the lineage keymap a partitioned run needs (docs/partitions.md).
       merge      Turn the partials of a partitioned run (run --partition I/N) into the reports.
       worker     Read one partition's lines from an engine (Spark) on stdin, write its partial to stdout.
@@ -237,6 +240,37 @@ enum Help {
 
     """
 
+  static let settle = """
+    OVERVIEW: Settle cases: accept known differences so they no longer raise the status.
+
+    USAGE: \(settleUsage)
+
+    ARGUMENTS:
+      KEY…                  Case keys (the case_key column of cases.csv, the finding_key of findings.csv).
+
+    OPTIONS:
+      --config FILE         The run's config; the decisions go to its "decisions" file (default
+                            decisions.csv beside the config).
+      --date YYYY-MM-DD     The run folder reports/<date> whose cases.csv names the cases (default:
+                            yesterday in the config's zone).
+      --out DIR             That run folder instead.
+      --all                 Every unsettled case (new, open, reopened) of that run.
+      --reason TEXT         Why the cases are accepted (required).
+      --by NAME             Who decided (required).
+      --until YYYY-MM-DD    The last report date the decision holds for (default: until withdrawn).
+      --max-amount-minor N  The largest amount at stake, in the case's minor units, it covers; a case
+                            that grows past it is reopened.
+      -h, --help            Show help information.
+
+    Each key must be a case of that run (an unknown key is an error and nothing is written). One line
+    per case is appended to decisions.csv (key, decision, reason, by, until, max_amount_minor), a file
+    to review and edit like any other; delete a line to withdraw it. The next run shows the cases as
+    settled, and the status is OK when nothing new and nothing unsettled is left (docs/cases.md).
+    Exit codes: 0 written, 64 wrong arguments or an unknown key, 66 no cases.csv in the run folder, 74
+    decisions.csv cannot be written, 78 an invalid config or decisions.csv.
+
+    """
+
   static let mail = """
     OVERVIEW: E-mail the reports of a finished run.
 
@@ -309,6 +343,7 @@ enum Help {
     case "demo": return demo
     case "db": return database
     case "mail": return mail
+    case "settle": return settle
     case "merge": return merge
     case "keymap": return keymap
     case "worker": return worker

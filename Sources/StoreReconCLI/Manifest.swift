@@ -49,6 +49,16 @@ enum Manifest {
             ] + (result.backfill ? [("backfill", .bool(true))] : []))
         ))
     }
+    if let cases = result.cases {
+      var perState: [(String, JSONText)] = Case.State.allCases.map {
+        ($0.rawValue, .int(Int64(cases.count($0))))
+      }
+      perState.append(("historyKept", .bool(cases.historyKept)))
+      if let status = result.summary?.runStatus {
+        perState.append(("subject", .string(status.casesPhrase)))
+      }
+      fields.append(("cases", .object(perState)))
+    }
     fields.append(("timingsMs", .object(timings.map { ($0.0, .int($0.1)) })))
     return JSONText.object(fields).rendered()
   }

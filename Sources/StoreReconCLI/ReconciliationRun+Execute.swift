@@ -23,6 +23,8 @@ extension ReconciliationRun {
     if case .partition = request.mode { request.history = false }  // the merge keeps the history
     var setup = try setUp(request, progress: progress)
     if let worker = request.worker { try worker.apply(to: &setup) }
+    // The decisions first: a file that cannot be read stops the run before anything is read.
+    let decisions = try DecisionsFile.read(setup.config.decisions ?? "")
     // The output folder's lock first: a second run into one --out waits for this one or refuses.
     let publication = try Publication.begin(
       setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
@@ -57,8 +59,12 @@ extension ReconciliationRun {
     }
     if let store = history {
       try recordHistory(
-        store, &outcome, setup: setup, reports: inputs.reports, database: database, startedAt: startedAt,
-        progress: progress, clock: clock)
+        store, &outcome, setup: setup, reports: inputs.reports, decisions: decisions, database: database,
+        startedAt: startedAt, progress: progress, clock: clock)
+    } else {
+      outcome.cases = casesWithoutHistory(
+        outcome, setup: setup, reports: inputs.reports, decisions: decisions,
+        progress: progress)
     }
     var written = try writeReports(
       setup, &inputs, outcome, database: database, workbookOptions: workbookOptions, progress: progress,
@@ -136,39 +142,58 @@ extension ReconciliationRun {
     return DatabaseSession(connection: connection, history: historyStore)
   }
 
-  /// Run history: compares the findings with the previous run's (each finding gets its `since`), then
-  /// replaces this date's history in one transaction. A date earlier than the latest recorded one is a
-  /// backfill: recorded as such and left out of the trend (docs/history.md#backfill).
+  /// Run history: compares the findings with the previous run's (each finding gets its `since`), gives
+  /// every case its state (docs/cases.md), then replaces this date's history in one transaction. A date
+  /// earlier than the latest recorded one is a backfill: recorded as such and left out of the trend
+  /// (docs/history.md#backfill).
   static func recordHistory(
     _ historyStore: any RunHistory, _ outcome: inout Outcome, setup: Setup, reports: [InputReport],
-    database: String?, startedAt: String, progress: any ProgressSink, clock: ContinuousClock
+    decisions: [CaseDecision], database: String?, startedAt: String, progress: any ProgressSink,
+    clock: ContinuousClock
   ) throws(RunError) {
     let historyStart = clock.now
     let date = setup.date
+    let candidates = caseCandidates(outcome, reports: reports)
+    var keys = Set(outcome.findings.map(\.key))
+    for c in candidates { keys.insert(c.key) }
+    for d in decisions { keys.insert(d.key) }
     let past: (previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate])
     let latest: CivilDate?
     do {
       latest = try historyStore.latestRun()
-      past = try historyStore.history(before: date, keys: Array(Set(outcome.findings.map(\.key))))
+      past = try historyStore.history(before: date, keys: Array(keys))
     } catch {
       throw RunError(kind: error.kind, error.message)
     }
     let backfill = latest.map { date < $0 } ?? false
+    // The findings' own comparison (since, changes.csv) sees only the previous run's findings.
+    let previousFindings = past.previous.map { run in
+      FindingHistory.PreviousRun(
+        date: run.date, findings: run.findings.filter { Finding.Kind(rawValue: $0.kind) != nil })
+    }
     let compared = FindingHistory.compare(
-      current: outcome.findings, date: date, previous: past.previous, firstSeen: past.firstSeen)
+      current: outcome.findings, date: date, previous: previousFindings, firstSeen: past.firstSeen)
+    let book = CaseBook.build(
+      candidates: candidates, date: date, previous: past.previous.map { ($0.date, $0.findings) },
+      firstSeen: past.firstSeen, decisions: decisions, historyKept: true)
+    try checkDecisionKeys(book, decisions, known: Set(past.firstSeen.keys), setup: setup)
     outcome.findings = compared.findings
     outcome.changes = compared.changes
     outcome.delta = compared.delta
+    outcome.cases = book
+    let others = candidates.filter { $0.source != .finding }.map { RecordedFinding(case: $0) }
     let record = RunRecord(
       date: date, asOf: setup.asOf,
       optionsJSON: Manifest.options(config: setup.config, database: database).rendered(),
-      inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(), findings: compared.recorded,
+      inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(),
+      findings: compared.recorded + others,
       findingCount: compared.findings.count, delta: compared.delta,
       status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt,
       backfill: backfill)
     do {
       try historyStore.record(record)
       outcome.historyDays = try historyStore.dayTotals(through: date, days: FindingsTrend.dayCount)
+        .filter { Finding.Kind(rawValue: $0.kind) != nil }
     } catch {
       throw RunError(kind: error.kind, error.message)
     }
@@ -176,12 +201,61 @@ extension ReconciliationRun {
     let since = compared.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
     progress.note(
       "history (\(since)): \(compared.delta.newCount) new, \(compared.delta.openCount) still open, "
-        + "\(compared.delta.resolvedCount) resolved; "
+        + "\(compared.delta.resolvedCount) resolved; cases: \(caseCounts(book)); "
         + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
     if let latest, backfill {
       progress.note(
         "history: \(date) is a backfill (history already has \(latest)): recorded, left out of trends")
     }
+  }
+
+  /// Every case of the run: its findings, its tie-out differences and its inputs with rejected rows.
+  static func caseCandidates(_ outcome: Outcome, reports: [InputReport]) -> [CaseCandidate] {
+    CaseCandidate.all(
+      findings: outcome.findings, tieOut: outcome.tieOut, inputs: reports,
+      rejectedShareLimitPerMille: RunStatus.rejectedShareLimitPerMille)
+  }
+
+  /// The cases of a run without history: every one new (or settled, where a decision holds). A decision
+  /// whose key this run does not have cannot be checked without history: a warning, not an error.
+  static func casesWithoutHistory(
+    _ outcome: Outcome, setup: Setup, reports: [InputReport], decisions: [CaseDecision],
+    progress: any ProgressSink
+  ) -> CaseBook {
+    let book = CaseBook.build(
+      candidates: caseCandidates(outcome, reports: reports), date: setup.date, previous: nil, firstSeen: [:],
+      decisions: decisions, historyKept: false)
+    for d in book.unknownDecisions(decisions, knownKeys: []) {
+      progress.note(
+        "warning: decisions \(setup.config.decisions ?? "") line \(d.line): no case of this run has key \(d.key) "
+          + "(without run history it cannot be checked further)")
+    }
+    return book
+  }
+
+  /// A decision whose key no run has seen is an error naming it (exit 78): a typo must not quietly
+  /// settle nothing.
+  static func checkDecisionKeys(
+    _ book: CaseBook, _ decisions: [CaseDecision], known: Set<String>, setup: Setup
+  )
+    throws(RunError)
+  {
+    let unknown = book.unknownDecisions(decisions, knownKeys: known)
+    guard let first = unknown.first else { return }
+    let more = unknown.count > 1 ? " (and \(unknown.count - 1) more unknown keys)" : ""
+    throw RunError(
+      .config,
+      "decisions \(setup.config.decisions ?? "") line \(first.line): unknown case key '\(first.key)': no run has "
+        + "seen it\(more); the keys are in cases.csv")
+  }
+
+  /// `3 new, 12 open, 1 settled, 4 resolved` (states present).
+  static func caseCounts(_ book: CaseBook) -> String {
+    let parts = Case.State.allCases.compactMap { state -> String? in
+      let n = book.count(state)
+      return n == 0 ? nil : "\(n) \(state.rawValue)"
+    }
+    return parts.isEmpty ? "none" : parts.joined(separator: ", ")
   }
 
   /// What writing the reports gave: the run's result, every file written with its bytes (for the
@@ -258,6 +332,7 @@ extension ReconciliationRun {
       files: files.map(\.0) + streamed.map(\.name) + ["manifest.json"])
     (result.experiments, result.history, result.summary) = (readouts, outcome.delta, summary)
     result.backfill = outcome.backfill
+    result.cases = outcome.cases
     result.uncheckedEntitlements = outcome.unchecked
     result.tieOut = outcome.tieOut
     result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
@@ -310,13 +385,15 @@ extension ReconciliationRun {
     status: RunStatus
   ) -> ([(String, [UInt8])], ReportSummary) {
     let config = setup.config
+    var byKey: [String: Case] = [:]
+    for c in outcome.cases?.current ?? [] { byKey[c.key] = c }
     var files: [(String, [UInt8])] = [
-      ("findings.csv", ReportTables.findingsCSV(outcome.findings)),
+      ("findings.csv", ReportTables.findingsCSV(outcome.findings, cases: byKey)),
       ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
       ("counts.csv", ReportTables.countsCSV(outcome.counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
-      ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells)),
-      ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders)),
+      ("tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells, cases: byKey)),
+      ("tieout_orders.csv", ReportTables.tieOutOrdersCSV(outcome.tieOut.orders, cases: byKey)),
       ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: facts.inputs)),
     ]
     if !config.experiments.isEmpty {
@@ -324,6 +401,7 @@ extension ReconciliationRun {
       files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
     }
     if let changes = outcome.changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
+    if let cases = outcome.cases { files.append(("cases.csv", ReportTables.casesCSV(cases))) }
     var facts = facts
     facts.experiments = readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict)
     let summary = ReportSummary.build(facts, status: status)
@@ -352,6 +430,7 @@ extension ReconciliationRun {
       fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
       counts: outcome.counts)
     facts.attention = inputs.attention
+    facts.cases = outcome.cases
     facts.inputNotes = [duplicatesLine(outcome.duplicates)]
     return facts
   }

@@ -47,6 +47,18 @@ enum Summary {
           + " — changes.csv")
       if result.backfill { lines.append("backfill: run on today's app rows; left out of trends") }
     }
+    if let cases = result.cases {
+      let states = Case.State.allCases.compactMap { state -> String? in
+        let n = cases.count(state)
+        return n == 0 ? nil : "\(n) \(state.rawValue)"
+      }
+      let against =
+        cases.historyKept
+        ? (cases.previousDate.map { " (against \($0))" } ?? " (first recorded run)") : " (no run history)"
+      lines.append(
+        "cases\(against): \(states.isEmpty ? "none" : states.joined(separator: ", ")) — cases.csv; "
+          + "settle with storerecon settle (docs/cases.md)")
+    }
     for (store, n) in result.uncheckedEntitlements.sorted(by: { $0.key < $1.key }) {
       lines.append(
         "  not checked: \(n) active \(store.rawValue) entitlements (the config names no \(store.rawValue) export)"

@@ -344,6 +344,8 @@ package enum ReconciliationRun {
     /// With run history: this run's date is earlier than the latest recorded one (a backfill, left out of
     /// the trend).
     package var backfill = false
+    /// The run's cases with their states (docs/cases.md); set after the history is compared.
+    package var cases: CaseBook?
     /// A merge's grants and notifications.csv fields (from the partials; a whole run works them out).
     package var grants: [GrantRow]?
     package var notificationFields: [String: [String]]?

@@ -45,6 +45,7 @@ package indirect enum ConfigSchema: Sendable {
       ])),
     "reportingCurrency": .value,
     "fxRates": .value,
+    "decisions": .value,
     "mail": .value,
     "fetch": .object([
       "into": .value, "caFile": .value, "timeoutSeconds": .value, "retries": .value,

@@ -75,6 +75,9 @@ package struct RunConfig: Sendable {
   package var reportingCurrency: Currency?
   /// FX table CSV (`date,currency,rate_to_reporting`), relative to the config's folder.
   package var fxRates: String?
+  /// The decisions finance made about cases (`decisions`, docs/cases.md#decisionscsv): a CSV file,
+  /// `decisions.csv` beside the config by default; a missing file means no decisions.
+  package var decisions: String?
   /// Store fee schedule of the readout's proceeds estimates.
   package var fees = FeeSchedule()
   /// The morning e-mail (`"mail"`); `nil` when the config has none.
@@ -207,13 +210,22 @@ package struct RunConfig: Sendable {
     try parseCatalog(object(root["catalog"], "catalog"), into: &config, fail: fail)
     try parseCredits(root, app, into: &config, fail: fail)
     try parseExperimentKeys(root, into: &config, name: name)
+    try parseSettings(root, into: &config, name: name, fail: fail)
+    return config
+  }
+
+  /// Reads `mail`, `fetch`, `alerts` and `decisions`.
+  static func parseSettings(
+    _ root: [String: Any], into config: inout RunConfig, name: String, fail: (String) -> RunError
+  ) throws(RunError) {
+    let baseDirectory = config.baseDirectory
     config.mail = try viaMail { () throws(MailError) in
       try MailSettings.parse(root["mail"], baseDirectory: baseDirectory, name: name)
     }
     config.fetch = try parseFetch(root["fetch"], baseDirectory: baseDirectory, name: name)
     config.alerts = try parseAlerts(
       root["alerts"], name: name, hasFX: config.fxRates != nil && config.reportingCurrency != nil)
-    return config
+    try parseDecisions(root["decisions"], into: &config, fail: fail)
   }
 
   /// Reads `appStore` and `play`: the stores' exports and reports (lists of glob patterns) and Apple's
@@ -271,6 +283,22 @@ package struct RunConfig: Sendable {
   }
 
   /// `path` resolved against the config's folder (absolute paths stay as they are).
+  /// Reads `decisions`: the path of the decisions file (docs/cases.md#decisionscsv), `decisions.csv`
+  /// beside the config by default.
+  static func parseDecisions(_ value: Any?, into config: inout RunConfig, fail: (String) -> RunError)
+    throws(RunError)
+  {
+    guard let value else {
+      config.decisions = config.resolve("decisions.csv")
+      return
+    }
+    guard let text = value as? String, !text.isEmpty else {
+      throw fail(
+        "decisions must be the path of a CSV file (key, decision, reason, by, until, max_amount_minor)")
+    }
+    config.decisions = config.resolve(text)
+  }
+
   package func resolve(_ path: String) -> String {
     path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).path
   }

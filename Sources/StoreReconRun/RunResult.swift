@@ -35,6 +35,9 @@ package struct RunResult: Sendable {
   /// app rows, recorded but left out of the trend; docs/history.md#backfill).
   package var backfill = false
 
+  /// The run's cases with their states (docs/cases.md).
+  package var cases: CaseBook?
+
   /// What summary.txt and summary.html say: status (alerts, completeness) and the sections.
   package var summary: ReportSummary?
 

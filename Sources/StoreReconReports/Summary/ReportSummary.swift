@@ -73,13 +73,12 @@ package struct ReportSummary: Sendable {
   /// Whether any input does not cover the report date.
   package var isIncomplete: Bool { !facts.incomplete.isEmpty }
 
-  /// The first line of the summary: status, date, finding count and the one-line reason, then every
-  /// line behind the status (thresholds exceeded, incompleteness, what needs attention), separated by
-  /// `; `.
+  /// The first line of the summary: the status, the cases and their money at stake, the date — what the
+  /// e-mail subject says (`ATTENTION — 3 new (45.00 USD), 12 open (1,234.56 USD) — 2026-11-29`) — then
+  /// the reason and every line behind the status (thresholds exceeded, incompleteness, what needs
+  /// attention), separated by `; `.
   package var headline: String {
-    var parts = [
-      "\(status) — \(facts.date): \(Grouped.count(facts.findings.count)) findings — \(runStatus.reason)"
-    ]
+    var parts = ["\(status) — \(runStatus.casesPhrase) — \(facts.date)"]
     parts += runStatus.details
     if breaches.isEmpty && facts.incomplete.isEmpty {
       parts.append(facts.alerts.isEmpty ? "no thresholds configured" : "no threshold exceeded")

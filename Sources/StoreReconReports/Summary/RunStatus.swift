@@ -8,12 +8,13 @@ package import StoreReconCore
 /// only when neither does, its causes still in the reason):
 /// - ALERT: a threshold of the config's `"alerts"` is exceeded;
 /// - INCOMPLETE: an input does not cover the report date (or is missing, or could not be read);
-/// - ATTENTION: a *new* finding with money at stake (run history says new; without history every finding
-///   is new), any tie-out difference (a cell or a Play order that does not match), an input whose
-///   rejected rows are more than ``rejectedShareLimitPerMille`` ‰ of its rows, or a line the run drew
-///   attention to (a damaged input read with `--allow-damaged`, an empty entitlements contract).
+/// - ATTENTION: an unsettled case — `new`, `open` or `reopened` (docs/cases.md): a finding, a tie-out
+///   difference (a cell or a Play order that does not match), or an input whose rejected rows are more
+///   than ``rejectedShareLimitPerMille`` ‰ of its rows; or a line the run drew attention to (a damaged
+///   input read with `--allow-damaged`, an empty entitlements contract).
 ///
-/// OK means none applies: nothing new needs a human.
+/// OK means none applies: nothing new and nothing unsettled; a settled case (`decisions.csv`) does not
+/// raise the status until its decision expires or its amount grows past the decision's cap.
 package struct RunStatus: Sendable, Equatable {
   /// One word of the status.
   package enum Word: String, Sendable, CaseIterable, Comparable {
@@ -34,15 +35,23 @@ package struct RunStatus: Sendable, Equatable {
     package var attention: [String]
     package var findings: [Finding]
     /// Keys of the findings first seen in this run; `nil` without run history (every finding is new).
+    /// Used only where ``cases`` is `nil`.
     package var newFindingKeys: Set<String>?
     package var tieOut: TieOut
     package var inputs: [InputReport]
+    /// The run's cases with their states; `nil`: made from the findings, the tie-out and the inputs,
+    /// every one new (or open where ``newFindingKeys`` says it was seen before).
+    package var cases: CaseBook?
+    /// The conversion into the reporting currency for the money at stake; `nil`: per currency.
+    package var fx: SummaryFX?
+    /// The report date (for the headline).
+    package var date: CivilDate?
 
     /// Creates the inputs of the decision.
     package init(
       breaches: [AlertBreach] = [], incomplete: [String] = [], attention: [String] = [],
       findings: [Finding] = [], newFindingKeys: Set<String>? = nil, tieOut: TieOut = TieOut(),
-      inputs: [InputReport] = []
+      inputs: [InputReport] = [], cases: CaseBook? = nil, fx: SummaryFX? = nil, date: CivilDate? = nil
     ) {
       self.breaches = breaches
       self.incomplete = incomplete
@@ -51,6 +60,9 @@ package struct RunStatus: Sendable, Equatable {
       self.newFindingKeys = newFindingKeys
       self.tieOut = tieOut
       self.inputs = inputs
+      self.cases = cases
+      self.fx = fx
+      self.date = date
     }
 
     /// The inputs of a summary's facts, with the thresholds they exceed.
@@ -58,19 +70,43 @@ package struct RunStatus: Sendable, Equatable {
       self.init(
         breaches: breaches, incomplete: facts.incomplete, attention: facts.attention,
         findings: facts.findings, newFindingKeys: facts.history?.newFindingKeys, tieOut: facts.tieOut,
-        inputs: facts.inputs)
+        inputs: facts.inputs, cases: facts.cases, fx: facts.fx, date: facts.date)
+    }
+
+    /// The cases: ``cases``, or made from the findings, tie-out and inputs without history.
+    package var caseBook: CaseBook {
+      if let cases { return cases }
+      let candidates = CaseCandidate.all(
+        findings: findings, tieOut: tieOut, inputs: inputs,
+        rejectedShareLimitPerMille: rejectedShareLimitPerMille)
+      let day = date ?? CivilDate(year: 1970, month: 1, day: 1)
+      var book = CaseBook.build(
+        candidates: candidates, date: day, previous: nil, firstSeen: [:], decisions: [], historyKept: false)
+      if let seen = newFindingKeys {
+        for i in book.cases.indices
+        where book.cases[i].source == .finding && !seen.contains(book.cases[i].key) {
+          book.cases[i].state = .open
+        }
+      }
+      return book
     }
   }
 
-  /// An input's rejected rows above this share of its rows (per mille: 1 = 0.1 %) → ATTENTION.
+  /// An input's rejected rows above this share of its rows (per mille: 1 = 0.1 %) → a case.
   package static let rejectedShareLimitPerMille = 1
 
   /// The words that apply: ALERT and/or INCOMPLETE, else ATTENTION, else none (OK).
   package var words: [Word]
-  /// The one-line reason: each word's short cause, joined by `, ` (`nothing new needs a look` for OK).
+  /// The one-line reason: each word's short cause, joined by `, ` (`nothing new, nothing open` for OK).
   package var reason: String
   /// Every line behind the status, most severe first (the headline lists them after the reason).
   package var details: [String]
+  /// The cases and their money: `3 new (45.00 USD), 12 open (1,234.56 USD)` (`, 4 settled` where
+  /// any are): what the e-mail subject says after the label.
+  package var casesPhrase: String = ""
+  /// The money at stake of the new (and reopened) cases, and of the open ones.
+  package var newAtStake: MoneyAtStake?
+  package var openAtStake: MoneyAtStake?
 
   /// `OK`, or the words joined by `, ` (`ALERT, ATTENTION`).
   package var label: String { words.isEmpty ? "OK" : words.map(\.rawValue).joined(separator: ", ") }
@@ -94,7 +130,8 @@ package struct RunStatus: Sendable, Equatable {
       causes.append(counted(inputs.incomplete.count, "input incomplete", "inputs incomplete"))
       details += inputs.incomplete
     }
-    let attention = attentionCauses(inputs)
+    let book = inputs.caseBook
+    let attention = attentionCauses(inputs, book: book)
     if !attention.causes.isEmpty {
       // ATTENTION is the lowest call: where ALERT or INCOMPLETE already calls a human, its causes stay
       // in the reason and the details, not in the label.
@@ -102,48 +139,98 @@ package struct RunStatus: Sendable, Equatable {
       causes += attention.causes
       details += attention.details
     }
-    let reason = causes.isEmpty ? "nothing new needs a look" : causes.joined(separator: ", ")
-    return RunStatus(words: words, reason: reason, details: details)
+    let reason = causes.isEmpty ? "nothing new, nothing open" : causes.joined(separator: ", ")
+    var status = RunStatus(words: words, reason: reason, details: details)
+    let reporting = inputs.fx?.reportingCurrency
+    let convert: (Money) -> Int64? = { money in inputs.fx?.convert(money) }
+    let new = book.cases.filter { $0.state == .new || $0.state == .reopened }
+    let open = book.cases.filter { $0.state == .open }
+    let newStake = MoneyAtStake.of(new, reporting: reporting, convert: convert)
+    let openStake = MoneyAtStake.of(open, reporting: reporting, convert: convert)
+    var phrase =
+      "\(Grouped.count(new.count)) new\(moneyNote(newStake)), \(Grouped.count(open.count)) open\(moneyNote(openStake))"
+    let settled = book.count(.settled)
+    if settled > 0 { phrase += ", \(Grouped.count(settled)) settled" }
+    status.casesPhrase = phrase
+    status.newAtStake = newStake
+    status.openAtStake = openStake
+    return status
+  }
+
+  /// ` (45.00 USD)`, ` (45.00 USD + 1,200 JPY)`, or empty where no money is at stake.
+  static func moneyNote(_ stake: MoneyAtStake) -> String {
+    let text = moneyText(stake)
+    return text.isEmpty ? "" : " (\(text))"
+  }
+
+  /// The money at stake as text: the reporting currency's sum, then each unconverted currency's;
+  /// empty where there is none.
+  package static func moneyText(_ stake: MoneyAtStake) -> String {
+    var parts: [String] = []
+    if let currency = stake.reportingCurrency, let minor = stake.reportingMinor, minor != 0 {
+      parts.append(Grouped.money(Money(minor: minor, currency: currency)))
+    }
+    for money in stake.unconverted where money.minor != 0 {
+      parts.append(Grouped.money(money) + (stake.reportingCurrency == nil ? "" : " (no rate)"))
+    }
+    return parts.joined(separator: " + ")
   }
 
   /// The ATTENTION rules: short causes for the reason, and the detail lines.
   static func attentionCauses(_ inputs: Inputs) -> (causes: [String], details: [String]) {
+    attentionCauses(inputs, book: inputs.caseBook)
+  }
+
+  static func attentionCauses(_ inputs: Inputs, book: CaseBook) -> (causes: [String], details: [String]) {
     var causes: [String] = []
     var details: [String] = []
-    let atStake = inputs.findings.filter { f in
-      guard let amount = f.amountMinor, amount != 0 else { return false }
-      return inputs.newFindingKeys?.contains(f.key) ?? true
-    }
-    if !atStake.isEmpty {
-      let noun = inputs.newFindingKeys == nil ? "findings (no run history: all new)" : "new findings"
-      causes.append("\(Grouped.count(atStake.count)) new with money at stake")
-      details.append("\(Grouped.count(atStake.count)) \(noun) with money at stake")
-    }
-    let cells = inputs.tieOut.cells.filter { $0.status != .match }.count
-    let orders = inputs.tieOut.orders.filter { $0.status != .match }.count
-    if cells + orders > 0 {
-      causes.append(counted(cells + orders, "tie-out difference", "tie-out differences"))
-      var parts: [String] = []
-      if cells > 0 { parts.append(counted(cells, "cell", "cells")) }
-      if orders > 0 { parts.append(counted(orders, "Play order", "Play orders")) }
-      details.append("tie-out: \(parts.joined(separator: " and ")) differ from the stores' reports")
+    let unsettled = book.cases.filter { $0.state.isUnsettled }
+    if !unsettled.isEmpty {
+      let new = unsettled.filter { $0.state == .new }
+      let reopened = unsettled.filter { $0.state == .reopened }
+      let open = unsettled.filter { $0.state == .open }
+      if !new.isEmpty { causes.append("\(Grouped.count(new.count)) new") }
+      if !reopened.isEmpty { causes.append("\(Grouped.count(reopened.count)) reopened") }
+      if !open.isEmpty { causes.append("\(Grouped.count(open.count)) open") }
+      let noun = book.historyKept ? "new" : "new (no run history: all new)"
+      for (state, list) in [(noun, new), ("reopened", reopened), ("open, not settled", open)]
+      where !list.isEmpty {
+        details.append("\(state): " + bySource(list))
+      }
     }
     let rejecting = inputs.inputs.filter { input in
-      let c = input.counts
-      return c.rejected > 0 && c.rejected * 1000 > c.read * rejectedShareLimitPerMille
+      book.cases.contains { $0.state.isUnsettled && $0.source == .rejectedRows && $0.subject == input.path }
     }
     if !rejecting.isEmpty {
-      causes.append(counted(rejecting.count, "input with rejected rows", "inputs with rejected rows"))
       let each = rejecting.map { input in
         "\(input.path) \(Grouped.count(input.counts.rejected)) of \(Grouped.count(input.counts.read))"
       }
       details.append("rejected rows above 0.1 %: \(each.joined(separator: ", ")) (see rejects/)")
+    }
+    if book.count(.settled) > 0 {
+      details.append("settled (decisions.csv): \(bySource(book.cases.filter { $0.state == .settled }))")
     }
     if !inputs.attention.isEmpty {
       causes.append(counted(inputs.attention.count, "input needs a look", "inputs need a look"))
       details += inputs.attention
     }
     return (causes, details)
+  }
+
+  /// `160 findings, 14 tie-out cells, 8 Play orders, 1 input with rejected rows` (only sources present).
+  static func bySource(_ cases: [Case]) -> String {
+    var parts: [String] = []
+    for source in Case.Source.allCases {
+      let n = cases.filter { $0.source == source }.count
+      guard n > 0 else { continue }
+      switch source {
+      case .finding: parts.append(counted(n, "finding", "findings"))
+      case .tieOutCell: parts.append(counted(n, "tie-out cell", "tie-out cells"))
+      case .tieOutOrder: parts.append(counted(n, "Play order", "Play orders"))
+      case .rejectedRows: parts.append(counted(n, "input with rejected rows", "inputs with rejected rows"))
+      }
+    }
+    return parts.joined(separator: ", ")
   }
 
   static func counted(_ n: Int, _ one: String, _ many: String) -> String {

@@ -37,6 +37,9 @@ package struct SummaryFacts: Sendable {
   package var attention: [String] = []
   /// Lines the Inputs section adds under its table (the records read twice and counted once).
   package var inputNotes: [String] = []
+  /// The run's cases with their states (docs/cases.md); `nil`: made from the findings, the tie-out and
+  /// the inputs, every one new.
+  package var cases: CaseBook?
 
   /// Creates facts with no optional section.
   package init(

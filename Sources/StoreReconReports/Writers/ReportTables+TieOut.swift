@@ -6,39 +6,44 @@ extension ReportTables {
     "store", "source", "day", "product_id", "country", "currency", "report_units", "ledger_units",
     "units_diff", "report_gross_minor", "ledger_gross_minor", "gross_diff_minor", "report_proceeds_minor",
     "ledger_proceeds_minor", "status", "detail", "proceeds_currency", "report_free_units",
-    "ledger_free_units",
+    "ledger_free_units", "case_key", "state", "first_seen", "age_days",
   ]
 
   /// The columns of `tieout_orders.csv`.
   package static let tieOutOrdersHeader = [
     "store", "order_id", "month", "product_id", "currency", "sales_item_minor", "earnings_charge_minor",
-    "estimated_fee_minor", "actual_fee_minor", "status", "detail",
+    "estimated_fee_minor", "actual_fee_minor", "status", "detail", "case_key", "state", "first_seen",
+    "age_days",
   ]
 
   /// `tieout.csv`: one row per tie-out cell, in the order given.
-  package static func tieOutCSV(_ cells: [TieOutCell]) -> [UInt8] {
+  package static func tieOutCSV(_ cells: [TieOutCell], cases: [String: Case] = [:]) -> [UInt8] {
     var csv = CSVWriter(header: tieOutHeader)
     for c in cells {
-      csv.row([
-        c.store.rawValue, c.source.rawValue, period(c), c.productId, c.country, c.currency.code,
-        String(c.reportUnits), String(c.ledgerUnits), String(c.unitsDiff), String(c.reportGrossMinor),
-        String(c.ledgerGrossMinor), String(c.grossDiffMinor), String(c.reportProceedsMinor),
-        String(c.ledgerProceedsMinor), c.status.rawValue, c.detail, c.proceedsCurrency.code,
-        String(c.reportFreeUnits), String(c.ledgerFreeUnits),
-      ])
+      let key = c.status == .match ? "" : CaseCandidate(c).key
+      csv.row(
+        [
+          c.store.rawValue, c.source.rawValue, period(c), c.productId, c.country, c.currency.code,
+          String(c.reportUnits), String(c.ledgerUnits), String(c.unitsDiff), String(c.reportGrossMinor),
+          String(c.ledgerGrossMinor), String(c.grossDiffMinor), String(c.reportProceedsMinor),
+          String(c.ledgerProceedsMinor), c.status.rawValue, c.detail, c.proceedsCurrency.code,
+          String(c.reportFreeUnits), String(c.ledgerFreeUnits), key,
+        ] + caseColumns(cases[key]))
     }
     return csv.bytes
   }
 
   /// `tieout_orders.csv`: one row per Google Play order of an earnings month, in the order given.
-  package static func tieOutOrdersCSV(_ orders: [TieOutOrder]) -> [UInt8] {
+  package static func tieOutOrdersCSV(_ orders: [TieOutOrder], cases: [String: Case] = [:]) -> [UInt8] {
     var csv = CSVWriter(header: tieOutOrdersHeader)
     for o in orders {
-      csv.row([
-        o.store.rawValue, o.orderId, monthText(o.month), o.productId, o.currency.code,
-        String(o.salesItemMinor), String(o.earningsChargeMinor), String(o.estimatedFeeMinor),
-        String(o.actualFeeMinor), o.status.rawValue, o.detail,
-      ])
+      let key = o.status == .match ? "" : CaseCandidate(o).key
+      csv.row(
+        [
+          o.store.rawValue, o.orderId, monthText(o.month), o.productId, o.currency.code,
+          String(o.salesItemMinor), String(o.earningsChargeMinor), String(o.estimatedFeeMinor),
+          String(o.actualFeeMinor), o.status.rawValue, o.detail, key,
+        ] + caseColumns(cases[key]))
     }
     return csv.bytes
   }

@@ -3,17 +3,18 @@ package import StoreReconCore
 /// Renders the core's tables as the CSV reports of docs/reports.md. Writers decide nothing.
 package enum ReportTables {
   /// `findings.csv`.
-  package static func findingsCSV(_ findings: [Finding]) -> [UInt8] {
+  package static func findingsCSV(_ findings: [Finding], cases: [String: Case] = [:]) -> [UInt8] {
     var csv = CSVWriter(header: [
       "finding_key", "kind", "reason", "store", "chain_key", "user_id", "product_id", "currency",
       "amount_minor",
-      "since", "detail",
+      "since", "detail", "state", "first_seen", "age_days",
     ])
     for f in findings {
-      csv.row([
-        f.key, f.kind.rawValue, f.reason.rawValue, f.store.rawValue, f.chainKey, f.userId, f.productId,
-        f.currency?.code ?? "", f.amountMinor.map { String($0) } ?? "", f.since ?? "", f.detail,
-      ])
+      csv.row(
+        [
+          f.key, f.kind.rawValue, f.reason.rawValue, f.store.rawValue, f.chainKey, f.userId, f.productId,
+          f.currency?.code ?? "", f.amountMinor.map { String($0) } ?? "", f.since ?? "", f.detail,
+        ] + caseColumns(cases[f.key]))
     }
     return csv.bytes
   }

@@ -22,7 +22,11 @@ extension ReconciliationWorkbook {
     }
 
     if let status = content.status {
-      try line([.bold(status.label), .bold(status.reason)], fitting: false)
+      // The cases and their money at stake first (docs/cases.md), then the reason and what is behind it.
+      try line(
+        [.bold(status.label), .bold(status.casesPhrase.isEmpty ? status.reason : status.casesPhrase)],
+        fitting: false)
+      if !status.casesPhrase.isEmpty { try line([.empty, .text(status.reason)], fitting: false) }
       for detail in status.details {
         try line([.empty, .text(XLSXWorksheet.clipped(detail))], fitting: false)
       }

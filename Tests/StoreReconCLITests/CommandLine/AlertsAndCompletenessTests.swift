@@ -39,11 +39,11 @@ import StoreReconTestSupport
     let out = try world.run(["--mail", "--dry-run"])
     #expect(out.status == 3, "\(out.stderr)")
     let line = try Self.firstLine(world)
-    // Thresholds exceeded → ALERT; the findings with money at stake (no history: all new) are in the reason.
+    // Thresholds exceeded → ALERT; the cases (no history: all new) and their money come first.
     #expect(
-      line.hasPrefix(
-        "ALERT — 2026-11-29: \(rows.count) findings — 2 thresholds exceeded, "),
-      "\(line)")
+      line.hasPrefix("ALERT — ") && line.contains(" new (") && line.contains(" — 2026-11-29; "), "\(line)")
+    #expect(
+      line.contains("new (no run history: all new): \(Set(rows.map { $0[0] }).count) findings"), "\(line)")
     #expect(
       line.contains(
         "; free_entitlement: \(free) findings > maxCount \(free - 1); orphaned_charge/unclaimed: \(currency.format(stake)) \(currency.code) at stake > maxAmount \(currency.format(stake - 1)) \(currency.code); "
@@ -56,9 +56,9 @@ import StoreReconTestSupport
       MIMETestDecoding.subject(eml)
         == "[storerecon] " + (line.components(separatedBy: "; ").first ?? ""))
     #expect(
-      MIMETestDecoding.subject(eml).hasPrefix(
-        "[storerecon] ALERT — 2026-11-29: \(rows.count) findings — 2 thresholds exceeded, "))
-    #expect(try world.file("summary.html").contains("ALERT — 2026-11-29"))
+      MIMETestDecoding.subject(eml).hasPrefix("[storerecon] ALERT — ")
+        && MIMETestDecoding.subject(eml).hasSuffix(" — 2026-11-29"))
+    #expect(try world.file("summary.html").contains("ALERT — "))
 
     // One minor unit more allowed, one finding more allowed: no alert.
     try world.setConfig([
@@ -81,7 +81,9 @@ import StoreReconTestSupport
     #expect(out.status == 0, "\(out.stderr)")
     let line = try Self.firstLine(world)
     // No threshold exceeded, but findings with money at stake and no run history: ATTENTION.
-    #expect(line.hasPrefix("ATTENTION — 2026-11-29: "), "\(line)")
+    #expect(
+      line.hasPrefix("ATTENTION — ") && line.contains(" new (") && line.contains(" — 2026-11-29; "), "\(line)"
+    )
     #expect(line.hasSuffix("; no threshold exceeded; inputs cover 2026-11-29"))
   }
 
@@ -109,7 +111,7 @@ import StoreReconTestSupport
     let over = try world.run([])
     #expect(over.status == 3, "\(over.stderr)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("ALERT — 2026-11-29: "), "\(line)")
+    #expect((line.hasPrefix("ALERT — ") && line.contains(" — 2026-11-29")), "\(line)")
     #expect(line.contains("orphaned_charge/unclaimed"), "\(line)")
     #expect(line.contains("USD"), "\(line)")
     try world.setConfig(["alerts": ["orphaned_charge/unclaimed": ["maxAmountMinor": 100_000_000]]])
@@ -131,14 +133,15 @@ import StoreReconTestSupport
     let out = try world.run(["--mail", "--dry-run"], date: "2026-12-02")
     #expect(out.status == 0, "\(out.stderr)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("INCOMPLETE — 2026-12-02: "), "\(line)")
+    #expect((line.hasPrefix("INCOMPLETE — ") && line.contains(" — 2026-12-02")), "\(line)")
     #expect(line.contains("; app_store.transactions: last transaction 2026-11-29T"), "\(line)")
     #expect(line.contains(", before noon of 2026-12-02 (UTC)"), "\(line)")
     #expect(line.contains("; play.sales: no sales rows for 2026-12-02 (last row 2026-11-29T"))
     #expect(out.stderr.contains("storerecon: warning: INCOMPLETE — app_store.transactions"))
+    let incompleteSubject = MIMETestDecoding.subject(try world.file("message.eml"))
     #expect(
-      MIMETestDecoding.subject(try world.file("message.eml")).hasPrefix(
-        "[storerecon] INCOMPLETE — 2026-12-02: "))
+      incompleteSubject.hasPrefix("[storerecon] INCOMPLETE — ")
+        && incompleteSubject.hasSuffix(" — 2026-12-02"))
 
     // --require-complete: exit 4, the reports are written, nothing is mailed.
     try FileManager.default.removeItem(at: world.out.appendingPathComponent("message.eml"))
@@ -147,7 +150,8 @@ import StoreReconTestSupport
     #expect(strict.stderr.contains("storerecon: error: INCOMPLETE — app_store.transactions"))
     #expect(strict.stderr.contains("not mailed (--require-complete)"))
     #expect(!FileManager.default.fileExists(atPath: world.out.appendingPathComponent("message.eml").path))
-    #expect(try Self.firstLine(world).hasPrefix("INCOMPLETE — 2026-12-02: "))
+    let strictLine = try Self.firstLine(world)
+    #expect(strictLine.hasPrefix("INCOMPLETE — ") && strictLine.contains(" — 2026-12-02"))
 
     // The covered date passes --require-complete.
     let covered = try world.run(["--require-complete"])
@@ -169,7 +173,7 @@ import StoreReconTestSupport
     let out = try world.run(["--require-complete"])
     #expect(out.status == 4, "\(out.stderr)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("INCOMPLETE — 2026-11-29: "), "\(line)")
+    #expect((line.hasPrefix("INCOMPLETE — ") && line.contains(" — 2026-11-29")), "\(line)")
     #expect(line.contains("; app_store.transactions: last transaction 2026-11-29T"), "\(line)")
     #expect(line.contains(", before noon of 2026-11-29 (UTC)"), "\(line)")
   }
@@ -186,7 +190,7 @@ import StoreReconTestSupport
     let allowed = try world.run(["--allow-missing"])
     #expect(allowed.status == 0, "\(allowed.stderr)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("INCOMPLETE — 2026-11-29: "))
+    #expect((line.hasPrefix("INCOMPLETE — ") && line.contains(" — 2026-11-29")))
     #expect(line.contains("; play.voided: no file matches 'exports/play/voided*.jsonl'"), "\(line)")
 
     let required = try world.run(["--allow-missing", "--require-complete"])

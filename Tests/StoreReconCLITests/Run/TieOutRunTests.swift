@@ -85,7 +85,8 @@ import StoreReconTestSupport
       tieOut.first
         == "store,source,day,product_id,country,currency,report_units,ledger_units,units_diff,"
         + "report_gross_minor,ledger_gross_minor,gross_diff_minor,report_proceeds_minor,ledger_proceeds_minor,"
-        + "status,detail,proceeds_currency,report_free_units,ledger_free_units")
+        + "status,detail,proceeds_currency,report_free_units,ledger_free_units,case_key,state,first_seen,age_days"
+    )
     // The 20th: both charges (07:30 UTC on the 21st is 23:30 PST on the 20th), one more in the report.
     // The 21st ends at 08:00 UTC on the 22nd, after T: not tied out.
     #expect(tieOut.count == 2)

@@ -79,12 +79,13 @@ import StoreReconTestSupport
 
     let summary = try XLSXPackage.rows(try package.sheet("Summary"), strings: strings)
     #expect(summary.contains(["total", "", "", "", String(result.findings.count)]))
-    // The first row is the run's status and its one-line reason, the very value summary.txt starts with.
+    // The first row is the run's status and its cases with their money at stake, the very values
+    // summary.txt and the e-mail subject start with; the reason on the next.
     let status = try #require(result.summary?.runStatus)
-    #expect(summary.first == [status.label, status.reason])
-    #expect(
-      try String(contentsOfFile: dir.path("one/summary.txt"), encoding: .utf8).hasPrefix(status.label + " — ")
-    )
+    #expect(summary.first == [status.label, status.casesPhrase])
+    #expect(summary.dropFirst().first == ["", status.reason])
+    let firstLine = try String(contentsOfFile: dir.path("one/summary.txt"), encoding: .utf8)
+    #expect(firstLine.hasPrefix(status.label + " — " + status.casesPhrase + " — "))
     #expect(status.label == "ATTENTION", "\(status.reason)")
 
     try Self.expectPrintSetup(package)

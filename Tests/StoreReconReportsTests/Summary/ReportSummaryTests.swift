@@ -35,21 +35,23 @@ struct ReportSummaryTests {
   }
 
   @Test func okHeadlineAndSubject() {
-    // A finding without money at stake needs no human: OK.
-    let summary = ReportSummary.build(Self.facts([Self.finding(.noStoreRecord, "u1", nil, nil)]))
+    // Nothing at all: OK, and the subject says so with the date.
+    let summary = ReportSummary.build(Self.facts([]))
     #expect(
-      summary.headline
-        == "OK — 2026-11-29: 1 findings — nothing new needs a look; no thresholds configured; inputs cover 2026-11-29"
+      summary.headline == "OK — 0 new, 0 open — 2026-11-29; no thresholds configured; inputs cover 2026-11-29"
     )
-    #expect(
-      summary.subject(prefix: "[storerecon]")
-        == "[storerecon] OK — 2026-11-29: 1 findings — nothing new needs a look")
-    #expect(summary.subject(prefix: "") == "OK — 2026-11-29: 1 findings — nothing new needs a look")
+    #expect(summary.subject(prefix: "[storerecon]") == "[storerecon] OK — 0 new, 0 open — 2026-11-29")
+    #expect(summary.subject(prefix: "") == "OK — 0 new, 0 open — 2026-11-29")
     #expect(
       summary.text.hasPrefix(
         summary.headline
           + "\nstorerecon 9.9.9 — reconciliation for 2026-11-29 (UTC), as of 2026-11-30T00:00:00.000Z\n"))
-    #expect(summary.text.contains("\nStatus\n------\nOK — nothing new needs a look\n"))
+    #expect(summary.text.contains("\nStatus\n------\nOK — nothing new, nothing open\n"))
+  }
+
+  @Test func aFindingWithoutMoneyIsANewCaseWithoutAmount() {
+    let summary = ReportSummary.build(Self.facts([Self.finding(.noStoreRecord, "u1", nil, nil)]))
+    #expect(summary.subject(prefix: "") == "ATTENTION — 1 new, 0 open — 2026-11-29")
   }
 
   @Test func aNewFindingWithMoneyAtStakeIsAttention() {
@@ -57,8 +59,8 @@ struct ReportSummaryTests {
     #expect(summary.status == "ATTENTION")
     #expect(
       summary.subject(prefix: "[storerecon]")
-        == "[storerecon] ATTENTION — 2026-11-29: 1 findings — 1 new with money at stake")
-    #expect(summary.text.contains("\nATTENTION 1 findings (no run history: all new) with money at stake\n"))
+        == "[storerecon] ATTENTION — 1 new (12,345.00 USD), 0 open — 2026-11-29")
+    #expect(summary.text.contains("\nATTENTION new (no run history: all new): 1 finding\n"))
     #expect(summary.html.contains("border-left:4px solid #bc4c00"))
   }
 
@@ -70,11 +72,11 @@ struct ReportSummaryTests {
     #expect(summary.status == "ALERT, INCOMPLETE")
     #expect(
       summary.headline
-        == "ALERT, INCOMPLETE — 2026-11-29: 3 findings — 1 threshold exceeded, 1 input incomplete, 3 new with money at stake; free_entitlement: 3 findings > maxCount 2; play.sales: no sales rows for 2026-11-29 (last row 2026-11-28T10:00:00.000Z); 3 findings (no run history: all new) with money at stake"
+        == "ALERT, INCOMPLETE — 3 new (3.00 USD), 0 open — 2026-11-29; free_entitlement: 3 findings > maxCount 2; play.sales: no sales rows for 2026-11-29 (last row 2026-11-28T10:00:00.000Z); new (no run history: all new): 3 findings"
     )
     #expect(
       summary.subject(prefix: "[r]")
-        == "[r] ALERT, INCOMPLETE — 2026-11-29: 3 findings — 1 threshold exceeded, 1 input incomplete, 3 new with money at stake"
+        == "[r] ALERT, INCOMPLETE — 3 new (3.00 USD), 0 open — 2026-11-29"
     )
     #expect(summary.text.contains("\nALERT free_entitlement: 3 findings > maxCount 2\n"))
     #expect(summary.text.contains("\nINCOMPLETE play.sales: no sales rows"))

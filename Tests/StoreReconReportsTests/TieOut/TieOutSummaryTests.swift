@@ -128,7 +128,7 @@ struct TieOutSummaryTests {
     #expect(summary.isAlert && summary.status == "ALERT")
     #expect(
       summary.headline
-        == "ALERT — 2026-09-30: 0 findings — 2 thresholds exceeded, 6 tie-out differences; tieout/report_more: 1 cells > maxCount 0; tieout_orders/missing_in_earnings: 1 orders > maxCount 0; tie-out: 3 cells and 3 Play orders differ from the stores' reports"
+        == "ALERT — 6 new, 0 open — 2026-09-30; tieout/report_more: 1 cells > maxCount 0; tieout_orders/missing_in_earnings: 1 orders > maxCount 0; new (no run history: all new): 3 tie-out cells, 3 Play orders"
     )
     #expect(summary.text.contains("\nALERT tieout/report_more: 1 cells > maxCount 0\n"))
     // The same limits one unit wider: no alert.

@@ -81,7 +81,7 @@ import Testing
     #expect(rows.count == 2)
     #expect(
       rows[1].hasSuffix(
-        ",\"'=HYPERLINK(\"\"http://evil.example\"\")\",'@SUM(1),'-2+3,USD,-499,,'+cmd|x"), "\(rows[1])")
+        ",\"'=HYPERLINK(\"\"http://evil.example\"\")\",'@SUM(1),'-2+3,USD,-499,,'+cmd|x,,,"), "\(rows[1])")
   }
 
   @Test func revenueKeepsNegativeMoneyAsNumbers() throws {
