@@ -15,7 +15,7 @@ ARG DEBIAN_IMAGE=debian:bookworm-slim
 
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends pkgconf zlib1g-dev libssl-dev libpq-dev libxlsxwriter-dev libcurl4-openssl-dev librsvg2-dev \
+ && apt-get install -y --no-install-recommends pkgconf zlib1g-dev libssl-dev libpq-dev libsqlite3-dev libxlsxwriter-dev libcurl4-openssl-dev librsvg2-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

@@ -10,6 +10,7 @@ import PackageDescription
 //   StoreReconImporters  Core, IO — store formats     │ beside each other,
 //   StoreReconAppRows    Core, IO — the app's rows    │ neither sees the other
 //   StoreReconPostgres   Core, IO, AppRows, CLibPQ
+//   StoreReconSQLite     Core, CSQLite — the run history without a server
 //   StoreReconReports    Core, CXLSXWriter — CSV, XLSX, summaries
 //   StoreReconMail       Core, Reports, CCurl, CRsvg
 //   StoreReconFetch      Core, IO, CCurl — the stores' APIs over HTTPS (`storerecon fetch`)
@@ -49,6 +50,10 @@ let package = Package(
     .systemLibrary(
       name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]),
+    // The run history without a server (docs/history.md).
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
     // The e-mail's pictures as PNG (librsvg renders the summary's SVG; cairo encodes it).
     .systemLibrary(
       name: "CRsvg", path: "Sources/CRsvg", pkgConfig: "librsvg-2.0",
@@ -67,6 +72,8 @@ let package = Package(
     .target(
       name: "StoreReconPostgres",
       dependencies: ["StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconPlatform", "CLibPQ"]),
+    // The run history in an embedded SQLite file (docs/history.md).
+    .target(name: "StoreReconSQLite", dependencies: ["StoreReconCore", "CSQLite"]),
     .target(
       name: "StoreReconReports", dependencies: ["StoreReconCore", "StoreReconPlatform"],
       swiftSettings: hotLoops),
@@ -96,7 +103,7 @@ let package = Package(
       name: "StoreReconCLI",
       dependencies: [
         "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconImporters", "StoreReconAppRows",
-        "StoreReconRun", "StoreReconPostgres", "StoreReconReports", "StoreReconWorkbooks", "StoreReconSettings", "StoreReconMail",
+        "StoreReconRun", "StoreReconPostgres", "StoreReconSQLite", "StoreReconReports", "StoreReconWorkbooks", "StoreReconSettings", "StoreReconMail",
         "StoreReconFetch", "StoreReconDemo",
       ]),
     .executableTarget(name: "storerecon", dependencies: ["StoreReconCLI"]),
@@ -140,6 +147,9 @@ let package = Package(
     .testTarget(
       name: "StoreReconMailTests",
       dependencies: ["StoreReconMail", "StoreReconCore", "StoreReconTestSupport"]),
+    .testTarget(
+      name: "StoreReconSQLiteTests",
+      dependencies: ["StoreReconSQLite", "StoreReconCore", "StoreReconTestSupport"]),
     .testTarget(name: "StoreReconDemoTests", dependencies: ["StoreReconDemo", "StoreReconCore"]),
     .testTarget(
       name: "StoreReconFetchTests",
@@ -154,7 +164,7 @@ let package = Package(
       dependencies: [
         "StoreReconCLI", "StoreReconRun", "StoreReconPlatform", "StoreReconCore", "StoreReconIO",
         "StoreReconImporters",
-        "StoreReconAppRows", "StoreReconReports", "StoreReconWorkbooks", "StoreReconDemo",
+        "StoreReconAppRows", "StoreReconReports", "StoreReconWorkbooks", "StoreReconDemo", "StoreReconSQLite",
         "StoreReconTestSupport",
         "storerecon",
       ]),
@@ -164,7 +174,7 @@ let package = Package(
     .testTarget(
       name: "StoreReconIntegrationTests",
       dependencies: [
-        "StoreReconPostgres", "StoreReconMail", "StoreReconFetch", "StoreReconSettings", "StoreReconCLI",
+        "StoreReconPostgres", "StoreReconSQLite", "StoreReconMail", "StoreReconFetch", "StoreReconSettings", "StoreReconCLI",
         "StoreReconRun", "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconDemo", "StoreReconTestSupport", "storerecon",
       ],
       exclude: ["Mail/smtp_sink.py", "Fetch/apple_api_server.py", "Fetch/google_api_server.py"]),

@@ -7,7 +7,7 @@
 # `swift build -c release --static-swift-stdlib` into its own scratch folder (.build/static, so it
 # never waits for or disturbs the debug build), then checks the result: `ldd` must name no libswift*,
 # no Foundation, no libdispatch and nothing under the toolchain; only Debian's runtime libraries
-# (libpq5, libxlsxwriter4, libcurl4, libssl3, zlib1g, libstdc++6, librsvg2-2 and what they pull in). It copies the
+# (libpq5, libsqlite3-0, libxlsxwriter4, libcurl4, libssl3, zlib1g, libstdc++6, librsvg2-2 and what they pull in). It copies the
 # binary to DIR/storerecon and prints its size and its libraries. Exit 0 when the check holds, 1 when
 # it does not, 2 when the build fails.
 #

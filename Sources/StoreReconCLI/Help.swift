@@ -89,7 +89,7 @@ enum Help {
       --queries DIR       Folder of entitlements.sql, credentials.sql, assignments.sql, goodwill.sql
                           and, where the app keeps credits, credits.sql (default: ./queries where a
                           file is there, else the built-in queries).
-      --no-history        With a database: do not read or record run history.
+      --no-history        Do not read or record run history.
       --lock-timeout SECONDS
                           How long to wait for another run into the same --out and, with run
                           history, of the same date (default: 600; 0 = refuse at once).
@@ -138,13 +138,19 @@ enum Help {
     written beside --out and renamed into place whole; the report it replaces is kept as
     <out>.previous.
 
+    Run history is kept in storerecon_runs and storerecon_findings: where the config's "history" says
+    (a postgresql:// URI, or the path of a SQLite file); without it in the app rows' database when they
+    come from one, else in the SQLite file history.sqlite beside the date folders (reports/history.sqlite
+    for the default --out reports/<date>). findings.csv's since is the first report date that saw each
+    finding, and changes.csv lists the findings new, still open and resolved since the previous run (the
+    latest earlier date). Re-running a date replaces its history; a date earlier than the latest
+    recorded one is a backfill, recorded but left out of the trends. Another run still holding the
+    history's lock after --lock-timeout exits 75; a history file that is not a SQLite database 78, one
+    whose folder cannot be written 74 (docs/history.md).
+
     With a database, each query's rows are streamed with COPY and read like a CSV file (a reject's
     line is the row's number in the result); a query whose columns differ from its contract exits 78.
-    Run history is kept in storerecon_runs and storerecon_findings: findings.csv's since is the first
-    report date that saw each finding, and changes.csv lists the findings new, still open and resolved
-    since the previous run (the latest earlier date). Re-running a date replaces its history. An
-    unreachable database exits 75, a wrong or missing password 77, another run still holding the
-    date's lock after --lock-timeout 75. The queries run in one read-only transaction: a query that
+    An unreachable database exits 75, a wrong or missing password 77. The queries run in one read-only transaction: a query that
     writes exits 78, one past its statement timeout 75.
 
     """

@@ -43,11 +43,12 @@ enum Manifest {
       fields.append(
         (
           "history",
-          .object([
-            ("previousDate", history.previousDate.map { .string($0.description) } ?? .null),
-            ("new", .int(Int64(history.newCount))), ("open", .int(Int64(history.openCount))),
-            ("resolved", .int(Int64(history.resolvedCount))),
-          ])
+          .object(
+            [
+              ("previousDate", history.previousDate.map { .string($0.description) } ?? .null),
+              ("new", .int(Int64(history.newCount))), ("open", .int(Int64(history.openCount))),
+              ("resolved", .int(Int64(history.resolvedCount))),
+            ] + (result.backfill ? [("backfill", .bool(true))] : []))
         ))
     }
     if let cases = result.cases {

@@ -31,9 +31,17 @@ extension ReconciliationRun {
     defer { publication.discard() }
     // The database first: an unreachable server, a wrong password, a locked date or a query that does
     // not return its contract stops the run before any file is read.
+    // The run history (docs/history.md): on that connection when it lives there, else opened on its own
+    // (a SQLite file by default), with the date's lock taken before any file is read.
+    let location = request.history ? setup.historyLocation : nil
     var session: DatabaseSession?
     if let uri = setup.databaseURI {
-      session = try openDatabase(uri, request: request, setup: &setup, progress: progress)
+      session = try openDatabase(uri, request: request, setup: &setup, history: location, progress: progress)
+    }
+    var history: (any RunHistory)? = session?.history
+    if let location, history == nil {
+      history = try openHistory(
+        location, lockDate: setup.date, lockTimeoutSeconds: request.lockTimeoutSeconds, progress: progress)
     }
     let database = session?.connection.description
     // The rejects files are written into the temporary folder while the inputs are read.
@@ -49,7 +57,7 @@ extension ReconciliationRun {
       try publication.publish()
       return result
     }
-    if let store = session?.history {
+    if let store = history {
       try recordHistory(
         store, &outcome, setup: setup, reports: inputs.reports, decisions: decisions, database: database,
         startedAt: startedAt, progress: progress, clock: clock)
@@ -70,7 +78,7 @@ extension ReconciliationRun {
       &written, setup: setup, configPath: request.configPath, database: database, timings: timings)
     try publication.publish()
     progress.note("wrote \(written.files.count + 1) files to \(setup.out) (\(written.writeMs) ms)")
-    session?.history?.unlock(date: setup.date)
+    history?.unlock(date: setup.date)
     return written.result
   }
 
@@ -78,7 +86,7 @@ extension ReconciliationRun {
   /// (holding the report date's lock) when history is kept.
   struct DatabaseSession {
     let connection: PostgresConnection
-    let history: RunHistoryStore?
+    let history: PostgresRunHistory?
 
     /// Ends the read-only transaction the contract queries ran in (docs/postgresql.md).
     func endSnapshot() throws(RunError) {
@@ -90,10 +98,10 @@ extension ReconciliationRun {
     }
   }
 
-  /// Connects to the database, takes the report date's history lock (when history is kept), checks the
-  /// contract queries and plans them as the app-row inputs.
+  /// Connects to the database, takes the report date's history lock (when `history` is this database),
+  /// checks the contract queries and plans them as the app-row inputs.
   static func openDatabase(
-    _ uri: String, request: Request, setup: inout Setup, progress: any ProgressSink
+    _ uri: String, request: Request, setup: inout Setup, history: HistoryLocation?, progress: any ProgressSink
   ) throws(RunError) -> DatabaseSession {
     let config = setup.config
     let queries = try viaDatabase { () throws(DatabaseError) in
@@ -112,16 +120,12 @@ extension ReconciliationRun {
     }
     let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(uri) }
     progress.note("connected to \(connection.description) (server version \(connection.serverVersion))")
-    var historyStore: RunHistoryStore?
-    if request.history {
-      let store = RunHistoryStore(connection: connection)
-      do {
-        try store.ensureTables()
-      } catch {
-        throw RunError(error.databaseError("creating the run history tables", queryCode: .software))
-      }
+    var historyStore: PostgresRunHistory?
+    if history == .postgres(uri) {
+      let store = PostgresRunHistory(connection: connection)
+      try viaHistory { () throws(HistoryStoreError) in try store.ensureTables() }
       let date = setup.date
-      try viaDatabase { () throws(DatabaseError) in
+      try viaHistory { () throws(HistoryStoreError) in
         try store.lock(date: date, timeoutSeconds: request.lockTimeoutSeconds) { progress.note($0) }
       }
       historyStore = store
@@ -139,9 +143,11 @@ extension ReconciliationRun {
   }
 
   /// Run history: compares the findings with the previous run's (each finding gets its `since`), gives
-  /// every case its state (docs/cases.md), then replaces this date's history in one transaction.
+  /// every case its state (docs/cases.md), then replaces this date's history in one transaction. A date
+  /// earlier than the latest recorded one is a backfill: recorded as such and left out of the trend
+  /// (docs/history.md#backfill).
   static func recordHistory(
-    _ historyStore: RunHistoryStore, _ outcome: inout Outcome, setup: Setup, reports: [InputReport],
+    _ historyStore: any RunHistory, _ outcome: inout Outcome, setup: Setup, reports: [InputReport],
     decisions: [CaseDecision], database: String?, startedAt: String, progress: any ProgressSink,
     clock: ContinuousClock
   ) throws(RunError) {
@@ -152,11 +158,14 @@ extension ReconciliationRun {
     for c in candidates { keys.insert(c.key) }
     for d in decisions { keys.insert(d.key) }
     let past: (previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate])
+    let latest: CivilDate?
     do {
+      latest = try historyStore.latestRun()
       past = try historyStore.history(before: date, keys: Array(keys))
     } catch {
-      throw RunError(error.databaseError("reading the run history", queryCode: .software))
+      throw RunError(kind: error.kind, error.message)
     }
+    let backfill = latest.map { date < $0 } ?? false
     // The previous run's findings of rules skipped today are neither open nor resolved: unknown.
     var previous = past.previous
     previous?.findings.removeAll { outcome.skipped.drops(kind: $0.kind, store: $0.store) }
@@ -176,25 +185,31 @@ extension ReconciliationRun {
     outcome.delta = compared.delta
     outcome.cases = book
     let others = candidates.filter { $0.source != .finding }.map { RecordedFinding(case: $0) }
-    let record = RunHistoryStore.RunRecord(
+    let record = RunRecord(
       date: date, asOf: setup.asOf,
       optionsJSON: Manifest.options(config: setup.config, database: database).rendered(),
       inputsJSON: JSONText.array(reports.map(Manifest.input)).rendered(),
       findings: compared.recorded + others,
       findingCount: compared.findings.count, delta: compared.delta,
-      status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt)
+      status: reports.contains { $0.error != nil } ? "inputs_failed" : "complete", startedAt: startedAt,
+      backfill: backfill)
     do {
       try historyStore.record(record)
       outcome.historyDays = try historyStore.dayTotals(through: date, days: FindingsTrend.dayCount)
         .filter { Finding.Kind(rawValue: $0.kind) != nil }
     } catch {
-      throw RunError(error.databaseError("recording the run history", queryCode: .software))
+      throw RunError(kind: error.kind, error.message)
     }
+    outcome.backfill = backfill
     let since = compared.delta.previousDate.map { "since \($0)" } ?? "first recorded run"
     progress.note(
       "history (\(since)): \(compared.delta.newCount) new, \(compared.delta.openCount) still open, "
         + "\(compared.delta.resolvedCount) resolved; cases: \(caseCounts(book)); "
         + "recorded (\(milliseconds(clock.now - historyStart)) ms)")
+    if let latest, backfill {
+      progress.note(
+        "history: \(date) is a backfill (history already has \(latest)): recorded, left out of trends")
+    }
   }
 
   /// Every case of the run: its findings, its tie-out differences and its inputs with rejected rows.
@@ -321,6 +336,7 @@ extension ReconciliationRun {
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts,
       files: files.map(\.0) + streamed.map(\.name) + ["manifest.json"])
     (result.experiments, result.history, result.summary) = (readouts, outcome.delta, summary)
+    result.backfill = outcome.backfill
     result.cases = outcome.cases
     result.uncheckedEntitlements = outcome.unchecked
     result.skippedRules = outcome.skipped
@@ -421,8 +437,10 @@ extension ReconciliationRun {
         date: setup.date, calendar: setup.calendar, inputs: inputs.reports, missing: setup.missing,
         notChecked: outcome.skipped.names),
       history: outcome.changes.map {
-        SummaryHistory(
+        var history = SummaryHistory(
           changes: $0, previousRunDate: outcome.delta?.previousDate, dayTotals: outcome.historyDays)
+        history.backfill = outcome.backfill
+        return history
       },
       fx: fx, tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports),
       counts: outcome.counts)
@@ -508,7 +526,7 @@ extension ReconciliationRun {
     if let uri = setup.databaseURI {
       var readOnly = request
       readOnly.history = false
-      session = try openDatabase(uri, request: readOnly, setup: &setup, progress: progress)
+      session = try openDatabase(uri, request: readOnly, setup: &setup, history: nil, progress: progress)
     }
     let inputs = try readInputs(
       setup.plan, database: session?.connection,

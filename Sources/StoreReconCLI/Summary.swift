@@ -45,6 +45,7 @@ enum Summary {
       lines.append(
         "history \(since): \(history.newCount) new, \(history.openCount) still open, \(history.resolvedCount) resolved"
           + " — changes.csv")
+      if result.backfill { lines.append("backfill: run on today's app rows; left out of trends") }
     }
     if let cases = result.cases {
       let states = Case.State.allCases.compactMap { state -> String? in

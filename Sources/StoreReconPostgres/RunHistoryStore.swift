@@ -21,8 +21,12 @@ package struct RunHistoryStore {
       previous_date     date,
       status            text NOT NULL,
       started_at        timestamptz NOT NULL,
-      finished_at       timestamptz NOT NULL
+      finished_at       timestamptz NOT NULL,
+      backfill          boolean NOT NULL DEFAULT false
     );
+    -- A table made before backfills gains the column (no notice where it has it already).
+    SET LOCAL client_min_messages = warning;
+    ALTER TABLE storerecon_runs ADD COLUMN IF NOT EXISTS backfill boolean NOT NULL DEFAULT false;
     CREATE TABLE IF NOT EXISTS storerecon_findings (
       run_id       bigint NOT NULL REFERENCES storerecon_runs (run_id) ON DELETE CASCADE,
       report_date  date NOT NULL,
@@ -45,49 +49,26 @@ package struct RunHistoryStore {
   /// The first key of the advisory lock (`'SREC'`); the second is the report date's days since 1970-01-01.
   package static let lockNamespace: Int32 = 0x5352_4543
 
-  /// What one run records.
-  package struct RunRecord {
-    package var date: CivilDate
-    package var asOf: Instant
-    /// JSON object text of the options the run used.
-    package var optionsJSON: String
-    /// JSON array text of the inputs: role, path, sha256, counts.
-    package var inputsJSON: String
-    package var findings: [RecordedFinding]
-    package var findingCount: Int
-    package var delta: HistoryDelta
-    /// `complete`, or `inputs_failed` when an input file could not be read as a whole.
-    package var status: String
-    /// When the run started (ISO 8601), from the machine clock: metadata only.
-    package var startedAt: String
-
-    /// Creates the value from its fields.
-    package init(
-      date: CivilDate, asOf: Instant, optionsJSON: String, inputsJSON: String, findings: [RecordedFinding],
-      findingCount: Int, delta: HistoryDelta, status: String, startedAt: String
-    ) {
-      self.date = date
-      self.asOf = asOf
-      self.optionsJSON = optionsJSON
-      self.inputsJSON = inputsJSON
-      self.findings = findings
-      self.findingCount = findingCount
-      self.delta = delta
-      self.status = status
-      self.startedAt = startedAt
-    }
-  }
+  /// What one run records (the value both history stores take).
+  package typealias RunRecord = StoreReconCore.RunRecord
 
   let connection: PostgresConnection
 
   /// A store on `connection`.
   package init(connection: PostgresConnection) { self.connection = connection }
 
-  /// Creates the history tables when they are missing (checking first, so a role without CREATE
+  /// Creates the history tables when they are missing (or adds the `backfill` column an older version's
+  /// table lacks) (checking first, so a role without CREATE
   /// can run once the tables exist).
   package func ensureTables() throws(PostgresError) {
+    // The tables and the newest column (`backfill`): a database from an older version is upgraded once
+    // by a role that may; a reader role never needs ALTER once the tables are current.
     let present = try connection.execute(
-      "SELECT to_regclass('storerecon_runs') IS NOT NULL AND to_regclass('storerecon_findings') IS NOT NULL")
+      """
+      SELECT to_regclass('storerecon_runs') IS NOT NULL AND to_regclass('storerecon_findings') IS NOT NULL
+        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('storerecon_runs')
+          AND attname = 'backfill' AND NOT attisdropped)
+      """)
     if present.value(0, 0) == "t" { return }
     // One implicit transaction holding a lock, so two first runs do not race to create the tables.
     try connection.executeScript(
@@ -139,7 +120,7 @@ package struct RunHistoryStore {
       [String(RunHistoryStore.lockNamespace), String(date.daysSinceEpoch)])
   }
 
-  /// The previous run (latest report date before `date`) and, for `keys` and the previous run's
+  /// The previous run (latest report date before `date` whose run was not a backfill) and, for `keys` and the previous run's
   /// keys, the earliest report date before `date` that saw each.
   package func history(before date: CivilDate, keys: [String]) throws(PostgresError) -> (
     previous: FindingHistory.PreviousRun?, firstSeen: [String: CivilDate]
@@ -147,7 +128,10 @@ package struct RunHistoryStore {
     let day = date.description
     var previous: FindingHistory.PreviousRun?
     let latest = try connection.execute(
-      "SELECT report_date::text FROM storerecon_runs WHERE report_date < $1::date ORDER BY report_date DESC LIMIT 1",
+      """
+      SELECT report_date::text FROM storerecon_runs WHERE report_date < $1::date AND NOT backfill
+      ORDER BY report_date DESC LIMIT 1
+      """,
       [day])
     if let text = latest.value(0, 0), let previousDate = CivilDate.parse(text) {
       let rows = try connection.execute(
@@ -187,7 +171,7 @@ package struct RunHistoryStore {
   }
 
   /// Per report date from `days - 1` days before `date` through `date`, per kind and currency: the
-  /// recorded findings and the sum of their amounts (the trend pictures). A sum beyond Int64 is an
+  /// recorded findings of the runs that were not backfills and the sum of their amounts (the trend pictures). A sum beyond Int64 is an
   /// error, never a wrap.
   package func dayTotals(through date: CivilDate, days: Int) throws(PostgresError) -> [HistoryDayTotal] {
     let first = CivilDate(daysSinceEpoch: date.daysSinceEpoch - Int64(max(days, 1) - 1))
@@ -195,6 +179,7 @@ package struct RunHistoryStore {
       """
       SELECT report_date::text, kind, currency, count(*)::text, coalesce(sum(amount_minor), 0)::text
       FROM storerecon_findings WHERE report_date BETWEEN $1::date AND $2::date
+        AND report_date IN (SELECT report_date FROM storerecon_runs WHERE NOT backfill)
       GROUP BY report_date, kind, currency ORDER BY report_date, kind COLLATE "C", currency COLLATE "C"
       """, [first.description, date.description])
     var totals: [HistoryDayTotal] = []
@@ -226,9 +211,9 @@ package struct RunHistoryStore {
         let inserted = try connection.execute(
           """
           INSERT INTO storerecon_runs (report_date, as_of, tool_version, options, inputs, findings, new_findings,
-            open_findings, resolved_findings, previous_date, status, started_at, finished_at)
+            open_findings, resolved_findings, previous_date, status, started_at, finished_at, backfill)
           VALUES ($1::date, $2::timestamptz, $3, $4::jsonb, $5::jsonb, $6::int, $7::int, $8::int, $9::int, $10::date,
-            $11, $12::timestamptz, clock_timestamp())
+            $11, $12::timestamptz, clock_timestamp(), $13::boolean)
           RETURNING run_id
           """,
           [
@@ -236,6 +221,7 @@ package struct RunHistoryStore {
             run.inputsJSON,
             String(run.findingCount), String(run.delta.newCount), String(run.delta.openCount),
             String(run.delta.resolvedCount), run.delta.previousDate?.description, run.status, run.startedAt,
+            run.backfill ? "true" : "false",
           ])
         let runId = inserted.value(0, 0) ?? ""
         let copy = try connection.copyIn(
@@ -258,5 +244,35 @@ package struct RunHistoryStore {
     } catch {
       throw PostgresError(sqlState: nil, message: "\(error)", category: .other)
     }
+  }
+}
+
+extension RunHistoryStore {
+  /// For each of `keys` that any recorded run saw, its row from the latest run that saw it.
+  package func recorded(keys: [String]) throws(PostgresError) -> [String: RecordedFinding] {
+    guard !keys.isEmpty else { return [:] }
+    // Finding keys are hex digits: an array literal needs no quoting.
+    let array = "{" + Set(keys).sorted().joined(separator: ",") + "}"
+    let rows = try connection.execute(
+      """
+      SELECT DISTINCT ON (finding_key) finding_key, kind, reason, store, chain_key, user_id, product_id, currency,
+        amount_minor::text
+      FROM storerecon_findings WHERE finding_key = ANY($1::text[]) ORDER BY finding_key, report_date DESC
+      """, [array])
+    var found: [String: RecordedFinding] = [:]
+    for r in 0..<rows.rowCount {
+      let key = rows.value(r, 0) ?? ""
+      found[key] = RecordedFinding(
+        key: key, kind: rows.value(r, 1) ?? "", reason: rows.value(r, 2) ?? "", store: rows.value(r, 3) ?? "",
+        chainKey: rows.value(r, 4) ?? "", userId: rows.value(r, 5) ?? "", productId: rows.value(r, 6) ?? "",
+        currency: rows.value(r, 7), amountMinor: rows.value(r, 8).flatMap { Int64($0) })
+    }
+    return found
+  }
+
+  /// The latest report date with a recorded run; `nil` when nothing is recorded.
+  package func latestRun() throws(PostgresError) -> CivilDate? {
+    try connection.execute("SELECT max(report_date)::text FROM storerecon_runs").value(0, 0).flatMap(
+      CivilDate.parse)
   }
 }

@@ -30,9 +30,9 @@ package enum ReconciliationRun {
     package var database: String?
     /// Folder of the contract queries; overrides the config's `app.queries`.
     package var queriesDirectory: String?
-    /// Keep run history in the database (`since`, changes.csv); only with a database.
+    /// Keep run history (`since`, changes.csv): in SQLite or PostgreSQL, docs/history.md; `--no-history`.
     package var history = true
-    /// Seconds to wait for another run of the same report date to finish (advisory lock).
+    /// Seconds to wait for another run of the same report date to finish (the history's lock).
     package var lockTimeoutSeconds = 600
     /// `--allow-missing`: a configured store export or optional app file that matches no file is reported
     /// as INCOMPLETE in the summary instead of stopping the run with exit 66 (`app.entitlements` is
@@ -351,6 +351,9 @@ package enum ReconciliationRun {
     package var delta: HistoryDelta?
     /// The recorded runs of the last ``FindingsTrend/dayCount`` days, this one included (run history only).
     package var historyDays: [HistoryDayTotal] = []
+    /// With run history: this run's date is earlier than the latest recorded one (a backfill, left out of
+    /// the trend).
+    package var backfill = false
     /// The run's cases with their states (docs/cases.md); set after the history is compared.
     package var cases: CaseBook?
     /// A merge's grants and notifications.csv fields (from the partials; a whole run works them out).

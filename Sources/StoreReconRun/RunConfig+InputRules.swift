@@ -1,11 +1,17 @@
 import Foundation
 
 extension RunConfig {
-  /// Reads `allowOutside` (a Boolean) and `damaged` (`maxRejectPercent`: a number from 0 to 100 with at
+  /// Reads `history` (docs/history.md: a PostgreSQL URI or a SQLite path), `allowOutside` (a Boolean) and `damaged` (`maxRejectPercent`: a number from 0 to 100 with at
   /// most two decimals; `maxRejects` and `minRejects`: whole numbers).
   package static func parseInputRules(
     _ root: [String: Any], into config: inout RunConfig, fail: (String) -> RunError
   ) throws(RunError) {
+    if let history = root["history"] {
+      guard let text = history as? String, !text.isEmpty else {
+        throw fail("history must be a PostgreSQL URI (postgresql://…) or the path of a SQLite file")
+      }
+      config.history = HistoryLocation.isPostgresURI(text) ? .postgres(text) : .sqlite(config.resolve(text))
+    }
     if let allow = root["allowOutside"] {
       guard isJSONBool(allow), let flag = allow as? Bool else {
         throw fail("allowOutside must be true or false")

@@ -31,6 +31,7 @@ package indirect enum ConfigSchema: Sendable {
       "entitlements": .value, "credentials": .value, "assignments": .value, "goodwill": .value,
       "credits": .value, "notifications": .value, "database": .value, "queries": .value,
     ]),
+    "history": .value,
     "graceDays": .map(.value),
     "toleranceHours": .value,
     "creditGraceHours": .value,

@@ -59,6 +59,9 @@ package struct RunConfig: Sendable {
   /// The app's PostgreSQL database (`app.database`: a libpq URI or keyword string, never with a
   /// password); when set, the app rows come from it and the CSV paths above are not read.
   package var database: String?
+  /// `history`: where the run history is kept (docs/history.md); `nil` means the default
+  /// (``HistoryLocation/resolve(config:databaseURI:reportRoot:)``).
+  package var history: HistoryLocation?
   /// The folder of the contract queries (`app.queries`, relative to the config's folder).
   package var queries: String?
   /// Grace allowance in days per store.
@@ -192,7 +195,7 @@ package struct RunConfig: Sendable {
       config.unknownKeys = root.keys.filter { known[$0] == nil }.sorted()
     }
     try parseReportKeys(root, into: &config, fail: fail)
-    try parseInputRules(root, into: &config, fail: fail)
+    try parseInputRules(root, into: &config, fail: fail)  // and `history`
     try parseStoreExports(
       object(root["appStore"], "appStore"), object(root["play"], "play"), into: &config, fail: fail,
       strings: strings)

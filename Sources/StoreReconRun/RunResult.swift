@@ -32,8 +32,11 @@ package struct RunResult: Sendable {
   package var skippedRules = SkippedRules()
 
   /// New / still open / resolved findings since the previous run; `nil` without run history
-  /// (no database, or `--no-history`).
+  /// (`--no-history`).
   package var history: HistoryDelta?
+  /// With run history: the report date is earlier than the latest recorded run's (a backfill on today's
+  /// app rows, recorded but left out of the trend; docs/history.md#backfill).
+  package var backfill = false
 
   /// The run's cases with their states (docs/cases.md).
   package var cases: CaseBook?

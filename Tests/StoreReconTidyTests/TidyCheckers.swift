@@ -34,6 +34,7 @@ let allowedImports: [String: [String]] = [
   "StoreReconPostgres": [
     "StoreReconCore", "StoreReconIO", "StoreReconAppRows", "StoreReconPlatform", "CLibPQ", "Foundation",
   ],
+  "StoreReconSQLite": ["StoreReconCore", "CSQLite"],
   "StoreReconReports": ["StoreReconCore", "StoreReconPlatform", "Foundation"],
   "StoreReconWorkbooks": [
     "StoreReconCore", "StoreReconPlatform", "StoreReconReports", "CXLSXWriter", "Foundation",
@@ -112,7 +113,7 @@ enum TidyImports {
   /// The modules rule 1 knows about; imports of any other module (Darwin, Testing…) are not checked.
   static let knownModules: Set<String> = [
     "Foundation", "FoundationEssentials", "Glibc", "Musl", "Dispatch", "Synchronization", "CZlib", "CCrypto",
-    "CLibPQ", "CXLSXWriter", "CCurl", "CRsvg",
+    "CLibPQ", "CXLSXWriter", "CCurl", "CRsvg", "CSQLite",
   ]
 
   static func isKnown(_ module: String) -> Bool {

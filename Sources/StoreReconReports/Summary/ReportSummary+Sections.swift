@@ -116,6 +116,7 @@ extension ReportSummary {
         h.previousRunDate.map { "compared with the run for \($0)" }
         ?? "first recorded run: every finding is new"
       blocks.append(.paragraph("Run history: \(since)."))
+      if h.backfill { blocks.append(.paragraph(Self.backfillLine)) }
       if let trend = FindingsTrend.build(totals: h.dayTotals, fx: facts.fx) {
         blocks.append(.paragraph(Self.findingsTrendLine(trend)))
         blocks.append(.picture(Self.findingsPicture(trend)))
@@ -126,6 +127,9 @@ extension ReportSummary {
     }
     return SummarySection(title: "Findings (\(Grouped.count(facts.findings.count)))", blocks: blocks)
   }
+
+  /// What the summary says of a backfill (docs/history.md#backfill).
+  static let backfillLine = "Backfill: run on today's app rows; left out of trends."
 
   /// The findings trend in one sentence: the first and the last run of the window, with the change.
   static func findingsTrendLine(_ trend: FindingsTrend) -> String {

@@ -11,6 +11,9 @@ package struct SummaryHistory: Sendable, Equatable {
   package var resolvedPerReason: [Finding.Reason: Int]
   /// The recorded runs of the last days (this one included) per kind and currency: the findings trend.
   package var dayTotals: [HistoryDayTotal]
+  /// This run is a backfill: its date is earlier than the latest recorded run's, so it ran on today's
+  /// app rows and is left out of the trend (docs/history.md#backfill).
+  package var backfill = false
 
   /// Creates history counts from the new finding keys, the resolved counts per reason and the recent
   /// runs' totals.

@@ -216,7 +216,7 @@ extension ReconciliationWorkbook {
     row += 1
     try line([.bold("Run history")], fitting: false)
     guard let history = content.history else {
-      try line([.text("no run history (no database configured)")], fitting: false)
+      try line([.text("no run history (--no-history)")], fitting: false)
       return
     }
     try line([

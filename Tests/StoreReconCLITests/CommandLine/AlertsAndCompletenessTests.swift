@@ -40,11 +40,11 @@ import StoreReconTestSupport
     let out = try world.run(["--mail", "--dry-run"])
     #expect(out.status == 3, "\(out.stderr)")
     let line = try Self.firstLine(world)
-    // Thresholds exceeded → ALERT; the cases (no history: all new) and their money come first.
+    // Thresholds exceeded → ALERT; the cases (the first recorded run: all new) and their money come first.
     #expect(
       line.hasPrefix("ALERT — ") && line.contains(" new (") && line.contains(" — 2026-11-29; "), "\(line)")
     #expect(
-      line.contains("new (no run history: all new): \(Set(rows.map { $0[0] }).count) findings"), "\(line)")
+      line.contains("; new: \(Set(rows.map { $0[0] }).count) findings"), "\(line)")
     #expect(
       line.contains(
         "; free_entitlement: \(free) findings > maxCount \(free - 1); orphaned_charge/unclaimed: \(currency.format(stake)) \(currency.code) at stake > maxAmount \(currency.format(stake - 1)) \(currency.code); "

@@ -113,7 +113,7 @@ struct DatabaseRunTests {
 
     let csvOut = world.out("out-csv")
     let csv = try Binary.run([
-      "run", "--config", world.config, "--date", Self.date, "--out", csvOut, "--quiet",
+      "run", "--config", world.config, "--date", Self.date, "--out", csvOut, "--quiet", "--no-history",
     ])
     #expect(csv.status == 0, "\(csv.stderr)")
     let dbOut = world.out("out-db")
@@ -183,7 +183,7 @@ struct DatabaseRunTests {
     #expect(!run.stderr.contains("CSV files are not read"))
     let csvOut = world.out("out-csv")
     let csv = try Binary.run([
-      "run", "--config", world.config, "--date", Self.date, "--out", csvOut, "--quiet",
+      "run", "--config", world.config, "--date", Self.date, "--out", csvOut, "--quiet", "--no-history",
     ])
     #expect(csv.status == 0)
     #expect(try world.file(csvOut, "findings.csv") == world.file(out, "findings.csv"))

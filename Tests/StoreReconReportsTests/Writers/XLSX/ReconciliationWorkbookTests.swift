@@ -194,7 +194,7 @@ import StoreReconTestSupport
     #expect(rows.contains(["free_entitlement", "no_store_record", "", "", "1"]))
     #expect(rows.contains(["free_entitlement", "sandbox", "", "", "0"]))
     #expect(rows.contains(["total", "", "", "", "5"]))
-    #expect(rows.contains(["no run history (no database configured)"]))
+    #expect(rows.contains(["no run history (--no-history)"]))
     #expect(rows.contains(["app_store", "JPY", "1400", "0", "0", "2", "0"]))
     #expect(rows.contains(["app_store", "USD", "19.96", "2", "0", "4", "0"]))
     // The Summary's money cells are numbers in their currency's format too.
@@ -211,7 +211,7 @@ import StoreReconTestSupport
     try ReconciliationWorkbook.write(content, to: dir.path("h.xlsx"))
     let package = XLSXPackage(dir.path("h.xlsx"))
     let rows = try XLSXPackage.rows(try package.sheet("Summary"), strings: try package.sharedStrings())
-    #expect(!rows.contains(["no run history (no database configured)"]))
+    #expect(!rows.contains(["no run history (--no-history)"]))
     #expect(rows.contains(["previous run", "46354"]))
     #expect(rows.contains(["kind", "reason", "new", "still open", "resolved"]))
     #expect(rows.contains(["free_entitlement", "refunded", "1", "2", "3"]))
