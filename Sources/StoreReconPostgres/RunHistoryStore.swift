@@ -180,6 +180,7 @@ package struct RunHistoryStore {
       SELECT report_date::text, kind, currency, count(*)::text, coalesce(sum(amount_minor), 0)::text
       FROM storerecon_findings WHERE report_date BETWEEN $1::date AND $2::date
         AND report_date IN (SELECT report_date FROM storerecon_runs WHERE NOT backfill)
+        AND kind NOT IN ('tieout_cell', 'tieout_order', 'rejected_rows')
       GROUP BY report_date, kind, currency ORDER BY report_date, kind COLLATE "C", currency COLLATE "C"
       """, [first.description, date.description])
     var totals: [HistoryDayTotal] = []

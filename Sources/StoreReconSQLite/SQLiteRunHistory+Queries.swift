@@ -66,6 +66,7 @@ extension SQLiteRunHistory {
         SELECT f.report_date, f.kind, f.currency, count(*), coalesce(sum(f.amount_minor), 0)
         FROM storerecon_findings f JOIN storerecon_runs r ON r.run_id = f.run_id
         WHERE f.report_date BETWEEN ?1 AND ?2 AND r.backfill = 0
+          AND f.kind NOT IN ('tieout_cell', 'tieout_order', 'rejected_rows')
         GROUP BY f.report_date, f.kind, f.currency
         ORDER BY f.report_date, f.kind, f.currency IS NULL, f.currency
         """, [.text(first.description), .text(date.description)])
