@@ -47,10 +47,13 @@ extension PriceTestsWorkbook {
     return max(header + days.count + 1, header + 19)
   }
 
-  /// The forest plot: a bold title, a header `arm, low, difference, high`, one row per challenger with
-  /// its difference in revenue per assigned user to control and the 95 % bootstrap interval (in the
-  /// reporting currency), and a native chart of them (markers joined by high-low bars) beside it.
-  /// Nothing when no challenger has an interval. Returns the first free row below the block and chart.
+  /// The forest plot: a bold title, a header `arm, low, difference, high, row on chart`, one row per
+  /// challenger with its difference in revenue per assigned user to control and the 95 % bootstrap
+  /// interval (in the reporting currency), a `zero` row (the line of no difference), and beside them a
+  /// native scatter chart — each challenger's interval a horizontal line with circles at its low,
+  /// estimate and high, at its own height (the three `row on chart` cells), the zero line dashed —
+  /// which Excel and LibreOffice both draw. Nothing when no challenger has an interval. Returns the
+  /// first free row below the block and chart.
   static func writeForest(_ readout: Readout, into sheet: XLSXWorksheet, row top: Int) throws(XLSXError)
     -> Int
   {
@@ -60,7 +63,8 @@ extension PriceTestsWorkbook {
     let title = "Revenue per assigned user minus control's (\(currency.code)), 95 % bootstrap interval"
     try sheet.write(.bold(title), row: top, column: 0, fitting: false)
     let header = top + 1
-    try sheet.writeRow(["arm", "low", "difference", "high"].map { .bold($0) }, row: header)
+    try sheet.writeRow(["arm", "low", "difference", "high", "row on chart"].map { .bold($0) }, row: header)
+    let n = arms.count
     for (i, arm) in arms.enumerated() {
       guard let d = arm.difference, let b = d.bootstrap else { continue }
       let cells: [XLSXCell] =
@@ -68,23 +72,34 @@ extension PriceTestsWorkbook {
         + [b.low, d.estimate, b.high].map { value in
           wholeMinor(value).map { .money(minor: $0, currency: currency) } ?? .empty
         }
+        + Array(repeating: .integer(Int64(n - i)), count: 3)
       try sheet.writeRow(cells, row: header + 1 + i)
     }
-    let rows = (header + 1)...(header + arms.count)
-    let series = ["low", "difference", "high"].enumerated().map { c, name in
+    let zero = header + 1 + n
+    try sheet.writeRow(
+      [.text("zero")] + Array(repeating: .money(minor: 0, currency: currency), count: 3)
+        + [0, Double(n + 1) / 2, Double(n + 1)].map { .number($0) }, row: zero)
+    var series = arms.enumerated().map { i, arm in
       XLSXLineChart.Series(
-        name: name, categories: .column(0, rows: rows, sheet: sheet.name),
-        values: .column(c + 1, rows: rows, sheet: sheet.name))
+        name: arm.arm.id, categories: .row(header + 1 + i, columns: 1...3, sheet: sheet.name),
+        values: .row(header + 1 + i, columns: 4...6, sheet: sheet.name))
     }
+    var line = XLSXLineChart.Series(
+      name: "no difference", categories: .row(zero, columns: 1...3, sheet: sheet.name),
+      values: .row(zero, columns: 4...6, sheet: sheet.name))
+    line.reference = true
+    series.append(line)
     var chart = XLSXLineChart(
-      title: "Each arm vs control: revenue per assigned user (\(currency.code))", xAxisTitle: "arm",
-      yAxisTitle: "\(currency.code) per assigned user minus control's", series: series)
-    chart.style = .forest
-    chart.width = 480
-    chart.height = 240
-    chart.yAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
-    try sheet.insert(chart, row: header, column: 6)
-    // The chart is about 12 rows tall.
-    return max(header + arms.count + 2, header + 13)
+      title: "Each arm vs control (\(currency.code) per assigned user)",
+      xAxisTitle: "\(currency.code) per assigned user minus control's (dot: estimate; line: 95 % interval)",
+      yAxisTitle: nil, series: series)
+    chart.style = .intervals
+    chart.width = 560
+    chart.height = 200 + 40 * n
+    chart.yAxisRange = 0...Double(n + 1)
+    chart.xAxisNumberFormat = XLSXMoney.numberFormat(digits: currency.minorUnits ?? 0)
+    try sheet.insert(chart, row: header, column: 8)
+    // The chart is about (200 + 40 n) / 20 rows tall.
+    return max(zero + 2, header + (200 + 40 * n) / 20 + 2)
   }
 }

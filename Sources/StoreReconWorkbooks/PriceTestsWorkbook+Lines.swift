@@ -48,7 +48,8 @@ extension PriceTestsWorkbook {
   }
 
   /// `control: 100% of credited chains have lived a full billing cycle (threshold 90%)`, with
-  /// `— immature: too early to call` when below the threshold.
+  /// `— immature: too early to call; wait until 14 Dec 2026` when below the threshold (the day its
+  /// credited subscriptions reach it, ``ArmReadout/maturesAt``).
   static func maturityLine(_ arm: ArmReadout, threshold: Double) -> String {
     let limit = "(threshold \(percentText(threshold)))"
     guard let share = arm.reporting.matureShare else {
@@ -56,7 +57,9 @@ extension PriceTestsWorkbook {
     }
     let line =
       "\(arm.arm.id): \(percentText(share)) of credited chains have lived a full billing cycle \(limit)"
-    return share < threshold ? line + " — immature: too early to call" : line
+    guard share < threshold else { return line }
+    let wait = arm.maturesAt.map { "; wait until \(ExperimentSummary.longDate($0))" } ?? ""
+    return line + " — immature: too early to call" + wait
   }
 
   /// `high: 8.51 USD per assigned user (bootstrap [8.08, 8.95], Welch's t [8.07, 8.96]); against control

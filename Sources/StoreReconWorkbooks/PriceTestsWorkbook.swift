@@ -28,8 +28,8 @@ package enum PriceTestsWorkbook {
   package static let armHeader = [
     "experiment_id", "arm_id", "scope", "verdict", "relative_lift", "lift_low", "lift_high", "p_best",
     "assigned", "trials", "trial_conversions", "paid_conversions",
-    "conversion_rate", "conversion_low", "conversion_high", "renewals", "refunds", "currency", "gross",
-    "refunds_amount", "proceeds", "revenue_per_assigned", "rpa_low", "rpa_high", "mature_share", "srm_p",
+    "conversion_rate", "conversion_low", "conversion_high", "renewals", "refund_count", "currency", "gross",
+    "refunded_amount", "proceeds", "revenue_per_assigned", "rpa_low", "rpa_high", "mature_share", "srm_p",
   ]
 
   /// The zero-based column of `currency` in the arm table (the money follows it).
@@ -57,6 +57,11 @@ package enum PriceTestsWorkbook {
     }
     try sheet.freezeTopRows(1)
     try sheet.setAutofilter(firstRow: 0, firstColumn: 0, lastRow: rows.count, lastColumn: armHeader.count - 1)
+    if !readout.arms.isEmpty, let best = armHeader.firstIndex(of: "p_best") {
+      // P(best) of the reporting rows (the first, one per arm): green at 95 % or more, red at 5 % or
+      // less, as in the e-mail.
+      try sheet.tint(column: best, rows: 1...readout.arms.count, good: 0.95, bad: 0.05)
+    }
 
     var row = rows.count + 2
     try sheet.write(.bold(titleLine(readout)), row: row, column: 0, fitting: false)

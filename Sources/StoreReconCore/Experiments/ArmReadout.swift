@@ -30,4 +30,8 @@ package struct ArmReadout: Sendable {
   /// The share of the bootstrap's resamples in which this arm's revenue per assigned user is the
   /// highest of all arms, control included (``ArmComparison/probabilityBest(_:)``); `nil` if unknown.
   package var probabilityBest: Double? = nil
+  /// When the arm's `mature_share` reaches the experiment's `maturityThreshold` if no further purchase
+  /// is credited: the end of the first billing period of the credited subscription that takes the share
+  /// over it. `nil` when the arm is mature already or has no credited subscription.
+  package var maturesAt: Instant? = nil
 }

@@ -60,6 +60,9 @@ struct ArmTally: Equatable {
   var chainsAssignedAfterPurchase = 0
   var chainsExcluded = 0
   var chainsOfOtherArmsProducts = 0
+  /// When each credited subscription lineage that is not yet mature by T matures (ms since the epoch):
+  /// the end of its first billing period (``ArmReadout/maturesAt``).
+  var immatureUntil: [Int64] = []
   /// Reporting-currency proceeds per charge day, days since the enrolment start through the report day
   /// (the series' days; charges on other days are not on the curve).
   var proceedsByDayIndex: [Int64]
@@ -92,6 +95,7 @@ struct ArmTally: Equatable {
     chainsAssignedAfterPurchase += other.chainsAssignedAfterPurchase
     chainsExcluded += other.chainsExcluded
     chainsOfOtherArmsProducts += other.chainsOfOtherArmsProducts
+    immatureUntil += other.immatureUntil
     for (d, v) in other.proceedsByDayIndex.enumerated() { proceedsByDayIndex[d] += v }
   }
 }

@@ -386,7 +386,9 @@ extension Readout {
             rounding: settings.rounding),
           renewalsByNumber: tally.renewalsByNumber,
           chainsAssignedAfterPurchase: tally.chainsAssignedAfterPurchase,
-          chainsExcluded: tally.chainsExcluded, chainsOfOtherArmsProducts: tally.chainsOfOtherArmsProducts))
+          chainsExcluded: tally.chainsExcluded, chainsOfOtherArmsProducts: tally.chainsOfOtherArmsProducts,
+          maturesAt: maturesAt(
+            reporting, immature: tally.immatureUntil, threshold: experiment.maturityThreshold)))
     }
     if let best = ArmComparison.probabilityBest(meansByArm.map { $0.first ?? [] }) {
       for a in armReadouts.indices { armReadouts[a].probabilityBest = best[a] }
@@ -494,6 +496,23 @@ extension Readout {
     case .pooled: return PlayOrderId.renewal(pool.string(id.poolID))
     case .decimal, .empty: return nil
     }
+  }
+
+  /// When an arm's mature share reaches `threshold` with the lineages credited so far: the instant the
+  /// lineage that takes it there matures (the immature ones mature in order of `immature`); `nil` when
+  /// the arm is mature already or has no credited subscription.
+  static func maturesAt(_ row: ArmRow, immature: [Int64], threshold: Double) -> Instant? {
+    let total = row.subscriptionLineages
+    guard total > 0 else { return nil }
+    let ordered = immature.sorted()
+    var mature = row.matureLineages
+    var at: Int64? = nil
+    for instant in ordered {
+      guard Double(mature) / Double(total) < threshold else { break }
+      mature += 1
+      at = instant
+    }
+    return at.map { Instant(ms: $0) }
   }
 
   /// Sets each arm's verdict: `srm`, then `fx_gap`, then `immature`, then control / leading / trailing /

@@ -124,12 +124,17 @@ extension Readout {
         person.trialCurrency = UInt16(currency.tableIndex + 1)
       }
     }
-    let mature = maturity(
+    let maturesAt = maturity(
       scratch.charges, trial: trial, headFirst: headFirst, eligible: scratch.eligible, original: original,
       c, s)
-    if let mature {
+    if let maturesAt {
+      let mature = maturesAt <= c.asOf.ms
       part.tallies[a].reporting.subscriptionLineages += 1
-      if mature { part.tallies[a].reporting.matureLineages += 1 }
+      if mature {
+        part.tallies[a].reporting.matureLineages += 1
+      } else {
+        part.tallies[a].immatureUntil.append(maturesAt)
+      }
       if let currency = lineageCurrency {
         part.tallies[a].totals(currency) {
           $0.subscriptionLineages += 1
@@ -231,25 +236,26 @@ extension Readout {
   }
 
   /// Maturity of a credited lineage: `nil` unless it is a subscription purchase (paid, or at least a
-  /// trial); else whether its first billing period has elapsed by T (from its first charge; without a
-  /// charge, its latest paid-through, else its original purchase, is at or before T).
+  /// trial); else the instant (ms) it is mature — mature by T when that is at or before T: the end of
+  /// its first billing period from its first charge; without a charge, its latest paid-through, else its
+  /// original purchase.
   @inline(always)
   static func maturity(
     _ charges: [ChargeMoney], trial: Bool, headFirst: PackedRecord?, eligible: [Int], original: Int64,
     _ c: CreditContext, _ s: borrowing LedgerView
-  ) -> Bool? {
+  ) -> Int64? {
     let typedVariant = charges.first.map { s.record(number: Int($0.record)).variant } ?? headFirst?.variant
     let subscription = typedVariant.map { c.facts.subscription[Int($0)] } ?? true
     guard subscription && (!charges.isEmpty || trial) else { return nil }
     if let first = charges.first {
       let variant = s.record(number: Int(first.record)).variant
-      return c.facts.period[Int(variant)].advance(Instant(ms: first.at)) <= c.asOf
+      return c.facts.period[Int(variant)].advance(Instant(ms: first.at)).ms
     }
     var latest = PackedRecord.none
     for i in eligible where s.chain(i).paidThrough != PackedRecord.none {
       latest = latest == PackedRecord.none ? s.chain(i).paidThrough : max(latest, s.chain(i).paidThrough)
     }
-    return (latest == PackedRecord.none ? original : latest) <= c.asOf.ms
+    return latest == PackedRecord.none ? original : latest
   }
 
   /// Adds a credited lineage's charges (in credit order: the first is the purchase, the others

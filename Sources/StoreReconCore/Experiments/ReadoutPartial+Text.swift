@@ -18,6 +18,7 @@ extension ReadoutPartial {
         "XA", String(a), String(t.chainsAssignedAfterPurchase), String(t.chainsExcluded),
         String(t.chainsOfOtherArmsProducts), t.renewalsByNumber.map(String.init).joined(separator: ","),
         t.proceedsByDayIndex.map(String.init).joined(separator: ","),
+        t.immatureUntil.sorted().map(String.init).joined(separator: ","),
       ])
       out.append(["XC", String(a), "*"] + ReadoutPartial.fields(t.reporting))
       for i in t.byCurrency.indices where t.hasRow[i] {
@@ -80,6 +81,7 @@ extension ReadoutPartial {
       tallies[a].chainsOfOtherArmsProducts = try r.int(4)
       tallies[a].renewalsByNumber = try r.list(5).map { Int($0) }
       tallies[a].proceedsByDayIndex = days
+      tallies[a].immatureUntil = f.count > 7 ? try r.list(7) : []
     case "XC": try readTotals(r)
     case "XG":
       gaps.append(

@@ -7,6 +7,8 @@ package struct ExperimentVerdict: Sendable, Equatable {
     package var id: String
     /// Column name → formatted value, in display order (`("assigned", "2,412")`, `("conversion", "4.1% [3.4%, 4.9%]")`).
     package var figures: [(String, String)]
+    /// Figure name → how its cell is tinted (P(best): green when clearly best, red when clearly not).
+    package var tints: [String: Tint] = [:]
 
     /// Creates an arm line.
     package init(id: String, figures: [(String, String)]) {
@@ -16,8 +18,16 @@ package struct ExperimentVerdict: Sendable, Equatable {
 
     package static func == (lhs: Arm, rhs: Arm) -> Bool {
       lhs.id == rhs.id && lhs.figures.map(\.0) == rhs.figures.map(\.0)
-        && lhs.figures.map(\.1) == rhs.figures.map(\.1)
+        && lhs.figures.map(\.1) == rhs.figures.map(\.1) && lhs.tints == rhs.tints
     }
+  }
+
+  /// How a figure's cell is tinted in the HTML summary and the workbook.
+  package enum Tint: String, Sendable, Equatable {
+    /// Green: good news (P(best) at 95 % or more).
+    case good
+    /// Red: bad news (P(best) at 5 % or less).
+    case bad
   }
 
   /// Experiment id (`paywall-price-2026-09`).

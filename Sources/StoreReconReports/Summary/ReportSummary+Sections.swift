@@ -1,13 +1,14 @@
 import StoreReconCore
 
 extension ReportSummary {
-  /// The summary's sections, in order: status, findings, largest findings, revenue, tie-out, payouts,
-  /// price tests, then the inputs (what a reader acts on first, the list of files last).
+  /// The summary's sections, in order: status, the price tests when one has a readout (a product
+  /// manager reads only that), findings, largest findings, revenue, tie-out, payouts, the price tests'
+  /// "not configured" line otherwise, then the inputs (what a reader acts on first, the files last).
   package var sections: [SummarySection] {
-    [
-      statusSection, findingsSection, largestSection, revenueSection, tieOutSection, payoutsSection,
-      experimentsSection, inputsSection,
-    ]
+    let readoutFirst = !(facts.experiments ?? []).isEmpty
+    return [statusSection] + (readoutFirst ? [experimentsSection] : []) + [
+      findingsSection, largestSection, revenueSection, tieOutSection, payoutsSection,
+    ] + (readoutFirst ? [] : [experimentsSection]) + [inputsSection]
   }
 
   var statusSection: SummarySection {
@@ -317,6 +318,23 @@ extension ReportSummary {
     }
   }
 
+  /// An experiment's arms side by side: a row per figure (verdict, lift, P(best), …), a column per arm,
+  /// so two or three arms fit a phone and a 78-column line; P(best) tinted green at 95 % or more, red
+  /// at 5 % or less (the text says the same figure).
+  static func readoutTable(_ e: ExperimentVerdict) -> SummaryTable {
+    let names = e.arms.first?.figures.map(\.0) ?? []
+    var table = SummaryTable(
+      headers: ["figure"] + e.arms.map(\.id), rightAligned: Set(1...max(1, e.arms.count)))
+    for (r, name) in names.enumerated() {
+      table.rows.append([name] + e.arms.map { arm in arm.figures.first { $0.0 == name }?.1 ?? "—" })
+      for (a, arm) in e.arms.enumerated() {
+        guard let tint = arm.tints[name] else { continue }
+        table.tints[[r, a + 1]] = tint == .good ? "#dafbe1" : "#ffebe9"
+      }
+    }
+    return table
+  }
+
   var experimentsSection: SummarySection {
     guard let experiments = facts.experiments else {
       return SummarySection(title: "Price tests", blocks: [.paragraph("Price tests: not configured.")])
@@ -327,18 +345,10 @@ extension ReportSummary {
     }
     var blocks: [SummarySection.Block] = []
     for e in experiments {
-      blocks.append(.subheading("\(e.experimentId): \(e.verdict)"))
+      blocks.append(.subheading(e.experimentId))
+      blocks.append(.paragraph(e.verdict))
       for note in e.notes { blocks.append(.paragraph(note)) }
-      if let first = e.arms.first {
-        let names = first.figures.map(\.0)
-        var table = SummaryTable(headers: ["arm"] + names, rightAligned: Set(1...max(1, names.count)))
-        for arm in e.arms {
-          var row = [arm.id]
-          for name in names { row.append(arm.figures.first { $0.0 == name }?.1 ?? "—") }
-          table.rows.append(row)
-        }
-        blocks.append(.table(table))
-      }
+      if !e.arms.isEmpty { blocks.append(.table(Self.readoutTable(e))) }
       if !e.differences.isEmpty {
         blocks.append(
           .picture(

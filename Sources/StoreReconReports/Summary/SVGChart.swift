@@ -85,39 +85,82 @@ package enum SVGChart {
     return out + "</svg>\n"
   }
 
-  /// A forest plot: one row per estimate, a dot at the estimate and a bar over its interval, a
-  /// vertical line at zero; `valueLabel` formats the axis ends and each row's figures.
+  /// The font size of every text of a picture but the title (px).
+  static let fontSize = 11.0
+  /// A text's width as laid out: 0.75 × the font size per character, more than Arial or DejaVu Sans
+  /// need for any lower-case letter or digit, so texts placed this far apart never touch.
+  package static func textWidth(_ s: String, fontSize: Double = fontSize) -> Double {
+    Double(s.count) * fontSize * 0.75
+  }
+
+  /// A forest plot: one block per estimate — its label (left) and figures (right) on a text row of
+  /// their own, the bar over its interval with a dot at the estimate below — a dashed line at zero and
+  /// the axis ends under the plot; `valueLabel` formats the axis ends and each row's figures. Texts are
+  /// measured (``textWidth(_:fontSize:)``): a label too long for its row is cut with `…` (the whole
+  /// label is the row's tooltip), an axis label that would touch another is left out, so no two texts
+  /// overlap at any width or number of rows.
   package static func forestPlot(title: String, rows: [Estimate], valueLabel: (Double) -> String) -> String {
-    let rowHeight = 28.0
-    let top = 34.0
-    let height = top + rowHeight * Double(max(rows.count, 1)) + 26
-    let plotLeft = 110.0
-    let plotRight = width - 190
+    let (rowHeight, top, margin) = (36.0, 26.0, 8.0)
+    let (plotLeft, plotRight) = (margin + 4, width - margin - 4)
     var low = min(0, rows.map(\.low).min() ?? 0)
     var high = max(0, rows.map(\.high).max() ?? 0)
     if high <= low { (low, high) = (low - 1, high + 1) }
     let pad = (high - low) * 0.05
     (low, high) = (low - pad, high + pad)
     func x(_ v: Double) -> Double { plotLeft + (plotRight - plotLeft) * (v - low) / (high - low) }
+    let plotBottom = top + rowHeight * Double(max(rows.count, 1))
+    let axis = axisLabels(
+      [(valueLabel(low), plotLeft, "start"), (valueLabel(high), plotRight, "end"), ("0", x(0), "middle")],
+      y: plotBottom + 16)
+    let height = (axis.map(\.y).max() ?? plotBottom) + 8
     var out = open(title: title, height: height)
     let zero = f(x(0))
-    out +=
-      "<line x1=\"\(zero)\" y1=\"\(f(top - 6))\" x2=\"\(zero)\" y2=\"\(f(height - 22))\" stroke=\"#59636e\" "
+    out += "<line x1=\"\(zero)\" y1=\"\(f(top))\" x2=\"\(zero)\" y2=\"\(f(plotBottom))\" stroke=\"#59636e\" "
     out += "stroke-dasharray=\"4 3\" stroke-width=\"1\"/>"
-    out += text("0", x: x(0), y: height - 8, anchor: "middle")
-    out += text(valueLabel(low), x: plotLeft, y: height - 8, anchor: "start")
-    out += text(valueLabel(high), x: plotRight, y: height - 8, anchor: "end")
+    for label in axis { out += text(label.text, x: label.x, y: label.y, anchor: label.anchor) }
     for (i, row) in rows.enumerated() {
-      let cy = top + rowHeight * (Double(i) + 0.5)
+      let rowTop = top + rowHeight * Double(i)
       let colour = row.low > 0 ? "#1a7f37" : (row.high < 0 ? "#cf222e" : "#0969da")
-      out += text(row.label, x: plotLeft - 8, y: cy + 4, anchor: "end")
+      let figures = "\(valueLabel(row.estimate)) [\(valueLabel(row.low)), \(valueLabel(row.high))]"
+      let room = width - 2 * margin - textWidth(figures) - 12
+      out += "<g><title>\(HTMLText.escape(row.label))</title>"
+      out += text(cut(row.label, toWidth: room), x: margin, y: rowTop + 12, anchor: "start", bold: true)
+      out += text(figures, x: width - margin, y: rowTop + 12, anchor: "end") + "</g>"
+      let cy = rowTop + 24
       out += "<line x1=\"\(f(x(row.low)))\" y1=\"\(f(cy))\" x2=\"\(f(x(row.high)))\" y2=\"\(f(cy))\" "
       out += "stroke=\"\(colour)\" stroke-width=\"3\"/>"
       out += "<circle cx=\"\(f(x(row.estimate)))\" cy=\"\(f(cy))\" r=\"5\" fill=\"\(colour)\"/>"
-      let figures = "\(valueLabel(row.estimate)) [\(valueLabel(row.low)), \(valueLabel(row.high))]"
-      out += text(figures, x: plotRight + 10, y: cy + 4, anchor: "start")
     }
     return out + "</svg>\n"
+  }
+
+  /// `s`, cut with `…` so that it is at most `limit` wide (at least its first character).
+  static func cut(_ s: String, toWidth limit: Double) -> String {
+    guard textWidth(s) > limit else { return s }
+    let keep = max(1, Int(limit / (fontSize * 0.75)) - 1)
+    return String(s.prefix(keep)) + "…"
+  }
+
+  /// Axis labels in order of importance, each kept only where it touches none kept before (4 px
+  /// apart): the ends first; an end that collides with the other goes a row lower instead.
+  static func axisLabels(
+    _ labels: [(text: String, x: Double, anchor: String)], y: Double
+  ) -> [(text: String, x: Double, y: Double, anchor: String)] {
+    var kept: [(text: String, x: Double, y: Double, anchor: String)] = []
+    func span(_ l: (text: String, x: Double, anchor: String)) -> ClosedRange<Double> {
+      let w = textWidth(l.text)
+      let start = l.anchor == "start" ? l.x : (l.anchor == "end" ? l.x - w : l.x - w / 2)
+      return (start - 2)...(start + w + 2)
+    }
+    for (n, label) in labels.enumerated() {
+      let clashes = kept.contains { $0.y == y && span(($0.text, $0.x, $0.anchor)).overlaps(span(label)) }
+      if !clashes {
+        kept.append((label.text, label.x, y, label.anchor))
+      } else if n < 2 {
+        kept.append((label.text, label.x, y + 14, label.anchor))
+      }
+    }
+    return kept
   }
 
   static func open(title: String, height: Double) -> String {

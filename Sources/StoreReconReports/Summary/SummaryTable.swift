@@ -6,6 +6,9 @@ package struct SummaryTable: Sendable, Equatable {
   package var rightAligned: Set<Int>
   /// Rows of cells; a row shorter than the headers is padded with empty cells.
   package var rows: [[String]]
+  /// Cells shown on a coloured background in HTML, by row and column (`[row, column]` → CSS colour);
+  /// the text has no colour, so a tinted cell's text must say the same on its own.
+  package var tints: [[Int]: String] = [:]
 
   /// Creates a table.
   package init(headers: [String], rightAligned: Set<Int> = [], rows: [[String]] = []) {
@@ -54,11 +57,12 @@ package struct SummaryTable: Sendable, Equatable {
       out += "<th style=\"\(border)background:#f2f4f7;text-align:\(align);\">\(HTMLText.escape(header))</th>"
     }
     out += "</tr>\n"
-    for row in rows {
+    for (r, row) in rows.enumerated() {
       out += "<tr>"
       for i in 0..<headers.count {
         let cell = i < row.count ? row[i] : ""
-        out += "<td style=\"\(border)\(cellAlignment(i, cell))\">\(Self.breakable(cell))</td>"
+        let tint = tints[[r, i]].map { "background:\($0);font-weight:bold;" } ?? ""
+        out += "<td style=\"\(border)\(cellAlignment(i, cell))\(tint)\">\(Self.breakable(cell))</td>"
       }
       out += "</tr>\n"
     }
@@ -73,7 +77,7 @@ package struct SummaryTable: Sendable, Equatable {
       + "margin:0 8px 8px 0;border:1px solid #d0d7de;border-radius:4px;"
     let pad = "padding:2px 8px;"
     var out = "<div style=\"margin:4px 0 12px 0;font-size:13px;\">\n"
-    for row in rows {
+    for (r, row) in rows.enumerated() {
       out += "<div style=\"\(card)\"><table style=\"border-collapse:collapse;width:100%;\">"
       let title = row.first ?? ""
       out +=
@@ -83,7 +87,8 @@ package struct SummaryTable: Sendable, Equatable {
         let cell = i < row.count ? row[i] : ""
         out +=
           "<tr><td style=\"\(pad)color:#59636e;text-align:left;\">\(HTMLText.escape(headers[i]))</td>"
-          + "<td style=\"\(pad)\(cellAlignment(i, cell))\(rightAligned.contains(i) ? "" : "overflow-wrap:anywhere;")\">"
+          + "<td style=\"\(pad)\(cellAlignment(i, cell))\(rightAligned.contains(i) ? "" : "overflow-wrap:anywhere;")"
+          + "\(tints[[r, i]].map { "background:\($0);font-weight:bold;" } ?? "")\">"
           + "\(Self.breakable(cell))</td></tr>"
       }
       out += "</table></div>\n"

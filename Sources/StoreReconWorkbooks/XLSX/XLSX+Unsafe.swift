@@ -86,6 +86,15 @@ enum LXW {
       return Format(raw: format)
     }
 
+    /// A new cell format with a solid background (`format_set_bg_color`, `0xRRGGBB`), bold; `nil` when
+    /// libxlsxwriter cannot allocate one.
+    func addFormat(background: UInt32) -> Format? {
+      guard let format = workbook_add_format(open) else { return nil }
+      format_set_bold(format)
+      format_set_bg_color(format, background)
+      return Format(raw: format)
+    }
+
     /// A new chart (`workbook_add_chart`); `nil` when libxlsxwriter cannot create one.
     func addChart(type: lxw_chart_type) -> Chart? {
       guard let chart = workbook_add_chart(open, UInt8(type.rawValue)) else { return nil }
@@ -185,6 +194,24 @@ enum LXW {
       worksheet_set_column(open, first, last, width, nil)
     }
 
+    /// `worksheet_conditional_format_range`: cells of the range whose number is at least (`atLeast`) or at
+    /// most `value` take `format`.
+    func conditionalFormat(
+      _ firstRow: lxw_row_t, _ firstColumn: lxw_col_t, _ lastRow: lxw_row_t, _ lastColumn: lxw_col_t,
+      atLeast: Bool, _ value: Double, format: Format
+    ) -> lxw_error {
+      var rule = lxw_conditional_format()
+      rule.type = UInt8(LXW_CONDITIONAL_TYPE_CELL.rawValue)
+      rule.criteria = UInt8(
+        (atLeast
+          ? LXW_CONDITIONAL_CRITERIA_GREATER_THAN_OR_EQUAL_TO
+          : LXW_CONDITIONAL_CRITERIA_LESS_THAN_OR_EQUAL_TO)
+          .rawValue)
+      rule.value = value
+      rule.format = format.raw
+      return worksheet_conditional_format_range(open, firstRow, firstColumn, lastRow, lastColumn, &rule)
+    }
+
     /// `worksheet_insert_chart_opt` with the chart's size scaled by `xScale` × `yScale`.
     func insertChart(_ row: lxw_row_t, _ column: lxw_col_t, _ chart: Chart, xScale: Double, yScale: Double)
       -> lxw_error
@@ -239,12 +266,19 @@ enum LXW {
       format.withCString { chart_axis_set_num_format(handle, $0) }
     }
 
-    /// `chart_set_high_low_lines`: a line from each category's lowest to highest value (the bars of
-    /// a forest plot).
-    func setHighLowLines(width: Float) {
-      var line = lxw_chart_line()
-      line.width = width
-      chart_set_high_low_lines(open, &line)
+    /// `chart_axis_set_min` and `chart_axis_set_max`.
+    func setRange(_ min: Double, _ max: Double, of axis: Axis) {
+      let handle = self.axis(axis)
+      chart_axis_set_min(handle, min)
+      chart_axis_set_max(handle, max)
+    }
+
+    /// No tick labels and no gridlines on `axis` (`chart_axis_set_label_position` none,
+    /// `chart_axis_major_gridlines_set_visible` off).
+    func hideLabelsAndGridlines(of axis: Axis) {
+      let handle = self.axis(axis)
+      chart_axis_set_label_position(handle, UInt8(LXW_CHART_AXIS_LABEL_POSITION_NONE.rawValue))
+      chart_axis_major_gridlines_set_visible(handle, 0)
     }
 
     /// A new series without ranges (`chart_add_series`); `nil` when libxlsxwriter cannot add one.
@@ -288,14 +322,23 @@ enum LXW {
       }
     }
 
-    /// Markers only: no line between the points (`chart_series_set_line` with `none`), and each point a
-    /// `marker` (`chart_series_set_marker_type`).
-    func setMarkersOnly(_ marker: lxw_chart_marker_type) {
+    /// A solid line `width` points wide, dashed or not, in `colour` (`0xRRGGBB`), with `marker` points
+    /// (`chart_series_set_line`, `chart_series_set_marker_type`).
+    func setLine(width: Float, colour: UInt32, dashed: Bool, marker: lxw_chart_marker_type) {
       let series = open
       var line = lxw_chart_line()
-      line.none = 1
+      line.width = width
+      line.color = colour
+      if dashed { line.dash_type = UInt8(LXW_CHART_LINE_DASH_DASH.rawValue) }
       chart_series_set_line(series, &line)
       chart_series_set_marker_type(series, UInt8(marker.rawValue))
+      if marker != LXW_CHART_MARKER_NONE {
+        var fill = lxw_chart_fill()
+        fill.color = colour
+        chart_series_set_marker_fill(series, &fill)
+        chart_series_set_marker_line(series, &line)
+        chart_series_set_marker_size(series, 7)
+      }
     }
 
     /// `chart_series_set_name`.

@@ -9,6 +9,8 @@ package struct XLSXLineChart: Sendable, Equatable {
     package var categories: XLSXRange
     /// Values (y axis): numbers.
     package var values: XLSXRange
+    /// A reference line (a thin dashed grey line without markers, such as zero), not data.
+    package var reference = false
 
     /// Creates a series.
     package init(name: String, categories: XLSXRange, values: XLSXRange) {
@@ -22,14 +24,16 @@ package struct XLSXLineChart: Sendable, Equatable {
   package enum Style: Sendable, Equatable {
     /// One line per series.
     case lines
-    /// A forest plot: the series are an interval's low, estimate and high per category, drawn as
-    /// markers joined by a high-low bar (the estimate a circle, the ends dashes).
-    case forest
+    /// Intervals on a scatter chart, which Excel and LibreOffice both draw: each series is one
+    /// interval's points — x from `categories` (low, estimate, high), y from `values` (the interval's
+    /// row) — joined by a straight line with a circle at each point; y axis labels and gridlines are
+    /// off (the legend names the rows).
+    case intervals
   }
 
   /// Chart title.
   package var title: String
-  /// Lines (the default) or a forest plot.
+  /// Lines (the default) or intervals.
   package var style = Style.lines
   /// Axis titles; `nil` leaves the axis untitled.
   package var xAxisTitle: String?
@@ -37,6 +41,8 @@ package struct XLSXLineChart: Sendable, Equatable {
   /// Axis number formats (`yyyy-mm-dd` for a date axis, `0%` for rates); `nil` follows the source cells.
   package var xAxisNumberFormat: String?
   package var yAxisNumberFormat: String?
+  /// The y axis's fixed range (`nil`: automatic).
+  package var yAxisRange: ClosedRange<Double>?
   /// The lines, in legend order.
   package var series: [Series]
   /// Size in pixels (Excel's default chart is 480 × 288).

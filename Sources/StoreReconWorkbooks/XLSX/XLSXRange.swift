@@ -24,6 +24,13 @@ package struct XLSXRange: Sendable, Equatable {
       lastColumn: column)
   }
 
+  /// One row from `firstColumn` to `lastColumn`.
+  package static func row(_ row: Int, columns: ClosedRange<Int>, sheet: String) -> XLSXRange {
+    XLSXRange(
+      sheet: sheet, firstRow: row, firstColumn: columns.lowerBound, lastRow: row,
+      lastColumn: columns.upperBound)
+  }
+
   /// `'Sheet name'!B2:B9` (for messages).
   package var description: String {
     "'\(sheet)'!\(XLSXWorksheet.cellName(row: firstRow, column: firstColumn)):"

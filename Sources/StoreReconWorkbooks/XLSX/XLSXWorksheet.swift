@@ -181,12 +181,15 @@ package final class XLSXWorksheet {
         }
       }
     }
-    let handle = try workbook.addChart(type: LXW_CHART_LINE, operation: operation)
+    let type = chart.style == .intervals ? LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS : LXW_CHART_LINE
+    let handle = try workbook.addChart(type: type, operation: operation)
     handle.setTitle(chart.title)
     if let title = chart.xAxisTitle { handle.setName(title, of: .x) }
     if let title = chart.yAxisTitle { handle.setName(title, of: .y) }
     if let format = chart.xAxisNumberFormat { handle.setNumberFormat(format, of: .x) }
     if let format = chart.yAxisNumberFormat { handle.setNumberFormat(format, of: .y) }
+    if let range = chart.yAxisRange { handle.setRange(range.lowerBound, range.upperBound, of: .y) }
+    if chart.style == .intervals { handle.hideLabelsAndGridlines(of: .y) }
     for (index, series) in chart.series.enumerated() {
       guard let added = handle.addSeries() else {
         throw XLSXError(
@@ -196,15 +199,36 @@ package final class XLSXWorksheet {
       added.setCategories(sheet: cat.sheet, cat.firstRow, cat.firstColumn, cat.lastRow, cat.lastColumn)
       added.setValues(sheet: val.sheet, val.firstRow, val.firstColumn, val.lastRow, val.lastColumn)
       added.setName(series.name)
-      if chart.style == .forest {
-        // low, estimate, high: the estimate a circle, the interval's ends dashes.
-        added.setMarkersOnly(index == 1 ? LXW_CHART_MARKER_CIRCLE : LXW_CHART_MARKER_LONG_DASH)
+      if chart.style == .intervals {
+        // Each interval a solid line with circles in its own colour; a reference line thin, dashed, grey.
+        let colours: [UInt32] = [0x0969DA, 0xBC4C00, 0x1A7F37, 0x8250DF, 0xCF222E, 0xBF8700, 0x1B7C83]
+        added.setLine(
+          width: series.reference ? 1 : 2.5,
+          colour: series.reference ? 0x59636E : colours[index % colours.count],
+          dashed: series.reference, marker: series.reference ? LXW_CHART_MARKER_NONE : LXW_CHART_MARKER_CIRCLE
+        )
       }
     }
-    if chart.style == .forest { handle.setHighLowLines(width: 2.5) }
     let xScale = Double(max(chart.width, 1)) / 480
     let yScale = Double(max(chart.height, 1)) / 288
     try workbook.check(sheet.insertChart(r, c, handle, xScale: xScale, yScale: yScale), operation)
+  }
+
+  /// Tints the numbers of column `column`, rows `rows`, whatever they become: green at `good` or more,
+  /// red at `bad` or less (conditional formats, which Excel and LibreOffice both show).
+  package func tint(column: Int, rows: ClosedRange<Int>, good: Double, bad: Double) throws(XLSXError) {
+    let operation = "sheet '\(name)' tint of column \(column)"
+    let (r0, c) = try position(rows.lowerBound, column)
+    let (r1, _) = try position(rows.upperBound, column)
+    let sheet = try sheetHandle(rows.lowerBound, column)
+    let lxw = try workbook.open(operation)
+    for (atLeast, value, colour) in [(true, good, UInt32(0xDAFBE1)), (false, bad, UInt32(0xFFEBE9))] {
+      guard let format = lxw.addFormat(background: colour) else {
+        throw XLSXError(path: workbook.displayPath, operation: operation, reason: "no format")
+      }
+      try workbook.check(
+        sheet.conditionalFormat(r0, c, r1, c, atLeast: atLeast, value, format: format), operation)
+    }
   }
 
   /// `A1`-style name of a zero-based cell position (`B7` for row 6, column 1).

@@ -70,7 +70,7 @@ import StoreReconTestSupport
       run.stderr.contains("warning: experiment p: 1 credited charge(s) have no FX rate (EUR from 2026-09-15)")
     )
     #expect(run.stdout.contains("experiment p (enrolment 2026-09-01 to 2026-10-15):"))
-    #expect(run.stdout.contains("  control: 2 assigned, 1 paid (0.5000), 3.49 USD per assigned user"))
+    #expect(run.stdout.contains("  control: 2 assigned, 1 paid (50%), 3.49 USD per assigned user"))
 
     let rejects = try String(
       contentsOf: out.appendingPathComponent("rejects/fx_rates.csv.csv"), encoding: .utf8)

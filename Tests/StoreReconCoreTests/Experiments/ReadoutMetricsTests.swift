@@ -125,3 +125,25 @@ import StoreReconTestSupport
     #expect(r.arms[1].series.allSatisfy { $0.assigned == 0 && $0.cumulativeProceedsMinor == 0 })
   }
 }
+
+/// The day an immature arm reaches the maturity threshold with the lineages credited so far.
+@Suite struct MaturesAtTests {
+  static func row(lineages: Int, mature: Int) -> ArmRow {
+    var r = ArmRow(scope: .reporting, currency: Currency.all[0])
+    r.subscriptionLineages = lineages
+    r.matureLineages = mature
+    return r
+  }
+
+  @Test func theLineageThatTakesTheShareOverTheThreshold() {
+    // 6 of 10 mature; 90 % needs 3 more: the third of the immature ones to mature, in time order.
+    let at = Readout.maturesAt(
+      Self.row(lineages: 10, mature: 6), immature: [400, 100, 300, 200], threshold: 0.9)
+    #expect(at == Instant(ms: 300))
+  }
+
+  @Test func nothingWhenMatureOrWithoutSubscriptions() {
+    #expect(Readout.maturesAt(Self.row(lineages: 10, mature: 9), immature: [5], threshold: 0.9) == nil)
+    #expect(Readout.maturesAt(Self.row(lineages: 0, mature: 0), immature: [], threshold: 0.9) == nil)
+  }
+}

@@ -198,23 +198,35 @@ struct ReportSummaryTests {
 
   @Test func experimentVerdictsArePrinted() {
     var facts = Self.facts([])
+    var control = ExperimentVerdict.Arm(
+      id: "control", figures: [("P(best)", "0.4%"), ("assigned", "140"), ("conversion", "4.1%")])
+    control.tints["P(best)"] = .bad
+    var high = ExperimentVerdict.Arm(
+      id: "high", figures: [("P(best)", "99.6%"), ("assigned", "141"), ("conversion", "3.9%")])
+    high.tints["P(best)"] = .good
     facts.experiments = [
       ExperimentVerdict(
-        experimentId: "paywall-price-2026-09", verdict: "high wins on revenue per user",
-        notes: ["No sample-ratio mismatch."],
-        arms: [
-          .init(id: "control", figures: [("assigned", "140"), ("conversion", "4.1%")]),
-          .init(id: "high", figures: [("assigned", "141"), ("conversion", "3.9%")]),
-        ])
+        experimentId: "paywall-price-2026-09", verdict: "high earns more than control.",
+        notes: ["No sample-ratio mismatch."], arms: [control, high])
     ]
     let summary = ReportSummary.build(facts)
-    #expect(summary.text.contains("paywall-price-2026-09: high wins on revenue per user:"))
+    #expect(summary.text.contains("\npaywall-price-2026-09:\nhigh earns more than control.\n"))
     #expect(summary.text.contains("No sample-ratio mismatch."))
-    #expect(summary.text.contains("\n  high          141        3.9%\n"))
+    // A row per figure, a column per arm.
+    #expect(summary.text.contains("\n  figure      control   high\n"))
+    #expect(summary.text.contains("\n  conversion     4.1%   3.9%\n"))
     #expect(!summary.text.contains("Price tests: not configured"))
-    #expect(
-      summary.html.contains(
-        "<td style=\"border:1px solid #d0d7de;padding:4px 8px;text-align:left;\">control</td>"))
+    // The readout comes right after the status.
+    #expect(Array(summary.sections.map(\.title).prefix(2)) == ["Status", "Price tests"])
+    // P(best) tinted: green at 95 % or more, red at 5 % or less.
+    #expect(summary.html.contains("background:#dafbe1;font-weight:bold;\">99.6%</td>"))
+    #expect(summary.html.contains("background:#ffebe9;font-weight:bold;\">0.4%</td>"))
+    #expect(summary.html.contains(">control</th>"))
+  }
+
+  @Test func priceTestsStayLowWhenNotConfigured() {
+    let summary = ReportSummary.build(Self.facts([]))
+    #expect(summary.sections.map(\.title).dropLast().last == "Price tests")
   }
 
   @Test func htmlIsSelfContainedAndEscaped() {

@@ -286,30 +286,37 @@ import StoreReconTestSupport
     #expect(PriceTestsWorkbook.grouped(-1_234_567) == "-1,234,567")
   }
 
-  /// The forest plot: low, difference, high of each challenger as markers joined by high-low bars,
-  /// reading the block below the curve.
+  /// The forest plot: low, difference, high of each challenger as a line with circles on a scatter chart
+  /// (which LibreOffice draws too), at the height of its `row on chart` cells, and a dashed zero line,
+  /// reading the block below the words.
   static func expectForest(
     _ package: XLSXPackage, sheet: XLSXPackage.Sheet, strings: [String], styles: XLSXPackage.Styles
   ) throws {
     Self.expectReadoutFirst(sheet, styles: styles)
-    let forest = try #require(try XLSXPackage.chart(package, containing: "<c:hiLowLines>"))
-    #expect(XLSXPackage.matches("<c:ser>", in: forest).count == 3)
+    let forest = try #require(try XLSXPackage.chart(package, containing: "Each arm vs control"))
+    #expect(forest.contains("<c:scatterChart>") && !forest.contains("<c:hiLowLines>"))
+    #expect(XLSXPackage.matches("<c:ser>", in: forest).count == 2)
     #expect(
-      forest.contains("<c:tx><c:v>difference</c:v></c:tx>") && forest.contains("<c:symbol val=\"circle\"/>"))
+      forest.contains("<c:tx><c:v>high</c:v></c:tx>")
+        && forest.contains("<c:tx><c:v>no difference</c:v></c:tx>"))
+    #expect(forest.contains("<c:symbol val=\"circle\"/>") && forest.contains("<a:prstDash val=\"dash\"/>"))
     let forestTitle = try #require(
       (10...80).first {
         Self.value(sheet, "A\($0)", strings).hasPrefix("Revenue per assigned user minus control's (USD)")
       })
     #expect(
-      ["A", "B", "C", "D"].map { Self.value(sheet, "\($0)\(forestTitle + 1)", strings) } == [
-        "arm", "low", "difference", "high",
+      ["A", "B", "C", "D", "E"].map { Self.value(sheet, "\($0)\(forestTitle + 1)", strings) } == [
+        "arm", "low", "difference", "high", "row on chart",
       ])
-    #expect(Self.value(sheet, "A\(forestTitle + 2)", strings) == "high")
+    let high = forestTitle + 2
+    #expect(Self.value(sheet, "A\(high)", strings) == "high")
     #expect(
-      ["B", "C", "D"].map { sheet.cells["\($0)\(forestTitle + 2)"]?.value.flatMap(Double.init) }
+      ["B", "C", "D"].map { sheet.cells["\($0)\(high)"]?.value.flatMap(Double.init) }
         == [953, 1073, 1191].map { XLSXMoney.cellValue(minor: $0, digits: 2) })
-    #expect(
-      forest.contains("<c:f>'paywall-price-2026-09'!$C$\(forestTitle + 2)</c:f>"), "one challenger: one cell")
+    #expect(["E", "F", "G"].map { sheet.cells["\($0)\(high)"]?.value } == ["1", "1", "1"])
+    #expect(Self.value(sheet, "A\(high + 1)", strings) == "zero")
+    #expect(forest.contains("<c:f>'paywall-price-2026-09'!$B$\(high):$D$\(high)</c:f>"))
+    #expect(forest.contains("<c:f>'paywall-price-2026-09'!$E$\(high):$G$\(high)</c:f>"))
   }
 
   /// The product manager's readout first: lift with its interval and P(best), as percentages.
