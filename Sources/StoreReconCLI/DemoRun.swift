@@ -1,3 +1,4 @@
+import Foundation
 package import StoreReconPlatform
 import StoreReconCore
 package import StoreReconDemo
@@ -51,6 +52,11 @@ package enum DemoRun {
     progress.note(
       "wrote a demo world of \(options.users) users (seed \(options.seed)) to \(directory) in \(ReconciliationRun.milliseconds(clock.now - started)) ms"
     )
+    // A new world starts a new history: the runs of an earlier world in this folder are not its past.
+    let history = directory + "/reports/" + HistoryLocation.defaultFileName
+    for suffix in ["", "-journal", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: history + suffix)
+    }
     if dayBefore {
       // The morning before first, on the same world: the report date then has a run to compare with, and
       // its reports show what is new, still open and resolved (docs/cases.md).
