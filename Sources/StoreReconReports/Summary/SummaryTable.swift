@@ -34,61 +34,75 @@ package struct SummaryTable: Sendable, Equatable {
     }
   }
 
-  /// Tables with more columns than this render as cards in HTML (see ``html()``).
+  /// Tables with more columns than this turn into cards on a narrow screen (see ``html()``).
   package static let widestHTMLTable = 4
 
-  /// HTML with inline styles only (mail clients drop style sheets); every cell escaped. Readable at any
-  /// width without a style sheet: up to ``widestHTMLTable`` columns a full-width table whose cells wrap;
-  /// wider, one card per row (a two-column table of header and value) — cards sit side by side on a
-  /// wide screen and stack on a phone (400 px), so no column is ever cut off.
-  package func html() -> String {
-    headers.count > Self.widestHTMLTable ? cardsHTML() : tableHTML()
+  /// A cell up to this many characters stays on one line (`white-space:nowrap`): a row of short cells is
+  /// one line high on a desktop; longer text (a detail, a list of amounts) wraps.
+  static let longestUnbrokenCell = 40
+
+  /// How a cell keeps its row one line high on a desktop: a short cell does not wrap; a long identifier
+  /// (one word longer than ``longestUnbrokenCell``: a chain key, a purchase token) is shown cut with `…`
+  /// at 18 em (the whole text stays in the page, to copy or search); longer text with spaces (a detail,
+  /// a list of amounts) wraps.
+  static func fit(_ cell: String) -> String {
+    if cell.count <= longestUnbrokenCell { return "white-space:nowrap;" }
+    if !cell.contains(" ") {
+      return "max-width:18em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;"
+    }
+    return ""
   }
 
-  func tableHTML() -> String {
-    let border = "border:1px solid #d0d7de;padding:4px 8px;"
-    var out =
-      "<table style=\"border-collapse:collapse;margin:4px 0 12px 0;font-size:13px;max-width:100%;\">\n<tr>"
+  /// The class of a table that turns into cards on a narrow screen, and of its header row.
+  static let cardsClass = "sr-cards"
+  static let headClass = "sr-head"
+
+  /// The summary's one style sheet: below 601 px (a phone) a table of class ``cardsClass`` shows one
+  /// card per row — the header row hidden, each cell a line led by its column's name (`data-label`).
+  /// Everything else is inline; a mail client that drops the style sheet shows the plain table, which
+  /// scrolls sideways on a phone instead of being cut off.
+  package static let narrowScreenCSS = """
+    @media only screen and (max-width:600px){
+    table.sr-cards,table.sr-cards tbody,table.sr-cards tr,table.sr-cards td{display:block!important;width:auto!important;}
+    table.sr-cards tr.sr-head{display:none!important;}
+    table.sr-cards tr{margin:0 0 8px 0;border:1px solid #d0d7de;border-radius:4px;}
+    table.sr-cards td{border:0!important;border-top:1px solid #eaeef2!important;text-align:right!important;}
+    table.sr-cards td:first-child{border-top:0!important;background:#f2f4f7;font-weight:bold;text-align:left!important;}
+    table.sr-cards td::before{content:attr(data-label);float:left;padding-right:8px;color:#59636e;font-weight:normal;}
+    }
+    """
+
+  /// HTML with inline styles (every cell escaped): a real table at every width. A table wider than
+  /// ``widestHTMLTable`` columns carries the class ``cardsClass`` and each cell its column's name, so
+  /// the page's ``narrowScreenCSS`` shows it as one card per row on a phone; it sits in a box that
+  /// scrolls sideways where a mail client drops that style sheet.
+  package func html() -> String {
+    let cards = headers.count > Self.widestHTMLTable
+    let border = "border:1px solid #d0d7de;padding:1px 6px;line-height:1.25;"
+    var out = cards ? "<div style=\"overflow-x:auto;max-width:100%;\">\n" : ""
+    out += "<table"
+    if cards { out += " class=\"\(Self.cardsClass)\"" }
+    out += " style=\"border-collapse:collapse;margin:4px 0 8px 0;font-size:13px;max-width:100%;\">\n"
+    out += cards ? "<tr class=\"\(Self.headClass)\">" : "<tr>"
     for (i, header) in headers.enumerated() {
       let align = rightAligned.contains(i) ? "right" : "left"
-      out += "<th style=\"\(border)background:#f2f4f7;text-align:\(align);\">\(HTMLText.escape(header))</th>"
+      out +=
+        "<th style=\"\(border)background:#f2f4f7;text-align:\(align);white-space:nowrap;\">"
+        + "\(HTMLText.escape(header))</th>"
     }
     out += "</tr>\n"
     for row in rows {
       out += "<tr>"
       for i in 0..<headers.count {
         let cell = i < row.count ? row[i] : ""
-        out += "<td style=\"\(border)\(cellAlignment(i, cell))\">\(Self.breakable(cell))</td>"
+        let label = cards ? " data-label=\"\(HTMLText.escape(headers[i]))\"" : ""
+        out +=
+          "<td\(label) style=\"\(border)\(cellAlignment(i, cell))\(Self.fit(cell))\">\(Self.breakable(cell))</td>"
       }
       out += "</tr>\n"
     }
-    return out + "</table>\n"
-  }
-
-  /// One card per row: a bordered box (at most 340 px wide, side by side while they fit) holding the
-  /// row's header/value pairs; the first column is the card's title.
-  func cardsHTML() -> String {
-    let card =
-      "display:inline-block;vertical-align:top;box-sizing:border-box;width:100%;max-width:340px;"
-      + "margin:0 8px 8px 0;border:1px solid #d0d7de;border-radius:4px;"
-    let pad = "padding:2px 8px;"
-    var out = "<div style=\"margin:4px 0 12px 0;font-size:13px;\">\n"
-    for row in rows {
-      out += "<div style=\"\(card)\"><table style=\"border-collapse:collapse;width:100%;\">"
-      let title = row.first ?? ""
-      out +=
-        "<tr><th colspan=\"2\" style=\"\(pad)background:#f2f4f7;text-align:left;\">"
-        + "\(HTMLText.escape(headers[0])): \(HTMLText.escape(title))</th></tr>"
-      for i in 1..<headers.count {
-        let cell = i < row.count ? row[i] : ""
-        out +=
-          "<tr><td style=\"\(pad)color:#59636e;text-align:left;\">\(HTMLText.escape(headers[i]))</td>"
-          + "<td style=\"\(pad)\(cellAlignment(i, cell))\(rightAligned.contains(i) ? "" : "overflow-wrap:anywhere;")\">"
-          + "\(Self.breakable(cell))</td></tr>"
-      }
-      out += "</table></div>\n"
-    }
-    return out + "</div>\n"
+    out += "</table>\n"
+    return cards ? out + "</div>\n" : out
   }
 
   /// `cell` escaped, with a line-break opportunity (`<wbr>`) after each `_` and `/`: on a phone

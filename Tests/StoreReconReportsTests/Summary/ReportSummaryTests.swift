@@ -214,7 +214,8 @@ struct ReportSummaryTests {
     #expect(!summary.text.contains("Price tests: not configured"))
     #expect(
       summary.html.contains(
-        "<td style=\"border:1px solid #d0d7de;padding:4px 8px;text-align:left;\">control</td>"))
+        "<td style=\"border:1px solid #d0d7de;padding:1px 6px;line-height:1.25;text-align:left;white-space:nowrap;\">control</td>"
+      ))
   }
 
   @Test func htmlIsSelfContainedAndEscaped() {
@@ -229,9 +230,13 @@ struct ReportSummaryTests {
     #expect(html.contains("INCOMPLETE play.sales: &lt;b&gt;no&lt;/b&gt; rows"))
     #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
     #expect(html.contains("<meta charset=\"utf-8\">"))
-    for forbidden in ["<style", "<link", "<img", "src=", "href=", "http://", "https://", "class="] {
+    for forbidden in ["<link", "<img", "src=", "href=", "http://", "https://", "@import", "url("] {
       #expect(!html.contains(forbidden), "\(forbidden)")
     }
+    // One style sheet, in the head: the narrow-screen cards (SummaryLayoutTests); classes only for it.
+    #expect(html.components(separatedBy: "<style").count == 2)
+    let classes = Set(HTMLClasses.of(html))
+    #expect(classes.isSubset(of: ["sr-cards", "sr-head"]), "\(classes)")
     // Every opened table is closed.
     #expect(html.components(separatedBy: "<table").count == html.components(separatedBy: "</table>").count)
   }
@@ -240,5 +245,14 @@ struct ReportSummaryTests {
     let table = SummaryTable(
       headers: ["name", "n"], rightAligned: [1], rows: [["a", "1"], ["long name", "100"], ["x"]])
     #expect(table.text(indent: "") == ["name         n", "a            1", "long name  100", "x"])
+  }
+}
+
+/// The `class="…"` values of an HTML text.
+enum HTMLClasses {
+  static func of(_ html: String) -> [String] {
+    html.components(separatedBy: "class=\"").dropFirst().compactMap {
+      $0.split(separator: "\"").first.map(String.init)
+    }
   }
 }

@@ -94,9 +94,11 @@ struct TieOutSummaryTests {
       ))
     let html = summary.html
     #expect(html.contains(">Tie-out</h2>") && html.contains(">Payouts</h2>"))
-    // Six columns: one card per row (readable at 400 px), the status breakable at its underscore.
-    #expect(html.contains(">store: app_store</th>") && html.contains(">report_<wbr>more</td>"))
-    #expect(html.contains(">|earnings − sales|</td>"))
+    // Six columns: a real table whose cells carry their column's name (cards on a phone only), the
+    // status breakable at its underscore.
+    #expect(html.contains("<td data-label=\"store\"") && html.contains(">app_<wbr>store</td>"))
+    #expect(html.contains(">report_<wbr>more</td>"))
+    #expect(html.contains(">|earnings − sales|</th>"))
     // Sections in order: revenue, tie-out, payouts, price tests, then the inputs.
     let titles = summary.sections.map(\.title)
     #expect(Array(titles.suffix(5)) == ["Revenue", "Tie-out", "Payouts", "Price tests", "Inputs"])
