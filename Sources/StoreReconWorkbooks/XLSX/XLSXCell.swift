@@ -9,7 +9,9 @@ package enum XLSXCell: Sendable, Equatable {
   case text(String)
   /// Bold text: table headers and section titles.
   case bold(String)
-  /// A whole number in the General format (counts, line numbers).
+  /// Bold text on a solid fill, colours as `0xRRGGBB` (the run's status: red ALERT, green OK).
+  case filled(String, background: UInt32, font: UInt32)
+  /// A whole number with thousands separators, `#,##0` (counts, line numbers).
   case integer(Int64)
   /// Money: minor units written as a number in the currency's own format (`#,##0.00` for USD).
   case money(minor: Int64, currency: Currency)
