@@ -59,10 +59,11 @@ package struct SummaryTable: Sendable, Equatable {
 
   /// The summary's one style sheet: below 601 px (a phone) a table of class ``cardsClass`` shows one
   /// card per row — the header row hidden, each cell a line led by its column's name (`data-label`).
-  /// Everything else is inline; a mail client that drops the style sheet shows the plain table, which
-  /// scrolls sideways on a phone instead of being cut off.
+  /// It also lets a phone wrap every cell. Everything else is inline; a mail client that drops the
+  /// style sheet shows the plain table (which mail apps scale or scroll on a phone).
   package static let narrowScreenCSS = """
     @media only screen and (max-width:600px){
+    td,th{white-space:normal!important;overflow-wrap:break-word;}
     table.sr-cards,table.sr-cards tbody,table.sr-cards tr,table.sr-cards td{display:block!important;width:auto!important;}
     table.sr-cards tr.sr-head{display:none!important;}
     table.sr-cards tr{margin:0 0 8px 0;border:1px solid #d0d7de;border-radius:4px;}
@@ -74,13 +75,11 @@ package struct SummaryTable: Sendable, Equatable {
 
   /// HTML with inline styles (every cell escaped): a real table at every width. A table wider than
   /// ``widestHTMLTable`` columns carries the class ``cardsClass`` and each cell its column's name, so
-  /// the page's ``narrowScreenCSS`` shows it as one card per row on a phone; it sits in a box that
-  /// scrolls sideways where a mail client drops that style sheet.
+  /// the page's ``narrowScreenCSS`` shows it as one card per row on a phone.
   package func html() -> String {
     let cards = headers.count > Self.widestHTMLTable
     let border = "border:1px solid #d0d7de;padding:1px 6px;line-height:1.25;"
-    var out = cards ? "<div style=\"overflow-x:auto;max-width:100%;\">\n" : ""
-    out += "<table"
+    var out = "<table"
     if cards { out += " class=\"\(Self.cardsClass)\"" }
     out += " style=\"border-collapse:collapse;margin:4px 0 8px 0;font-size:13px;max-width:100%;\">\n"
     out += cards ? "<tr class=\"\(Self.headClass)\">" : "<tr>"
@@ -97,18 +96,20 @@ package struct SummaryTable: Sendable, Equatable {
         let cell = i < row.count ? row[i] : ""
         let label = cards ? " data-label=\"\(HTMLText.escape(headers[i]))\"" : ""
         out +=
-          "<td\(label) style=\"\(border)\(cellAlignment(i, cell))\(Self.fit(cell))\">\(Self.breakable(cell))</td>"
+          "<td\(label) style=\"\(border)\(cellAlignment(i, cell))\(Self.fit(cell))\">\(Self.breakable(cell, wrapping: cell.count > Self.longestUnbrokenCell))</td>"
       }
       out += "</tr>\n"
     }
-    out += "</table>\n"
-    return cards ? out + "</div>\n" : out
+    return out + "</table>\n"
   }
 
   /// `cell` escaped, with a line-break opportunity (`<wbr>`) after each `_` and `/`: on a phone
   /// `free_entitlement` wraps as `free_` / `entitlement`, never mid-word; an amount and its code stay
   /// together.
-  static func breakable(_ cell: String) -> String {
+  ///
+  /// `wrapping: false` leaves the `<wbr>` out: Chromium breaks at `<wbr>` even in a `nowrap` cell, and
+  /// a short cell stays on one line on a desktop (the phone's style sheet lets it wrap).
+  static func breakable(_ cell: String, wrapping: Bool = true) -> String {
     var out = ""
     let chars = Array(HTMLText.escape(cell))
     for (i, c) in chars.enumerated() {
@@ -118,7 +119,7 @@ package struct SummaryTable: Sendable, Equatable {
         continue
       }
       out.append(c)
-      if c == "_" || (c == "/" && i > 0 && chars[i - 1].isLetter) { out += "<wbr>" }
+      if wrapping, c == "_" || (c == "/" && i > 0 && chars[i - 1].isLetter) { out += "<wbr>" }
     }
     return out
   }

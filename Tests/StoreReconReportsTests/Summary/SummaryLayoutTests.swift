@@ -29,6 +29,9 @@ struct SummaryLayoutTests {
     #expect(html.contains("<td data-label=\"a\""))
     #expect(html.contains("<td data-label=\"e\" style=\"border:1px solid #d0d7de;"))
     #expect(html.contains("1,400&nbsp;JPY"))
+    // A short cell stays whole on a desktop: no break opportunity at its underscore.
+    #expect(html.contains(">x_y</td>"))
+    #expect(SummaryTable.breakable("free_entitlement") == "free_<wbr>entitlement")
     // No card markup on a desktop: no inline blocks, no table per row.
     #expect(!html.contains("inline-block"))
     #expect(html.components(separatedBy: "<table").count == 2)
