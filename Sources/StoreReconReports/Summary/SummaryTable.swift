@@ -96,7 +96,7 @@ package struct SummaryTable: Sendable, Equatable {
         let cell = i < row.count ? row[i] : ""
         let label = cards ? " data-label=\"\(HTMLText.escape(headers[i]))\"" : ""
         out +=
-          "<td\(label) style=\"\(border)\(cellAlignment(i, cell))\(Self.fit(cell))\">\(Self.breakable(cell, wrapping: cell.count > Self.longestUnbrokenCell))</td>"
+          "<td\(label) style=\"\(border)\(cellAlignment(i, cell))\(Self.fit(cell))\">\(Self.breakable(cell, wrapping: Self.fit(cell).isEmpty))</td>"
       }
       out += "</tr>\n"
     }

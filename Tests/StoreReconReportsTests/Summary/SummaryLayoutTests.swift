@@ -57,9 +57,11 @@ struct SummaryLayoutTests {
     let token = String(repeating: "k", count: 80)
     #expect(SummaryTable.fit(token).contains("text-overflow:ellipsis;"))
     #expect(SummaryTable.fit("0.00 BRL, 0.00 CHF, 0.00 EUR, 0.00 GBP, 0.00 JPY") == "")
-    // The cut identifier is still whole in the page.
+    // The cut identifier is still whole in the page, without a break opportunity (one line).
     let html = SummaryTable(headers: ["chain key"], rows: [[token]]).html()
     #expect(html.contains(token))
+    let id = "abc_def_" + token
+    #expect(SummaryTable(headers: ["chain key"], rows: [[id]]).html().contains(">\(id)</td>"))
   }
 
   @Test func everyInputReadInFullIsOneLine() {
