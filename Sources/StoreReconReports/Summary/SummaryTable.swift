@@ -96,7 +96,7 @@ package struct SummaryTable: Sendable, Equatable {
         let cell = i < row.count ? row[i] : ""
         let label = cards ? " data-label=\"\(HTMLText.escape(headers[i]))\"" : ""
         out +=
-          "<td\(label) style=\"\(border)\(cellAlignment(i, cell))\(Self.fit(cell))\">\(Self.breakable(cell, wrapping: Self.fit(cell).isEmpty))</td>"
+          "<td\(label) style=\"\(border)\(cellAlignment(i, cell))\(Self.fit(cell))\">\(Self.breakable(cell, wrapping: !cards || Self.fit(cell).isEmpty))</td>"
       }
       out += "</tr>\n"
     }
@@ -107,8 +107,10 @@ package struct SummaryTable: Sendable, Equatable {
   /// `free_entitlement` wraps as `free_` / `entitlement`, never mid-word; an amount and its code stay
   /// together.
   ///
-  /// `wrapping: false` leaves the `<wbr>` out: Chromium breaks at `<wbr>` even in a `nowrap` cell, and
-  /// a short cell stays on one line on a desktop (the phone's style sheet lets it wrap).
+  /// `wrapping: false` leaves the `<wbr>` out: Chromium breaks at `<wbr>` even in a `nowrap` cell. A
+  /// wide table's short cells and identifiers get none, so they stay on one line on a desktop (on a
+  /// phone the table is cards); a table of up to 4 columns keeps them, since it stays a table on a
+  /// phone and must fit there.
   static func breakable(_ cell: String, wrapping: Bool = true) -> String {
     var out = ""
     let chars = Array(HTMLText.escape(cell))

@@ -35,7 +35,11 @@ struct SummaryLayoutTests {
     // No card markup on a desktop: no inline blocks, no table per row.
     #expect(!html.contains("inline-block"))
     #expect(html.components(separatedBy: "<table").count == 2)
-    // A narrow table carries no class: it stays a table on a phone too.
+    // A narrow table carries no class: it stays a table on a phone too, so its cells keep their
+    // break opportunities (it must fit 390 px).
+    #expect(
+      SummaryTable(headers: ["kind"], rows: [["free_entitlement"]]).html().contains(
+        ">free_<wbr>entitlement</td>"))
     let narrow = SummaryTable(headers: ["a", "b"], rows: [["1", "2"]]).html()
     #expect(!narrow.contains("class="))
     #expect(!narrow.contains("data-label"))
@@ -57,11 +61,13 @@ struct SummaryLayoutTests {
     let token = String(repeating: "k", count: 80)
     #expect(SummaryTable.fit(token).contains("text-overflow:ellipsis;"))
     #expect(SummaryTable.fit("0.00 BRL, 0.00 CHF, 0.00 EUR, 0.00 GBP, 0.00 JPY") == "")
-    // The cut identifier is still whole in the page, without a break opportunity (one line).
+    // The cut identifier is still whole in the page; in a wide table without a break opportunity (one
+    // line).
     let html = SummaryTable(headers: ["chain key"], rows: [[token]]).html()
     #expect(html.contains(token))
     let id = "abc_def_" + token
-    #expect(SummaryTable(headers: ["chain key"], rows: [[id]]).html().contains(">\(id)</td>"))
+    let wide = SummaryTable(headers: ["chain key", "b", "c", "d", "e"], rows: [[id, "", "", "", ""]])
+    #expect(wide.html().contains(">\(id)</td>"))
   }
 
   @Test func everyInputReadInFullIsOneLine() {
