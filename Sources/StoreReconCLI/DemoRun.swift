@@ -52,22 +52,7 @@ package enum DemoRun {
     progress.note(
       "wrote a demo world of \(options.users) users (seed \(options.seed)) to \(directory) in \(ReconciliationRun.milliseconds(clock.now - started)) ms"
     )
-    // A new world starts a new history: the runs of an earlier world in this folder are not its past.
-    let history = directory + "/reports/" + HistoryLocation.defaultFileName
-    for suffix in ["", "-journal", "-wal", "-shm"] {
-      try? FileManager.default.removeItem(atPath: history + suffix)
-    }
-    if dayBefore {
-      // The morning before first, on the same world: the report date then has a run to compare with, and
-      // its reports show what is new, still open and resolved (docs/cases.md).
-      let previous = CivilDate(daysSinceEpoch: options.asOf.daysSinceEpoch - 1)
-      progress.note("the day before first (\(previous)), so that \(options.asOf) has a run to compare with")
-      _ = try ReconciliationRun.execute(
-        ReconciliationRun.Request(
-          configPath: directory + "/storerecon.json", date: previous,
-          outDirectory: directory + "/reports/\(previous)"),
-        progress: progress)
-    }
+    try runDayBefore(options: options, directory: directory, progress: progress, enabled: dayBefore)
     let result = try ReconciliationRun.execute(
       ReconciliationRun.Request(
         configPath: directory + "/storerecon.json", date: options.asOf,
@@ -108,6 +93,26 @@ package enum DemoRun {
     return Outcome(
       result: result, truth: truth, missed: missed, unexpected: unexpected, tieOut: tieOut.result, text: text,
       exitCode: exitCode)
+  }
+
+  /// A new world starts a new history (the runs of an earlier world in this folder are not its past);
+  /// then, when `enabled`, the morning before the report date runs on the same world, so the report
+  /// date has a run to compare with and shows what is new, still open and resolved (docs/cases.md).
+  static func runDayBefore(options: DemoOptions, directory: String, progress: any ProgressSink, enabled: Bool)
+    throws(RunError)
+  {
+    let history = directory + "/reports/" + HistoryLocation.defaultFileName
+    for suffix in ["", "-journal", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: history + suffix)
+    }
+    guard enabled else { return }
+    let previous = CivilDate(daysSinceEpoch: options.asOf.daysSinceEpoch - 1)
+    progress.note("the day before first (\(previous)), so that \(options.asOf) has a run to compare with")
+    _ = try ReconciliationRun.execute(
+      ReconciliationRun.Request(
+        configPath: directory + "/storerecon.json", date: previous,
+        outDirectory: directory + "/reports/\(previous)"),
+      progress: progress)
   }
 
   /// The tie-out check's lines, and whether the run's tie-out is exactly the planted one (an empty

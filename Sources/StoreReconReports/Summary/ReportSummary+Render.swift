@@ -54,8 +54,9 @@ extension ReportSummary {
     }
   }
 
-  /// `summary.html`: one self-contained page for mail clients — tables, inline styles only, inline SVG
-  /// pictures, no image files, no scripts, no external resources; every text escaped.
+  /// `summary.html`: one self-contained page for mail clients — real tables, inline styles, inline SVG
+  /// pictures, no image files, no scripts, no external resources; every text escaped. The one style
+  /// sheet (``SummaryTable/narrowScreenCSS``) only turns wide tables into cards on a phone.
   package var html: String {
     let (background, border) = Self.colours(runStatus.worst)
     var out = """
@@ -65,8 +66,11 @@ extension ReportSummary {
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <title>\(HTMLText.escape(subject(prefix: "storerecon")))</title>
+      <style>
+      \(SummaryTable.narrowScreenCSS)
+      </style>
       </head>
-      <body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.4;color:#1f2328;background:#ffffff;">
+      <body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.35;color:#1f2328;background:#ffffff;">
 
       """
     out +=
@@ -74,27 +78,57 @@ extension ReportSummary {
     out += "<p style=\"margin:0 0 16px 0;color:#59636e;\">\(HTMLText.escape(titleLine))</p>\n"
     for section in sections {
       out +=
-        "<h2 style=\"margin:16px 0 6px 0;font-size:16px;border-bottom:1px solid #d0d7de;padding-bottom:2px;\">\(HTMLText.escape(section.title))</h2>\n"
-      for block in section.blocks {
-        switch block {
-        case .paragraph(let text):
-          let strong = ["ALERT ", "INCOMPLETE ", "ATTENTION ", "FAILED "].contains { text.hasPrefix($0) }
-          let style = strong ? "margin:4px 0;font-weight:bold;color:\(border);" : "margin:4px 0;"
-          out += "<p style=\"\(style)\">\(HTMLText.escape(text))</p>\n"
-        case .subheading(let text):
-          out += "<h3 style=\"margin:10px 0 4px 0;font-size:14px;\">\(HTMLText.escape(text))</h3>\n"
-        case .table(let table):
-          out += table.html()
-        case .picture(let svg):
-          out += svg
-        case .nextSteps(let steps):
-          out += "<p style=\"margin:8px 0 0 0;font-weight:bold;font-size:13px;\">What to do</p>\n"
-          for step in steps { out += step.html() }
+        "<h2 style=\"clear:both;margin:12px 0 4px 0;font-size:16px;border-bottom:1px solid #d0d7de;padding-bottom:2px;\">\(HTMLText.escape(section.title))</h2>\n"
+      // A section's one picture floats right at its start, beside its first paragraphs and tables (at
+      // most 40 % of the width); several pictures stay in the flow, each by its own table.
+      var blocks = section.blocks
+      if blocks.count(where: \.isPicture) == 1, let picture = blocks.firstIndex(where: \.isPicture) {
+        out += "<div style=\"float:right;width:40%;max-width:600px;margin:0 0 8px 16px;\">\n"
+        out += Self.html(blocks.remove(at: picture), border: border)
+        out += "</div>\n"
+      }
+      var index = 0
+      while index < blocks.count {
+        // Tables and pictures that follow each other flow side by side while they fit the width, and
+        // stack on a narrow screen (inline blocks: no style sheet needed).
+        var run = 0
+        while index + run < blocks.count, blocks[index + run].isFlowing { run += 1 }
+        if run > 1 {
+          for block in blocks[index..<(index + run)] {
+            // A picture is as wide as it may grow (its SVG is 100 % wide, at most 600 px).
+            let width = block.isPicture ? "width:600px;" : ""
+            out +=
+              "<div style=\"display:inline-block;vertical-align:top;\(width)max-width:100%;margin-right:16px;\">\n"
+            out += Self.html(block, border: border)
+            out += "</div>\n"
+          }
+          index += run
+        } else {
+          out += Self.html(blocks[index], border: border)
+          index += 1
         }
       }
     }
     out +=
-      "<p style=\"margin:16px 0 0 0;color:#59636e;font-size:12px;\">\(HTMLText.escape(reportsLine))</p>\n"
+      "<p style=\"clear:both;margin:16px 0 0 0;color:#59636e;font-size:12px;\">\(HTMLText.escape(reportsLine))</p>\n"
     return out + "</body>\n</html>\n"
+  }
+
+  /// One block of a section as HTML; `border` is the status colour (for ALERT/INCOMPLETE/… lines).
+  static func html(_ block: SummarySection.Block, border: String) -> String {
+    switch block {
+    case .paragraph(let text):
+      let strong = ["ALERT ", "INCOMPLETE ", "ATTENTION ", "FAILED "].contains { text.hasPrefix($0) }
+      let style = strong ? "margin:3px 0;font-weight:bold;color:\(border);" : "margin:3px 0;"
+      return "<p style=\"\(style)\">\(HTMLText.escape(text))</p>\n"
+    case .subheading(let text):
+      return "<h3 style=\"margin:8px 0 4px 0;font-size:14px;\">\(HTMLText.escape(text))</h3>\n"
+    case .table(let table):
+      return table.html()
+    case .picture(let svg):
+      return svg
+    case .nextSteps(let steps):
+      return SummaryStep.html(steps)
+    }
   }
 }

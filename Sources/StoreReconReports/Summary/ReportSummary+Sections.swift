@@ -16,7 +16,12 @@ extension ReportSummary {
     for breach in breaches { blocks.append(.paragraph("ALERT \(breach.text)")) }
     for reason in facts.incomplete { blocks.append(.paragraph("INCOMPLETE \(reason)")) }
     let attention = RunStatus.attentionCauses(statusInputs).details
-    for line in attention { blocks.append(.paragraph("ATTENTION \(line)")) }
+    for line in attention {
+      // The settled cases are no cause of attention: said plainly, after the causes.
+      blocks.append(
+        .paragraph(
+          line.hasPrefix("settled (") ? "Settled" + line.dropFirst("settled".count) : "ATTENTION \(line)"))
+    }
     if breaches.isEmpty {
       blocks.append(
         .paragraph(
@@ -33,18 +38,23 @@ extension ReportSummary {
   /// What the status was decided from (for the Status section's ATTENTION lines).
   var statusInputs: RunStatus.Inputs { RunStatus.Inputs(facts, breaches: breaches) }
 
+  /// The inputs in one line when every one was read in full; otherwise that line, then a table of only
+  /// the inputs with rejected rows, an error or a note (the whole list is in manifest.json and the
+  /// workbook's Summary sheet).
   var inputsSection: SummarySection {
     var table = SummaryTable(
       headers: ["input", "file", "read", "accepted", "rejected", "first record", "last record"],
       rightAligned: [2, 3, 4])
-    for input in facts.inputs {
+    let flagged = facts.inputs.filter(Self.needsALook)
+    for input in flagged {
       let c = input.counts
       table.rows.append([
         input.role, input.path, Grouped.count(c.read), Grouped.count(c.accepted), Grouped.count(c.rejected),
         input.firstAt.map(\.description) ?? "—", input.lastAt.map(\.description) ?? "—",
       ])
     }
-    var blocks: [SummarySection.Block] = [.table(table)]
+    var blocks: [SummarySection.Block] = [.paragraph(inputsLine(flagged: flagged.count))]
+    if !flagged.isEmpty { blocks.append(.table(table)) }
     for input in facts.inputs {
       if let error = input.error { blocks.append(.paragraph("FAILED \(input.path): \(error)")) }
     }
@@ -58,6 +68,28 @@ extension ReportSummary {
       }
     }
     return SummarySection(title: "Inputs", blocks: blocks)
+  }
+
+  /// `57 inputs, all read in full: 123,456 rows, 0 rejected (each file in manifest.json).`, or with
+  /// `flagged` inputs: how many rows were rejected and how many inputs the table below lists.
+  func inputsLine(flagged: Int) -> String {
+    let n = facts.inputs.count
+    let inputs = n == 1 ? "1 input" : "\(Grouped.count(n)) inputs"
+    let read = Grouped.count(facts.inputs.reduce(0) { $0 + $1.counts.read })
+    let rejected = Grouped.count(facts.inputs.reduce(0) { $0 + $1.counts.rejected })
+    if flagged == 0 {
+      return "\(inputs), all read in full: \(read) rows, \(rejected) rejected (each file in manifest.json)."
+    }
+    let them = flagged == 1 ? "1 has" : "\(Grouped.count(flagged)) have"
+    return "\(inputs): \(read) rows read, \(rejected) rejected; \(them) rejects, an error or a note (below), "
+      + "the others were read in full (each file in manifest.json)."
+  }
+
+  /// Whether an input shows in the Inputs table: rows rejected, not read at all, or a line about its
+  /// signatures or unpriced transactions.
+  static func needsALook(_ input: InputReport) -> Bool {
+    input.counts.rejected > 0 || input.error != nil || signatureLine(input) != nil
+      || unpricedLine(input) != nil
   }
 
   /// The summary's line on an App Store input's transactions without a price, when there are any.

@@ -27,3 +27,20 @@ package struct SummarySection: Sendable, Equatable {
     self.blocks = blocks
   }
 }
+
+extension SummarySection.Block {
+  /// Whether the block is a table or a picture: those that follow each other sit side by side in the
+  /// HTML while they fit.
+  var isFlowing: Bool {
+    switch self {
+    case .table, .picture: true
+    case .paragraph, .subheading, .nextSteps: false
+    }
+  }
+
+  /// Whether the block is a picture.
+  var isPicture: Bool {
+    if case .picture = self { return true }
+    return false
+  }
+}

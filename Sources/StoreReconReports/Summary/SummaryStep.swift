@@ -30,14 +30,25 @@ package struct SummaryStep: Sendable, Equatable {
     ["\(indent)\(label) — \(link)", "\(indent)  \(whatToDo)"]
   }
 
-  /// The HTML: the label (and the link) on a line, the sentence in a short line under it; escaped.
+  /// The HTML: one row of the steps' table — the label and the link in the first cell (kept on one
+  /// line), the sentence beside it; escaped.
   package func html() -> String {
     let link =
       isWebLink
       ? "<a href=\"\(HTMLText.escape(self.link))\" style=\"color:#0969da;\">docs</a>"
       : "<span style=\"color:#59636e;\">\(HTMLText.escape(self.link))</span>"
     return
-      "<p style=\"margin:6px 0 0 0;font-size:13px;\"><b>\(HTMLText.escape(label))</b> · \(link)</p>\n"
-      + "<p style=\"margin:0 0 4px 16px;font-size:13px;color:#59636e;\">\(HTMLText.escape(whatToDo))</p>\n"
+      "<tr><td style=\"padding:1px 12px 1px 0;vertical-align:top;white-space:nowrap;\"><b>\(HTMLText.escape(label))</b> · \(link)</td>"
+      + "<td style=\"padding:1px 0;vertical-align:top;color:#3d444d;\">\(HTMLText.escape(whatToDo))</td></tr>\n"
+  }
+
+  /// The steps as one compact table (a row each) under a heading that opens and closes it: folded by
+  /// default where the mail client folds `<details>` (the page stays short), open where it does not.
+  package static func html(_ steps: [SummaryStep]) -> String {
+    let noun = steps.count == 1 ? "1 reason" : "\(steps.count) reasons"
+    return "<details style=\"margin:6px 0 8px 0;font-size:13px;\">"
+      + "<summary style=\"font-weight:bold;cursor:pointer;\">What to do (\(noun))</summary>\n"
+      + "<table style=\"border-collapse:collapse;margin:2px 0 0 0;font-size:13px;line-height:1.3;\">\n"
+      + steps.map { $0.html() }.joined() + "</table></details>\n"
   }
 }

@@ -37,69 +37,85 @@ package struct SummaryTable: Sendable, Equatable {
     }
   }
 
-  /// Tables with more columns than this render as cards in HTML (see ``html()``).
+  /// Tables with more columns than this turn into cards on a narrow screen (see ``html()``).
   package static let widestHTMLTable = 4
 
-  /// HTML with inline styles only (mail clients drop style sheets); every cell escaped. Readable at any
-  /// width without a style sheet: up to ``widestHTMLTable`` columns a full-width table whose cells wrap;
-  /// wider, one card per row (a two-column table of header and value) — cards sit side by side on a
-  /// wide screen and stack on a phone (400 px), so no column is ever cut off.
-  package func html() -> String {
-    headers.count > Self.widestHTMLTable ? cardsHTML() : tableHTML()
+  /// A cell up to this many characters stays on one line (`white-space:nowrap`): a row of short cells is
+  /// one line high on a desktop; longer text (a detail, a list of amounts) wraps.
+  static let longestUnbrokenCell = 40
+
+  /// How a cell keeps its row one line high on a desktop: a short cell does not wrap; a long identifier
+  /// (one word longer than ``longestUnbrokenCell``: a chain key, a purchase token) is shown cut with `…`
+  /// at 18 em (the whole text stays in the page, to copy or search); longer text with spaces (a detail,
+  /// a list of amounts) wraps.
+  static func fit(_ cell: String) -> String {
+    if cell.count <= longestUnbrokenCell { return "white-space:nowrap;" }
+    if !cell.contains(" ") {
+      return "max-width:18em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;"
+    }
+    return ""
   }
 
-  func tableHTML() -> String {
-    let border = "border:1px solid #d0d7de;padding:4px 8px;"
-    var out =
-      "<table style=\"border-collapse:collapse;margin:4px 0 12px 0;font-size:13px;max-width:100%;\">\n<tr>"
+  /// The class of a table that turns into cards on a narrow screen, and of its header row.
+  static let cardsClass = "sr-cards"
+  static let headClass = "sr-head"
+
+  /// The summary's one style sheet: below 601 px (a phone) a table of class ``cardsClass`` shows one
+  /// card per row — the header row hidden, each cell a line led by its column's name (`data-label`).
+  /// It also lets a phone wrap every cell. Everything else is inline; a mail client that drops the
+  /// style sheet shows the plain table (which mail apps scale or scroll on a phone).
+  package static let narrowScreenCSS = """
+    @media only screen and (max-width:600px){
+    td,th{white-space:normal!important;overflow-wrap:break-word;}
+    table.sr-cards,table.sr-cards tbody,table.sr-cards tr,table.sr-cards td{display:block!important;width:auto!important;}
+    table.sr-cards tr.sr-head{display:none!important;}
+    table.sr-cards tr{margin:0 0 8px 0;border:1px solid #d0d7de;border-radius:4px;}
+    table.sr-cards td{border:0!important;border-top:1px solid #eaeef2!important;text-align:right!important;}
+    table.sr-cards td:first-child{border-top:0!important;background:#f2f4f7;font-weight:bold;text-align:left!important;}
+    table.sr-cards td::before{content:attr(data-label);float:left;padding-right:8px;color:#59636e;font-weight:normal;}
+    }
+    """
+
+  /// HTML with inline styles (every cell escaped): a real table at every width. A table wider than
+  /// ``widestHTMLTable`` columns carries the class ``cardsClass`` and each cell its column's name, so
+  /// the page's ``narrowScreenCSS`` shows it as one card per row on a phone.
+  package func html() -> String {
+    let cards = headers.count > Self.widestHTMLTable
+    let border = "border:1px solid #d0d7de;padding:1px 6px;line-height:1.25;"
+    var out = "<table"
+    if cards { out += " class=\"\(Self.cardsClass)\"" }
+    out += " style=\"border-collapse:collapse;margin:4px 0 8px 0;font-size:13px;max-width:100%;\">\n"
+    out += cards ? "<tr class=\"\(Self.headClass)\">" : "<tr>"
     for (i, header) in headers.enumerated() {
       let align = rightAligned.contains(i) ? "right" : "left"
-      out += "<th style=\"\(border)background:#f2f4f7;text-align:\(align);\">\(HTMLText.escape(header))</th>"
+      out +=
+        "<th style=\"\(border)background:#f2f4f7;text-align:\(align);white-space:nowrap;\">"
+        + "\(HTMLText.escape(header))</th>"
     }
     out += "</tr>\n"
     for (r, row) in rows.enumerated() {
       out += "<tr>"
       for i in 0..<headers.count {
         let cell = i < row.count ? row[i] : ""
+        let label = cards ? " data-label=\"\(HTMLText.escape(headers[i]))\"" : ""
         let tint = tints[[r, i]].map { "background:\($0);font-weight:bold;" } ?? ""
-        out += "<td style=\"\(border)\(cellAlignment(i, cell))\(tint)\">\(Self.breakable(cell))</td>"
+        out +=
+          "<td\(label) style=\"\(border)\(cellAlignment(i, cell))\(Self.fit(cell))\(tint)\">\(Self.breakable(cell, wrapping: !cards || Self.fit(cell).isEmpty))</td>"
       }
       out += "</tr>\n"
     }
     return out + "</table>\n"
   }
 
-  /// One card per row: a bordered box (at most 340 px wide, side by side while they fit) holding the
-  /// row's header/value pairs; the first column is the card's title.
-  func cardsHTML() -> String {
-    let card =
-      "display:inline-block;vertical-align:top;box-sizing:border-box;width:100%;max-width:340px;"
-      + "margin:0 8px 8px 0;border:1px solid #d0d7de;border-radius:4px;"
-    let pad = "padding:2px 8px;"
-    var out = "<div style=\"margin:4px 0 12px 0;font-size:13px;\">\n"
-    for (r, row) in rows.enumerated() {
-      out += "<div style=\"\(card)\"><table style=\"border-collapse:collapse;width:100%;\">"
-      let title = row.first ?? ""
-      out +=
-        "<tr><th colspan=\"2\" style=\"\(pad)background:#f2f4f7;text-align:left;\">"
-        + "\(HTMLText.escape(headers[0])): \(HTMLText.escape(title))</th></tr>"
-      for i in 1..<headers.count {
-        let cell = i < row.count ? row[i] : ""
-        out +=
-          "<tr><td style=\"\(pad)color:#59636e;text-align:left;\">\(HTMLText.escape(headers[i]))</td>"
-          + "<td style=\"\(pad)\(cellAlignment(i, cell))\(rightAligned.contains(i) ? "" : "overflow-wrap:anywhere;")"
-          + "\(tints[[r, i]].map { "background:\($0);font-weight:bold;" } ?? "")\">"
-          + "\(Self.breakable(cell))</td></tr>"
-      }
-      out += "</table></div>\n"
-    }
-    return out + "</div>\n"
-  }
-
   /// `cell` escaped, with a line-break opportunity (`<wbr>`) after each `_` and `/`: on a phone
   /// `free_entitlement` wraps as `free_` / `entitlement`, never mid-word; an amount and its code stay
   /// together.
-  static func breakable(_ cell: String) -> String {
+  ///
+  /// `wrapping: false` leaves the `<wbr>` out: Chromium breaks at `<wbr>` even in a `nowrap` cell. A
+  /// wide table's short cells and identifiers get none, so they stay on one line on a desktop (on a
+  /// phone the table is cards); a table of up to 4 columns keeps them, since it stays a table on a
+  /// phone and must fit there.
+  static func breakable(_ cell: String, wrapping: Bool = true) -> String {
     var out = ""
     let chars = Array(HTMLText.escape(cell))
     for (i, c) in chars.enumerated() {
@@ -109,7 +125,7 @@ package struct SummaryTable: Sendable, Equatable {
         continue
       }
       out.append(c)
-      if c == "_" || (c == "/" && i > 0 && chars[i - 1].isLetter) { out += "<wbr>" }
+      if wrapping, c == "_" || (c == "/" && i > 0 && chars[i - 1].isLetter) { out += "<wbr>" }
     }
     return out
   }

@@ -23,8 +23,12 @@ extension ReconciliationWorkbook {
 
     if let status = content.status {
       // The cases and their money at stake first (docs/cases.md), then the reason and what is behind it.
+      let (background, font) = statusColours(status.worst)
       try line(
-        [.bold(status.label), .bold(status.casesPhrase.isEmpty ? status.reason : status.casesPhrase)],
+        [
+          .filled(status.label, background: background, font: font),
+          .bold(status.casesPhrase.isEmpty ? status.reason : status.casesPhrase),
+        ],
         fitting: false)
       if !status.casesPhrase.isEmpty { try line([.empty, .text(status.reason)], fitting: false) }
       for detail in status.details {
@@ -50,16 +54,20 @@ extension ReconciliationWorkbook {
 
     try writeSummaryHistory(content, into: sheet, row: &row)
 
-    try section(
-      "Revenue", header: ["store", "currency", "gross", "tax", "refunds", "charges", "refund_count"])
-    for total in try revenueTotals(content.revenue, path: workbook.displayPath) {
-      try line([
-        .text(total.store.rawValue), .text(total.currency.code),
-        .money(minor: total.gross, currency: total.currency),
-        .money(minor: total.tax, currency: total.currency),
-        .money(minor: total.refunds, currency: total.currency),
-        .integer(Int64(total.charges)), .integer(Int64(total.refundCount)),
-      ])
+    let revenueHeader = ["store", "currency", "gross", "tax", "refunds", "charges", "refund_count"]
+    for period in revenuePeriods(content) {
+      try section("Revenue, \(period.label)", header: revenueHeader)
+      let rows = content.revenue.filter { period.days.contains($0.day) }
+      for total in try revenueTotals(rows, path: workbook.displayPath) {
+        try line([
+          .text(total.store.rawValue), .text(total.currency.code),
+          .money(minor: total.gross, currency: total.currency),
+          .money(minor: total.tax, currency: total.currency),
+          .money(minor: total.refunds, currency: total.currency),
+          .integer(Int64(total.charges)), .integer(Int64(total.refundCount)),
+        ])
+      }
+      if rows.isEmpty { try line([.text("no revenue")]) }
     }
     try writeSummaryReporting(content, into: sheet, row: &row)
     try writeSummaryTieOut(content, into: sheet, row: &row)
@@ -74,6 +82,50 @@ extension ReconciliationWorkbook {
     }
     try sheet.fitColumnWidths()
     return sheet
+  }
+
+  /// The status cell's fill and font (`0xRRGGBB`), as summary.html's status box: red for ALERT, amber
+  /// for INCOMPLETE, orange for ATTENTION, green for OK.
+  static func statusColours(_ worst: RunStatus.Word?) -> (background: UInt32, font: UInt32) {
+    switch worst {
+    case .alert: (0xFDE2E1, 0xD1242F)
+    case .incomplete: (0xFFF4CE, 0x7D4E00)
+    case .attention: (0xFFF1E5, 0xBC4C00)
+    case nil: (0xE6F4EA, 0x1A7F37)
+    }
+  }
+
+  /// A period of the Summary sheet's revenue: its label and its days.
+  struct RevenuePeriod: Equatable {
+    var label: String
+    var days: ClosedRange<CivilDate>
+  }
+
+  /// The Summary sheet's revenue periods: the report date (`2026-11-29 (report date)`), its month to
+  /// date (`November 2026 to date`), and — when revenue.csv holds days before that month — every day
+  /// it holds (`2026-09-01 to 2026-11-29 (every day of revenue.csv)`).
+  static func revenuePeriods(_ content: Content) -> [RevenuePeriod] {
+    let date = content.date
+    let monthStart = CivilDate(year: date.year, month: date.month, day: 1)
+    var periods = [
+      RevenuePeriod(label: "\(date) (report date)", days: date...date),
+      RevenuePeriod(label: "\(monthName(date.month)) \(date.year) to date", days: monthStart...date),
+    ]
+    if let first = content.revenue.map(\.day).min(), first < monthStart {
+      let last = max(content.revenue.map(\.day).max() ?? date, date)
+      periods.append(
+        RevenuePeriod(label: "\(first) to \(last) (every day of revenue.csv)", days: first...last))
+    }
+    return periods
+  }
+
+  /// `November` for 11.
+  static func monthName(_ month: Int) -> String {
+    let names = [
+      "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+      "November", "December",
+    ]
+    return (1...12).contains(month) ? names[month - 1] : String(month)
   }
 
   /// The **Revenue trend** sheet — day, then one money column per store, in the trend's currency — and
@@ -359,7 +411,7 @@ extension ReconciliationWorkbook {
     return table.values.sorted { ($0.store, $0.currency) < ($1.store, $1.currency) }
   }
 
-  private static func add(_ a: Int64, _ b: Int64, _ what: String, path: String) throws(XLSXError) -> Int64 {
+  static func add(_ a: Int64, _ b: Int64, _ what: String, path: String) throws(XLSXError) -> Int64 {
     let (sum, overflow) = a.addingReportingOverflow(b)
     guard !overflow else {
       throw XLSXError(path: path, operation: "Summary", reason: "\(what) overflows 64-bit minor units")

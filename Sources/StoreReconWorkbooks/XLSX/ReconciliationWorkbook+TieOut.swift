@@ -51,6 +51,11 @@ extension ReconciliationWorkbook {
       ] + nextStep(NextStep.of(c.status), docsBase: docsBase)
     }
     if cells.isEmpty { try sheets[0].write(.text(noTieOutNote), row: 1, column: 0, fitting: false) }
+    // Printed: the differences (at least a page); the matches stay on screen and in tieout.csv.
+    let differences = cells.count { $0.status != .match }
+    if cells.count > max(differences, printedRows) {
+      try limitPrint(sheets, rows: differences, columns: tieOutHeader.count)
+    }
   }
 
   /// **Tie-out orders**: one row per Google Play order of an earnings month, differences first.

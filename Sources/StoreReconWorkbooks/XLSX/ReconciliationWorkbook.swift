@@ -174,26 +174,6 @@ package enum ReconciliationWorkbook {
     value.isEmpty ? .empty : .wrapped(XLSXWorksheet.clipped(value))
   }
 
-  static func writeRevenue(_ revenue: [RevenueRow], into workbook: XLSXWorkbook, rowLimit: Int)
-    throws(XLSXError)
-  {
-    let header = [
-      "day", "store", "product_id", "currency", "gross", "tax", "refunds", "charges", "refund_count",
-      "proceeds", "proceeds_source",
-    ]
-    try workbook.writeTable(name: "Revenue", header: header, rowCount: revenue.count, rowLimit: rowLimit) {
-      i in
-      let r = revenue[i]
-      return [
-        date(r.day), .text(r.store.rawValue), .text(r.productId), .text(r.currency.code),
-        .money(minor: r.grossMinor, currency: r.currency), .money(minor: r.taxMinor, currency: r.currency),
-        .money(minor: r.refundsMinor, currency: r.currency), .integer(Int64(r.charges)),
-        .integer(Int64(r.refundCount)), .money(minor: r.proceedsMinor, currency: r.currency),
-        .text(r.proceedsSource.rawValue),
-      ]
-    }
-  }
-
   static func writeCounts(_ counts: [CountsRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
   {
     let header = [
@@ -213,7 +193,9 @@ package enum ReconciliationWorkbook {
   static func writeGrants(_ grants: [GrantRow], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
   {
     let header = ["source", "grant_id", "user_id", "product_id", "starts_at", "ends_at", "active", "reason"]
-    try workbook.writeTable(name: "Grants", header: header, rowCount: grants.count, rowLimit: rowLimit) { i in
+    let sheets = try workbook.writeTable(
+      name: "Grants", header: header, rowCount: grants.count, rowLimit: rowLimit
+    ) { i in
       let g = grants[i]
       return [
         .text(g.source), .text(g.grantId), .text(g.userId), .text(g.productId), instant(g.startsAt),
@@ -221,11 +203,12 @@ package enum ReconciliationWorkbook {
         .text(g.active ? "yes" : "no"), .text(XLSXWorksheet.clipped(g.reason)),
       ]
     }
+    if grants.count > printedRows { try limitPrint(sheets, columns: header.count) }
   }
 
   static func writeRejects(_ rejects: [Reject], into workbook: XLSXWorkbook, rowLimit: Int) throws(XLSXError)
   {
-    try workbook.writeTable(
+    let sheets = try workbook.writeTable(
       name: "Rejects", header: ["input", "line", "reason", "raw"], rowCount: rejects.count, rowLimit: rowLimit
     ) { i in
       let r = rejects[i]
@@ -234,6 +217,7 @@ package enum ReconciliationWorkbook {
         .text(XLSXWorksheet.clipped(r.raw)),
       ]
     }
+    if rejects.count > printedRows { try limitPrint(sheets, columns: 4) }
   }
 
   /// A text cell (clipped to what a cell holds), or blank for empty text.

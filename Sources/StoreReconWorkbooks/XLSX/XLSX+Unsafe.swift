@@ -71,14 +71,23 @@ enum LXW {
       return Sheet(raw: sheet, workbook: self)
     }
 
-    /// A new cell format (`workbook_add_format`), bold, wrapped (text wrap, aligned to the top) and
-    /// with `numberFormat` as asked; `nil` when libxlsxwriter cannot allocate one.
-    func addFormat(bold: Bool, wrap: Bool = false, numberFormat: String?) -> Format? {
+    /// A new cell format (`workbook_add_format`), bold, wrapped (text wrap, aligned to the top), with
+    /// `numberFormat` and a solid fill and font colour (`0xRRGGBB`) as asked; `nil` when libxlsxwriter
+    /// cannot allocate one.
+    func addFormat(
+      bold: Bool, wrap: Bool = false, numberFormat: String?,
+      colours: (background: UInt32, font: UInt32)? = nil
+    ) -> Format? {
       guard let format = workbook_add_format(open) else { return nil }
       if bold { format_set_bold(format) }
       if wrap {
         format_set_text_wrap(format)
         format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_TOP.rawValue))
+      }
+      if let colours {
+        format_set_pattern(format, UInt8(LXW_PATTERN_SOLID.rawValue))
+        format_set_bg_color(format, lxw_color_t(colours.background))
+        format_set_font_color(format, lxw_color_t(colours.font))
       }
       if let numberFormat {
         numberFormat.withCString { format_set_num_format(format, $0) }
@@ -177,11 +186,20 @@ enum LXW {
     }
 
     /// Print setup: landscape, every column on one page wide, as many pages tall as needed
-    /// (`worksheet_set_landscape`, `worksheet_fit_to_pages`).
-    func setPrintLayout() {
+    /// (`worksheet_set_landscape`, `worksheet_fit_to_pages`), and `footer` at the foot of every page
+    /// (`worksheet_set_footer`: `&A` the sheet, `&P of &N` the page of all pages).
+    func setPrintLayout(footer: String) -> lxw_error {
       let sheet = open
       worksheet_set_landscape(sheet)
       worksheet_fit_to_pages(sheet, 1, 0)
+      return footer.withCString { worksheet_set_footer(sheet, $0) }
+    }
+
+    /// `worksheet_print_area`: only rows `firstRow...lastRow`, columns `firstColumn...lastColumn` print.
+    func printArea(
+      _ firstRow: lxw_row_t, _ firstColumn: lxw_col_t, _ lastRow: lxw_row_t, _ lastColumn: lxw_col_t
+    ) -> lxw_error {
+      worksheet_print_area(open, firstRow, firstColumn, lastRow, lastColumn)
     }
 
     /// `worksheet_repeat_rows`: rows `first...last` are printed at the top of every page.

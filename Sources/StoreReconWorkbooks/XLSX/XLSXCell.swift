@@ -14,7 +14,9 @@ package enum XLSXCell: Sendable, Equatable {
   /// A link: a hyperlink where it is a web address (`http://`, `https://`) and the sheet has fewer than
   /// Excel's 65,530 links, else the same text.
   case link(String)
-  /// A whole number in the General format (counts, line numbers).
+  /// Bold text on a solid fill, colours as `0xRRGGBB` (the run's status: red ALERT, green OK).
+  case filled(String, background: UInt32, font: UInt32)
+  /// A whole number with thousands separators, `#,##0` (counts, line numbers).
   case integer(Int64)
   /// Money: minor units written as a number in the currency's own format (`#,##0.00` for USD).
   case money(minor: Int64, currency: Currency)

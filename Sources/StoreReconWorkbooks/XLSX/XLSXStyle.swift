@@ -13,15 +13,34 @@ enum XLSXStyle: Hashable, Sendable {
   case percent
   /// A money amount with `digits` decimals (a currency's ISO 4217 minor units).
   case money(digits: Int)
+  /// A whole number with thousands separators: `#,##0` (counts, line numbers).
+  case count
+  /// Bold text on a coloured fill (the run's status): `background` and `font` as `0xRRGGBB`.
+  case filled(background: UInt32, font: UInt32)
 
   /// The Excel number format, or `nil` for General.
   var numberFormat: String? {
     switch self {
-    case .bold, .wrapped: return nil
+    case .bold, .wrapped, .filled: return nil
     case .date: return "yyyy-mm-dd"
     case .dateTime: return "yyyy-mm-dd hh:mm:ss"
     case .percent: return "0.00%"
     case .money(let digits): return XLSXMoney.numberFormat(digits: digits)
+    case .count: return "#,##0"
     }
+  }
+
+  /// Whether the text is bold.
+  var isBold: Bool {
+    switch self {
+    case .bold, .filled: return true
+    default: return false
+    }
+  }
+
+  /// The fill and font colours (`0xRRGGBB`) of a filled cell, else `nil`.
+  var colours: (background: UInt32, font: UInt32)? {
+    if case .filled(let background, let font) = self { return (background, font) }
+    return nil
   }
 }

@@ -20,6 +20,9 @@ package final class XLSXWorkbook {
   /// Worksheet names in the order they were added.
   package private(set) var sheetNames: [String] = []
 
+  /// Every page's footer: the sheet's name on the left, `3 of 12` (page of the sheet's pages) on the right.
+  package static let footer = "&L&A&R&P of &N"
+
   /// Starts an empty workbook that ``close()`` will write to `path`.
   ///
   /// `properties.created` is written as both the created and modified date of `docProps/core.xml`;
@@ -58,8 +61,9 @@ package final class XLSXWorkbook {
         path: displayPath, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused the sheet")
     }
     sheetNames.append(name)
-    // Every sheet prints landscape, one page wide (a frozen header repeats on every page).
-    sheet.setPrintLayout()
+    // Every sheet prints landscape, one page wide (a frozen header repeats on every page), with the
+    // sheet's name and its page numbers in the footer.
+    try check(sheet.setPrintLayout(footer: Self.footer), "sheet '\(name)' print setup")
     return XLSXWorksheet(name: name, workbook: self, handle: sheet)
   }
 
@@ -119,7 +123,7 @@ package final class XLSXWorkbook {
     let workbook = try open("add format")
     guard
       let format = workbook.addFormat(
-        bold: style == .bold, wrap: style == .wrapped, numberFormat: style.numberFormat)
+        bold: style.isBold, wrap: style == .wrapped, numberFormat: style.numberFormat, colours: style.colours)
     else {
       throw XLSXError(
         path: displayPath, operation: "add format", reason: "libxlsxwriter could not allocate a format")

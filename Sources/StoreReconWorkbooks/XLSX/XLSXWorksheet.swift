@@ -52,7 +52,7 @@ package final class XLSXWorksheet {
       links += 1
       status = sheet.writeURL(r, c, url)
       width = url.unicodeScalars.count
-    case .text(let text), .bold(let text), .wrapped(let text), .link(let text):
+    case .text(let text), .bold(let text), .wrapped(let text), .link(let text), .filled(let text, _, _):
       guard text.utf16.count <= XLSXWorksheet.maxTextLength else {
         throw error(row, column, "text of \(text.utf16.count) characters exceeds Excel's limit of 32,767")
       }
@@ -60,6 +60,8 @@ package final class XLSXWorksheet {
       switch cell {
       case .bold: format = try workbook.format(.bold)
       case .wrapped: format = try workbook.format(.wrapped)
+      case .filled(_, let background, let font):
+        format = try workbook.format(.filled(background: background, font: font))
       default: format = nil
       }
       // A C string ends at NUL: show it as U+FFFD rather than cut the text.
@@ -68,8 +70,9 @@ package final class XLSXWorksheet {
       width = text.utf8.count <= 255 ? text.unicodeScalars.count : 255
     case .integer(let value):
       // Whole numbers up to 2^53 are exact doubles; counts and line numbers are far below.
-      status = sheet.writeNumber(r, c, Double(value), format: nil)
-      width = Currency.decimalDigits(value.magnitude) + (value < 0 ? 1 : 0)
+      status = sheet.writeNumber(r, c, Double(value), format: try workbook.format(.count))
+      let digits = Currency.decimalDigits(value.magnitude)
+      width = digits + (digits - 1) / 3 + (value < 0 ? 1 : 0)
     case .money(let minor, let currency):
       let digits = currency.minorUnits ?? 0
       guard let value = XLSXMoney.cellValue(minor: minor, digits: digits) else {
@@ -127,6 +130,14 @@ package final class XLSXWorksheet {
     let sheet = try sheetHandle(rows, 0)
     sheet.freezePanes(r, 0)
     if rows > 0 { try workbook.check(sheet.repeatRows(0, r - 1), "sheet '\(name)' repeated rows") }
+  }
+
+  /// Prints only rows `0...lastRow` of columns `0...lastColumn` (Excel's print area); the rest stays on
+  /// screen. For a row-level sheet whose every row is in a CSV file beside the workbook.
+  package func setPrintArea(lastRow: Int, lastColumn: Int) throws(XLSXError) {
+    let (r, c) = try position(lastRow, lastColumn)
+    let sheet = try sheetHandle(0, 0)
+    try workbook.check(sheet.printArea(0, 0, r, c), "sheet '\(name)' print area")
   }
 
   /// Puts Excel's autofilter buttons on the first row of the range (the table's header).

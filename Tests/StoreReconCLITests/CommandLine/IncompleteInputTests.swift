@@ -52,7 +52,7 @@ import StoreReconTestSupport
     #expect(!kinds.contains("free_entitlement") && !kinds.contains("orphaned_charge"), "\(kinds)")
     #expect(!kinds.contains("duplicate_claim"), "\(kinds)")
     let line = try Self.firstLine(world)
-    #expect(line.hasPrefix("INCOMPLETE — 2026-11-29: "), "\(line)")
+    #expect(line.hasPrefix("INCOMPLETE — ") && line.contains(" — 2026-11-29; "), "\(line)")
     #expect(
       line.contains(
         "free entitlements and orphaned charges, duplicate claims, double billing and applied notifications "
@@ -65,9 +65,9 @@ import StoreReconTestSupport
     let mailed = try world.run(["--mail", "--dry-run", "--mail-incomplete"])
     #expect(mailed.status == 65, "\(mailed.stderr)")
     #expect(FileManager.default.fileExists(atPath: message.path))
+    let subject = MIMETestDecoding.subject(try String(contentsOf: message, encoding: .utf8))
     #expect(
-      MIMETestDecoding.subject(try String(contentsOf: message, encoding: .utf8)).hasPrefix(
-        "[storerecon] INCOMPLETE — 2026-11-29: "))
+      subject.hasPrefix("[storerecon] INCOMPLETE — ") && subject.hasSuffix(" — 2026-11-29"), "\(subject)")
 
     // --require-complete wins over --mail-incomplete.
     try FileManager.default.removeItem(at: message)

@@ -49,7 +49,7 @@ import StoreReconTestSupport
     func csvRows(_ name: String) throws -> Int {
       try String(contentsOfFile: dir.path("one/\(name)"), encoding: .utf8).split(separator: "\n").count - 1
     }
-    #expect(try package.sheet("Revenue").rowCount - 1 == csvRows("revenue.csv"))
+    #expect(try package.sheet("Revenue").rowCount - 2 == Self.revenueMonths(dir.path("one/revenue.csv")))
     #expect(try package.sheet("Counts").rowCount - 1 == csvRows("counts.csv"))
     #expect(try package.sheet("Grants").rowCount - 1 == csvRows("grants.csv"))
     #expect(try package.sheet("Rejects").rowCount - 1 == result.inputs.map(\.counts.rejected).reduce(0, +))
@@ -89,6 +89,18 @@ import StoreReconTestSupport
     #expect(status.label == "ATTENTION", "\(status.reason)")
 
     try Self.expectPrintSetup(package)
+  }
+
+  /// The Revenue sheet's rows (less its header and note line): revenue.csv's months × store × product ×
+  /// currency.
+  static func revenueMonths(_ path: String) throws -> Int {
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
+    return Set(
+      lines.map { line in
+        let f = line.split(separator: ",", omittingEmptySubsequences: false)
+        return [String(f[0].prefix(7)), String(f[1]), String(f[2]), String(f[3])]
+      }
+    ).count
   }
 
   /// Print setup on every sheet: landscape, one page wide; every table's header repeats on each page.

@@ -213,6 +213,11 @@ struct DatabaseRunTests {
     #expect(count.value(0, 0) == "\(world.entitlementsAccepted)")
   }
 
+  /// The history's finding rows of a date (the other cases' rows left out: docs/history.md).
+  static let findingRows =
+    "SELECT count(*) FROM storerecon_findings WHERE report_date = $1::date AND kind NOT IN "
+    + "('tieout_cell', 'tieout_order', 'rejected_rows')"
+
   @Test func historyShowsNewOpenAndResolvedAcrossTwoDates() throws {
     let world = try LoadedWorld()
     let first = try world.run(["--quiet"], out: world.out("d1"))
@@ -277,9 +282,7 @@ struct DatabaseRunTests {
     #expect(runs.value(1, 3) == String(open))
     #expect(runs.value(1, 4) == String(resolved))
     #expect(runs.value(1, 5) == "complete")
-    let stored = try db.execute(
-      "SELECT count(*) FROM storerecon_findings WHERE report_date = $1::date AND kind NOT IN "
-        + "('tieout_cell', 'tieout_order', 'rejected_rows')", [Self.nextDate])
+    let stored = try db.execute(Self.findingRows, [Self.nextDate])
     #expect(stored.value(0, 0) == String(new + open))
 
     // Re-running a date replaces its history: same reports, still one run for that date.
@@ -291,9 +294,7 @@ struct DatabaseRunTests {
       try world.file(world.out("d2"), "findings.csv") == world.file(world.out("d2-again"), "findings.csv"))
     let counted = try db.execute("SELECT count(*), count(DISTINCT run_id) FROM storerecon_runs")
     #expect(counted.value(0, 0) == "2")
-    let afterRerun = try db.execute(
-      "SELECT count(*) FROM storerecon_findings WHERE report_date = $1::date AND kind NOT IN "
-        + "('tieout_cell', 'tieout_order', 'rejected_rows')", [Self.nextDate])
+    let afterRerun = try db.execute(Self.findingRows, [Self.nextDate])
     #expect(afterRerun.value(0, 0) == String(new + open))
   }
 

@@ -241,9 +241,13 @@ struct ReportSummaryTests {
     #expect(html.contains("INCOMPLETE play.sales: &lt;b&gt;no&lt;/b&gt; rows"))
     #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
     #expect(html.contains("<meta charset=\"utf-8\">"))
-    for forbidden in ["<style", "<link", "<img", "src=", "href=", "http://", "https://", "class="] {
+    for forbidden in ["<link", "<img", "src=", "href=", "http://", "https://", "@import", "url("] {
       #expect(!html.contains(forbidden), "\(forbidden)")
     }
+    // One style sheet, in the head: the narrow-screen cards (SummaryLayoutTests); classes only for it.
+    #expect(html.components(separatedBy: "<style").count == 2)
+    let classes = Set(HTMLClasses.of(html))
+    #expect(classes.isSubset(of: ["sr-cards", "sr-head"]), "\(classes)")
     // Every opened table is closed.
     #expect(html.components(separatedBy: "<table").count == html.components(separatedBy: "</table>").count)
   }
@@ -252,5 +256,14 @@ struct ReportSummaryTests {
     let table = SummaryTable(
       headers: ["name", "n"], rightAligned: [1], rows: [["a", "1"], ["long name", "100"], ["x"]])
     #expect(table.text(indent: "") == ["name         n", "a            1", "long name  100", "x"])
+  }
+}
+
+/// The `class="…"` values of an HTML text.
+enum HTMLClasses {
+  static func of(_ html: String) -> [String] {
+    html.components(separatedBy: "class=\"").dropFirst().compactMap {
+      $0.split(separator: "\"").first.map(String.init)
+    }
   }
 }

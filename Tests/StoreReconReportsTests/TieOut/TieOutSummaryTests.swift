@@ -111,14 +111,18 @@ struct TieOutSummaryTests {
       ))
     let html = summary.html
     #expect(html.contains(">Tie-out</h2>") && html.contains(">Payouts</h2>"))
-    // Six columns: one card per row (readable at 400 px), the status breakable at its underscore.
-    #expect(html.contains(">store: app_store</th>") && html.contains(">report_<wbr>more</td>"))
-    #expect(html.contains(">|earnings − sales|</td>"))
-    // Each status with a difference: its label and docs link on a line, what to do in a short line under it.
+    // Six columns: a real table whose cells carry their column's name (cards on a phone only); a
+    // short cell on one line on a desktop (no break at its underscore; the phone's style wraps it).
+    #expect(
+      html.contains("<td data-label=\"store\"") && html.contains("white-space:nowrap;\">app_store</td>"))
+    #expect(html.contains(">report_more</td>"))
+    #expect(html.contains(">|earnings − sales|</th>"))
+    // Each status with a difference: a row of the steps' table, its label and docs link in the first
+    // cell, what to do beside it.
     #expect(
       html.contains(
-        "<b>tieout/report_less</b> · <span style=\"color:#59636e;\">docs/tieout.md#report_less</span></p>"))
-    #expect(html.contains(HTMLText.escape(Self.step(.tieOutOrder(.feeDiffers))) + "</p>"))
+        "<b>tieout/report_less</b> · <span style=\"color:#59636e;\">docs/tieout.md#report_less</span></td>"))
+    #expect(html.contains(HTMLText.escape(Self.step(.tieOutOrder(.feeDiffers))) + "</td></tr>"))
     #expect(!html.contains("<b>tieout/match</b>") && !html.contains("missing_in_sales</b>"))
     // A hosted docs base makes the links web links.
     var hosted = Self.facts(tieOut: TieOutFixture.tieOut)

@@ -162,7 +162,7 @@ import StoreReconTestSupport
     money("T6", "0.015", "#,##0.000")
     money("U7", "1.125", "#,##0.000")
     money("S8", "9000", "#,##0.00")
-    // Rates and shares as percentages, counts as integers, the p-value as a number, verdicts in words.
+    // Rates and shares as percentages, counts as integers with thousands separators, the p-value as a number, verdicts in words.
     for ref in ["M2", "N2", "O2", "Y2", "Y3", "M6"] {
       #expect(sheet.cells[ref]?.type == nil)
       #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "0.00%", "\(ref)")
@@ -172,7 +172,7 @@ import StoreReconTestSupport
     ] {
       #expect(sheet.cells[ref]?.type == nil)
       #expect(sheet.cells[ref]?.value == value, "\(ref)")
-      #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "General", "\(ref)")
+      #expect(styles.formatCode(style: sheet.cells[ref]?.style ?? 0) == "#,##0", "\(ref)")
     }
     #expect(sheet.cells["Z2"]?.value == "0.907")
     #expect(Self.value(sheet, "D3", strings) == "immature")

@@ -159,14 +159,7 @@ import StoreReconTestSupport
       free.cells["I3"]?.value == "46346"
         && styles.formatCode(style: free.cells["I3"]?.style ?? -1) == "yyyy-mm-dd")
 
-    let revenue = try package.sheet("Revenue")
-    #expect(revenue.frozenRows == 1 && revenue.autofilter == "A1:K4")
-    #expect(styles.formatCode(style: revenue.cells["A2"]?.style ?? -1) == "yyyy-mm-dd")
-    #expect(revenue.cells["A2"]?.value == "46352")
-    money(revenue, "E2", "9.98", "#,##0.00")
-    money(revenue, "F2", "1", "#,##0.00")
-    money(revenue, "E3", "1400", "#,##0")
-    #expect(revenue.cells["H2"]?.value == "2")
+    try Self.expectRevenueByMonth(package, strings: strings)
 
     let counts = try package.sheet("Counts")
     #expect(counts.cells["E2"]?.value == "1" && counts.autofilter == "A1:G2")
@@ -202,6 +195,27 @@ import StoreReconTestSupport
     #expect(styles.formatCode(style: stake.style) == "#,##0.000")
   }
 
+  /// The Revenue sheet: per month, store, product and currency (the three November days summed), then
+  /// the note that revenue.csv keeps the days.
+  static func expectRevenueByMonth(_ package: XLSXPackage, strings: [String]) throws {
+    let styles = try package.styles()
+    let revenue = try package.sheet("Revenue")
+    func text(_ ref: String) -> String? { XLSXPackage.text(revenue.cells[ref], strings: strings) }
+    func money(_ ref: String, _ value: String, _ format: String) {
+      #expect(revenue.cells[ref]?.type == nil && revenue.cells[ref]?.value == value, "\(ref)")
+      #expect(styles.formatCode(style: revenue.cells[ref]?.style ?? -1) == format, "\(ref)")
+    }
+    #expect(revenue.frozenRows == 1 && revenue.autofilter == "A1:K3")
+    #expect(text("A1") == "month" && text("A2") == "2026-11")
+    money("E2", "1400", "#,##0")
+    #expect(text("D3") == "USD")
+    money("E3", "19.96", "#,##0.00")
+    money("F3", "2", "#,##0.00")
+    #expect(revenue.cells["H3"]?.value == "4")
+    #expect(styles.formatCode(style: revenue.cells["H3"]?.style ?? -1) == "#,##0")
+    #expect(text("A4") == ReconciliationWorkbook.revenueMonthsNote)
+  }
+
   @Test func summaryShowsRunHistoryWhenGiven() throws {
     let dir = try TempDir()
     var content = try Self.content()
@@ -222,20 +236,29 @@ import StoreReconTestSupport
     let dir = try TempDir()
     var options = ReconciliationWorkbook.Options()
     options.rowLimit = 10
-    let content = try Self.content(revenueRows: 25)
+    var content = try Self.content()
+    // 25 months: the Revenue sheet has a row per month.
+    content.revenue = (0..<25).map { i in
+      var row = content.revenue[0]
+      row.day = CivilDate(year: 2024 + i / 12, month: i % 12 + 1, day: 3)
+      return row
+    }
     try ReconciliationWorkbook.write(content, to: dir.path("long.xlsx"), options: options)
     let package = XLSXPackage(dir.path("long.xlsx"))
     let names = try package.sheetNames()
     #expect(names.filter { $0.hasPrefix("Revenue") } == ["Revenue", "Revenue (2)", "Revenue (3)"])
     #expect(names.firstIndex(of: "Revenue (3)").map { names[$0 + 1] } == "Counts")
-    var days: [String] = []
+    let strings = try package.sharedStrings()
+    var months: [String] = []
     for name in ["Revenue", "Revenue (2)", "Revenue (3)"] {
       let sheet = try package.sheet(name)
       #expect(sheet.frozenRows == 1 && sheet.autofilter?.hasPrefix("A1:K") == true, "\(name)")
-      for row in 2...sheet.rowCount { days.append(sheet.cells["A\(row)"]?.value ?? "?") }
+      for row in 2...sheet.rowCount {
+        months.append(XLSXPackage.text(sheet.cells["A\(row)"], strings: strings) ?? "?")
+      }
     }
-    let expected = content.revenue.map { String($0.day.daysSinceEpoch + 25_569) }
-    #expect(days == expected)
+    let expected = content.revenue.map { ReportTables.monthText($0.day) }
+    #expect(months == expected + [ReconciliationWorkbook.revenueMonthsNote])
   }
 
   @Test(arguments: [false, true])
