@@ -146,6 +146,7 @@ extension ReconciliationRun {
       (inputs.rows.notifications, repeats) = NotificationRepeats.deduplicated(log)
     }
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
+    try checkMoneySums(outcome, reports: inputs.storeReports)
     if case .merge(let merged) = request.mode {
       try checkPartials(merged, setup: setup, reports: inputs.reports)
       outcome = try mergedOutcome(outcome, merged, setup: setup, inputs: inputs)
