@@ -139,6 +139,7 @@ extension ReconciliationRun {
       strict: request.worker?.keyed ?? [])
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try afterRead()
+    try readStoreReportsOnce(&inputs, progress: progress)
     let readMs = milliseconds(clock.now - started)
     // A webhook redelivered is one notification (docs/notifications.md#redeliveries).
     var repeats: [NotificationRepeats.Repeat] = []
