@@ -133,4 +133,26 @@ import StoreReconTestSupport
     #expect(errors.first?.contains("the tie-out's apple_sales cell 2026-11-20") == true, "\(output.stderr)")
     #expect(!FileManager.default.fileExists(atPath: world.out.appendingPathComponent("tieout.csv").path))
   }
+
+  /// 9,300 cells each within Int64 whose total is not: the summary's and the reports' totals would
+  /// overflow, so the run stops with exit 65 before writing them.
+  @Test func cellsThatFitWhoseTotalsDoNotStopTheRunWithExit65() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    try Self.edit(world, Self.salesDay) { lines in
+      Self.setCells(&lines, line: 2, [7: "1", 15: "9999999999999.99", 8: "1.00"])
+      let template = lines[1]
+      for i in 0..<9_300 {
+        var row = [template]
+        Self.setCells(&row, line: 1, [2: "com.acme.p\(i)"])
+        lines.append(row[0])
+      }
+    }
+    let output = try world.run([])
+    Self.expectNoCrash(output)
+    #expect(output.status == 65, "\(output.stderr)")
+    #expect(
+      output.stderr.contains("the sum of the tie-out's totals does not fit a 64-bit count"),
+      "\(output.stderr)")
+  }
 }
