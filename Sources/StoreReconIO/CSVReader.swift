@@ -52,7 +52,17 @@ package final class CSVReader {
     var map: [String: Int] = [:]
     for (index, name) in names.enumerated() {
       let key = CSVReader.key(name)
-      if map[key] == nil { map[key] = index }
+      if let earlier = map[key] {
+        // Which of two columns of one name holds the data cannot be told (docs/inputs.md#what-holds-for-every-input).
+        guard key.isEmpty else {
+          throw .malformed(
+            path: displayName,
+            reason: "the header row (line \(line)) names column '\(name)' twice (columns \(earlier + 1) and "
+              + "\(index + 1)): which one holds the data cannot be told")
+        }
+        continue
+      }
+      map[key] = index
     }
     lookup = map
   }

@@ -27,6 +27,10 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
   case appAssignments
   /// The app's goodwill grants (`grant_id`).
   case appGoodwill
+  /// The app's in-app credits (`credit_id`, `transaction_id`).
+  case appCredits
+  /// The app's notification log (`notification_id`, `payload`).
+  case appNotifications
   /// Nothing recognisable (empty, or another format).
   case unknown
 
@@ -51,6 +55,8 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     case .appCredentials: return "the app's store credentials"
     case .appAssignments: return "the app's experiment assignments"
     case .appGoodwill: return "the app's goodwill grants"
+    case .appCredits: return "the app's credits"
+    case .appNotifications: return "the app's notification log"
     case .unknown: return "an unrecognised file"
     }
   }
@@ -70,6 +76,8 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     case .appCredentials: return "store credentials"
     case .appAssignments: return "experiment assignments"
     case .appGoodwill: return "goodwill grants"
+    case .appCredits: return "credits"
+    case .appNotifications: return "a notification log"
     case .unknown: return "this input"
     }
   }
@@ -88,6 +96,8 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     ("app.credentials", "app.credentials", .appCredentials),
     ("app.assignments", "app.assignments", .appAssignments),
     ("app.goodwill", "app.goodwill", .appGoodwill),
+    ("app.credits", "app.credits", .appCredits),
+    ("app.notifications", "app.notifications", .appNotifications),
   ]
 }
 
@@ -201,6 +211,8 @@ package enum InputRecognition {
     if has("transaction date", "transaction type", "amount (merchant currency)") { return .playEarnings }
     if has("order number", "financial status") { return .playSales }
     if has("entitlement_id", "user_id") { return .appEntitlements }
+    if has("credit_id", "transaction_id") { return .appCredits }
+    if has("notification_id", "payload") { return .appNotifications }
     if has("grant_id", "user_id") { return .appGoodwill }
     if has("experiment_id", "arm_id", "user_id") { return .appAssignments }
     if has("store", "store_key", "user_id", "claimed_at") { return .appCredentials }

@@ -139,6 +139,7 @@ extension ReconciliationRun {
       strict: request.worker?.keyed ?? [])
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try afterRead()
+    try readStoreReportsOnce(&inputs, progress: progress)
     let readMs = milliseconds(clock.now - started)
     // A webhook redelivered is one notification (docs/notifications.md#redeliveries).
     var repeats: [NotificationRepeats.Repeat] = []
@@ -146,6 +147,7 @@ extension ReconciliationRun {
       (inputs.rows.notifications, repeats) = NotificationRepeats.deduplicated(log)
     }
     var outcome = reconcile(setup, inputs, progress: progress, clock: clock)
+    try checkMoneySums(outcome, reports: inputs.storeReports)
     if case .merge(let merged) = request.mode {
       try checkPartials(merged, setup: setup, reports: inputs.reports)
       outcome = try mergedOutcome(outcome, merged, setup: setup, inputs: inputs)

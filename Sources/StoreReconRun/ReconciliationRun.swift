@@ -126,7 +126,7 @@ package enum ReconciliationRun {
     let (planned, missing) = try planInputs(
       config, configPath: request.configPath, appFiles: databaseURI == nil, allowMissing: request.allowMissing
     )
-    let (once, repeats) = readOnce(planned)
+    let (once, repeats) = try readOnce(planned)
     var plan = once
     for r in repeats {
       progress.note("note: \(r.repeated) is the same file as \(r.readAs): read once")

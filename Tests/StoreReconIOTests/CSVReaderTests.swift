@@ -77,6 +77,20 @@ import StoreReconTestSupport
     }
   }
 
+  @Test func aColumnNamedTwiceRefusesTheFile() throws {
+    let dir = try TempDir()
+    let path = try dir.write("d.csv", "credit_id,user_id,Store, store\n1,u,a,b\n")
+    #expect(
+      throws: InputError.malformed(
+        path: "d.csv",
+        reason: "the header row (line 1) names column ' store' twice (columns 3 and 4): "
+          + "which one holds the data cannot be told")
+    ) { _ = try CSVReader(path: path, displayName: "d.csv") }
+    // Blank names (trailing separators) are not names.
+    let blank = try dir.write("b.csv", "a,,b,\n1,,2,\n")
+    #expect(try CSVReader(path: blank, displayName: "b.csv").columnIndex("b") == 2)
+  }
+
   @Test func emptyFileHasNoHeader() throws {
     let (header, rows) = try records("")
     #expect(header.isEmpty)

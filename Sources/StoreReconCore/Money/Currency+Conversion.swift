@@ -20,17 +20,21 @@ extension Currency {
   @inline(__always)
   private func exactMinor(_ value: Int64, scale: Int) throws(MoneyError) -> Int64 {
     let digits = try digits()
-    if scale == digits { return value }
+    var minor = value
     if scale > digits {
       let divisor = Pow10.int64(scale - digits)
       guard value % divisor == 0 else {
         throw .tooPrecise(Currency.render(value, scale: scale), currency: code, digits: digits)
       }
-      return value / divisor
+      minor = value / divisor
+    } else if scale < digits {
+      let (product, overflow) = value.multipliedReportingOverflow(by: Pow10.int64(digits - scale))
+      guard !overflow else { throw .overflow(Currency.render(value, scale: scale)) }
+      minor = product
     }
-    let (product, overflow) = value.multipliedReportingOverflow(by: Pow10.int64(digits - scale))
-    guard !overflow else { throw .overflow(Currency.render(value, scale: scale)) }
-    return product
+    // One row's amount beyond the bound is no real charge (docs/inputs.md#amounts-beyond-the-bound).
+    guard MoneyBound.holds(minor) else { throw .overflow(Currency.render(value, scale: scale)) }
+    return minor
   }
 
   /// Apple's `price`: milliunits (1 unit = 1000) to minor units, exactly.
@@ -55,7 +59,7 @@ extension Currency {
     let divisor = Pow10.int64(9 - digits)
     guard Int64(nanos) % divisor == 0 else { throw .tooPrecise(text, currency: code, digits: digits) }
     let (sum, overflow2) = whole.addingReportingOverflow(Int64(nanos) / divisor)
-    guard !overflow2 else { throw .overflow(text) }
+    guard !overflow2, MoneyBound.holds(sum) else { throw .overflow(text) }
     return sum
   }
 
@@ -119,7 +123,9 @@ extension Currency {
       overflowed = overflowed || o
       value = m
     }
-    guard !overflowed else { throw .overflow(String(decoding: bytes, as: UTF8.self)) }
+    guard !overflowed, value <= MoneyBound.rowMinor else {
+      throw .overflow(String(decoding: bytes, as: UTF8.self))
+    }
     return negative ? -value : value
   }
 

@@ -8,7 +8,8 @@ package enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
   case noMinorUnit(String)
   /// The currency code is not in ISO 4217 (current or recently withdrawn).
   case unknownCurrency(String)
-  /// The amount does not fit a 64-bit count of minor units.
+  /// The amount is beyond ``MoneyBound/rowMinor`` (10^15 minor units), or does not fit a 64-bit count
+  /// of minor units at all.
   case overflow(String)
 
   package var description: String {
@@ -18,7 +19,7 @@ package enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
       return "amount '\(text)' has more digits than \(currency) allows (\(digits) after the point)"
     case .noMinorUnit(let code): return "currency \(code) has no minor unit and cannot hold money"
     case .unknownCurrency(let code): return "unknown currency '\(code)'"
-    case .overflow(let text): return "amount '\(text)' is too large"
+    case .overflow(let text): return "amount '\(text)' is too large: \(MoneyBound.words)"
     }
   }
 }

@@ -223,17 +223,21 @@ package enum DoubleBilling {
     // The money at stake: the chain's charges whose own period overlaps, in the latest one's currency.
     let overlapping = extra.periods.filter { p in overlap.contains { $0.1 > p.start && $0.0 < p.end } }
     let currency = overlapping.max { $0.start < $1.start }?.currency ?? 0
-    let amount = overlapping.filter { $0.currency == currency }.reduce(Int64(0)) { $0 + $1.amount }
+    var amount: Int64 = 0
+    var overflowed = false
+    for p in overlapping where p.currency == currency { amount.add(p.amount, overflow: &overflowed) }
     let product =
       chain.currentProduct == UInt32.max ? "" : s.products.names[Int(chain.currentProduct)]
     let days = ms / Instant.msPerDay
     let tenths = ms % Instant.msPerDay * 10 / Instant.msPerDay
-    return Finding(
+    var finding = Finding(
       reason: otherStore ? .acrossStores : .withinStore, store: chain.store,
       chainKey: chain.key.string(pool: s.pool), userId: user, productId: product,
       currency: currency == 0 ? nil : Currency(tableIndex: Int(currency) - 1), amountMinor: amount,
       detail:
         "charged twice for \(tier) between \(Instant(ms: from)) and \(Instant(ms: to)) "
         + "(\(days).\(tenths) days of overlapping paid periods with an earlier chain of this user)")
+    finding.overflowed = overflowed
+    return finding
   }
 }

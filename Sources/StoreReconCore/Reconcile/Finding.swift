@@ -87,6 +87,9 @@ package struct Finding: Sendable, Equatable {
   package var since: String?
   /// A sentence a person can act on.
   package var detail: String
+  /// Whether the money at stake did not fit an `Int64`: the run stops with exit 65 rather than write it
+  /// (docs/inputs.md#amounts-beyond-the-bound). Never written.
+  package var overflowed = false
   /// The store notification the finding is about (the notification-health kinds), else `nil`.
   package var notificationId: String?
 

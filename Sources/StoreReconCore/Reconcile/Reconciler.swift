@@ -364,21 +364,24 @@ package enum Reconciler {
       let currency = latest.currencyValue
       var count = 0
       var total: Int64 = 0
+      var overflowed = false
       var since: Instant?
       for k in range {
         let r = s.record(at: k)
         guard r.isPaid, r.currency == latest.currency else { continue }
         if since == nil { since = Instant(ms: r.at) }
         count += 1
-        total += r.amount
+        total.add(r.amount, overflow: &overflowed)
       }
       let token = chain.accountToken == 0 ? nil : s.tokens.string(chain.accountToken - 1)
-      return Finding(
+      var finding = Finding(
         reason: .unclaimed, store: chain.store, chainKey: key, userId: "",
         productId: product, currency: currency, amountMinor: total,
         detail:
           "\(count) paid charge(s) since \(since?.description ?? "?"); no credential or entitlement names this purchase"
           + (token.map { "; the store's account token is \($0)" } ?? ""))
+      finding.overflowed = overflowed
+      return finding
     }
     let named = sources.filter { $0 < 0 }.map { entitlements.rows[Int(-$0 - 1)] }
     let claims = sources.map { ClaimIndex.claim($0, entitlements, credentials) }

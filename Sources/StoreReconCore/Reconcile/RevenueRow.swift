@@ -26,6 +26,9 @@ package struct RevenueRow: Sendable, Equatable {
   package var proceedsMinor: Int64 = 0
   /// Where ``proceedsMinor`` comes from: the least settled source of any of the row's charges.
   package var proceedsSource: ProceedsSource = .estimated
+  /// Whether a sum of the row did not fit an `Int64`: the run stops with exit 65 rather than write it
+  /// (docs/inputs.md#amounts-beyond-the-bound). Never written.
+  package var overflowed = false
 
   /// Creates an empty row.
   package init(day: CivilDate, store: Store, productId: String, currency: Currency) {
@@ -100,7 +103,7 @@ package enum Revenue {
     let product = names[Int(r.variant)]
     if r.flags.rawValue & 3 == 1 {
       table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
-        row.refundsMinor += r.amount
+        row.refundsMinor.add(r.amount, overflow: &row.overflowed)
         row.refundCount += 1
       }
       return
@@ -108,14 +111,14 @@ package enum Revenue {
     let tax = view.storage.tax(n)
     table.add(dayOf(Instant(ms: r.at)), slot, product, r.currency) { row in
       row.charges += 1
-      row.grossMinor += r.amount
-      row.taxMinor += tax
+      row.grossMinor.add(r.amount, overflow: &row.overflowed)
+      row.taxMinor.add(tax, overflow: &row.overflowed)
     }
     // App Store refunds are revocations of the purchase itself.
     guard store != .play, let refund = revocationRefund(n, r, view.storage, asOf: t, rounding: rounding)
     else { return }
     table.add(dayOf(refund.at), slot, product, r.currency) { row in
-      row.refundsMinor += refund.amount
+      row.refundsMinor.add(refund.amount, overflow: &row.overflowed)
       row.refundCount += 1
     }
   }
@@ -145,10 +148,11 @@ package enum Revenue {
       for e in part.entries {
         total.add(e.day, Int(e.slot), e.product, e.currency) { row in
           row.charges += e.sums.charges
-          row.grossMinor += e.sums.grossMinor
-          row.taxMinor += e.sums.taxMinor
-          row.refundsMinor += e.sums.refundsMinor
+          row.grossMinor.add(e.sums.grossMinor, overflow: &row.overflowed)
+          row.taxMinor.add(e.sums.taxMinor, overflow: &row.overflowed)
+          row.refundsMinor.add(e.sums.refundsMinor, overflow: &row.overflowed)
           row.refundCount += e.sums.refundCount
+          if e.sums.overflowed { row.overflowed = true }
         }
       }
     }
@@ -206,6 +210,7 @@ package enum Revenue {
       row.taxMinor = e.sums.taxMinor
       row.refundsMinor = e.sums.refundsMinor
       row.refundCount = e.sums.refundCount
+      row.overflowed = e.sums.overflowed
       return row
     }
   }
@@ -233,6 +238,8 @@ struct RevenueSums {
   /// Proceeds (``RevenueProceeds``) and the least settled source's rank (``ProceedsSource`` order).
   var proceedsMinor: Int64 = 0
   var proceedsRank: UInt8 = 0
+  /// Whether a sum overflowed an `Int64` (docs/inputs.md#amounts-beyond-the-bound).
+  var overflowed = false
 }
 
 /// Revenue rows by (day, store, product name number, currency handle): an open-addressing table of

@@ -9,6 +9,8 @@ package struct PayoutTotal: Sendable, Equatable {
   package var amountMinor: Int64
   /// The report rows summed.
   package var rows: Int
+  /// Whether the sum did not fit an `Int64` (the run stops with exit 65 rather than report it).
+  package var overflowed = false
 
   /// Creates a total.
   package init(kind: StoreReportKind, currency: Currency, amountMinor: Int64, rows: Int) {
@@ -23,13 +25,17 @@ package struct PayoutTotal: Sendable, Equatable {
   /// currency code. Reports that pay nothing out (Sales, Subscriber) give no total.
   package static func payoutTotals(_ rows: StoreReportRows) -> [PayoutTotal] {
     var sums: [Currency: (Int64, Int)] = [:]
+    var overflowed: Set<Currency> = []
     var out: [PayoutTotal] = []
     func flush(_ kind: StoreReportKind) {
       for currency in sums.keys.sorted() {
         let (amount, count) = sums[currency] ?? (0, 0)
-        out.append(PayoutTotal(kind: kind, currency: currency, amountMinor: amount, rows: count))
+        var total = PayoutTotal(kind: kind, currency: currency, amountMinor: amount, rows: count)
+        total.overflowed = overflowed.contains(currency)
+        out.append(total)
       }
       sums = [:]
+      overflowed = []
     }
     // Kinds in StoreReportKind's order (by raw value): apple_financial before play_earnings.
     for kind in StoreReportKind.allCases.sorted() {
@@ -37,12 +43,16 @@ package struct PayoutTotal: Sendable, Equatable {
       case .appleFinancial:
         for r in rows.appleFinancial {
           let (amount, count) = sums[r.partnerShareCurrency] ?? (0, 0)
-          sums[r.partnerShareCurrency] = (amount + r.extendedPartnerShareMinor, count + 1)
+          let (sum, o) = amount.addingReportingOverflow(r.extendedPartnerShareMinor)
+          if o { overflowed.insert(r.partnerShareCurrency) }
+          sums[r.partnerShareCurrency] = (sum, count + 1)
         }
       case .playEarnings:
         for r in rows.playEarnings {
           let (amount, count) = sums[r.merchantCurrency] ?? (0, 0)
-          sums[r.merchantCurrency] = (amount + r.merchantAmountMinor, count + 1)
+          let (sum, o) = amount.addingReportingOverflow(r.merchantAmountMinor)
+          if o { overflowed.insert(r.merchantCurrency) }
+          sums[r.merchantCurrency] = (sum, count + 1)
         }
       case .appleSales, .appleSubscriber:
         continue

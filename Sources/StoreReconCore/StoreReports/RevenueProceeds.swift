@@ -48,7 +48,8 @@ package enum RevenueProceeds {
     for part in results {
       for e in part.entries {
         total.add(e.day, Int(e.slot), e.product, e.currency) { sums in
-          sums.proceedsMinor += e.sums.proceedsMinor
+          sums.proceedsMinor.add(e.sums.proceedsMinor, overflow: &sums.overflowed)
+          if e.sums.overflowed { sums.overflowed = true }
           sums.proceedsRank = max(sums.proceedsRank, e.sums.proceedsRank)
         }
       }
@@ -61,6 +62,7 @@ package enum RevenueProceeds {
         let sums = total.find(row.day, LedgerStorage.slot(row.store), name, currency)
       else { return row }
       row.proceedsMinor = sums.proceedsMinor
+      if sums.overflowed { row.overflowed = true }
       row.proceedsSource = ProceedsSource.allCases[Int(sums.proceedsRank)]
       return row
     }
@@ -148,7 +150,7 @@ package enum RevenueProceeds {
     func note(_ at: Int64, _ r: PackedRecord, _ amount: Int64, _ source: ProceedsSource) {
       let rank = UInt8(ProceedsSource.allCases.firstIndex(of: source) ?? 0)
       out.add(dayOf(Instant(ms: at)), slot, s.products.nameID(ofVariant: r.variant), r.currency) { sums in
-        sums.proceedsMinor += amount
+        sums.proceedsMinor.add(amount, overflow: &sums.overflowed)
         sums.proceedsRank = max(sums.proceedsRank, rank)
       }
     }

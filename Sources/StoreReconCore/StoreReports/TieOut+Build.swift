@@ -157,15 +157,13 @@ extension TieOut {
     }
     for cell in feedCells {
       var sides = cells.table[cell.key, default: TieOutCellTable.Sides()]
-      sides.ledger.units += cell.sums.units
-      sides.ledger.gross += cell.sums.gross
-      sides.ledger.proceeds += cell.sums.proceeds
-      sides.ledger.freeUnits += cell.sums.freeUnits
+      sides.ledger.add(cell.sums)
       sides.ids.merge(cell.ids)
       cells.table[cell.key] = sides
     }
     orders.addFeed(feedOrders)
     var tieOut = TieOut(cells: cells.finished(), orders: orders.finished())
+    tieOut.overflow = cells.overflowedCell() ?? orders.overflowedOrder()
     tieOut.skippedAppleDays = Set(reports.appleSales.map(\.day)).subtracting(salesDays).sorted()
     tieOut.skippedPlayMonths = Set(reports.playEarnings.map(\.month)).subtracting(months).sorted()
     return tieOut
@@ -178,6 +176,8 @@ struct TieOutSums {
   var gross: Int64 = 0
   var proceeds: Int64 = 0
   var freeUnits: Int64 = 0
+  /// Whether a sum overflowed an `Int64` (docs/inputs.md#amounts-beyond-the-bound).
+  var overflowed = false
 }
 
 /// The cells by (store/source, day, product, country, currency) while both sides add up.
@@ -225,14 +225,14 @@ struct TieOutCellTable {
   static func addEarnings(_ row: PlayEarningsRow, to sides: inout Sides) {
     switch row.type {
     case .charge:
-      sides.report.units += 1
-      sides.report.gross += row.buyerAmountMinor
+      sides.report.units.add(1, overflow: &sides.report.overflowed)
+      sides.report.gross.add(row.buyerAmountMinor, overflow: &sides.report.overflowed)
     case .chargeRefund:
-      sides.report.units -= 1
-      sides.report.gross += row.buyerAmountMinor
+      sides.report.units.add(-1, overflow: &sides.report.overflowed)
+      sides.report.gross.add(row.buyerAmountMinor, overflow: &sides.report.overflowed)
     default: break
     }
-    sides.report.proceeds += row.buyerAmountMinor
+    sides.report.proceeds.add(row.buyerAmountMinor, overflow: &sides.report.overflowed)
     sides.noteProceedsCurrency(row.buyerCurrency)
   }
 
@@ -249,13 +249,17 @@ struct TieOutCellTable {
         country: CountryCode.text(products.country(ofVariant: k.variant)),
         currency: Currency(tableIndex: Int(k.currency) - 1))
       var sides = table[key, default: Sides()]
-      sides.ledger.units += sums.units
-      sides.ledger.gross += sums.gross
-      sides.ledger.proceeds += sums.proceeds
-      sides.ledger.freeUnits += sums.freeUnits
+      sides.ledger.add(sums)
       if let cellIds = ids[k] { sides.ids.merge(cellIds) }
       table[key] = sides
     }
+  }
+
+  /// The first cell (by key) whose sums overflowed, named for the one-line error; nil when none did.
+  func overflowedCell() -> String? {
+    table.filter { $0.value.report.overflowed || $0.value.ledger.overflowed }.keys.map {
+      "\($0.source.rawValue) cell \($0.day) \($0.product) \($0.country) \($0.currency.code)"
+    }.min()
   }
 
   /// The cells with their status and detail, sorted by store, source, day, product, country, currency.
@@ -291,12 +295,16 @@ extension TieOutCellTable.Sides {
   /// Adds `units` at a per-unit `price` (free when 0) and per-unit `proceeds`.
   mutating func add(_ units: Int64, price: Int64, proceeds: Int64, proceedsCurrency: Currency) {
     if price == 0 {
-      report.freeUnits += units
+      report.freeUnits.add(units, overflow: &report.overflowed)
       return
     }
-    report.units += units
-    report.gross += units * price.magnitudeInt64
-    report.proceeds += units * proceeds.magnitudeInt64
+    // The importer bounds each row's products (docs/inputs.md#amounts-beyond-the-bound); checked anyway.
+    let (gross, o1) = units.multipliedReportingOverflow(by: price.magnitudeInt64)
+    let (money, o2) = units.multipliedReportingOverflow(by: proceeds.magnitudeInt64)
+    if o1 || o2 { report.overflowed = true }
+    report.units.add(units, overflow: &report.overflowed)
+    report.gross.add(gross, overflow: &report.overflowed)
+    report.proceeds.add(money, overflow: &report.overflowed)
     noteProceedsCurrency(proceedsCurrency)
   }
 

@@ -132,6 +132,9 @@ package struct TieOut: Sendable, Equatable {
   /// feed cannot show their last hours yet, so they are not tied out (a later run ties them out).
   package var skippedAppleDays: [CivilDate] = []
   package var skippedPlayMonths: [CivilDate] = []
+  /// The first cell or order whose sums do not fit an `Int64`, named; the run stops with exit 65
+  /// rather than report a wrong sum (docs/inputs.md#amounts-beyond-the-bound).
+  package var overflow: String?
 
   /// An empty tie-out (no store report read).
   package init() {}

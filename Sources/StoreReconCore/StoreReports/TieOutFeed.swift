@@ -251,18 +251,20 @@ extension TieOutSums {
   @inline(__always)
   mutating func addCharge(units n: Int64, amount: Int64, proceeds p: Int64) {
     if amount == 0 {
-      freeUnits += n
+      freeUnits.add(n, overflow: &overflowed)
       return
     }
-    units += n
-    gross += amount
-    proceeds += p
+    units.add(n, overflow: &overflowed)
+    gross.add(amount, overflow: &overflowed)
+    proceeds.add(p, overflow: &overflowed)
   }
 
+  /// Adds another side's sums (checked; an overflow on either side stays marked).
   mutating func add(_ other: TieOutSums) {
-    units += other.units
-    gross += other.gross
-    proceeds += other.proceeds
-    freeUnits += other.freeUnits
+    units.add(other.units, overflow: &overflowed)
+    gross.add(other.gross, overflow: &overflowed)
+    proceeds.add(other.proceeds, overflow: &overflowed)
+    freeUnits.add(other.freeUnits, overflow: &overflowed)
+    if other.overflowed { overflowed = true }
   }
 }

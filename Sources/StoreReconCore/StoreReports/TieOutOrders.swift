@@ -16,9 +16,16 @@ struct TieOutOrderTable {
     var earningsRows = 0
     var earningsProduct: String?
     var earningsCurrency: Currency?
+    /// Whether a sum overflowed an `Int64` (docs/inputs.md#amounts-beyond-the-bound).
+    var overflowed = false
   }
 
   var table: [Key: Sides] = [:]
+
+  /// The first order (by id) whose sums overflowed, named for the one-line error; nil when none did.
+  func overflowedOrder() -> String? {
+    table.filter(\.value.overflowed).keys.map { "Play order \($0.order.string) of \($0.month)" }.min()
+  }
 
   /// An earnings row of an order (an `Adjustment` names no order: it is left to the cells).
   mutating func addReport(_ row: PlayEarningsRow) {
@@ -31,8 +38,9 @@ struct TieOutOrderTable {
 
   static func addEarnings(_ row: PlayEarningsRow, to sides: inout Sides) {
     switch row.type {
-    case .charge, .chargeRefund: sides.earningsCharge += row.buyerAmountMinor
-    case .googleFee, .googleFeeRefund: sides.earningsFee += row.buyerAmountMinor
+    case .charge, .chargeRefund: sides.earningsCharge.add(row.buyerAmountMinor, overflow: &sides.overflowed)
+    case .googleFee, .googleFeeRefund:
+      sides.earningsFee.add(row.buyerAmountMinor, overflow: &sides.overflowed)
     default: break
     }
     sides.earningsRows += 1
@@ -49,8 +57,8 @@ struct TieOutOrderTable {
   }
 
   static func addSales(_ line: TieOutFeed.OrderLine, to sides: inout Sides) {
-    sides.salesItem += line.item
-    sides.estimatedFee += line.fee
+    sides.salesItem.add(line.item, overflow: &sides.overflowed)
+    sides.estimatedFee.add(line.fee, overflow: &sides.overflowed)
     sides.salesRows += 1
     if sides.salesProduct == nil { sides.salesProduct = line.product }
     if sides.salesCurrency == nil { sides.salesCurrency = line.currency }

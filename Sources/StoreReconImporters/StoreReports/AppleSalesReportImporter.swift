@@ -67,6 +67,14 @@ package struct AppleSalesReportImporter {
       proceedsPerUnitMinor: try cells.money(c.proceeds, "Developer Proceeds", proceedsCurrency),
       proceedsCurrency: proceedsCurrency, country: try cells.country(c.country, "Country Code"),
       origin: origin)
+    // Prices are per unit: the row's money is Units × price, bounded like any amount
+    // (docs/inputs.md#amounts-beyond-the-bound).
+    guard MoneyBound.product(row.units, row.customerPriceMinor) != nil else {
+      throw tooLarge(row.units, "Customer Price", customerCurrency.format(row.customerPriceMinor))
+    }
+    guard MoneyBound.product(row.units, row.proceedsPerUnitMinor) != nil else {
+      throw tooLarge(row.units, "Developer Proceeds", proceedsCurrency.format(row.proceedsPerUnitMinor))
+    }
     guard row.endDay >= row.day else {
       throw RowRejection("End Date \(row.endDay) is before Begin Date \(row.day)")
     }
@@ -74,5 +82,10 @@ package struct AppleSalesReportImporter {
     row.subscription = cells.shared(c.subscription)
     row.period = cells.shared(c.period)
     return row
+  }
+
+  /// The rejection of a row whose Units × per-unit price is beyond the bound.
+  static func tooLarge(_ units: Int64, _ name: String, _ price: String) -> RowRejection {
+    RowRejection("Units \(units) × \(name) \(price) is too large: \(MoneyBound.words) (minor units)")
   }
 }

@@ -70,7 +70,12 @@ struct ReportCells {
       for i in (point + 1)..<cell.count where cell[i] != 0x30 { throw notWhole() }
       end = point
     }
-    if let value = ByteText.int64(UnsafeBufferPointer(rebasing: cell[0..<end])) { return value }
+    if let value = ByteText.int64(UnsafeBufferPointer(rebasing: cell[0..<end])) {
+      guard MoneyBound.holds(value) else {
+        throw RowRejection("\(name) \(ByteText.quoted(cell)) is too large: \(MoneyBound.words)")
+      }
+      return value
+    }
     // `.00` or `-.00`: no digit before the point, zeros after it.
     let signOnly = end == 0 || (end == 1 && (cell[0] == 0x2D || cell[0] == 0x2B))
     guard signOnly, cell.count > end + 1 else { throw notWhole() }
@@ -109,7 +114,7 @@ struct ReportCells {
     switch error {
     case .tooPrecise(_, let code, let digits):
       return RowRejection("\(name) \(text) has more digits than \(code) allows (\(digits) after the point)")
-    case .overflow: return RowRejection("\(name) \(text) is too large")
+    case .overflow: return RowRejection("\(name) \(text) is too large: \(MoneyBound.words) (minor units)")
     case .noMinorUnit(let code): return RowRejection("\(name): currency \(code) has no minor unit")
     case .notANumber, .unknownCurrency: return RowRejection("\(name) \(text) is not a decimal number")
     }

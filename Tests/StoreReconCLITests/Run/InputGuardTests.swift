@@ -170,7 +170,8 @@ import StoreReconTestSupport
     var root =
       try JSONSerialization.jsonObject(with: Data(contentsOf: world.config)) as? [String: Any] ?? [:]
     var appStore = root["appStore"] as? [String: Any] ?? [:]
-    appStore["transactions"] = ["exports/apple/*.jsonl", "exports/apple/*.jsonl.gz"]
+    // Not `exports/apple/*.jsonl`: that would match the notification history too, a file of another key.
+    appStore["transactions"] = ["exports/apple/transactions.jsonl", "exports/apple/*.jsonl.gz"]
     root["appStore"] = appStore
     try JSONSerialization.data(withJSONObject: root).write(to: world.config)
     try Data(full[0..<(full.count / 2)]).write(

@@ -51,6 +51,14 @@ import StoreReconTestSupport
     ),
     ("app.assignments", .appAssignments, "assignments.csv", "user_id,experiment_id,arm_id,assigned_at\n"),
     ("app.goodwill", .appGoodwill, "goodwill.csv", "grant_id,user_id,product_id,starts_at,ends_at,reason\n"),
+    (
+      "app.credits", .appCredits, "credits.csv",
+      "credit_id,user_id,store,transaction_id,product_id,quantity,credited_at,reversed_at\n"
+    ),
+    (
+      "app.notifications", .appNotifications, "notifications.csv",
+      "store,notification_id,received_at,processed_at,payload\n"
+    ),
   ]
 
   @Test func eachKindIsRecognisedAndPassesUnderItsOwnRole() throws {
