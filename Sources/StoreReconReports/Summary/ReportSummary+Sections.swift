@@ -120,14 +120,25 @@ extension ReportSummary {
   var findingsSection: SummarySection {
     let history = facts.history != nil
     var headers = ["kind", "reason", "count", "money at stake"]
+    let reporting = facts.fx.map { "at stake (\($0.reportingCurrency.code))" }
+    if let reporting { headers.append(reporting) }
     if history { headers += ["new", "still open", "resolved"] }
-    var table = SummaryTable(headers: headers, rightAligned: history ? [2, 3, 4, 5, 6] : [2, 3])
+    let numbers = history ? [2, 3, 4, 5, 6] : [2, 3]
+    let aligned = reporting == nil ? numbers : numbers.map { $0 > 3 ? $0 + 1 : $0 } + [4]
+    var table = SummaryTable(headers: headers, rightAligned: Set(aligned))
+    // The text part: the reason alone names its kind; with an FX table the converted money stands for
+    // the per-currency list (kept in the HTML, findings.csv and the workbook), so a row fits 78 columns.
+    let tail = Array((reporting == nil ? 4 : 5)..<headers.count)
+    table.textColumns = [1, 2] + (reporting == nil ? [3] : [4]) + tail
     for g in groups {
       var stake = g.atStake.map(Grouped.money)
       if g.withoutAmount > 0 { stake.append("\(g.withoutAmount) without amount") }
       var row = [
         g.reason.kind.rawValue, g.reason.rawValue, Grouped.count(g.count), stake.joined(separator: ", "),
       ]
+      if reporting != nil {
+        row.append(g.atStakeReporting.map { Grouped.amount($0.minor, $0.currency) } ?? "")
+      }
       if history { row += [g.new ?? 0, g.stillOpen ?? 0, g.resolved ?? 0].map(Grouped.count) }
       table.rows.append(row)
     }
@@ -305,7 +316,7 @@ extension ReportSummary {
   static func atStakeLine(_ totals: ReportingTotals, _ facts: SummaryFacts) -> String {
     let which = facts.history == nil ? "findings (no run history: all)" : "new findings"
     var line =
-      "Money at stake in \(totals.currency.code) (\(totals.label)): \(Grouped.money(Money(minor: totals.atStakeMinor, currency: totals.currency))) over \(Grouped.count(totals.atStakeFindings)) \(which)"
+      "Money at stake in \(totals.currency.code) (\(totals.label)): \(Grouped.money(Money(minor: totals.atStakeMinor, currency: totals.currency))) over \(Grouped.count(totals.atStakeFindings)) \(which), each charge once"
     if totals.unconvertedFindings > 0 {
       line += "; \(Grouped.count(totals.unconvertedFindings)) without an amount or rate are not in it"
     }

@@ -19,6 +19,9 @@ package struct ReportSummary: Sendable {
     package var new: Int?
     package var stillOpen: Int?
     package var resolved: Int?
+    /// With an FX table: the money at stake converted into the reporting currency, counted once per
+    /// chain (docs/cases.md#money-at-stake); the groups are ranked by it.
+    package var atStakeReporting: Money?
   }
 
   /// One ranked list of the largest findings.
@@ -123,7 +126,7 @@ package struct ReportSummary: Sendable {
   static func findingGroups(_ facts: SummaryFacts) -> [FindingGroup] {
     var byReason: [Finding.Reason: [Finding]] = [:]
     for f in facts.findings { byReason[f.reason, default: []].append(f) }
-    return Finding.Reason.allCases.compactMap { reason in
+    let groups = Finding.Reason.allCases.compactMap { reason -> FindingGroup? in
       let list = byReason[reason] ?? []
       let resolved = facts.history?.resolvedPerReason[reason]
       guard !list.isEmpty || (resolved ?? 0) > 0 else { return nil }
@@ -143,8 +146,30 @@ package struct ReportSummary: Sendable {
         group.stillOpen = list.count - new
         group.resolved = resolved ?? 0
       }
+      group.atStakeReporting = converted(list, facts.fx)
       return group
     }
+    // With an FX table the reasons are ranked by their money at stake, the largest first; ties (and
+    // reasons without money) keep the order of docs/rules.md.
+    guard facts.fx != nil else { return groups }
+    return groups.enumerated().sorted { a, b in
+      let x = a.element.atStakeReporting?.minor ?? -1
+      let y = b.element.atStakeReporting?.minor ?? -1
+      return x != y ? x > y : a.offset < b.offset
+    }.map(\.element)
+  }
+
+  /// The findings' money at stake in the reporting currency, once per chain; `nil` without an FX table.
+  static func converted(_ findings: [Finding], _ fx: SummaryFX?) -> Money? {
+    guard let fx else { return nil }
+    let stake = MoneyAtStake.of(
+      findings.map {
+        Case(
+          CaseCandidate($0), state: .new, firstSeen: CivilDate(year: 1970, month: 1, day: 1), ageDays: 0,
+          decision: nil)
+      },
+      reporting: fx.reportingCurrency, convert: fx.convert)
+    return Money(minor: stake.reportingMinor ?? 0, currency: fx.reportingCurrency)
   }
 
   static func rank(_ facts: SummaryFacts) -> ([Ranking], Int) {

@@ -41,18 +41,19 @@ package struct ReportingTotals: Sendable, Equatable {
     guard let fx = facts.fx else { return nil }
     var pool = facts.findings
     if let history = facts.history { pool = pool.filter { history.newFindingKeys.contains($0.key) } }
-    var atStake: Int64 = 0
     var counted = 0
     var unconverted = 0
+    var priced: [Finding] = []
     for f in pool {
-      guard let c = f.currency, let a = f.amountMinor, let minor = fx.convert(Money(minor: a, currency: c))
-      else {
+      guard let c = f.currency, let a = f.amountMinor, fx.convert(Money(minor: a, currency: c)) != nil else {
         unconverted += 1
         continue
       }
-      atStake = add(atStake, minor)
       counted += 1
+      priced.append(f)
     }
+    // Counted once per charge (docs/cases.md#money-at-stake), as the status line counts it.
+    let atStake = ReportSummary.converted(priced, fx)?.minor ?? 0
     let (lines, gaps) = revenueLines(facts.revenue, date: facts.date, fx: fx)
     return ReportingTotals(
       currency: fx.reportingCurrency, label: fx.label, atStakeMinor: atStake, atStakeFindings: counted,

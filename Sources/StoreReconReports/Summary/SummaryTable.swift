@@ -9,6 +9,9 @@ package struct SummaryTable: Sendable, Equatable {
   /// Cells shown on a coloured background in HTML, by row and column (`[row, column]` → CSS colour);
   /// the text has no colour, so a tinted cell's text must say the same on its own.
   package var tints: [[Int]: String] = [:]
+  /// The columns the plain text shows, in order (`nil`: all): a wide table keeps what a 78-column
+  /// line can hold, the HTML shows every column.
+  package var textColumns: [Int]?
 
   /// Creates a table.
   package init(headers: [String], rightAligned: Set<Int> = [], rows: [[String]] = []) {
@@ -19,6 +22,14 @@ package struct SummaryTable: Sendable, Equatable {
 
   /// Aligned columns separated by two spaces, each line prefixed with `indent`; no trailing spaces.
   package func text(indent: String = "  ") -> [String] {
+    if let columns = textColumns {
+      var narrow = SummaryTable(
+        headers: columns.map { headers[$0] },
+        rightAligned: Set(columns.indices.filter { rightAligned.contains(columns[$0]) }),
+        rows: rows.map { row in columns.map { $0 < row.count ? row[$0] : "" } })
+      narrow.textColumns = nil
+      return narrow.text(indent: indent)
+    }
     let all = [headers] + rows
     var widths = Array(repeating: 0, count: headers.count)
     for row in all {
