@@ -15,6 +15,9 @@ extension ReportSummary {
         case .paragraph(let text): lines.append(text)
         case .subheading(let text): lines.append("\(text):")
         case .table(let table): lines += table.text()
+        case .folded(let label, let table):
+          lines.append("\(label):")
+          lines += table.text()
         case .picture: break
         case .nextSteps(let steps):
           lines.append("What to do:")
@@ -129,6 +132,10 @@ extension ReportSummary {
       return svg
     case .nextSteps(let steps):
       return SummaryStep.html(steps)
+    case .folded(let label, let table):
+      return "<details style=\"margin:6px 0 8px 0;\">"
+        + "<summary style=\"font-weight:bold;font-size:14px;cursor:pointer;\">\(HTMLText.escape(label))</summary>\n"
+        + table.html() + "</details>\n"
     }
   }
 }

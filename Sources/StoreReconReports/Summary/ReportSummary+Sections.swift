@@ -54,7 +54,10 @@ extension ReportSummary {
       ])
     }
     var blocks: [SummarySection.Block] = [.paragraph(inputsLine(flagged: flagged.count))]
-    if !flagged.isEmpty { blocks.append(.table(table)) }
+    if !flagged.isEmpty {
+      let noun = flagged.count == 1 ? "1 input" : "\(Grouped.count(flagged.count)) inputs"
+      blocks.append(.folded("Inputs with rejected rows, an error or a note (\(noun))", table))
+    }
     for input in facts.inputs {
       if let error = input.error { blocks.append(.paragraph("FAILED \(input.path): \(error)")) }
     }
@@ -292,12 +295,13 @@ extension ReportSummary {
         "Production charges and refunds per store and currency on \(date) and from \(monthStart) through \(date) (\(facts.timeZone)); tax where the store states it. Per product and day: revenue.csv."
       )
     ]
-    blocks.append(
-      revenue.isEmpty
-        ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
-        : .table(table))
+    // The totals in the reporting currency first (they fit beside the chart), the per-currency table
+    // folded under them.
     if let totals = ReportingTotals.build(facts), !totals.lines.isEmpty {
-      blocks.append(.subheading("In \(totals.currency.code) (\(totals.label))"))
+      let previous = CivilDate(daysSinceEpoch: date.daysSinceEpoch - 1)
+      blocks.append(
+        .subheading(
+          "In \(totals.currency.code) (\(totals.label)): \(date) against \(previous), and the month to date"))
       blocks.append(.table(Self.reportingTable(totals, date: date)))
       if totals.unconvertedRows > 0 {
         blocks.append(
@@ -306,6 +310,10 @@ extension ReportSummary {
           ))
       }
     }
+    blocks.append(
+      revenue.isEmpty
+        ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
+        : .folded("Per store and currency (\(Grouped.count(revenue.count)) rows)", table))
     if let trend = RevenueTrend.build(revenue: facts.revenue, date: date, fx: facts.fx) {
       blocks.append(.picture(Self.trendPicture(trend)))
     }
@@ -326,12 +334,11 @@ extension ReportSummary {
   /// Gross and proceeds per store in the reporting currency: the report date, the day before, the
   /// change, and the month to date.
   static func reportingTable(_ totals: ReportingTotals, date: CivilDate) -> SummaryTable {
-    let previous = CivilDate(daysSinceEpoch: date.daysSinceEpoch - 1)
     let c = totals.currency
+    // Short headers (the subheading names the two days): the table fits beside the revenue chart.
     var table = SummaryTable(
       headers: [
-        "store", "gross \(date)", "gross \(previous)", "change", "proceeds \(date)", "proceeds \(previous)",
-        "change", "gross month to date",
+        "store", "gross", "day before", "change", "proceeds", "day before", "change", "month to date",
       ], rightAligned: [1, 2, 3, 4, 5, 6, 7])
     for line in totals.lines {
       table.rows.append([

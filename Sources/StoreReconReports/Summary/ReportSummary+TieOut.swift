@@ -88,8 +88,12 @@ extension ReportSummary {
   }
 
   /// Money amounts joined by `, `; `—` for none.
+  /// A list of amounts in several currencies: `—` when empty, `0` when every one is zero (a `match` row's
+  /// difference, which need not name each currency), else each amount with its code.
   static func moneyText(_ list: [Money]) -> String {
-    list.isEmpty ? "—" : list.map(Grouped.money).joined(separator: ", ")
+    if list.isEmpty { return "—" }
+    if list.allSatisfy({ $0.minor == 0 }) { return "0" }
+    return list.map(Grouped.money).joined(separator: ", ")
   }
 
   var tieOutSection: SummarySection {
@@ -160,9 +164,9 @@ extension ReportSummary {
       ])
     }
     return [
-      .subheading(
-        "Paid units in the store's latest report of the day, against chains and entitlements (counts.csv)"),
-      .table(table),
+      .folded(
+        "Paid units in the store's latest report of the day, against chains and entitlements (counts.csv)",
+        table)
     ]
   }
 

@@ -14,6 +14,9 @@ package struct SummarySection: Sendable, Equatable {
     /// What to do about each reason or status listed above (``SummaryStep``): an indented line in the
     /// text, a short line with a link in the HTML.
     case nextSteps([SummaryStep])
+    /// A secondary table under a line that opens and closes it: folded by default in the HTML where the
+    /// mail client folds `<details>` (the page stays short), a plain table in the text.
+    case folded(String, SummaryTable)
   }
 
   /// The section's title.
@@ -34,7 +37,7 @@ extension SummarySection.Block {
   var isFlowing: Bool {
     switch self {
     case .table, .picture: true
-    case .paragraph, .subheading, .nextSteps: false
+    case .paragraph, .subheading, .nextSteps, .folded: false
     }
   }
 

@@ -70,14 +70,15 @@ struct SummaryPageHeightTests {
     let digits = dom.components(separatedBy: "<title>height=").dropFirst().first?.prefix { $0.isNumber }
     let height = try #require(digits.flatMap { Int(String($0)) })
     // Known short of the goal: the 20,000-user demo's page went from about 10,000 px to 2,884 px at
-    // 1280 px, this default demo's too (CHANGELOG); three screens need the findings, tie-out and
-    // price-test sections shorter. When the page fits, this known issue stops occurring and the test
+    // 1280 px; this default demo's from 3,151 px to 2,809 px once the secondary tables (per-currency
+    // revenue, counts, flagged inputs) were folded (CHANGELOG); three screens need the findings table
+    // and the run-history pictures shorter. When the page fits, this known issue stops occurring and the test
     // says so: remove the wrapper then.
     withKnownIssue("summary.html is taller than three screens (2,400 px) at 1280 px") {
       #expect(height <= 2_400, "summary.html is \(height) px tall at 1280 px")
     }
     // What the layout holds today: no page grows back towards the cards' 10,000 px.
-    #expect(height <= 3_200, "summary.html is \(height) px tall at 1280 px")
+    #expect(height <= 2_900, "summary.html is \(height) px tall at 1280 px")
   }
 }
 
