@@ -686,10 +686,11 @@ GROUP BY k.store, k.tid, k.user_id;
     # ---------------------------------------------------------------- double billing
     add("double billing", f"""
 CREATE TABLE periods AS  -- paid subscription periods, clipped to the chain's paid-through and to T
-WITH upg AS (
-  SELECT u.chain_key, u.tid, min(n.at_ms) AS next_at
-  FROM ap u JOIN ap n ON n.chain_key = u.chain_key AND (n.at_ms > u.at_ms OR (n.at_ms = u.at_ms AND n.tid > u.tid))
-  WHERE u.upgraded GROUP BY u.chain_key, u.tid
+WITH upg AS (  -- an upgraded transaction's period ends where the next one of its chain starts (a window, no self-join)
+  SELECT chain_key, tid, next_at FROM (
+    SELECT chain_key, tid, upgraded, lead(at_ms) OVER (PARTITION BY chain_key ORDER BY at_ms, tid) AS next_at
+    FROM ap SEMI JOIN (SELECT DISTINCT chain_key FROM ap WHERE upgraded) u USING (chain_key)
+  ) WHERE upgraded AND next_at IS NOT NULL
 ), raw AS (
   SELECT 'app_store' AS store, p.chain_key, p.product, p.at_ms AS s,
          least(CASE WHEN upg.next_at IS NOT NULL THEN least(p.pend, upg.next_at) ELSE p.pend END,
@@ -721,10 +722,13 @@ LEFT JOIN cat t1 ON t1.name = r.store || ':' || r.product LEFT JOIN cat t2 ON t2
 LEFT JOIN claim_agg a ON a.store = r.store AND a.chain_key = r.chain_key
 LEFT JOIN tokens tk ON tk.store = r.store AND tk.chain_key = r.chain_key
 WHERE r.e > r.s AND coalesce(a.first_user, tk.token, '') <> '';
-CREATE TABLE firsts AS  -- each person's chains of a tier in the order they started
-SELECT person, tier, store, chain_key,
-       row_number() OVER (PARTITION BY person, tier ORDER BY min(s), store, chain_key) AS n
-FROM periods GROUP BY person, tier, store, chain_key;
+CREATE TABLE firsts AS  -- each person's chains of a tier in the order they started, where there are two or more
+SELECT person, tier, store, chain_key, n FROM (
+  SELECT person, tier, store, chain_key,
+         row_number() OVER (PARTITION BY person, tier ORDER BY min(s), store, chain_key) AS n,
+         count(*) OVER (PARTITION BY person, tier) AS chains
+  FROM periods GROUP BY person, tier, store, chain_key
+) WHERE chains > 1;
 CREATE TABLE pieces AS  -- each later chain's periods against every earlier chain's of the person and tier
 SELECT x.person, x.tier, x.n, p.store, p.chain_key, p.s, p.e, p.amount, p.currency, q.store AS other_store,
        greatest(p.s, q.s) AS lo, least(p.e, q.e) AS hi
