@@ -122,19 +122,23 @@ extension DemoStoreReports {
     return found.sorted()
   }
 
-  /// Writes one report per covered day (a header only where the day has no rows). Returns the paths.
+  /// Writes one report per covered day that has rows (none where a day has no row). Returns the paths.
   func writeApple(into directory: String) throws -> [String] {
     var byDay: [CivilDate: [AppleRowKey]] = [:]
     for key in appleRows.keys { byDay[key.day, default: []].append(key) }
     var paths: [String] = []
     for day in appleDays {
+      let lines = (byDay[day] ?? []).sorted().compactMap { key -> String? in
+        guard let units = appleRows[key], let country = countries[key.country] else { return nil }
+        return appleLine(key, units, country)
+      }
+      // A day without a row has no report: Apple's day is real or absent, never a header alone
+      // (which the run would name as incomplete, docs/tieout.md#a-report-that-shrinks-to-nothing).
+      guard !lines.isEmpty else { continue }
       let path = DemoStoreReports.applePath(day)
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: (DemoStoreReports.appleHeader + "\n").utf8)
-      for key in (byDay[day] ?? []).sorted() {
-        guard let units = appleRows[key], let country = countries[key.country] else { continue }
-        try writer.write(bytes: (appleLine(key, units, country) + "\n").utf8)
-      }
+      for line in lines { try writer.write(bytes: (line + "\n").utf8) }
       try writer.close()
       paths.append(path)
     }

@@ -1,4 +1,5 @@
 internal import CCurl
+import StoreReconSettings
 
 /// The fence around libcurl for HTTP: the only file of the fetch adapter that holds a `CURL` handle, its
 /// header list, its error buffer and its callbacks. One ``HTTPTransfer`` owns one handle and sends one
@@ -76,7 +77,10 @@ final class HTTPTransfer {
           retryable: false)
       }
       let detail = String(cString: errorBuffer)
-      let text = detail.isEmpty ? HTTPTransfer.describe(code) : detail
+      let text =
+        TLSFailureText.sentence(
+          code: Int(code.rawValue), detail: detail, caSetting: "fetch.caFile", caFile: options.caFile)
+        ?? (detail.isEmpty ? HTTPTransfer.describe(code) : detail)
       throw Failure(code: Int(code.rawValue), text: text, retryable: HTTPTransfer.retryable(code))
     }
     var status = 0

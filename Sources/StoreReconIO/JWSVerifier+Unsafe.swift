@@ -1,3 +1,4 @@
+import StoreReconCore
 import StoreReconPlatform
 
 // The per-JWS checks on the line's bytes: the three parts found in place, the header's verdict from the
@@ -24,32 +25,39 @@ extension JWSVerifier {
     guard let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: compact[(one + 1)..<two])) else {
       throw RowRejection("JWS payload is not base64url")
     }
-    let signedDate = try JWSVerifier.signedDate(payload)
+    let (signedDate, purchaseDate) = try JWSVerifier.dates(payload)
     if let failure = JWSVerifier.timeFailure(chain, signedDate: signedDate) { throw RowRejection(failure) }
+    if let failure = JWSVerifier.orderFailure(signedDate: signedDate, purchaseDate: purchaseDate) {
+      throw RowRejection(failure)
+    }
     return payload
   }
 
-  /// The payload's `signedDate` (Unix milliseconds): read in place from a flat object with a plain
-  /// integer, else through the full parser (which words what is wrong).
-  static func signedDate(_ payload: [UInt8]) throws(RowRejection) -> Int64 {
+  /// The payload's `signedDate` and, for a transaction, its `purchaseDate` (Unix milliseconds): read in
+  /// place from a flat object with plain integers, else through the full parser (which words what is
+  /// wrong).
+  static func dates(_ payload: [UInt8]) throws(RowRejection) -> (signed: Int64, purchase: Int64?) {
     var found: Int64?
+    var purchase: Int64?
     var plain = true
     let flat = payload.withUnsafeBufferPointer { bytes in
       FlatJSONScanner.scan(bytes) { key, value in
-        guard FlatJSONScanner.equals(key, "signedDate") else { return }
+        let signed = FlatJSONScanner.equals(key, "signedDate")
+        guard signed || FlatJSONScanner.equals(key, "purchaseDate") else { return }
         if case .number(let text) = value, let ms = FlatJSONScanner.plainInt64(text) {
-          found = ms
+          if signed { found = ms } else { purchase = ms }
         } else {
           plain = false
         }
       }
     }
-    if flat && plain, let found { return found }
+    if flat && plain, let found { return (found, purchase) }
     do {
-      guard let ms = try JSONParser.parse(payload)["signedDate"]?.int64Value else {
+      let value = try JSONParser.parse(payload)
+      guard let ms = value["signedDate"]?.int64Value else {
         throw RowRejection("JWS payload has no signedDate")
       }
-      return ms
+      return (ms, value["purchaseDate"]?.int64Value)
     } catch let error as JSONError {
       throw RowRejection("JWS payload is not valid JSON: \(error)")
     } catch let error as RowRejection {

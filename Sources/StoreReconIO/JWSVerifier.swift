@@ -1,10 +1,12 @@
+import StoreReconCore
 package import StoreReconPlatform
 
 /// What the run does with the signatures of App Store JWS lines (`appStore.signatures`, docs/signatures.md).
 package enum SignatureMode: String, Sendable, CaseIterable {
-  /// Every JWS must verify; decoded JSON lines are accepted and counted as unverified (the default).
+  /// Every JWS must verify; decoded JSON lines are accepted and counted as unverified (a team whose
+  /// exports are decoded says so in its config).
   case verify
-  /// As `verify`, and decoded JSON lines (no signature at all) are rejected.
+  /// As `verify`, and decoded JSON lines (no signature at all) are rejected: the run's default.
   case require
   /// Nothing is verified (said on every run); every line counts as unverified.
   case off
@@ -131,6 +133,14 @@ package final class JWSVerifier: @unchecked Sendable {
     if seconds > chain.notAfter { return "certificate expired at signedDate" }
     if seconds < chain.notBefore { return "certificate not yet valid at signedDate" }
     return nil
+  }
+
+  /// Why a transaction signed at `signedDate` cannot be real, or `nil`: Apple signs a transaction when
+  /// it answers for it, never before its `purchaseDate` (docs/signatures.md#what-is-checked). A leaf
+  /// that signed a purchase with a date inside its validity, years before the purchase, is caught here.
+  static func orderFailure(signedDate: Int64, purchaseDate: Int64?) -> String? {
+    guard let purchaseDate, signedDate < purchaseDate else { return nil }
+    return "signedDate \(Instant(ms: signedDate)) is before purchaseDate \(Instant(ms: purchaseDate))"
   }
 }
 

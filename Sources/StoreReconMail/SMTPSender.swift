@@ -98,7 +98,13 @@ package enum SMTPSender {
       let response = handle.responseCode
       let detail = handle.errorDetail
       var text = Curl.describe(result)
-      if !detail.isEmpty && detail != text { text += " (\(detail))" }
+      if let sentence = TLSFailureText.sentence(
+        code: Int(result.rawValue), detail: detail, caSetting: "mail.caFile", caFile: connection.caFile)
+      {
+        text = sentence
+      } else if !detail.isEmpty && detail != text {
+        text += " (\(detail))"
+      }
       if response > 0 { text += ", last SMTP reply \(response)" }
       // libcurl reports every refused AUTH as "login denied"; only 535 (or no reply code) means the
       // user name or password is wrong. 530/538 mean the server wants TLS first, 534 a stronger mechanism.

@@ -52,7 +52,12 @@ package enum InputReaders {
     rows: inout AppRowSet, storeReports: inout StoreReportRows, report: inout InputReport,
     prepared: ScheduledRead? = nil
   ) throws(InputError) -> InputCounts {
-    if let counts = try readStoreReport(input, fileIndex: fileIndex, rejects: rejects, into: &storeReports) {
+    var complete = true
+    if let counts = try readStoreReport(
+      input, fileIndex: fileIndex, rejects: rejects, into: &storeReports, complete: &complete)
+    {
+      report.incomplete = StoreReportPeriod.incompleteness(
+        role: input.role, display: input.display, counts: counts, complete: complete)
       return counts
     }
     return try read(
@@ -233,10 +238,11 @@ package enum InputReaders {
     try InputRecognition.check(path: input.path, displayName: input.display, role: input.role)
   }
 
-  /// Reads one of the stores' own money reports; `nil` for an input of another role.
+  /// Reads one of the stores' own money reports; `nil` for an input of another role. `complete` is
+  /// false for a Financial report that ends before its trailer.
   package static func readStoreReport(
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink,
-    into rows: inout StoreReportRows
+    into rows: inout StoreReportRows, complete: inout Bool
   ) throws(InputError) -> InputCounts? {
     let (path, name) = (input.path, input.display)
     switch input.role {
@@ -248,7 +254,8 @@ package enum InputReaders {
         path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
     case "app_store.financial_reports":
       return try AppleFinancialReportImporter().read(
-        path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
+        path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows,
+        complete: &complete)
     case "play.earnings":
       return try PlayEarningsReportImporter().read(
         path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)

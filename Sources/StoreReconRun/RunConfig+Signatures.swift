@@ -3,7 +3,8 @@ package import StoreReconIO
 package import StoreReconPlatform
 
 extension RunConfig {
-  /// Reads `appStore.signatures` (`verify`, the default; `require`; `off`) and
+  /// Reads `appStore.signatures` (`require`, the default; `verify`, which accepts decoded lines as
+  /// unverified; `off`) and
   /// `appStore.testRootCertificate` (a PEM or DER file of extra trusted roots, for test data only;
   /// relative to the config's folder). docs/signatures.md describes both.
   package static func parseSignatures(

@@ -24,7 +24,7 @@ package struct RunConfig: Sendable {
   /// IANA time zone of Apple's report days (`appStore.reportTimeZone`): Pacific Time by default.
   package var appStoreReportTimeZone = "America/Los_Angeles"
   /// `appStore.signatures` and `appStore.testRootCertificate` (resolved): RunConfig+Signatures.swift.
-  package var appStoreSignatures: SignatureMode = .verify
+  package var appStoreSignatures: SignatureMode = .require
   package var appStoreTestRoot: String?
   /// Play earnings reports (`PlayApps_YYYYMM.csv`, or the `earnings_YYYYMM_*.zip` holding one).
   package var playEarnings: [String] = []

@@ -31,13 +31,16 @@ package struct RunError: Error, CustomStringConvertible, Sendable {
 
   /// The exit code.
   package var code: Code
-  /// One line a person can act on.
+  /// One line a person can act on; control characters (from a config value, a file name) shown as
+  /// `\xHH`, never printed raw.
   package var message: String
 
   /// Creates a run error.
   package init(_ code: Code, _ message: String) {
     self.code = code
-    self.message = message
+    var line = Substring(message)
+    while let last = line.last, last == "\n" || last == "\r\n" || last == "\r" { line = line.dropLast() }
+    self.message = VisibleText.escaped(String(line))
   }
 
   package var description: String { message }

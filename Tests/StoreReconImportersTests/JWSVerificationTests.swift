@@ -44,9 +44,12 @@ import StoreReconTestSupport
     return #"{"alg":"\#(alg)","x5c":[\#(x5c.map { "\"\($0)\"" }.joined(separator: ","))]}"#
   }
 
-  /// A transaction payload signed at `signedDate` (ms).
-  static func payload(signedDate: Int64 = 1_790_000_000_000, environment: String = "Production") -> String {
-    #"{"transactionId":"t1","originalTransactionId":"o1","productId":"pro","purchaseDate":1789999000000,"#
+  /// A transaction payload bought at `purchaseDate` and signed at `signedDate` (ms).
+  static func payload(
+    signedDate: Int64 = 1_790_000_000_000, purchaseDate: Int64 = 1_789_999_000_000,
+    environment: String = "Production"
+  ) -> String {
+    #"{"transactionId":"t1","originalTransactionId":"o1","productId":"pro","purchaseDate":\#(purchaseDate),"#
       + #""price":4990,"currency":"USD","environment":"\#(environment)","signedDate":\#(signedDate)}"#
   }
 
@@ -117,14 +120,35 @@ import StoreReconTestSupport
     let late = Self.jws(
       header: chain, payload: Self.payload(signedDate: 1_790_000_000_000), signer: Self.expiredSigner)
     #expect(Self.outcome(late) == "certificate expired at signedDate")
-    // Signed in 2020 while the leaf was valid: still valid today, as Apple's own libraries judge it.
+    // A 2020 purchase signed in 2020 while the leaf was valid: still valid today, as Apple's own
+    // libraries judge it.
     let early = Self.jws(
-      header: chain, payload: Self.payload(signedDate: 1_590_000_000_000), signer: Self.expiredSigner)
+      header: chain, payload: Self.payload(signedDate: 1_590_000_000_000, purchaseDate: 1_589_999_000_000),
+      signer: Self.expiredSigner)
     #expect(Self.outcome(early) == "ok")
-    let before = Self.jws(payload: Self.payload(signedDate: 1_500_000_000_000))
+    let before = Self.jws(
+      payload: Self.payload(signedDate: 1_500_000_000_000, purchaseDate: 1_499_999_000_000))
     #expect(Self.outcome(before) == "certificate not yet valid at signedDate")
     let undated = Self.jws(payload: #"{"transactionId":"t1"}"#)
     #expect(Self.outcome(undated) == "JWS payload has no signedDate")
+  }
+
+  /// Issue 32: an expired leaf signs a 2026 purchase with a 2020 `signedDate`, inside its validity. No
+  /// real transaction is signed before it is bought: rejected, with both dates.
+  @Test func aSignedDateBeforeThePurchaseIsRejected() {
+    let chain = Self.header(x5c: [TestChain.expiredLeaf, TestChain.intermediate, TestChain.root])
+    let backdated = Self.jws(
+      header: chain, payload: Self.payload(signedDate: 1_590_000_000_000), signer: Self.expiredSigner)
+    #expect(
+      Self.outcome(backdated)
+        == "signedDate 2020-05-20T18:40:00.000Z is before purchaseDate 2026-09-21T13:56:40.000Z")
+    // One millisecond before the purchase is as impossible; the same instant is not.
+    let justBefore = Self.jws(payload: Self.payload(signedDate: 1_789_998_999_999))
+    #expect(Self.outcome(justBefore).hasPrefix("signedDate 2026-09-21T13:56:39.999Z is before purchaseDate"))
+    #expect(Self.outcome(Self.jws(payload: Self.payload(signedDate: 1_789_999_000_000))) == "ok")
+    // A payload that is no transaction (no purchaseDate) has nothing to be bounded by.
+    let notification = Self.jws(payload: #"{"notificationType":"TEST","signedDate":1790000000000}"#)
+    #expect(Self.outcome(notification) == "ok")
   }
 
   @Test func aChainToALookAlikeRootIsRejected() {

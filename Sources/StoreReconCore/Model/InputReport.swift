@@ -20,6 +20,10 @@ package struct InputReport: Sendable {
   package var superseded = 0
   /// Set when the file as a whole could not be read (the run went on without it).
   package var error: String?
+  /// For a store money report that holds less than a whole period — a Summary Sales day or earnings
+  /// month with a header and no rows, a Financial report cut before its `Total_` trailer — why its
+  /// period is not tied out; the run is then INCOMPLETE (docs/tieout.md#a-report-that-shrinks-to-nothing).
+  package var incomplete: String?
   /// Rejects file, relative to the output folder.
   package var rejectsFile: String
   /// Milliseconds spent reading it.

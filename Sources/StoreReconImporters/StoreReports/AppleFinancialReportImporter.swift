@@ -52,11 +52,25 @@ package struct AppleFinancialReportImporter {
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     into rows: inout StoreReportRows
   ) throws(InputError) -> InputCounts {
+    var complete = true
+    return try read(
+      path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, into: &rows,
+      complete: &complete)
+  }
+
+  /// Reads one Financial report detail file as ``read(path:displayName:fileIndex:rejects:into:)`` does;
+  /// `complete` says whether it ends with its trailer (a `Total_Rows` line after its last row). A file
+  /// cut before it adds no row: its month is not settled from a part (docs/tieout.md#a-report-that-shrinks-to-nothing).
+  package func read(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    into rows: inout StoreReportRows, complete: inout Bool
+  ) throws(InputError) -> InputCounts {
+    let first = rows.appleFinancial.count
     let csv = try CSVReader(path: path, displayName: displayName, separator: StoreReportReader.tab)
     let columns = try Columns(csv)
     let headerFirst = CSVReader.key(csv.header.first ?? "")
     var totals = FinancialTotals()
-    return try StoreReportReader.forEachRecord(
+    let counts = try StoreReportReader.forEachRecord(
       csv, displayName: displayName, fileIndex: fileIndex, rejects: rejects
     ) { (cells, origin) throws(RowRejection) -> StoreReportReader.Outcome in
       if !cells.firstCellStartsWithDigit {
@@ -73,6 +87,9 @@ package struct AppleFinancialReportImporter {
       rows.appleFinancial.append(row)
       return .accepted
     }
+    complete = totals.sawRowsTotal
+    if !complete { rows.appleFinancial.removeSubrange(first...) }
+    return counts
   }
 
   /// Maps one detail row.
@@ -123,6 +140,8 @@ struct FinancialTotals {
   var mixedCurrencies = false
   /// Whether the last line was a trailer line: the next detail row starts a new section.
   var afterTrailer = false
+  /// Whether this section's trailer has its `Total_Rows` line (a file cut before it is incomplete).
+  var sawRowsTotal = false
 
   /// Counts a detail row read (before it is accepted or rejected).
   mutating func startRow() {
@@ -143,6 +162,7 @@ struct FinancialTotals {
     afterTrailer = true
     switch name.lowercased() {
     case "total_rows":
+      sawRowsTotal = true
       let stated = try cells.wholeNumber(1, name)
       guard stated == Int64(rows) else {
         throw RowRejection("\(name) says \(stated), but \(rows) detail rows were read")

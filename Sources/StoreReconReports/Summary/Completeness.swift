@@ -5,6 +5,7 @@ package import StoreReconCore
 /// An input is incomplete for report date D (in the config's time zone) when:
 /// - a configured file pattern matched no file (only possible with `--allow-missing`);
 /// - a file could not be read as a whole (broken gzip, missing header column);
+/// - a store money report holds less than its period: a header and no rows, or (Financial) no trailer;
 /// - App Store transactions are configured but none is at or after local noon of D;
 /// - Play sales reports are configured but no sales row is dated D or later.
 package enum Completeness {
@@ -39,6 +40,9 @@ package enum Completeness {
     for m in missing {
       let skipped = rules(m.role, m.pattern)
       reasons.append(skipped + "\(m.role): no file matches '\(m.pattern)'")
+    }
+    for input in inputs where input.error == nil {
+      if let incomplete = input.incomplete { reasons.append("\(input.role) \(input.path): \(incomplete)") }
     }
     for input in inputs {
       guard let error = input.error else { continue }

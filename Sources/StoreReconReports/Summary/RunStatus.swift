@@ -102,7 +102,8 @@ package struct RunStatus: Sendable, Equatable {
   /// Every line behind the status, most severe first (the headline lists them after the reason).
   package var details: [String]
   /// The cases and their money: `3 new (45.00 USD), 12 open (1,234.56 USD)` (`, 4 settled` where
-  /// any are): what the e-mail subject says after the label.
+  /// any are; `, 1,234 App Store lines unverified` where any were accepted unverified): what the
+  /// e-mail subject says after the label.
   package var casesPhrase: String = ""
   /// The money at stake of the new (and reopened) cases, and of the open ones.
   package var newAtStake: MoneyAtStake?
@@ -151,10 +152,20 @@ package struct RunStatus: Sendable, Equatable {
       "\(Grouped.count(new.count)) new\(moneyNote(newStake)), \(Grouped.count(open.count)) open\(moneyNote(openStake))"
     let settled = book.count(.settled)
     if settled > 0 { phrase += ", \(Grouped.count(settled)) settled" }
+    if let unverified = unverifiedPhrase(inputs.inputs) { phrase += ", " + unverified }
     status.casesPhrase = phrase
     status.newAtStake = newStake
     status.openAtStake = openStake
     return status
+  }
+
+  /// `1,234 App Store lines unverified`: the accepted App Store lines no signature was verified for
+  /// (decoded lines under `appStore.signatures` `verify`, every line under `off`), which every status
+  /// line states; `nil` where there are none (docs/signatures.md).
+  static func unverifiedPhrase(_ inputs: [InputReport]) -> String? {
+    let n = inputs.reduce(0) { $0 + ($1.signatures == nil ? 0 : $1.unverified ?? 0) }
+    guard n > 0 else { return nil }
+    return "\(Grouped.count(n)) App Store \(n == 1 ? "line" : "lines") unverified"
   }
 
   /// ` (45.00 USD)`, ` (45.00 USD + 1,200 JPY)`, or empty where no money is at stake.

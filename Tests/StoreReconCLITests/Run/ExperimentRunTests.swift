@@ -48,7 +48,7 @@ import StoreReconTestSupport
     try write(
       "storerecon.json",
       #"""
-      {"appStore": {"transactions": ["exports/apple/*.jsonl"]},
+      {"appStore": {"transactions": ["exports/apple/*.jsonl"], "signatures": "verify"},
        "app": {"entitlements": "app/entitlements.csv", "credentials": "app/credentials.csv",
                "assignments": "app/assignments.csv"},
        "experiments": [{"id": "p", "enrollStart": "2026-09-01", "enrollEnd": "2026-10-15",

@@ -46,7 +46,7 @@ import StoreReconTestSupport
     try write(
       "storerecon.json",
       """
-      {"appStore": {"transactions": ["exports/apple/*.jsonl"]},
+      {"appStore": {"transactions": ["exports/apple/*.jsonl"], "signatures": "verify"},
        "play": {"sales": ["exports/play/salesreport_*.csv"], "voided": ["exports/play/voided*.jsonl.gz"]},
        "app": {"entitlements": "app/entitlements.csv"}}
       """)

@@ -65,7 +65,8 @@ import StoreReconTestSupport
     try write(
       "storerecon.json",
       """
-      {"appStore": {"transactions": ["exports/apple/*.jsonl"], "salesReports": ["exports/apple/reports/S_D_*.txt"]},
+      {"appStore": {"transactions": ["exports/apple/*.jsonl"], "salesReports": ["exports/apple/reports/S_D_*.txt"],
+                    "signatures": "verify"},
        "app": {"entitlements": "app/entitlements.csv"}}
       """)
     return dir
@@ -107,7 +108,8 @@ import StoreReconTestSupport
     let dir = try Self.world()
     try Data(
       """
-      {"appStore": {"transactions": ["exports/apple/*.jsonl", "exports/apple/reports/S_D_*.txt"]},
+      {"appStore": {"transactions": ["exports/apple/*.jsonl", "exports/apple/reports/S_D_*.txt"],
+                    "signatures": "verify"},
        "app": {"entitlements": "app/entitlements.csv"}}
       """.utf8
     ).write(to: dir.appendingPathComponent("storerecon.json"))
@@ -132,7 +134,7 @@ import StoreReconTestSupport
     try Data(
       """
       {"appStore": {"transactions": ["exports/apple/*.jsonl", "exports/apple/transactions.jsonl"],
-                    "salesReports": ["exports/apple/reports/S_D_*.txt"]},
+                    "salesReports": ["exports/apple/reports/S_D_*.txt"], "signatures": "verify"},
        "app": {"entitlements": "app/entitlements.csv"}}
       """.utf8
     ).write(to: dir.appendingPathComponent("storerecon.json"))

@@ -84,7 +84,9 @@ import StoreReconTestSupport
     let status = try #require(result.summary?.runStatus)
     #expect(summary.first == [status.label, status.casesPhrase])
     #expect(summary.dropFirst().first == ["", status.reason])
-    let firstLine = try String(contentsOfFile: dir.path("one/summary.txt"), encoding: .utf8)
+    // Joined back where summary.txt wraps it at 78 columns.
+    let firstLine = TextWrap.firstItem(
+      of: try String(contentsOfFile: dir.path("one/summary.txt"), encoding: .utf8))
     #expect(firstLine.hasPrefix(status.label + " — " + status.casesPhrase + " — "))
     #expect(status.label == "ATTENTION", "\(status.reason)")
 
