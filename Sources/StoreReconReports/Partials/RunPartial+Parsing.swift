@@ -73,6 +73,7 @@ extension RunPartial {
       e.unpriced = try f.optional(8) == nil ? nil : try f.int(8)
       e.signatures = try f.optional(9)
       e.error = try f.optional(10)
+      e.duplicates = try f.int(11)
       let index = try f.int(1)
       guard engineInputs[index] == nil else { throw f.error("input \(index) is given twice") }
       engineInputs[index] = e

@@ -114,7 +114,7 @@ extension RunPartial {
       out.line([
         "IN", String(index), String(e.counts.read), String(e.counts.accepted), String(e.counts.rejected),
         e.firstAt.map { String($0.ms) }, e.lastAt.map { String($0.ms) }, e.unverified.map(String.init),
-        e.unpriced.map(String.init), e.signatures, e.error,
+        e.unpriced.map(String.init), e.signatures, e.error, String(e.duplicates),
       ])
       for r in e.rejects { out.line(["RJ", String(index), String(r.line), r.file, r.reason, r.raw]) }
     }
