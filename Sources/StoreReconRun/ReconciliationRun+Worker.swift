@@ -184,7 +184,7 @@ extension ReconciliationRun {
     var setup = try setUp(request, progress: progress)
     try worker.apply(to: &setup)
     let publication = try Publication.begin(
-      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
+      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress, partial: true)
     defer { publication.discard() }
     setup.staging = try publication.createStaging()
     let (inputs, outcome, asRead, _) = try readAndReconcile(
