@@ -6,11 +6,15 @@ package struct AppRowSet {
   package init() {}
 
   package var entitlements = PackedEntitlements()
+  /// The `entitlement_id`s read so far, and the rows that repeated one (docs/contracts.md#one-row-per-id).
+  package let entitlementIds = EntitlementIds()
   package var credentials = PackedCredentials()
   package var assignments: [Assignment] = []
   package var goodwill: [GoodwillGrant] = []
   /// The credits contract's rows; `nil` where the run reads none (no credit rules).
   package var credits: [CreditRow]?
+  /// The credit rows ``keepCreditsOnce()`` took out.
+  package private(set) var creditRepeats: [AppRowRepeats.Repeat] = []
   package var fxRates: [FXRate] = []
   /// The notifications contract's rows, decoded; `nil` where the run reads no notification log.
   package var notifications: [StoreNotification]?
@@ -34,6 +38,18 @@ package struct AppRowSet {
     notifications?.append(decoded.notification)
     if let record = decoded.record { notificationRecords.append(record) }
   }
+
+  /// Keeps one credit row per `credit_id`, the repeats in ``creditRepeats`` (docs/contracts.md#one-row-per-id);
+  /// before a partition keeps its lineages, so that every partition drops the same rows as one run.
+  package mutating func keepCreditsOnce() {
+    guard let rows = credits else { return }
+    let once = AppRowRepeats.credits(rows)
+    credits = once.rows
+    creditRepeats += once.repeats
+  }
+
+  /// The rows that repeated a `credit_id` or an `entitlement_id`, entitlements first.
+  package var idRepeats: [AppRowRepeats.Repeat] { entitlementIds.repeats + creditRepeats }
 
   /// How many rows the set holds, all contracts together.
   package var count: Int {

@@ -49,18 +49,21 @@ package struct EntitlementCSVReader: AppRowReader {
   /// cores for a plain file, with the same rows, rejects and line numbers as ``read(path:displayName:fileIndex:rejects:emit:)``.
   package func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
-    into table: inout PackedEntitlements, chunkBytes: Int = CSVChunkImport.chunkSize,
+    into table: inout PackedEntitlements, ids: EntitlementIds? = nil,
+    chunkBytes: Int = CSVChunkImport.chunkSize,
     threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
     let schedule = ReadSchedule(workers: threads)
     let source = CSVChunkImport.Source<Packer>(path: path, displayName: displayName, chunkBytes: chunkBytes)
     schedule.add(source)
-    return try read(source, rejects: rejects, into: &table)
+    return try read(source, fileIndex: fileIndex, rejects: rejects, into: &table, ids: ids)
   }
 
-  /// Reads one entitlements CSV file, chunked by a ``ReadSchedule``, into `table`.
+  /// Reads one entitlements CSV file, chunked by a ``ReadSchedule``, into `table`; with `ids`, a row
+  /// whose `entitlement_id` was read before is left out and recorded there (docs/contracts.md#one-row-per-id).
   package func read(
-    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout PackedEntitlements
+    _ source: CSVChunkImport.Source<Packer>, fileIndex: Int32 = -1, rejects: any RejectSink,
+    into table: inout PackedEntitlements, ids: EntitlementIds? = nil
   )
     throws(InputError) -> InputCounts
   {
@@ -70,11 +73,11 @@ package struct EntitlementCSVReader: AppRowReader {
     swap(&rows, &table.rows)
     defer { swap(&rows, &table.rows) }
     rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(source.path))
-    return try source.consume(rejects: rejects) { chunk, _ in
+    return try source.consume(rejects: rejects) { chunk, linesBefore in
       // Keys and product names were numbered in the chunk's own pools: renumber them in the table's.
       var keys = [UInt32](repeating: UInt32.max, count: chunk.pool.count)
       let names = chunk.products.names.map { products.name($0) }
-      for var row in chunk.rows {
+      for (i, var row) in chunk.rows.enumerated() {
         if row.key.kind == .pooled {
           let local = Int(row.key.poolID)
           if keys[local] == UInt32.max {
@@ -83,7 +86,12 @@ package struct EntitlementCSVReader: AppRowReader {
           row.key = .pooled(keys[local])
         }
         row.product = names[Int(row.product)]
-        rows.append(row)
+        if let ids {
+          let line = Int32(clamping: linesBefore + Int(chunk.lines[i]))
+          ids.append(row, origin: Origin(file: fileIndex, line: line), to: &rows)
+        } else {
+          rows.append(row)
+        }
       }
     }
   }
@@ -92,6 +100,8 @@ package struct EntitlementCSVReader: AppRowReader {
   package struct Packer: CSVRecordPacker {
     package struct Chunk {
       var rows: [PackedEntitlements.Row] = []
+      /// Each row's line in the chunk (1 = its first).
+      var lines: [Int32] = []
       let pool = TextPool()
       let products = ProductNames()
     }
@@ -125,6 +135,7 @@ package struct EntitlementCSVReader: AppRowReader {
         PackedEntitlements.Row(
           entitlementId: entitlementId, userId: userId, key: key, product: product, startsAt: startsAt,
           expiresAt: expiresAt, source: source, status: status))
+      chunk.lines.append(Int32(clamping: record.line))
     }
   }
 }

@@ -26,8 +26,10 @@ extension ReconciliationRun {
     // The decisions first: a file that cannot be read stops the run before anything is read.
     let decisions = try DecisionsFile.read(setup.config.decisions ?? "")
     // The output folder's lock first: a second run into one --out waits for this one or refuses.
+    var partial = false
+    if case .partition = request.mode { partial = true }
     let publication = try Publication.begin(
-      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
+      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress, partial: partial)
     defer { publication.discard() }
     // The database first: an unreachable server, a wrong password, a locked date or a query that does
     // not return its contract stops the run before any file is read.

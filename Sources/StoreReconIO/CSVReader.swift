@@ -49,11 +49,19 @@ package final class CSVReader {
     }
     header = names
     headerLine = line
+    lookup = try CSVReader.columnLookup(names, displayName: displayName, line: line)
+  }
+
+  /// The column index of each header name's key (the first of several blank names); throws when a
+  /// header names one column twice, naming both (docs/inputs.md#what-holds-for-every-input).
+  package static func columnLookup(_ names: [String], displayName: String, line: Int) throws(InputError)
+    -> [String: Int]
+  {
     var map: [String: Int] = [:]
     for (index, name) in names.enumerated() {
       let key = CSVReader.key(name)
       if let earlier = map[key] {
-        // Which of two columns of one name holds the data cannot be told (docs/inputs.md#what-holds-for-every-input).
+        // Which of two columns of one name holds the data cannot be told.
         guard key.isEmpty else {
           throw .malformed(
             path: displayName,
@@ -64,7 +72,7 @@ package final class CSVReader {
       }
       map[key] = index
     }
-    lookup = map
+    return map
   }
 
   /// The index of the column named `name` (ignoring case and surrounding spaces), or `nil`.

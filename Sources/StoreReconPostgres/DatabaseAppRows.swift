@@ -48,7 +48,7 @@ package enum DatabaseAppRows {
         counts = try EntitlementCSVReader().read(
           source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
         ) {
-          rows.entitlements.append($0)
+          rows.entitlements.append($0, ids: rows.entitlementIds)
         }
       case .credentials:
         counts = try CredentialCSVReader().read(

@@ -108,9 +108,11 @@ package final class PostgresConnection {
     let text = handle.errorMessage ?? "connection failed"
     let parsed = PostgresConnection.parseVerboseConnectError(text)
     if parsed.sqlState == nil && handle.needsPassword {
+      let passfile = handle.options?.first { $0.keyword == "passfile" }?.value
       return PostgresError(
         sqlState: nil,
-        message: "\(target) asks for a password and none was given (set it in ~/.pgpass or PGPASSWORD)",
+        message: PostgresPasswordFile.ignored(passfile, target: target)
+          ?? "\(target) asks for a password and none was given (set it in ~/.pgpass or PGPASSWORD)",
         category: .permission)
     }
     return PostgresError(

@@ -104,12 +104,8 @@ package enum InputReaders {
     switch input.role {
     case "app.entitlements":
       if rows.entitlements.count == 0 { rows.entitlements = ledger.packedEntitlements() }
-      if let source = prepared as? CSVChunkImport.Source<EntitlementCSVReader.Packer> {
-        return try EntitlementCSVReader().read(source, rejects: rejects, into: &rows.entitlements)
-      }
-      return try EntitlementCSVReader().read(
-        path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
-        into: &rows.entitlements)
+      return try readEntitlements(
+        input, fileIndex: fileIndex, rejects: rejects, rows: &rows, prepared: prepared)
     case "app.credentials":
       if rows.credentials.count == 0 { rows.credentials = ledger.packedCredentials() }
       if let source = prepared as? CSVChunkImport.Source<CredentialCSVReader.Packer> {
@@ -144,6 +140,20 @@ package enum InputReaders {
       return try CreditCSVReader().read(source, fileIndex: fileIndex, rejects: rejects) { credits.append($0) }
     default: return try readOtherAppRows(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
     }
+  }
+
+  /// Reads an entitlements CSV file into `rows`, one row per `entitlement_id` (docs/contracts.md#one-row-per-id).
+  static func readEntitlements(
+    _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet,
+    prepared: ScheduledRead?
+  ) throws(InputError) -> InputCounts {
+    if let source = prepared as? CSVChunkImport.Source<EntitlementCSVReader.Packer> {
+      return try EntitlementCSVReader().read(
+        source, fileIndex: fileIndex, rejects: rejects, into: &rows.entitlements, ids: rows.entitlementIds)
+    }
+    return try EntitlementCSVReader().read(
+      path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
+      into: &rows.entitlements, ids: rows.entitlementIds)
   }
 
   /// Reads the store's notification history: the lines first, then their JWS decoded on all cores;

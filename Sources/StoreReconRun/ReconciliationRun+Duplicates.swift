@@ -1,6 +1,7 @@
 package import StoreReconCore
 package import StoreReconPlatform
 package import StoreReconReports
+import StoreReconIO
 
 extension ReconciliationRun {
   /// Takes the records read more than once out of their input's accepted count: a duplicate or an
@@ -60,6 +61,37 @@ extension ReconciliationRun {
       progress.note(
         "notification log: \(redelivered) redelivered row(s) counted once, "
           + "\(repeats.count - redelivered) conflicting row(s) rejected")
+    }
+  }
+
+  /// Takes the app rows that repeat an earlier row's `credit_id` or `entitlement_id` off their input's
+  /// accepted count: the same row again counts as a duplicate; a row with other content is rejected,
+  /// naming the row kept (docs/contracts.md#one-row-per-id).
+  package static func applyAppRowRepeats(
+    _ repeats: [AppRowRepeats.Repeat], to inputs: inout Inputs, progress: any ProgressSink
+  ) {
+    var same = 0
+    for r in repeats {
+      let i = Int(r.dropped.file)
+      guard inputs.reports.indices.contains(i) else { continue }
+      inputs.reports[i].counts.accepted -= 1
+      guard let column = r.conflict else {
+        inputs.reports[i].duplicates += 1
+        same += 1
+        continue
+      }
+      inputs.reports[i].counts.rejected += 1
+      let kept = location(r.kept.file, Int(r.kept.line), inputs.reports)
+      inputs.rejectFiles[i].reject(
+        Reject(
+          file: inputs.reports[i].path, line: Int(r.dropped.line),
+          reason: "repeated \(r.column) '\(RawText.truncated(r.id))': first read at \(kept) with another "
+            + "\(column) (that one is kept)", raw: ""))
+    }
+    if !repeats.isEmpty {
+      progress.note(
+        "app rows: \(same) repeated row(s) counted once, \(repeats.count - same) row(s) repeating an id "
+          + "with other content rejected")
     }
   }
 

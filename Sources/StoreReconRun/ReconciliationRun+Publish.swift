@@ -26,11 +26,11 @@ extension ReconciliationRun {
     }
 
     /// Takes the lock of `out` (waiting at most `timeoutSeconds` for another run writing into it, exit
-    /// 75 past that), refuses a target that is not a report folder, and removes the temporary folders
-    /// dead runs left.
-    package static func begin(_ out: String, timeoutSeconds: Int, progress: any ProgressSink) throws(RunError)
-      -> Publication
-    {
+    /// 75 past that), refuses a target that is not a report folder (a partition's folder too, unless
+    /// `partial`: this run writes one), and removes the temporary folders dead runs left.
+    package static func begin(
+      _ out: String, timeoutSeconds: Int, progress: any ProgressSink, partial: Bool = false
+    ) throws(RunError) -> Publication {
       let target = absolute(out)
       let parent = (target as NSString).deletingLastPathComponent
       try makeDirectory(parent)
@@ -48,7 +48,7 @@ extension ReconciliationRun {
             + "try again when it has finished")
       }
       let publication = Publication(out: out, target: target, lock: lock)
-      try publication.checkTarget()
+      try publication.checkTarget(partial: partial)
       publication.removeStale(progress: progress)
       return publication
     }
@@ -58,22 +58,45 @@ extension ReconciliationRun {
       URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.path
     }
 
-    /// A run replaces only a report folder: missing, empty, or holding a `manifest.json` (or, a
-    /// partition's, its `partial.tsv`).
-    private func checkTarget() throws(RunError) {
+    /// A run replaces only a report folder: missing, empty, or holding storerecon's `manifest.json`
+    /// (or, for a run that writes a partial, a partition's `partial.tsv`) (docs/reports.md).
+    private func checkTarget(partial: Bool) throws(RunError) {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else { return }
       guard isDirectory.boolValue else {
         throw RunError(.ioError, "cannot write the reports to \(out): it is a file, not a folder")
       }
       let entries = (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []
-      guard entries.isEmpty || entries.contains("manifest.json") || entries.contains(RunPartial.fileName)
-      else {
-        throw RunError(
-          .ioError,
-          "cannot write the reports to \(out): it holds files but no manifest.json, so it is not a "
-            + "storerecon report folder that a run may replace; choose another --out or empty it")
+      if entries.isEmpty || Publication.holdsReport(target) { return }
+      if partial && Publication.holdsPartial(target) { return }
+      let what =
+        Publication.holdsPartial(target)
+        ? "it holds a partition's partial.tsv, not a published report"
+        : entries.contains("manifest.json")
+          ? "its manifest.json is not a storerecon manifest, so it is not a published report"
+          : "it holds files but no manifest.json, so it is not a storerecon report folder"
+      throw RunError(
+        .ioError,
+        "cannot write the reports to \(out): \(what) that a run may replace; choose another --out or empty it"
+      )
+    }
+
+    /// Whether `folder` holds a published report: a `manifest.json` storerecon wrote (`"tool": "storerecon"`).
+    static func holdsReport(_ folder: String) -> Bool {
+      guard let data = FileManager.default.contents(atPath: folder + "/manifest.json"),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+      else { return false }
+      return object["tool"] as? String == "storerecon"
+    }
+
+    /// Whether `folder` holds a partition's partial (its first line names the format).
+    static func holdsPartial(_ folder: String) -> Bool {
+      guard let handle = FileHandle(forReadingAtPath: folder + "/" + RunPartial.fileName) else {
+        return false
       }
+      defer { try? handle.close() }
+      let head = (try? handle.read(upToCount: 32)) ?? Data()
+      return String(decoding: head, as: UTF8.self).hasPrefix("storerecon-partial ")
     }
 
     /// Removes `<out>.tmp-<pid>-…` folders whose run is no longer alive.

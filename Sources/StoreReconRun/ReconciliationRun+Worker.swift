@@ -163,6 +163,9 @@ extension ReconciliationRun {
       progress.note("warning: \(dropped) findings of the rules not checked left out (their inputs failed)")
     }
     outcome.duplicates = listed(outcome.duplicates, reports: inputs.reports)
+    // Before `asRead`: a worker's share of an engine-keyed input carries its app-row repeats (the merge
+    // does not read those rows again), but not its store records read twice (the merge lists those).
+    applyAppRowRepeats(inputs.rows.idRepeats, to: &inputs, progress: progress)
     let asRead = inputs.reports
     applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
     applyNotificationRepeats(repeats, to: &inputs, progress: progress)
@@ -181,7 +184,7 @@ extension ReconciliationRun {
     var setup = try setUp(request, progress: progress)
     try worker.apply(to: &setup)
     let publication = try Publication.begin(
-      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress)
+      setup.out, timeoutSeconds: request.lockTimeoutSeconds, progress: progress, partial: true)
     defer { publication.discard() }
     setup.staging = try publication.createStaging()
     let (inputs, outcome, asRead, _) = try readAndReconcile(

@@ -239,6 +239,7 @@ package enum ReconciliationRun {
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
     if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
+    inputs.rows.keepCreditsOnce()
     if let filter {
       try keepLineages(filter, &inputs, plan: plan, strict: strict, notifications: refusals.total)
     }

@@ -173,6 +173,12 @@ package struct MailSettings: Sendable, Equatable {
       }
       return value
     case .file(let path):
+      if let problem = MailSettings.openPermissions(path) {
+        throw MailError(
+          .config,
+          "the SMTP password file \(path) (mail.passwordFile) \(problem): refused, as libpq refuses such a "
+            + "~/.pgpass; run chmod 600 \(path)")
+      }
       guard let data = FileManager.default.contents(atPath: path) else {
         throw MailError(.config, "the SMTP password file \(path) (mail.passwordFile) cannot be read")
       }
@@ -184,6 +190,20 @@ package struct MailSettings: Sendable, Equatable {
       }
       return text
     }
+  }
+}
+
+extension MailSettings {
+  /// Why the file at `path` is open to others: `"is open to group or others (mode 0644)"` when group
+  /// or others have any permission on it (the rule libpq applies to a password file); `nil` otherwise,
+  /// also where the file does not exist (reading it then says so).
+  package static func openPermissions(_ path: String) -> String? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
+    else { return nil }
+    let octal = String(mode & 0o7777, radix: 8)
+    return
+      "is open to group or others (mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal))"
   }
 }
 

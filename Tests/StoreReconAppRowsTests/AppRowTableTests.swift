@@ -3,6 +3,7 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconAppRows
+import StoreReconIO
 
 /// The packed tables the run keeps, read in chunks on several threads, hold exactly the rows (and the
 /// rejects) the row readers give.
@@ -31,6 +32,53 @@ import StoreReconTestSupport
     play,tokB,u5,,GPA.1928-4331-4712-34567..9,
     stripe,cus_1,u6,,,yesterday
     """
+
+  /// A repeated `entitlement_id` is left out of the table and recorded with its line and the kept
+  /// row's, whatever the chunks (docs/contracts.md#one-row-per-id).
+  @Test func repeatedEntitlementIdsAreRecordedWithTheirLines() throws {
+    let dir = try TempDir()
+    let text =
+      Self.entitlements + "\ne1,u1,pro:monthly,play,GPA.1234-5678-9012-34567..2,active,"
+      + "2026-11-01T00:00:00Z,2026-12-01T00:00:00+01:00,2026-11-02T00:00:00Z\ne2,u2,lifetime,app_store,,active,,,\n"
+    let path = try dir.write("entitlements.csv", text)
+    for (chunkBytes, threads) in [(7, 2), (64, 3), (1 << 20, 1)] {
+      var table = PackedEntitlements()
+      let ids = EntitlementIds()
+      let counts = try EntitlementCSVReader().read(
+        path: path, displayName: "entitlements.csv", fileIndex: 1, rejects: RejectList(), into: &table,
+        ids: ids,
+        chunkBytes: chunkBytes, threads: threads)
+      #expect(counts.accepted == 7)
+      #expect(table.count == 5)
+      #expect(
+        ids.repeats
+          == [
+            AppRowRepeats.Repeat(
+              column: "entitlement_id", id: "e1", dropped: Origin(file: 1, line: 13),
+              kept: Origin(file: 1, line: 2), conflict: nil),
+            AppRowRepeats.Repeat(
+              column: "entitlement_id", id: "e2", dropped: Origin(file: 1, line: 14),
+              kept: Origin(file: 1, line: 3), conflict: "status"),
+          ], "chunks of \(chunkBytes) bytes")
+    }
+  }
+
+  /// The chunked readers refuse a header that names a column twice, as the row readers do.
+  @Test func aHeaderNamingAColumnTwiceIsRefused() throws {
+    let dir = try TempDir()
+    let path = try dir.write(
+      "entitlements.csv", Self.entitlements.replacingOccurrences(of: "updated_at\n", with: "Status\n"))
+    var table = PackedEntitlements()
+    #expect(
+      throws: InputError.malformed(
+        path: "entitlements.csv",
+        reason: "the header row (line 1) names column 'Status' twice (columns 6 and 9): which one holds the "
+          + "data cannot be told")
+    ) {
+      try EntitlementCSVReader().read(
+        path: path, displayName: "entitlements.csv", fileIndex: 1, rejects: RejectList(), into: &table)
+    }
+  }
 
   @Test func entitlementTableMatchesTheRowReader() throws {
     let dir = try TempDir()

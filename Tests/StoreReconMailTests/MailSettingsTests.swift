@@ -44,8 +44,24 @@ struct MailSettingsTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("pw").path
     try Data("line one\r\n".utf8).write(to: URL(fileURLWithPath: path))
+    chmod(path, 0o600)
     let fromFile = try Self.parse(Self.with(["username": "recon", "passwordFile": path]))
     #expect(try fromFile?.resolvePassword(environment: [:]) == "line one")
+    // Group or others with any access: refused as libpq refuses such a ~/.pgpass, saying how to fix it.
+    for mode in [0o640, 0o604, 0o620] as [mode_t] {
+      chmod(path, mode)
+      let octal = "0" + String(mode, radix: 8)
+      do {
+        _ = try fromFile?.resolvePassword(environment: [:])
+        Issue.record("mode \(octal): expected a refusal")
+      } catch {
+        #expect(error.kind == .config)
+        #expect(
+          error.message
+            == "the SMTP password file \(path) (mail.passwordFile) is open to group or others (mode \(octal)): "
+            + "refused, as libpq refuses such a ~/.pgpass; run chmod 600 \(path)")
+      }
+    }
   }
 
   @Test func rejectedShapes() {

@@ -3,6 +3,8 @@
 /// merge adds the partitions' shares up instead of reading the input again.
 package struct EngineInput: Sendable, Equatable {
   package var counts = InputCounts()
+  /// Its rows that repeated an app row's id with the same content (docs/contracts.md#one-row-per-id).
+  package var duplicates = 0
   package var firstAt: Instant?
   package var lastAt: Instant?
   package var unverified: Int?
@@ -24,8 +26,10 @@ package struct EngineInput: Sendable, Equatable {
     var out = self
     guard let read = Self.sum(counts.read, other.counts.read),
       let accepted = Self.sum(counts.accepted, other.counts.accepted),
-      let rejected = Self.sum(counts.rejected, other.counts.rejected)
+      let rejected = Self.sum(counts.rejected, other.counts.rejected),
+      let duplicates = Self.sum(duplicates, other.duplicates)
     else { return nil }
+    out.duplicates = duplicates
     out.counts = InputCounts(read: read, accepted: accepted, rejected: rejected)
     out.firstAt = [firstAt, other.firstAt].compactMap { $0 }.min()
     out.lastAt = [lastAt, other.lastAt].compactMap { $0 }.max()
@@ -73,14 +77,14 @@ extension InputReport {
   /// What a worker's partial says of this input (its rejects aside).
   package var engineShare: EngineInput {
     var e = EngineInput()
-    (e.counts, e.firstAt, e.lastAt) = (counts, firstAt, lastAt)
+    (e.counts, e.firstAt, e.lastAt, e.duplicates) = (counts, firstAt, lastAt, duplicates)
     (e.signatures, e.unverified, e.unpriced, e.error) = (signatures, unverified, unpriced, error)
     return e
   }
 
   /// Takes the counts and the rest of what the workers' partials say of this input.
   package mutating func take(_ e: EngineInput) {
-    (counts, firstAt, lastAt) = (e.counts, e.firstAt, e.lastAt)
+    (counts, firstAt, lastAt, duplicates) = (e.counts, e.firstAt, e.lastAt, e.duplicates)
     (signatures, unverified, unpriced, error) = (e.signatures, e.unverified, e.unpriced, e.error)
   }
 }

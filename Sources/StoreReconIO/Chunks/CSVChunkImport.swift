@@ -53,15 +53,11 @@ package enum CSVChunkImport {
     package let displayName: String
     private let lookup: [String: Int]
 
-    init(names: [String], displayName: String) {
+    /// A header row read at `line`; throws when it names one column twice, as ``CSVReader`` does.
+    init(names: [String], displayName: String, line: Int) throws(InputError) {
       self.names = names
       self.displayName = displayName
-      var map: [String: Int] = [:]
-      for (index, name) in names.enumerated() {
-        let key = CSVReader.key(name)
-        if map[key] == nil { map[key] = index }
-      }
-      lookup = map
+      lookup = try CSVReader.columnLookup(names, displayName: displayName, line: line)
     }
 
     /// The index of the column named `name` (ignoring case and surrounding spaces), or `nil`.
@@ -208,7 +204,7 @@ package enum CSVChunkImport {
           throw .malformed(
             path: displayName, reason: "line \(tooLong) is longer than \(LineReader.maximumLineLength) bytes")
         }
-        columns = try P.columns(Header(names: header, displayName: displayName))
+        columns = try P.columns(try Header(names: header, displayName: displayName, line: lineBase))
         expected = header.count
         file.mapWhole()
         self.file = file
@@ -482,7 +478,8 @@ package enum CSVChunkImport {
     merge: (P.Output) -> Void
   ) throws(InputError) -> InputCounts {
     let csv = try CSVReader(path: path, displayName: displayName)
-    var packer = P(columns: try P.columns(Header(names: csv.header, displayName: displayName)))
+    var packer = P(
+      columns: try P.columns(try Header(names: csv.header, displayName: displayName, line: csv.headerLine)))
     var counter = RecordCounter(displayName: displayName, rejects: rejects)
     let expected = csv.header.count
     var output = packer.makeOutput()

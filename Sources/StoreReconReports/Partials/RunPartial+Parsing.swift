@@ -1,14 +1,19 @@
 package import StoreReconCore
+import StoreReconPlatform
 
 extension RunPartial {
-  /// Reads a partial file's bytes; throws for a wrong header, an unknown tag, a malformed field or a
-  /// file cut short (no `end` line), with the line's number.
+  /// Reads a partial file's bytes; throws for a wrong header, a `sha256` line that does not match the
+  /// content (or none), an unknown tag, a malformed field or a file cut short (no `end` line), with the
+  /// line's number.
   package init(parsing bytes: [UInt8]) throws(PartialText.FormatError) {
     var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)[...]
     guard let first = lines.popFirst(), String(decoding: first, as: UTF8.self) == RunPartial.header else {
       throw PartialText.FormatError(
         line: 1, reason: "not a storerecon partial (expected '\(RunPartial.header)')")
     }
+    let content = try RunPartial.checkedContent(bytes)
+    lines = content.split(separator: 0x0A, omittingEmptySubsequences: false)[...]
+    _ = lines.popFirst()
     var number = 1
     func next() throws(PartialText.FormatError) -> PartialFields {
       number += 1
@@ -38,6 +43,28 @@ extension RunPartial {
       if tag == "end" { break }
       try add(tag, &f)
     }
+  }
+
+  /// The bytes before the last line, which must be `sha256 <hex>` of exactly them: a partial edited or
+  /// damaged after its partition wrote it is refused (docs/partitions.md#the-partial-file).
+  static func checkedContent(_ bytes: [UInt8]) throws(PartialText.FormatError) -> ArraySlice<UInt8> {
+    let lineCount = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    let body = bytes.last == 0x0A ? bytes.dropLast() : bytes[...]
+    let start = (body.lastIndex(of: 0x0A) ?? -1) + 1
+    let fields = String(decoding: body[start...], as: UTF8.self).split(
+      separator: "\t", omittingEmptySubsequences: false)
+    guard fields.count == 2, fields[0] == "sha256" else {
+      throw PartialText.FormatError(
+        line: lineCount, reason: "no 'sha256' line after 'end' (cut short, or not written by a partition)")
+    }
+    let content = bytes[..<start]
+    guard SHA256Digest.hex(of: Array(content)) == fields[1] else {
+      throw PartialText.FormatError(
+        line: lineCount,
+        reason: "the content does not match its sha256 line: the partial was changed after its partition "
+          + "wrote it; run that partition again")
+    }
+    return content
   }
 
   private mutating func add(_ tag: String, _ f: inout PartialFields) throws(PartialText.FormatError) {
@@ -73,6 +100,7 @@ extension RunPartial {
       e.unpriced = try f.optional(8) == nil ? nil : try f.int(8)
       e.signatures = try f.optional(9)
       e.error = try f.optional(10)
+      e.duplicates = try f.int(11)
       let index = try f.int(1)
       guard engineInputs[index] == nil else { throw f.error("input \(index) is given twice") }
       engineInputs[index] = e

@@ -1,12 +1,13 @@
 package import StoreReconCore
+import StoreReconPlatform
 
 /// What one partition of a partitioned run contributes to the reports (docs/partitions.md): the
 /// findings of the lineages it owns, its sums of revenue, counts and the tie-out's feed side, the
 /// records it read twice, the grants of its users. ``RunPartial/merged(_:)`` adds N of them up into
 /// what one unpartitioned run computes.
 package struct RunPartial: Sendable, Equatable {
-  /// The file's first line; the number is the format's version.
-  package static let header = "storerecon-partial 1"
+  /// The file's first line; the number is the format's version (2: the `sha256` line after `end`).
+  package static let header = "storerecon-partial 2"
   /// The file's name inside a partition's output folder.
   package static let fileName = "partial.tsv"
 
@@ -46,8 +47,18 @@ package struct RunPartial: Sendable, Equatable {
 }
 
 extension RunPartial {
-  /// The file's bytes: the header, `partition I N`, `date D`, then one tagged line per row.
+  /// The file's bytes: the header, `partition I N`, `date D`, then one tagged line per row, `end`, and
+  /// `sha256 <hex>` of every byte before that line (docs/partitions.md#the-partial-file).
   package func rendered() -> [UInt8] {
+    var bytes = content()
+    var out = PartialLines()
+    out.line(["sha256", SHA256Digest.hex(of: bytes)])
+    bytes += out.bytes
+    return bytes
+  }
+
+  /// The file's bytes up to its `end` line (what the `sha256` line states the checksum of).
+  func content() -> [UInt8] {
     var out = PartialLines()
     out.line([RunPartial.header])
     out.line(["partition", String(partition.index), String(partition.count)])
@@ -114,7 +125,7 @@ extension RunPartial {
       out.line([
         "IN", String(index), String(e.counts.read), String(e.counts.accepted), String(e.counts.rejected),
         e.firstAt.map { String($0.ms) }, e.lastAt.map { String($0.ms) }, e.unverified.map(String.init),
-        e.unpriced.map(String.init), e.signatures, e.error,
+        e.unpriced.map(String.init), e.signatures, e.error, String(e.duplicates),
       ])
       for r in e.rejects { out.line(["RJ", String(index), String(r.line), r.file, r.reason, r.raw]) }
     }

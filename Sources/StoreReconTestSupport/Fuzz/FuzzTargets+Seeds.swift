@@ -16,6 +16,7 @@ extension FuzzTargets {
       ]
       return texts.map { Array($0.utf8) }
     case "notifications": return notificationSeeds
+    case "money": return moneySeeds
     default: return []
     }
   }

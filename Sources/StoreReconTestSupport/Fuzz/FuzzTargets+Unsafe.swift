@@ -11,6 +11,7 @@ package enum FuzzTargets {
   /// StoreReconAppRows, which this target does not depend on).
   package static let names = [
     "appstore", "subscriptions", "voided", "sales", "reports", "json", "jws", "compressed", "values",
+    "money",
   ]
 
   /// One target at a time: the targets that read files share ``folder`` and its file names, and the
@@ -31,6 +32,7 @@ package enum FuzzTargets {
     case "jws": jws(data)
     case "compressed": compressed(data)
     case "values": values(data)
+    case "money": money(data)
     case "notifications": notifications(Array(data))
     default: return false
     }

@@ -165,11 +165,23 @@ struct SMTPDeliveryTests {
     defer { sink.stop() }
     let world = try RunWorld()
     defer { world.remove() }
-    try Data((Self.password + "\n").utf8).write(to: world.directory.appendingPathComponent("smtp-password"))
+    let file = world.directory.appendingPathComponent("smtp-password")
+    try Data((Self.password + "\n").utf8).write(to: file)
     var mail = Self.mailConfig(url: sink.url)
     mail["passwordEnv"] = nil
     mail["passwordFile"] = "smtp-password"
     try world.setConfig(["mail": mail])
+    // A password file others can read is refused, as libpq refuses such a ~/.pgpass (issue 32).
+    chmod(file.path, 0o644)
+    let open = try world.run(["--mail"])
+    #expect(open.status == 78, "\(open.stderr)")
+    #expect(
+      open.stderr.contains(
+        "the SMTP password file \(file.path) (mail.passwordFile) is open to group or others (mode 0644)"),
+      "\(open.stderr)")
+    #expect(open.stderr.contains("chmod 600 \(file.path)"))
+    #expect(try sink.received().isEmpty)
+    chmod(file.path, 0o600)
     let out = try world.run(["--mail"])
     #expect(out.status == 0, "\(out.stderr)")
     #expect(try sink.received().count == 1)

@@ -387,6 +387,61 @@ struct DatabaseRunTests {
         "read \(world.entitlementsAccepted + 1) = accepted \(world.entitlementsAccepted) + rejected 1"))
   }
 
+  /// A query that returns an id twice (a join, a union): the same row again counts once, other content
+  /// under the id is rejected naming the first row, as from a CSV file (docs/contracts.md#one-row-per-id).
+  @Test func repeatedIdsFromQueriesCountOnceOrAreRejected() throws {
+    let world = try LoadedWorld()
+    let before = try world.run(["--no-history", "--quiet"], out: world.out("before"))
+    #expect(before.status == 0, "\(before.stderr)")
+    let queries = try Binary.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: queries) }
+    for name in ["credentials", "assignments", "goodwill", "notifications"] {
+      try Data((EmbeddedQueries.text(name) ?? "").utf8).write(
+        to: queries.appendingPathComponent(name + ".sql"))
+    }
+    // Every credit, then the first credit again as it is; every entitlement, then the first with another
+    // status (the union's rows come last).
+    try Data(
+      """
+      (SELECT credit_id, user_id, store, transaction_id, product_id, quantity, credited_at, reversed_at
+       FROM credits ORDER BY credit_id COLLATE "C")
+      UNION ALL
+      (SELECT credit_id, user_id, store, transaction_id, product_id, quantity, credited_at, reversed_at
+       FROM credits ORDER BY credit_id COLLATE "C" LIMIT 1)
+      """.utf8
+    ).write(to: queries.appendingPathComponent("credits.sql"))
+    try Data(
+      """
+      (SELECT entitlement_id, user_id, product_id, source, store_key, status, starts_at, expires_at, updated_at
+       FROM entitlements ORDER BY entitlement_id COLLATE "C")
+      UNION ALL
+      (SELECT entitlement_id, user_id, product_id, source, store_key,
+              CASE WHEN status = 'revoked' THEN 'active' ELSE 'revoked' END, starts_at, expires_at, updated_at
+       FROM entitlements ORDER BY entitlement_id COLLATE "C" LIMIT 1)
+      """.utf8
+    ).write(to: queries.appendingPathComponent("entitlements.sql"))
+    let out = world.out("repeats")
+    let run = try world.run(["--queries", queries.path, "--no-history", "--quiet"], out: out)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try world.file(out, "findings.csv") == world.file(world.out("before"), "findings.csv"))
+    let manifest =
+      try JSONSerialization.jsonObject(with: world.file(out, "manifest.json")) as? [String: Any]
+    let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
+    let entitlements = inputs.first { $0["role"] as? String == "app.entitlements" }
+    let rejectsFile = try #require(entitlements?["rejectsFile"] as? String)
+    let rejects = Self.rows(try world.text(out, rejectsFile)).dropFirst()
+    #expect(
+      rejects.contains {
+        $0[1] == "\(world.entitlementsAccepted + 1)" && $0[2].hasPrefix("repeated entitlement_id '")
+          && $0[2].hasSuffix("entitlements.sql line 1 with another status (that one is kept)")
+      }, "\(rejects)")
+    let credits = inputs.first { $0["role"] as? String == "app.credits" }
+    #expect(credits?["duplicates"] as? Int == 1, "\(credits ?? [:])")
+    #expect(
+      credits?["read"] as? Int
+        == (credits?["accepted"] as? Int ?? 0) + (credits?["rejected"] as? Int ?? 0) + 1)
+  }
+
   @Test func eachFailureIsOneLineWithItsExitCode() throws {
     let world = try LoadedWorld()
     func expectOneLine(

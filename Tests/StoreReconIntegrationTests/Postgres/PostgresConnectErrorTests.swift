@@ -88,6 +88,28 @@ import Testing
     }
   }
 
+  /// libpq ignores a password file group or others can open; the error says so, and how to fix it
+  /// (the rule mail.passwordFile follows, issue 32).
+  @Test(.enabled(if: TestDatabase.passwordAvailable, TestDatabase.passwordSkipMessage))
+  func anOpenPassfileIsNamedWithItsMode() throws {
+    let file = try Self.passfile(TestDatabase.password ?? "")
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    guard ProcessInfo.processInfo.environment["PGPASSWORD"] == nil else { return }
+    chmod(file, 0o644)
+    do {
+      _ = try PostgresConnection.connect(Self.with(TestDatabase.passwordURL ?? "", passfile: file))
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.category == .permission)
+      #expect(
+        error.message.hasSuffix(
+          "asks for a password and libpq ignored the password file \(file): it is open to group or others "
+            + "(mode 0644); run chmod 600 \(file)"), "\(error.message)")
+    }
+    chmod(file, 0o600)
+    _ = try PostgresConnection.connect(Self.with(TestDatabase.passwordURL ?? "", passfile: file))
+  }
+
   @Test(.enabled(if: TestDatabase.passwordAvailable, TestDatabase.passwordSkipMessage))
   func rightPasswordFromAPassfileConnects() throws {
     let file = try Self.passfile(TestDatabase.password ?? "")

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import StoreReconCore
+import StoreReconPlatform
 @testable import StoreReconReports
 
 @Suite struct RunPartialTests {
@@ -63,12 +64,44 @@ import Testing
     #expect(throws: PartialText.FormatError.self) {
       try RunPartial(parsing: Array("storerecon-keymap 1\n".utf8))
     }
-    let badTag = Array("storerecon-partial 1\npartition\t0\t1\ndate\t2026-11-29\nXX\tz\nend\n".utf8)
+    var badTag = Array("storerecon-partial 2\npartition\t0\t1\ndate\t2026-11-29\nXX\tz\nend\n".utf8)
+    badTag += Array("sha256\t\(SHA256Digest.hex(of: badTag))\n".utf8)
     do {
       _ = try RunPartial(parsing: badTag)
       Issue.record("an unknown tag was read")
     } catch {
       #expect(error.line == 4)
+    }
+  }
+
+  /// A partial states the SHA-256 of its content; one changed after its partition wrote it is refused,
+  /// naming its last line (issue 32).
+  @Test func anEditedPartialIsRefusedByItsChecksum() throws {
+    let bytes = RunPartialTests.sample(0, 2).rendered()
+    let text = String(decoding: bytes, as: UTF8.self)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines[lines.count - 2].hasPrefix("sha256\t"))
+    #expect(lines[lines.count - 3] == "end")
+    // An amount ×100, a finding deleted, the checksum line removed: each refused.
+    let revenue = try #require(lines.firstIndex { $0.hasPrefix("R\t") })
+    var fields = lines[revenue].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    fields[6] += "00"
+    var edited = lines.map(String.init)
+    edited[revenue] = fields.joined(separator: "\t")
+    var deleted = lines.map(String.init)
+    deleted.remove(at: try #require(lines.firstIndex { $0.hasPrefix("F\t") }))
+    var unsigned = lines.map(String.init)
+    unsigned.remove(at: lines.count - 2)
+    for (name, variant) in [("edited", edited), ("deleted", deleted), ("unsigned", unsigned)] {
+      do {
+        _ = try RunPartial(parsing: Array(variant.joined(separator: "\n").utf8))
+        Issue.record("\(name): read")
+      } catch {
+        #expect(error.line == variant.count - 1, "\(name)")
+        #expect(
+          error.reason.contains(name == "unsigned" ? "no 'sha256' line" : "does not match its sha256 line"),
+          "\(name): \(error.reason)")
+      }
     }
   }
 
