@@ -371,6 +371,8 @@ extension ReconciliationRun {
       },
       tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports), status: status
     )
+    workbook.recognition = recognitionRows(setup, outcome)
+    workbook.waterfall = outcome.recognition.waterfall
     workbook.revenueTrend = trend
     workbook.findingsTrend = findingsTrend
     workbook.reportingTotals = reportingTotals
@@ -399,6 +401,7 @@ extension ReconciliationRun {
         "findings.csv", ReportTables.findingsCSV(outcome.findings, docsBase: config.docsBaseURL, cases: byKey)
       ),
       ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
+      (RecognitionTables.fileName, RecognitionTables.csv(recognitionRows(setup, outcome))),
       ("counts.csv", ReportTables.countsCSV(outcome.counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
       (
@@ -448,6 +451,10 @@ extension ReconciliationRun {
     facts.cases = outcome.cases
     facts.inputNotes = [duplicatesLine(outcome.duplicates)]
     facts.docsBase = config.docsBaseURL
+    facts.deferredAtT = RecognitionRow.deferredAtT(
+      recognitionRows(setup, outcome), last: ReportMonth(setup.date)
+    )
+    .map { Money(minor: $0.1, currency: $0.0) }
     return facts
   }
 

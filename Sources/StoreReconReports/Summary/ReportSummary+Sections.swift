@@ -296,6 +296,7 @@ extension ReportSummary {
       revenue.isEmpty
         ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
         : .table(table))
+    if let line = deferredLine { blocks.append(.paragraph(line)) }
     if let totals = ReportingTotals.build(facts), !totals.lines.isEmpty {
       blocks.append(.subheading("In \(totals.currency.code) (\(totals.label))"))
       blocks.append(.table(Self.reportingTable(totals, date: date)))
@@ -310,6 +311,13 @@ extension ReportSummary {
       blocks.append(.picture(Self.trendPicture(trend)))
     }
     return SummarySection(title: "Revenue", blocks: blocks)
+  }
+
+  /// The deferred revenue at T per currency, in one sentence (docs/reports.md#revenue_recognitioncsv).
+  var deferredLine: String? {
+    guard let deferred = facts.deferredAtT, !deferred.isEmpty else { return nil }
+    return "Deferred revenue at T (revenue_recognition.csv): "
+      + deferred.map { Grouped.money($0) }.joined(separator: "; ") + "."
   }
 
   /// The findings' money at stake in the reporting currency, in one sentence.
