@@ -402,6 +402,8 @@ extension ReconciliationRun {
       ),
       ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
       (RecognitionTables.fileName, RecognitionTables.csv(recognitionRows(setup, outcome))),
+      (ChargeTables.fileName, ChargeTables.csv(outcome.charges, dayOf: { setup.calendar.day(of: $0) })),
+      (ChargeTables.importFileName, ChargeTables.importCSV(outcome.charges)),
       ("counts.csv", ReportTables.countsCSV(outcome.counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
       (

@@ -93,6 +93,7 @@ extension ReconciliationRun {
     p.notificationFields = notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf)
     p.revenue = outcome.revenue
     p.recognition = outcome.recognition
+    p.charges = outcome.charges
     p.counts = CountsRow.rows(ledger: ledger, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
     if !setup.config.playSales.isEmpty { p.playUnits = CountsRow.playUnits(ledger: ledger, day: setup.date) }
     let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
@@ -145,6 +146,7 @@ extension ReconciliationRun {
     out.findings = merged.findings
     out.revenue = merged.revenue
     out.recognition = merged.recognition
+    out.charges = merged.charges
     let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
     out.counts = CountsRow.withReportUnits(
       merged.counts, reports: inputs.storeReports, date: setup.date,

@@ -365,6 +365,8 @@ package enum ReconciliationRun {
     package var skipped = SkippedRules()
     /// Revenue recognised and deferred (``RevenueRecognition``; a merge's from the partials).
     package var recognition = RecognitionSums()
+    /// charges.csv's lines (``ChargeLines``; a merge's from the partials).
+    package var charges: [ChargeLine] = []
   }
 
   /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.
@@ -438,6 +440,7 @@ package enum ReconciliationRun {
       ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut, settled: settled,
       unchecked: unchecked, duplicates: inputs.builder.duplicates, ms: reconcileMs)
     outcome.recognition = recognitionSums(setup, ledger: ledger)
+    outcome.charges = ChargeLines.lines(ledger: ledger, settled: settled)
     return outcome
   }
 

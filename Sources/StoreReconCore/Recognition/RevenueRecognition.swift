@@ -62,16 +62,7 @@ package enum RevenueRecognition {
       let r = view.record(number: n)
       let slot = r.flags.revenueSlot
       guard slot >= 0, r.flags.rawValue & 3 == 0, r.amount > 0, r.currency != 0 else { continue }
-      let type = products.productType[Int(r.variant)]
-      let oneTime = type == .consumable || type == .nonConsumable
-      var end: Int64
-      if oneTime {
-        end = r.at
-      } else if chain.store != .play && r.expires != PackedRecord.none {
-        end = r.expires
-      } else {
-        end = products.period[Int(r.variant)].advance(Instant(ms: r.at)).ms
-      }
+      let end = serviceEnd(of: r, store: chain.store, products)
       var schedule = ChargeSchedule(start: r.at, end: end, amount: r.amount)
       if chain.store == .play {
         schedule.refunds = playRefunds(of: r, chain: c, view)
@@ -80,6 +71,15 @@ package enum RevenueRecognition {
       }
       body(n, slot, schedule)
     }
+  }
+
+  /// The end of charge `r`'s service period (it starts at the charge): at once for a one-time product
+  /// or consumable; an App Store transaction's `expiresDate`; else one catalog period later.
+  static func serviceEnd(of r: PackedRecord, store: Store, _ products: ProductNames) -> Int64 {
+    let type = products.productType[Int(r.variant)]
+    if type == .consumable || type == .nonConsumable { return r.at }
+    if store != .play && r.expires != PackedRecord.none { return r.expires }
+    return products.period[Int(r.variant)].advance(Instant(ms: r.at)).ms
   }
 
   /// The refunds of Play order `r` in chain `c`: its refund rows, each on its day; without any, a

@@ -49,6 +49,7 @@ extension RunPartial {
       }
     case "R": revenue.append(try f.revenue())
     case "RR", "RW": try addRecognition(tag, f)
+    case "CL": try addCharge(f)
     case "C":
       var c = CountsRow(store: try f.store(1), productId: try f.text(2))
       c.chainsPaidThrough = try f.int(3)

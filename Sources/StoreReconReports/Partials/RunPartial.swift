@@ -25,6 +25,8 @@ package struct RunPartial: Sendable, Equatable {
   package var revenue: [RevenueRow] = []
   /// Revenue recognition sums (``RevenueRecognition``): `RR` and `RW` lines.
   package var recognition = RecognitionSums()
+  /// charges.csv's lines (``ChargeLines``): `CL` lines.
+  package var charges: [ChargeLine] = []
   /// The counts before the stores' own units (chains paid through, active entitlements).
   package var counts: [CountsRow] = []
   /// Play sales units of the report day per product; `nil` where the run reads no Play sales report.
@@ -72,6 +74,7 @@ extension RunPartial {
       ])
     }
     for fields in recognitionLines() { out.line(fields) }
+    for fields in chargeLines() { out.line(fields) }
     for c in counts {
       out.line([
         "C", c.store.rawValue, c.productId, String(c.chainsPaidThrough), String(c.entitlementsActive),

@@ -52,3 +52,60 @@ import StoreReconTestSupport
     #expect(try world.file("revenue_recognition.csv") == text)
   }
 }
+
+/// charges.csv reproduces the money totals of revenue.csv and revenue_recognition.csv by the filters
+/// docs/reports.md#chargescsv states.
+@Suite struct ChargesTraceTests {
+  @Test func everyTotalIsAFilterOnChargesCsv() throws {
+    let world = try RunWorld(users: 600)
+    defer { world.remove() }
+    let run = try world.run([])
+    #expect(run.status == 0, "\(run.stderr)")
+    let charges = RevenueRecognitionRunTests.rows(try world.file("charges.csv"))
+    #expect(charges.count > 100)
+    // revenue.csv per day, store, product and currency.
+    var expected: [String: [Int64]] = [:]
+    for r in RevenueRecognitionRunTests.rows(try world.file("revenue.csv")) {
+      let key = [r[0], r[1], r[2], r[3]].joined(separator: " ")
+      expected[key] = [
+        Int64(r[4]) ?? -1, Int64(r[5]) ?? -1, Int64(r[7]) ?? -1, Int64(r[8]) ?? -1, Int64(r[9]) ?? -1,
+      ]
+    }
+    var traced: [String: [Int64]] = [:]
+    // Recognition: billed and refunded per store, currency, product and month.
+    var billed: [String: [Int64]] = [:]
+    for c in charges {
+      let amount = Int64(c[11]) ?? -1
+      if c[14] == "yes" {
+        let key = [c[7], c[1], c[4], c[5]].joined(separator: " ")
+        var v = traced[key] ?? [0, 0, 0, 0, 0]
+        if c[0] == "charge" {
+          v[0] += 1
+          v[1] += amount
+        } else {
+          v[2] += amount
+          v[3] += 1
+        }
+        v[4] += Int64(c[12]) ?? 0
+        traced[key] = v
+      }
+      if c[15] == "yes" {
+        let key = [c[1], c[5], c[4], c[8]].joined(separator: " ")
+        var v = billed[key] ?? [0, 0]
+        if c[0] == "charge" { v[0] += amount } else { v[1] += amount }
+        billed[key] = v
+      }
+    }
+    #expect(traced == expected)
+    var recognition: [String: [Int64]] = [:]
+    for r in RevenueRecognitionRunTests.rows(try world.file("revenue_recognition.csv"))
+    where r[4] != "0" || r[5] != "0" {
+      recognition[r[0...3].joined(separator: " ")] = [Int64(r[4]) ?? -1, Int64(r[5]) ?? -1]
+    }
+    #expect(billed == recognition)
+    // The import file: one row per charge.
+    let imports = RevenueRecognitionRunTests.rows(try world.file("revenue_recognition_import.csv"))
+    #expect(imports.count == charges.filter { $0[0] == "charge" }.count)
+    #expect(Set(imports.map { $0[0] }) == ["App Store", "Google Play"])
+  }
+}
