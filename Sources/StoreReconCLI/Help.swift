@@ -113,7 +113,9 @@ enum Help {
       -q, --quiet         No progress lines on stderr.
       -h, --help          Show help information.
 
-    Writes findings.csv, revenue.csv, counts.csv, grants.csv, tieout.csv and tieout_orders.csv (the
+    Writes findings.csv, revenue.csv, revenue_recognition.csv (revenue recognised and deferred per
+    month), charges.csv (every charge and refund behind them), revenue_recognition_import.csv,
+    counts.csv, grants.csv, tieout.csv and tieout_orders.csv (the
     transaction feed against the stores' own Sales, Financial and earnings reports, when the config
     names them), duplicates.csv (store records read in two files, counted once), rejects/<input>.csv
     (written as found), summary.txt, summary.html, reconciliation.xlsx (the same tables

@@ -373,6 +373,8 @@ extension ReconciliationRun {
       },
       tieOut: outcome.tieOut, payouts: PayoutTotal.payoutTotals(inputs.storeReports), status: status
     )
+    workbook.recognition = recognitionRows(setup, outcome)
+    workbook.waterfall = outcome.recognition.waterfall
     workbook.revenueTrend = trend
     workbook.findingsTrend = findingsTrend
     workbook.reportingTotals = reportingTotals
@@ -401,6 +403,9 @@ extension ReconciliationRun {
         "findings.csv", ReportTables.findingsCSV(outcome.findings, docsBase: config.docsBaseURL, cases: byKey)
       ),
       ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
+      (RecognitionTables.fileName, RecognitionTables.csv(recognitionRows(setup, outcome))),
+      (ChargeTables.fileName, ChargeTables.csv(outcome.charges, dayOf: { setup.calendar.day(of: $0) })),
+      (ChargeTables.importFileName, ChargeTables.importCSV(outcome.charges)),
       ("counts.csv", ReportTables.countsCSV(outcome.counts)),
       ("grants.csv", ReportTables.grantsCSV(grants)),
       (
@@ -450,6 +455,10 @@ extension ReconciliationRun {
     facts.cases = outcome.cases
     facts.inputNotes = [duplicatesLine(outcome.duplicates)]
     facts.docsBase = config.docsBaseURL
+    facts.deferredAtT = RecognitionRow.deferredAtT(
+      recognitionRows(setup, outcome), last: ReportMonth(setup.date)
+    )
+    .map { Money(minor: $0.1, currency: $0.0) }
     return facts
   }
 

@@ -9,6 +9,7 @@ extension ReconciliationRun {
     if let row = outcome.revenue.first(where: \.overflowed) {
       return "revenue of \(row.day) \(row.store.rawValue) \(row.productId) \(row.currency.code)"
     }
+    if outcome.recognition.overflowed { return "revenue recognition" }
     if let finding = outcome.findings.first(where: \.overflowed) {
       return "the money at stake of \(finding.kind.rawValue)/\(finding.reason.rawValue) \(finding.chainKey)"
     }
@@ -44,6 +45,8 @@ extension ReconciliationRun {
     }
     for r in outcome.revenue { add(r.currency, r.grossMinor, r.taxMinor, r.refundsMinor, r.proceedsMinor) }
     if let what = check("revenue") { return what }
+    for (cell, a) in outcome.recognition.cells { add(cell.currency, a.billed, a.refunded, a.recognized) }
+    if let what = check("revenue recognition") { return what }
     for f in outcome.findings { if let c = f.currency, let a = f.amountMinor { add(c, a) } }
     if let what = check("the findings' money at stake") { return what }
     for c in outcome.tieOut.cells {

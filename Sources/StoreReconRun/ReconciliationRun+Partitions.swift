@@ -92,6 +92,8 @@ extension ReconciliationRun {
     p.findings = outcome.findings
     p.notificationFields = notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf)
     p.revenue = outcome.revenue
+    p.recognition = outcome.recognition
+    p.charges = outcome.charges
     p.counts = CountsRow.rows(ledger: ledger, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
     if !setup.config.playSales.isEmpty { p.playUnits = CountsRow.playUnits(ledger: ledger, day: setup.date) }
     let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
@@ -143,6 +145,8 @@ extension ReconciliationRun {
     out.readouts = try mergedReadouts(merged, setup: setup, inputs: inputs, settled: outcome.settled)
     out.findings = merged.findings
     out.revenue = merged.revenue
+    out.recognition = merged.recognition
+    out.charges = merged.charges
     let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
     out.counts = CountsRow.withReportUnits(
       merged.counts, reports: inputs.storeReports, date: setup.date,

@@ -364,6 +364,10 @@ package enum ReconciliationRun {
     package var readouts: [Readout]?
     /// The rules left out because an input they need failed (their findings dropped).
     package var skipped = SkippedRules()
+    /// Revenue recognised and deferred (``RevenueRecognition``; a merge's from the partials).
+    package var recognition = RecognitionSums()
+    /// charges.csv's lines (``ChargeLines``; a merge's from the partials).
+    package var charges: [ChargeLine] = []
   }
 
   /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.
@@ -433,9 +437,12 @@ package enum ReconciliationRun {
         "note: not tied out (the period ends after \(setup.asOf), so the feed cannot show all of it yet): "
           + periods.joined(separator: ", "))
     }
-    return Outcome(
+    var outcome = Outcome(
       ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut, settled: settled,
       unchecked: unchecked, duplicates: inputs.builder.duplicates, ms: reconcileMs)
+    outcome.recognition = recognitionSums(setup, ledger: ledger)
+    outcome.charges = ChargeLines.lines(ledger: ledger, settled: settled)
+    return outcome
   }
 
   /// The tie-out beside the reports' look-ups (revenue's proceeds and the readout's settled ones,

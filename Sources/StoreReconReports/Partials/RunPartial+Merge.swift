@@ -49,6 +49,8 @@ extension RunPartial {
     out.findings = Finding.sortedInReportOrder(ordered.flatMap(\.findings))
     for p in ordered { out.notificationFields.merge(p.notificationFields) { a, _ in a } }
     out.revenue = try mergedRevenue(ordered.flatMap(\.revenue))
+    out.recognition = try mergedRecognition(ordered)
+    out.charges = ordered.flatMap(\.charges).sorted(by: ChargeLine.reportOrder)
     out.counts = try mergedCounts(ordered.flatMap(\.counts))
     if ordered.contains(where: { $0.playUnits != nil }) {
       var units: [String: Int64] = [:]

@@ -75,6 +75,8 @@ extension RunPartial {
         try f.text(i)
       }
     case "R": revenue.append(try f.revenue())
+    case "RR", "RW": try addRecognition(tag, f)
+    case "CL": try addCharge(f)
     case "C":
       var c = CountsRow(store: try f.store(1), productId: try f.text(2))
       c.chainsPaidThrough = try f.int(3)

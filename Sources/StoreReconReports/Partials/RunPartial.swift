@@ -24,6 +24,10 @@ package struct RunPartial: Sendable, Equatable {
   /// signed, received and processed instants and age (as the report writes them).
   package var notificationFields: [String: [String]] = [:]
   package var revenue: [RevenueRow] = []
+  /// Revenue recognition sums (``RevenueRecognition``): `RR` and `RW` lines.
+  package var recognition = RecognitionSums()
+  /// charges.csv's lines (``ChargeLines``): `CL` lines.
+  package var charges: [ChargeLine] = []
   /// The counts before the stores' own units (chains paid through, active entitlements).
   package var counts: [CountsRow] = []
   /// Play sales units of the report day per product; `nil` where the run reads no Play sales report.
@@ -80,6 +84,8 @@ extension RunPartial {
         String(r.proceedsMinor), r.proceedsSource.rawValue,
       ])
     }
+    for fields in recognitionLines() { out.line(fields) }
+    for fields in chargeLines() { out.line(fields) }
     for c in counts {
       out.line([
         "C", c.store.rawValue, c.productId, String(c.chainsPaidThrough), String(c.entitlementsActive),

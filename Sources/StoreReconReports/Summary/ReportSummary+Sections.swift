@@ -296,7 +296,7 @@ extension ReportSummary {
       )
     ]
     // The totals in the reporting currency first (they fit beside the chart), the per-currency table
-    // folded under them.
+    // folded under them, then the deferred revenue at T.
     if let totals = ReportingTotals.build(facts), !totals.lines.isEmpty {
       let previous = CivilDate(daysSinceEpoch: date.daysSinceEpoch - 1)
       blocks.append(
@@ -314,10 +314,18 @@ extension ReportSummary {
       revenue.isEmpty
         ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
         : .folded("Per store and currency (\(Grouped.count(revenue.count)) rows)", table))
+    if let line = deferredLine { blocks.append(.paragraph(line)) }
     if let trend = RevenueTrend.build(revenue: facts.revenue, date: date, fx: facts.fx) {
       blocks.append(.picture(Self.trendPicture(trend)))
     }
     return SummarySection(title: "Revenue", blocks: blocks)
+  }
+
+  /// The deferred revenue at T per currency, in one sentence (docs/reports.md#revenue_recognitioncsv).
+  var deferredLine: String? {
+    guard let deferred = facts.deferredAtT, !deferred.isEmpty else { return nil }
+    return "Deferred revenue at T (revenue_recognition.csv): "
+      + deferred.map { Grouped.money($0) }.joined(separator: "; ") + "."
   }
 
   /// The findings' money at stake in the reporting currency, in one sentence.

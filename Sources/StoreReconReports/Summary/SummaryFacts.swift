@@ -40,6 +40,9 @@ package struct SummaryFacts: Sendable {
   /// The run's cases with their states (docs/cases.md); `nil`: made from the findings, the tie-out and
   /// the inputs, every one new.
   package var cases: CaseBook?
+  /// Deferred revenue at T per currency (revenue_recognition.csv's closing balances of T's month), in
+  /// currency code order; `nil` leaves the line out.
+  package var deferredAtT: [Money]?
   /// What the next steps' links start with (the config's `docsBaseURL`).
   package var docsBase = NextStep.defaultDocsBase
 

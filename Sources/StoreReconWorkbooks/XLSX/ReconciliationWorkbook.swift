@@ -48,6 +48,11 @@ package enum ReconciliationWorkbook {
     /// The run's money in the reporting currency (``ReportingTotals``, with an FX table): a section of
     /// the Summary sheet after the revenue totals; `nil` leaves it out.
     package var reportingTotals: ReportingTotals?
+    /// revenue_recognition.csv's rows: the **Revenue recognition** sheet; empty leaves it out.
+    package var recognition: [RecognitionRow] = []
+    /// What each billed month's charges recognise per month: the **Revenue waterfall** sheet (shown
+    /// with ``recognition``).
+    package var waterfall: [RecognitionSums.Flow: Int64] = [:]
     /// What the `docs` links start with (the config's `docsBaseURL`): a web address makes them
     /// hyperlinks, anything else (the default `docs/`) text.
     package var docsBase = NextStep.defaultDocsBase
@@ -77,7 +82,7 @@ package enum ReconciliationWorkbook {
     /// Data rows over all tables (decides constant-memory mode).
     package var tableRows: Int {
       findings.count + revenue.count + counts.count + grants.count + rejects.count + tieOut.cells.count
-        + tieOut.orders.count
+        + tieOut.orders.count + recognition.count
     }
   }
 
@@ -127,6 +132,11 @@ package enum ReconciliationWorkbook {
       try writeTieOutOrders(content.tieOut.orders, into: workbook, rowLimit: options.rowLimit, docsBase: docs)
       try writeFindings(content.findings, into: workbook, rowLimit: options.rowLimit, docsBase: docs)
       try writeRevenue(content.revenue, into: workbook, rowLimit: options.rowLimit)
+      if !content.recognition.isEmpty {
+        try writeRecognition(content.recognition, into: workbook, rowLimit: options.rowLimit)
+        try writeWaterfall(
+          content.waterfall, rows: content.recognition, into: workbook, rowLimit: options.rowLimit)
+      }
       try writeCounts(content.counts, into: workbook, rowLimit: options.rowLimit)
       try writeGrants(content.grants, into: workbook, rowLimit: options.rowLimit)
       try writeRejects(content.rejects, into: workbook, rowLimit: options.rowLimit)
