@@ -106,9 +106,9 @@ let package = Package(
         "StoreReconRun", "StoreReconPostgres", "StoreReconSQLite", "StoreReconReports", "StoreReconWorkbooks", "StoreReconSettings", "StoreReconMail",
         "StoreReconFetch", "StoreReconDemo",
       ]),
-    .executableTarget(name: "storerecon", dependencies: ["StoreReconCLI"]),
+    .executableTarget(name: "storerecon", dependencies: ["StoreReconCLI", "StoreReconPlatform"]),
     // The worker alone (docs/partitions.md#the-worker-protocol): no PostgreSQL, workbooks, mail or fetch.
-    .executableTarget(name: "storerecon-worker", dependencies: ["StoreReconRun"]),
+    .executableTarget(name: "storerecon-worker", dependencies: ["StoreReconRun", "StoreReconPlatform"]),
     // Importer throughput alone (MB/s per format): `swift run -c release storerecon-bench FILE…`.
     .executableTarget(
       name: "storerecon-bench", dependencies: ["StoreReconPlatform", "StoreReconCore", "StoreReconImporters"]),

@@ -143,3 +143,52 @@ struct TidyCheckerTests {
         "\nSources/StoreReconCore/Free.swift\nSources/StoreReconCore/Listed.swift\n"))
   }
 }
+
+/// Rule 5 on small synthetic trees.
+@Suite("Tidy checkers: Core's folder order")
+struct TidyCoreOrderTests {
+  private func file(_ folder: String, _ name: String, _ text: String) -> TidyFile {
+    TidyFile(path: "Sources/StoreReconCore/\(folder)/\(name).swift", text: text)
+  }
+
+  private let order = ["Model", "Ledger", "Reconcile"]
+
+  @Test("a Model file naming a Ledger type is flagged once, at its first use")
+  func wrongDirection() {
+    let files = [
+      file("Ledger", "Chain", "package struct Chain {}\n"),
+      file("Model", "Order", "struct Order {\n  var a: Chain\n  var b: Chain\n}\n"),
+    ]
+    let violations = TidyCoreOrder.check(files, order: order)
+    #expect(violations.map(\.path) == ["Sources/StoreReconCore/Model/Order.swift"])
+    #expect(violations.map(\.line) == [2])
+    #expect(violations.first?.message.contains("`Chain` is declared in Core/Ledger") == true)
+  }
+
+  @Test("the right direction, member names, nested types of the same name and comments pass")
+  func rightDirection() {
+    let files = [
+      file("Model", "Instant", "package struct Instant {}\n"),
+      file("Reconcile", "Finding", "package struct Finding {}\nstruct Key {}\n"),
+      file(
+        "Ledger", "Chain",
+        """
+        // A Finding is made from chains later.
+        struct Chain {
+          var at: Instant
+          enum Key { case a }
+          var key: Key
+          var text = "Finding"
+          func f(_ x: Chain) { _ = x.Finding }
+        }
+        """),
+    ]
+    #expect(TidyCoreOrder.check(files, order: order) == [])
+  }
+
+  @Test("a Core folder missing from the order is flagged")
+  func unknownFolder() {
+    let files = [file("Gadgets", "Gadget", "struct Gadget {}\n")]
+    #expect(TidyCoreOrder.check(files, order: order).map(\.path) == ["Sources/StoreReconCore/Gadgets"])
+  }
+}

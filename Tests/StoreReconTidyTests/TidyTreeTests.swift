@@ -120,6 +120,12 @@ struct TidyTreeTests {
     tree.record(violations, hint: "tidy rule 4: fix the path, or see the exemptions in TidyCitations.swift")
   }
 
+  @Test("5. Core's folders name only types of their own folder and the folders before them")
+  func coreFolderOrder() throws {
+    let tree = try TidyTree.shared.get()
+    tree.record(TidyCoreOrder.check(tree.files), hint: "tidy rule 5; see TidyCoreOrder.swift")
+  }
+
   /// Run by make-allowlists.sh (`TIDY_WRITE_ALLOWLISTS=1`): rewrites both ratchet lists from the tree.
   @Test("write the allowlists from the current tree", .enabled(if: TidyTree.regenerating))
   func writeAllowlists() throws {

@@ -36,15 +36,7 @@ package final class LedgerBuilder {
   package internal(set) var duplicates: [RecordDuplicate] = []
 
   /// Creates an empty builder.
-  package init() { AllocatorTuning.apply() }
-
-  /// An empty entitlement table sharing this builder's key pool and product names (no text look-ups later).
-  package func packedEntitlements() -> PackedEntitlements {
-    PackedEntitlements(pool: storage.pool, products: storage.products)
-  }
-
-  /// An empty credential table sharing this builder's key pool.
-  package func packedCredentials() -> PackedCredentials { PackedCredentials(pool: storage.pool) }
+  package init() {}
 
   /// The records added from here on are read from input `index` (the run's numbering), for the
   /// duplicates report.
