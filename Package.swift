@@ -145,6 +145,19 @@ let package = Package(
         "StoreReconTestSupport",
       ]),
     .testTarget(
+      name: "StoreReconWorkbooksTests",
+      dependencies: [
+        "StoreReconWorkbooks", "StoreReconReports", "StoreReconCore", "StoreReconPlatform", "StoreReconTestSupport",
+      ]),
+    .testTarget(
+      name: "StoreReconSettingsTests",
+      dependencies: ["StoreReconSettings", "StoreReconCore", "StoreReconTestSupport"]),
+    .testTarget(
+      name: "StoreReconRunTests",
+      dependencies: [
+        "StoreReconRun", "StoreReconReports", "StoreReconCore", "StoreReconPlatform", "StoreReconTestSupport",
+      ]),
+    .testTarget(
       name: "StoreReconMailTests",
       dependencies: ["StoreReconMail", "StoreReconCore", "StoreReconTestSupport"]),
     .testTarget(
