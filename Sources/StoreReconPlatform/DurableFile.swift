@@ -30,9 +30,8 @@ package enum DurableFile {
 
   /// Writes `bytes` to `path`, creating its folders. `mode` is the file's mode whatever the umask; nil
   /// leaves it to the umask (as a new file gets by default).
-  package static func write(_ bytes: [UInt8], to path: String, mode: UInt32? = mode) throws(WriteError) {
-    let folder = folder(of: path)
-    try createFolders(folder)
+  package static func write(_ bytes: [UInt8], to path: String, mode: UInt32? = Self.mode) throws(WriteError) {
+    try createFolders(folder(of: path))
     let temporary = temporaryPath(for: path)
     do {
       let fd = try Syscall.retrying {
@@ -50,7 +49,7 @@ package enum DurableFile {
   }
 
   /// Writes UTF-8 text as ``write(_:to:mode:)`` writes bytes.
-  package static func write(_ text: String, to path: String, mode: UInt32? = mode) throws(WriteError) {
+  package static func write(_ text: String, to path: String, mode: UInt32? = Self.mode) throws(WriteError) {
     try write(Array(text.utf8), to: path, mode: mode)
   }
 
@@ -72,8 +71,8 @@ package enum DurableFile {
   /// The temporary name beside `path` that a write goes to first: `.NAME.tmp-PID` in the same folder.
   package static func temporaryPath(for path: String) -> String {
     let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
-    let folder = folder(of: path)
-    return (folder == "." && !path.hasPrefix("./") ? "" : folder + "/") + ".\(name).tmp-\(getpid())"
+    let parent = folder(of: path)
+    return (parent == "." && !path.hasPrefix("./") ? "" : parent + "/") + ".\(name).tmp-\(getpid())"
   }
 
   /// The bytes of the file at `path`, or nil where it does not exist or cannot be read.
@@ -117,9 +116,14 @@ package enum DurableFile {
   private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(SystemError) {
     var written = 0
     while written < bytes.count {
-      let count = try bytes.withUnsafeBytes { (raw) throws(SystemError) -> Int in
+      let count = bytes.withUnsafeBytes { raw -> Int in
         let rest = UnsafeRawBufferPointer(rebasing: raw[written...])
-        return try Syscall.retrying { Glibc.write(fd, rest.baseAddress, rest.count) }
+        return Glibc.write(fd, rest.baseAddress, rest.count)
+      }
+      if count < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        throw SystemError(code: code)
       }
       written += count
     }
