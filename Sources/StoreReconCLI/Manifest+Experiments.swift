@@ -1,3 +1,4 @@
+import StoreReconPlatform
 import StoreReconCore
 import StoreReconReports
 package import StoreReconRun

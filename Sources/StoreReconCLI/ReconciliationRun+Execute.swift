@@ -324,7 +324,7 @@ extension ReconciliationRun {
     if let notificationsFile { files.append(("notifications.csv", notificationsFile)) }
     for (name, bytes) in files {
       do {
-        try AtomicFile.write(bytes, to: setup.staging + "/" + name)
+        try DurableFile.write(bytes, to: setup.staging + "/" + name)
       } catch {
         throw RunError(.ioError, error.description)
       }
@@ -502,7 +502,7 @@ extension ReconciliationRun {
       result: written.result, config: setup.config, configPath: configPath, database: database,
       outputs: written.files, streamed: written.streamed, timings: timings)
     do {
-      try AtomicFile.write(manifest, to: setup.staging + "/manifest.json")
+      try DurableFile.write(manifest, to: setup.staging + "/manifest.json")
     } catch {
       throw RunError(.ioError, error.description)
     }
@@ -550,7 +550,7 @@ extension ReconciliationRun {
     let keymap = graph.keymap()
     let bytes = keymap.rendered()
     do {
-      try AtomicFile.write(bytes, to: path)
+      try DurableFile.write(bytes, to: path)
     } catch {
       throw RunError(.ioError, error.description)
     }

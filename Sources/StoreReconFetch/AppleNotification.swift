@@ -1,4 +1,5 @@
 import StoreReconIO
+import StoreReconPlatform
 import StoreReconSettings
 
 /// One App Store Server Notification from the notification history, as a line of
@@ -55,16 +56,16 @@ struct AppleNotification: Equatable {
   /// The line (without its newline).
   var line: String {
     let sends = attempts.map {
-      JSONText.object([("attemptDate", .integer($0.date)), ("sendAttemptResult", .string($0.result))])
+      JSONText.object([("attemptDate", .int($0.date)), ("sendAttemptResult", .string($0.result))])
     }
     return JSONText.object([
       ("notificationUUID", .string(uuid)), ("notificationType", .string(type)), ("subtype", .string(subtype)),
-      ("signedDate", .integer(signedDate)), ("originalTransactionId", .string(originalTransactionId)),
+      ("signedDate", .int(signedDate)), ("originalTransactionId", .string(originalTransactionId)),
       ("transactionId", .string(transactionId)),
       ("firstSendAttemptResult", .string(attempts.first?.result ?? "")),
-      ("sendAttempts", .raw("[" + sends.joined(separator: ",") + "]")),
+      ("sendAttempts", .array(sends)),
       ("signedPayload", .string(signedPayload)),
-    ])
+    ]).compact()
   }
 
   /// The notifications of a previous fetch's file, by UUID; a line that does not read is a data error.

@@ -36,13 +36,15 @@ package final class AppleTokens: BearerTokens {
     let signer = try loadSigner()
     let header = JSONText.object([
       ("alg", .string("ES256")), ("kid", .string(keyId)), ("typ", .string("JWT")),
-    ])
-    var claims: [(String, JSONText.Member)] = [
-      ("iss", .string(issuerId)), ("iat", .integer(now)), ("exp", .integer(now + AppleTokens.lifetime)),
+    ]).compact()
+    var claims: [(String, JSONText)] = [
+      ("iss", .string(issuerId)), ("iat", .int(now)), ("exp", .int(now + AppleTokens.lifetime)),
       ("aud", .string("appstoreconnect-v1")),
     ]
     if let bundleId { claims.append(("bid", .string(bundleId))) }
-    guard let token = JWT.make(header: header, claims: JSONText.object(claims), sign: { signer.sign($0) })
+    guard
+      let token = JWT.make(
+        header: header, claims: JSONText.object(claims).compact(), sign: { signer.sign($0) })
     else {
       throw FetchError(.software, "apple: libcrypto could not sign the API token with key \(keyId)")
     }

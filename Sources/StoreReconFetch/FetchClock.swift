@@ -1,4 +1,5 @@
 import Foundation
+import StoreReconPlatform
 
 /// The clock a fetch waits on (backoff, the request rate) and reads (token lifetimes): the system's in a
 /// fetch, a recording one in tests so that no test waits or depends on timing.
@@ -14,7 +15,7 @@ package final class SystemClock: FetchClock {
   /// Creates the system clock.
   package init() {}
   package func now() -> Double { Date().timeIntervalSince1970 }
-  package func sleep(_ seconds: Double) { if seconds > 0 { Thread.sleep(forTimeInterval: seconds) } }
+  package func sleep(_ seconds: Double) { Pause.sleep(seconds) }
 }
 
 /// A clock that never waits: `sleep` adds to the time and records the wait (tests).

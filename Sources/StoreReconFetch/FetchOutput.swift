@@ -1,3 +1,4 @@
+import StoreReconPlatform
 package import StoreReconSettings
 /// The files a fetch writes under `fetch.into`, by path relative to it (`apple/transactions.jsonl`). A
 /// file is written whole and durably under a temporary name first, so a bad response or an interrupted
@@ -27,7 +28,11 @@ package final class FetchOutput {
     precondition(
       !relative.hasPrefix("/") && !relative.contains(".."), "FetchOutput: \(relative) is not inside")
     if read(relative) == bytes { return false }
-    try DurableFile.write(bytes, to: path(relative))
+    do {
+      try DurableFile.write(bytes, to: path(relative))
+    } catch {
+      throw FetchError(.ioError, error.description)
+    }
     written.append(relative)
     return true
   }

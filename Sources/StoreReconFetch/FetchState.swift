@@ -1,4 +1,5 @@
 import Foundation
+import StoreReconPlatform
 package import StoreReconSettings
 
 /// `<fetch.into>/state.json`: what each source fetched so far (its cursors), so a daily fetch asks only
@@ -66,6 +67,10 @@ package final class FetchState {
     }
     let bytes = [UInt8](data) + [0x0A]
     if DurableFile.read(path) == bytes { return }
-    try DurableFile.write(bytes, to: path)
+    do {
+      try DurableFile.write(bytes, to: path)
+    } catch {
+      throw FetchError(.ioError, error.description)
+    }
   }
 }

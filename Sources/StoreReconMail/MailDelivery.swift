@@ -104,7 +104,7 @@ package enum MailDelivery {
     if dryRun {
       let path = folder + "/message.eml"
       do {
-        try AtomicFile.write(bytes, to: path)
+        try DurableFile.write(bytes, to: path)
       } catch {
         throw MailError(.ioError, error.description)
       }

@@ -1,5 +1,6 @@
 import Foundation
 package import StoreReconCore
+import StoreReconPlatform
 
 /// `decisions.csv`: the decisions finance made about cases, one per line under the header
 /// `key,decision,reason,by,until,max_amount_minor` (docs/cases.md#decisionscsv). A file finance edits
@@ -46,18 +47,10 @@ package enum DecisionsFile {
     if text.isEmpty { text = CaseDecision.header.joined(separator: ",") + "\n" }
     if !text.hasSuffix("\n") { text += "\n" }
     for decision in decisions { text += decision.fields.map(quoted).joined(separator: ",") + "\n" }
-    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
     do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-      if FileManager.default.fileExists(atPath: path) {
-        _ = try FileManager.default.replaceItemAt(
-          URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
-      } else {
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
-      }
+      try DurableFile.write(text, to: path, mode: nil)
     } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
-      throw RunError(.ioError, "decisions \(path): cannot be written: \(error.localizedDescription)")
+      throw RunError(.ioError, "decisions \(path): cannot be written: \(error.reason)")
     }
   }
 

@@ -37,11 +37,11 @@ extension ReconciliationRun {
 
   /// Per line of one input: the partition its record goes to (+1; 0 for a line no record starts on).
   package final class LineOwners: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var owner: [UInt16] = []
     private(set) var conflict: Int?
 
-    package func set(_ line: Int, _ partition: Int) { lock.withLock { unlockedSet(line, partition) } }
+    package func set(_ line: Int, _ partition: Int) { lock.locked { unlockedSet(line, partition) } }
 
     private func unlockedSet(_ line: Int, _ partition: Int) {
       if line >= owner.count {
@@ -53,7 +53,7 @@ extension ReconciliationRun {
     }
 
     /// The highest partition any line goes to (0 if none).
-    var highest: Int { lock.withLock { Int(owner.max() ?? 1) - 1 } }
+    var highest: Int { lock.locked { Int(owner.max() ?? 1) - 1 } }
 
     func of(_ line: Int) -> Int? { line < owner.count && owner[line] != 0 ? Int(owner[line]) - 1 : nil }
   }

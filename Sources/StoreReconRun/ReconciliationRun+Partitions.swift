@@ -174,7 +174,7 @@ extension ReconciliationRun {
     }
     let bytes = partial.rendered()
     do {
-      try AtomicFile.write(bytes, to: setup.staging + "/" + RunPartial.fileName)
+      try DurableFile.write(bytes, to: setup.staging + "/" + RunPartial.fileName)
     } catch {
       throw RunError(.ioError, error.description)
     }

@@ -46,10 +46,10 @@ extension ReconciliationRun {
 
   /// Notifications of engine-keyed inputs that a worker's filter dropped (counted as they are decoded).
   package final class Refusals: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var count = 0
-    package func add() { lock.withLock { count += 1 } }
-    var total: Int { lock.withLock { count } }
+    package func add() { lock.locked { count += 1 } }
+    var total: Int { lock.locked { count } }
   }
 
   /// Drops the notifications of other lineages as they are decoded; `counting` (a worker's keyed

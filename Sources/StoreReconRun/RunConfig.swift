@@ -102,18 +102,17 @@ package struct RunConfig: Sendable {
 
   /// Reads and validates a config file.
   package static func load(path: String) throws(RunError) -> RunConfig {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw RunError(.missingInput, "config file \(path) does not exist")
-    }
-    let object: Any
+    let root: [String: Any]
     do {
-      let data = try Data(contentsOf: URL(fileURLWithPath: path))
-      object = try JSONSerialization.jsonObject(with: data)
+      root = try ConfigReader.object(atPath: path)
     } catch {
-      throw RunError(.config, "config \(path) is not valid JSON: \(Self.describe(error))")
-    }
-    guard let root = object as? [String: Any] else {
-      throw RunError(.config, "config \(path) must be a JSON object")
+      switch error {
+      case .missing: throw RunError(.missingInput, "config file \(path) does not exist")
+      case .notJSON(let reason): throw RunError(.config, "config \(path) is not valid JSON: \(reason)")
+      case .notObject: throw RunError(.config, "config \(path) must be a JSON object")
+      case .repeatedKey(let key):
+        throw RunError(.config, "config \(path): key '\(key)' appears twice; write each key once")
+      }
     }
     if let problem = ConfigSchema.root.unknownKey(in: root, path: "") {
       throw RunError(.config, "config \(path): \(problem)")
@@ -132,12 +131,6 @@ package struct RunConfig: Sendable {
   /// overrides both); like `app.database` it must not hold a password (PGPASSWORD or ~/.pgpass does).
   package mutating func applyEnvironment(_ environment: [String: String]) {
     if let url = environment[Self.databaseVariable], !url.isEmpty { database = url }
-  }
-
-  package static func describe(_ error: any Error) -> String {
-    let ns = error as NSError
-    if let detail = ns.userInfo["NSDebugDescription"] as? String { return detail }
-    return ns.localizedDescription
   }
 
   /// Reads `timeZone` (an IANA zone) and `docsBaseURL` (what the reports' docs links start with).

@@ -1,5 +1,5 @@
 /// An e-mail address as the config writes it: `finance@acme.example` or `Acme Recon <recon@acme.example>`.
-package struct MailAddress: Sendable, Equatable, CustomStringConvertible {
+package struct MailAddress: Sendable, Equatable {
   /// The display name, if any (`Acme Recon`).
   package var displayName: String?
   /// The address itself (`recon@acme.example`): what SMTP's MAIL FROM and RCPT TO carry.
@@ -43,14 +43,6 @@ package struct MailAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// The domain part (`acme.example`).
   package var domain: String { address.split(separator: "@").last.map(String.init) ?? address }
-
-  /// The RFC 5322 form for a header: `"Acme Recon" <recon@acme.example>`, the name encoded when not ASCII.
-  package var headerValue: String {
-    guard let displayName else { return address }
-    return "\(HeaderText.phrase(displayName)) <\(address)>"
-  }
-
-  package var description: String { headerValue }
 }
 
 extension String {

@@ -8,6 +8,7 @@ import StoreReconImporters
 
 // storerecon-bench FILE… [--threads N] [--repeat N]: importer throughput alone, per file and per format.
 
+AllocatorTuning.apply()
 var files: [String] = []
 var threads = 1
 var repeats = 3

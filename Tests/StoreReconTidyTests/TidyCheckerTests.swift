@@ -143,3 +143,131 @@ struct TidyCheckerTests {
         "\nSources/StoreReconCore/Free.swift\nSources/StoreReconCore/Listed.swift\n"))
   }
 }
+
+/// Rule 5 on small synthetic trees.
+@Suite("Tidy checkers: Core's folder order")
+struct TidyCoreOrderTests {
+  private func file(_ folder: String, _ name: String, _ text: String) -> TidyFile {
+    TidyFile(path: "Sources/StoreReconCore/\(folder)/\(name).swift", text: text)
+  }
+
+  private let order = ["Model", "Ledger", "Reconcile"]
+
+  @Test("a Model file naming a Ledger type is flagged once, at its first use")
+  func wrongDirection() {
+    let files = [
+      file("Ledger", "Chain", "package struct Chain {}\n"),
+      file("Model", "Order", "struct Order {\n  var a: Chain\n  var b: Chain\n}\n"),
+    ]
+    let violations = TidyCoreOrder.check(files, order: order)
+    #expect(violations.map(\.path) == ["Sources/StoreReconCore/Model/Order.swift"])
+    #expect(violations.map(\.line) == [2])
+    #expect(violations.first?.message.contains("`Chain` is declared in Core/Ledger") == true)
+  }
+
+  @Test("the right direction, member names, nested types of the same name and comments pass")
+  func rightDirection() {
+    let files = [
+      file("Model", "Instant", "package struct Instant {}\n"),
+      file("Reconcile", "Finding", "package struct Finding {}\nstruct Key {}\n"),
+      file(
+        "Ledger", "Chain",
+        """
+        // A Finding is made from chains later.
+        struct Chain {
+          var at: Instant
+          enum Key { case a }
+          var key: Key
+          var text = "Finding"
+          func f(_ x: Chain) { _ = x.Finding }
+        }
+        """),
+    ]
+    #expect(TidyCoreOrder.check(files, order: order) == [])
+  }
+
+  @Test("a Core folder missing from the order is flagged")
+  func unknownFolder() {
+    let files = [file("Gadgets", "Gadget", "struct Gadget {}\n")]
+    #expect(TidyCoreOrder.check(files, order: order).map(\.path) == ["Sources/StoreReconCore/Gadgets"])
+  }
+}
+
+/// Rules 6 and 7 on small synthetic files.
+@Suite("Tidy checkers: the C library, threads and +Unsafe entries")
+struct TidyPlatformNamesTests {
+  @Test("a libc call or a lock outside Platform is flagged unless listed; members and Platform pass")
+  func platformNames() {
+    let run = TidyFile(
+      path: "Sources/StoreReconRun/Write.swift",
+      text: "let lock = NSLock()\nfunc f() { _ = rename(a, b); _ = x.rename(a, b); _ = getpid }\n")
+    let platform = TidyFile(path: "Sources/StoreReconPlatform/File.swift", text: "_ = rename(a, b)\n")
+    let member = TidyFile(path: "Sources/StoreReconIO/Member.swift", text: "func rename(_ a: Int) {}\n")
+    let violations = TidyPlatformNames.check([run, platform, member], allowlist: "")
+    #expect(violations.map(\.line) == [1, 2])
+    #expect(violations.first?.message.contains("`NSLock` outside StoreReconPlatform") == true)
+    #expect(TidyPlatformNames.check([run], allowlist: run.path + "\n") == [])
+    #expect(
+      TidyPlatformNames.check([member], allowlist: member.path + "\n").map(\.path)
+        == [TidyPlatformNames.allowlistPath])
+  }
+
+  @Test("a +Unsafe file needs a Safety: line above its first declaration")
+  func unsafeEntry() {
+    let stated = TidyFile(
+      path: "Sources/StoreReconCore/Ledger/Table+Unsafe.swift",
+      text:
+        "import StoreReconPlatform\n\n/// A table.\n///\n/// Safety: `count` slots are allocated.\nstruct T {}\n"
+    )
+    let late = TidyFile(
+      path: "Sources/StoreReconCore/Ledger/Late+Unsafe.swift",
+      text: "struct T {\n  // Safety: too late, inside.\n}\n")
+    let plain = TidyFile(path: "Sources/StoreReconCore/Ledger/Table.swift", text: "struct T {}\n")
+    #expect(TidyUnsafeEntry.check([stated, late, plain], allowlist: "").map(\.path) == [late.path])
+    #expect(TidyUnsafeEntry.check([stated, late], allowlist: late.path + "\n") == [])
+    #expect(
+      TidyUnsafeEntry.check([stated], allowlist: stated.path + "\n").map(\.path)
+        == [TidyUnsafeEntry.allowlistPath])
+  }
+}
+
+/// Rule 8 on a small manifest and table.
+@Suite("Tidy checkers: the architecture table")
+struct TidyArchitectureTests {
+  let manifest = """
+    .target(name: "StoreReconCore", dependencies: ["StoreReconPlatform"]),
+    .target(
+      name: "StoreReconIO", dependencies: ["StoreReconCore", "CZlib"],
+      swiftSettings: hotLoops),
+    .executableTarget(name: "storerecon", dependencies: ["StoreReconIO"]),
+    .testTarget(name: "StoreReconIOTests", dependencies: ["StoreReconIO"]),
+    """
+
+  @Test("a table that matches passes; a changed dependency, a missing and an extra row fail")
+  func table() {
+    let good = """
+      ## Dependencies
+
+      | target | depends on |
+      | --- | --- |
+      | StoreReconCore | Platform |
+      | StoreReconIO | Core, CZlib |
+      | storerecon | IO |
+      """
+    #expect(TidyArchitecture.check(manifest: manifest, doc: good) == [])
+    let bad = """
+      ## Dependencies
+
+      | target | depends on |
+      | --- | --- |
+      | StoreReconCore | Platform, Glibc |
+      | StoreReconIO | Core |
+      | StoreReconGone | Core |
+      """
+    let messages = TidyArchitecture.check(manifest: manifest, doc: bad).map(\.message)
+    #expect(messages.count == 3)
+    #expect(messages.contains { $0.hasPrefix("IO depends on CZlib, Core in Package.swift") })
+    #expect(messages.contains { $0.hasPrefix("target storerecon (Package.swift) has no row") })
+    #expect(messages.contains { $0.hasPrefix("Gone is not a target") })
+  }
+}

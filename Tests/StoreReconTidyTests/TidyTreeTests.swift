@@ -120,6 +120,39 @@ struct TidyTreeTests {
     tree.record(violations, hint: "tidy rule 4: fix the path, or see the exemptions in TidyCitations.swift")
   }
 
+  @Test("5. Core's folders name only types of their own folder and the folders before them")
+  func coreFolderOrder() throws {
+    let tree = try TidyTree.shared.get()
+    tree.record(TidyCoreOrder.check(tree.files), hint: "tidy rule 5; see TidyCoreOrder.swift")
+  }
+
+  @Test(
+    "6. the C library and thread types only in StoreReconPlatform, or listed in platform-names.txt",
+    .disabled(if: TidyTree.regenerating))
+  func platformNames() throws {
+    let tree = try TidyTree.shared.get()
+    let violations = TidyPlatformNames.check(
+      tree.files, allowlist: tree.text(TidyPlatformNames.allowlistPath))
+    tree.record(violations, hint: "tidy rule 6; see TidyPlatformNames.swift")
+  }
+
+  @Test(
+    "7. every +Unsafe file states its preconditions at its entry, or is listed in unsafe-entry.txt",
+    .disabled(if: TidyTree.regenerating))
+  func unsafeEntry() throws {
+    let tree = try TidyTree.shared.get()
+    let violations = TidyUnsafeEntry.check(tree.files, allowlist: tree.text(TidyUnsafeEntry.allowlistPath))
+    tree.record(violations, hint: "tidy rule 7; see TidyPlatformNames.swift")
+  }
+
+  @Test("8. docs/architecture.md's dependency table is Package.swift's")
+  func architectureTable() throws {
+    let tree = try TidyTree.shared.get()
+    let violations = TidyArchitecture.check(
+      manifest: tree.text(TidyArchitecture.manifestPath), doc: tree.text(TidyArchitecture.docPath))
+    tree.record(violations, hint: "tidy rule 8; see TidyArchitecture.swift")
+  }
+
   /// Run by make-allowlists.sh (`TIDY_WRITE_ALLOWLISTS=1`): rewrites both ratchet lists from the tree.
   @Test("write the allowlists from the current tree", .enabled(if: TidyTree.regenerating))
   func writeAllowlists() throws {
@@ -127,6 +160,8 @@ struct TidyTreeTests {
     let lists = [
       (TidyPointers.allowlistPath, TidyPointers.allowlist(for: tree.codeFiles)),
       (TidyFunctions.allowlistPath, TidyFunctions.allowlist(for: tree.functionSpans)),
+      (TidyPlatformNames.allowlistPath, TidyUnsafeEntry.platformNamesAllowlist(for: tree.codeFiles)),
+      (TidyUnsafeEntry.allowlistPath, TidyUnsafeEntry.allowlist(for: tree.codeFiles)),
     ]
     for (path, text) in lists {
       try text.write(toFile: tree.root + "/" + path, atomically: true, encoding: .utf8)

@@ -1,3 +1,6 @@
+// Safety: the rows buffer is the table's own array, valid inside `withRows` only (the view is
+// ~Copyable and borrowed). Every row index is checked in debug builds (an assertion: a per-row check).
+
 extension PackedEntitlements {
   /// The table's rows read in place, for the rules' passes over every row: a field of a row is read
   /// without copying the row (and retaining its texts) or checking its index against the array in

@@ -1,3 +1,7 @@
+// Safety: the buffers are the caller's arrays and a temporary block, valid for the call. Preconditions
+// (debug and release): the rows are whole vectors of `lanes` and the sums one vector; there are no more
+// payers than users, and users fit an Int32; a drawn index past the payers adds nothing.
+
 extension Bootstrap {
   /// Draws one per-draw resample: `users` uniform draws of a user, one after another, from the
   /// counter-based stream at `state` (moved past them), adding each drawn payer's row (`lanes` vectors

@@ -1,5 +1,8 @@
 import StoreReconPlatform
 
+// Safety: the sort works in place on the buffer's own rows from `start` on, within the call.
+// Precondition (debug and release): `start` lies within the rows.
+
 extension CreditedCharges {
   /// Sorts `items` from `start` to the end in place by `less`, stably (rows where neither is less keep
   /// their order): an insertion sort for up to 32 rows (the few rows of one user, the usual case), else

@@ -1,5 +1,9 @@
 import StoreReconPlatform
 
+// Safety: each part writes only its own positions of the table, each exactly once, in order.
+// Preconditions (debug and release): a filler's range lies inside the table, it appends no more chains
+// than its positions, and every part filled all of them before the table is used.
+
 extension AlignedChains {
   /// One part's chains while a table is made on all cores: appended in position order, from the
   /// part's first position to its last, each exactly once (preconditions).

@@ -24,17 +24,15 @@ enum ChainDerivation {
             records: records, order: order, chains: chains, statuses: statuses, rare: rare, pool: pool,
             types: products.productType, periods: products.period, variants: products.variants, t: t.ms,
             emptyName: products.findName("") ?? UInt32.max)
-          let parts = Parallel.parts(for: count, minimum: 50_000)
-          revocations = Parallel.map(parts: parts) { part in
+          revocations = Parallel.map(count, .even(minimum: 50_000)) { range in
             var found: [Int32: Chain.Revocation] = [:]
-            let range = Parallel.range(part, of: parts, count: count)
             // In blocks: first every chain's records are read in a tight loop (their cache misses
             // overlap), then the chains are derived from the cache.
             var touched: Int64 = 0
             var empty = 0
             var from = range.lowerBound
             while from < range.upperBound {
-              let to = min(from + 16, range.upperBound)
+              let to = min(from + BlockSize.lookups, range.upperBound)
               for c in from..<to { touched &+= context.touch(c) }
               for c in from..<to {
                 if let revocation = context.derive(c) { found[Int32(c)] = revocation }

@@ -18,11 +18,10 @@ extension LedgerBuilder {
     let records = storage.records
     let order = storage.order
     let rare = storage.rare
-    let parts = Parallel.balancedParts(for: slotCount, minimum: 100_000)
-    let found = Parallel.map(parts: parts) { part -> [RepeatedRecord] in
+    let found = Parallel.map(slotCount, .balanced(minimum: 100_000)) { range -> [RepeatedRecord] in
       var out: [RepeatedRecord] = []
       var seen: [(id: PackedID, kept: UInt32)] = []
-      for slot in Parallel.range(part, of: parts, count: slotCount) {
+      for slot in range {
         let lo = Int(starts[slot])
         let hi = Int(starts[slot + 1])
         if hi - lo >= 2 { LedgerBuilder.repeats(order[lo..<hi], records, rare, into: &out, seen: &seen) }

@@ -1,5 +1,9 @@
 import StoreReconPlatform
 
+// Safety: each part's block for a rank has room for all the part's chains (a chain makes one entry at
+// most) and is freed once, after the merge; a part writes only its own blocks. Preconditions (debug and
+// release): one target per chain; the merge hands on every entry made, once.
+
 extension LedgerBuilder {
   /// The live builder chains (those whose `target` is themselves: not merged into another) in the
   /// order of ``ChainSortEntry/less(_:_:pool:)``, on all cores.
@@ -53,6 +57,8 @@ extension LedgerBuilder {
     var live: [UInt32] = []
     live.reserveCapacity(n)
     for rank in 0..<ranks { merge(runs[rank], into: &live, pool: pool) }
+    let made = allRuns.reduce(0) { $0 + $1.count }
+    precondition(live.count == made, "sortedLiveChains: the merge lost or repeated entries")
     return live
   }
 

@@ -36,15 +36,7 @@ package final class LedgerBuilder {
   package internal(set) var duplicates: [RecordDuplicate] = []
 
   /// Creates an empty builder.
-  package init() { AllocatorTuning.apply() }
-
-  /// An empty entitlement table sharing this builder's key pool and product names (no text look-ups later).
-  package func packedEntitlements() -> PackedEntitlements {
-    PackedEntitlements(pool: storage.pool, products: storage.products)
-  }
-
-  /// An empty credential table sharing this builder's key pool.
-  package func packedCredentials() -> PackedCredentials { PackedCredentials(pool: storage.pool) }
+  package init() {}
 
   /// The records added from here on are read from input `index` (the run's numbering), for the
   /// duplicates report.
@@ -380,7 +372,7 @@ package final class LedgerBuilder {
     let pool = storage.pool
     var tokenOfOrder = PackedIndex(capacity: bases.count)
     var sink: UInt32 = 0
-    for block in (0..<bases.count).blocks(of: 16) {
+    for block in (0..<bases.count).blocks(of: BlockSize.lookups) {
       for k in block { sink &+= tokenOfOrder.touch(bases[k].base) }
       for k in block where chains[Int(bases[k].chain)].space == .playToken {
         let (c, orderBase) = bases[k]
@@ -396,7 +388,7 @@ package final class LedgerBuilder {
   /// In blocks of 16 chains: each block's index slots are read ahead, then the token chains found.
   private func linkOrderChains(_ tokenOfOrder: PackedIndex) -> [UInt32] {
     var target = Array(0..<UInt32(truncatingIfNeeded: chains.count))
-    let block = 16
+    let block = BlockSize.lookups
     var found = [UInt32](repeating: UInt32.max, count: block)
     var sink: UInt32 = 0
     let orders = orderChains
@@ -572,7 +564,7 @@ package final class LedgerBuilder {
   ) {
     var playOrders = PackedIndex(capacity: named.count)
     var touched: UInt32 = 0
-    for block in (0..<named.count).blocks(of: 16) {
+    for block in (0..<named.count).blocks(of: BlockSize.lookups) {
       for i in block { touched &+= playOrders.touch(named[i].base) }
       for i in block {
         let (chain, base) = named[i]

@@ -85,7 +85,7 @@ package final class LedgerStorage: @unchecked Sendable {
     _ range: Range<Int>, into out: UnsafeMutableBufferPointer<Int32>,
     _ query: (Int) -> (store: Store, key: PackedID)?
   ) {
-    let block = 16
+    let block = BlockSize.lookups
     withUnsafeTemporaryAllocation(of: PackedID.self, capacity: block) { keys in
       withUnsafeTemporaryAllocation(of: UInt32.self, capacity: block) { first in
         index[0].withSlots { appSlots, appMask in

@@ -1,5 +1,9 @@
 import StoreReconPlatform
 
+// Safety: a window is valid only inside the `Parallel.map` call that made it, and parts touch disjoint
+// elements. Preconditions (debug and release): the window's range lies inside the array, the arrays
+// filled together have one count, and a block handed to pointer code lies inside the window.
+
 /// One part's window on an array that the parts of a ``Parallel`` loop fill side by side.
 ///
 /// It reads and writes the elements of ``range`` only, so parts whose ranges do not overlap never touch
@@ -10,6 +14,7 @@ import StoreReconPlatform
 /// buffers do: a per-element check on the hot path).
 ///
 /// Valid only inside the `map` call that made it (it is not kept past it: the loop's parts end there).
+
 struct PartSlots<Element> {
   private let buffer: UnsafeMutableBufferPointer<Element>
   /// The elements this part may read and write.

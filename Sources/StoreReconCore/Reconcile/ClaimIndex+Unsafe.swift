@@ -1,3 +1,7 @@
+// Safety: the view's buffers are the index's own arrays, valid inside `withView` only. Preconditions
+// (debug and release, checked once when the view is made): the starts ascend from 0 to the number of
+// sources, the entitlement columns have one length, every source names a row. Per-chain reads: assertions.
+
 extension ClaimIndex {
   /// The index read in place, for the chain pass: every chain's claim sources and every source's user
   /// code and activity, without copying or retaining the index's arrays per chain.

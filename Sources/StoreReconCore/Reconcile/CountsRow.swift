@@ -44,15 +44,13 @@ package struct CountsRow: Sendable, Equatable {
     let products = s.products.names.count
     // Counts by store slot × product name number, on all cores, added up in part order.
     let chainCount = s.chains.count
-    let chainParts = Parallel.parts(for: chainCount, minimum: 200_000)
     let rowCount = entitlements.rows.count
-    let rowParts = Parallel.parts(for: rowCount, minimum: 200_000)
     let (paid, active) = Parallel.pair(
       {
-        Parallel.map(parts: chainParts) { part -> [Int] in
+        Parallel.map(chainCount, .even(minimum: 200_000)) { range -> [Int] in
           var counts = [Int](repeating: 0, count: stores * products)
           let chains = s.chains
-          for c in Parallel.range(part, of: chainParts, count: chainCount) {
+          for c in range {
             let chain = chains[c]
             guard chain.production && !chain.pending && !chain.revoked && chain.supersededBy < 0,
               chain.paidThrough != PackedRecord.none, chain.paidThrough > t.ms,
@@ -64,10 +62,10 @@ package struct CountsRow: Sendable, Equatable {
         }
       },
       {
-        Parallel.map(parts: rowParts) { part -> [Int] in
+        Parallel.map(rowCount, .even(minimum: 200_000)) { range -> [Int] in
           var counts = [Int](repeating: 0, count: stores * products)
           let rows = entitlements.rows
-          for i in Parallel.range(part, of: rowParts, count: rowCount) where rows[i].isActive(at: t.ms) {
+          for i in range where rows[i].isActive(at: t.ms) {
             guard let store = rows[i].source.store else { continue }
             counts[LedgerStorage.slot(store) * products + Int(rows[i].product)] += 1
           }

@@ -52,12 +52,11 @@ package enum CreditRules {
     let (heads, nexts) = (first, next)
     first = [:]
     let count = purchases.count
-    let parts = Parallel.balancedParts(for: count, minimum: 20_000)
     // Each part's findings, and the keys its purchases name (by first row): production, or test only.
-    let found = Parallel.map(parts: parts) {
-      part -> (findings: [Finding], production: [Int32], test: [Int32]) in
+    let found = Parallel.map(count, .balanced(minimum: 20_000)) {
+      range -> (findings: [Finding], production: [Int32], test: [Int32]) in
       var out: (findings: [Finding], production: [Int32], test: [Int32]) = ([], [], [])
-      for p in purchases[Parallel.range(part, of: parts, count: count)] {
+      for p in purchases[range] {
         let head = heads[Key(s.chains[p.chain].store, p.record.transactionId, s.pool)] ?? -1
         guard p.record.isProduction else {
           if head >= 0 { out.test.append(head) }
@@ -136,10 +135,9 @@ package enum CreditRules {
   /// Every purchase record of a consumable product, in chain order.
   static func consumablePurchases(_ s: LedgerStorage, t: Int64) -> [Purchase] {
     let count = s.chains.count
-    let parts = Parallel.balancedParts(for: count, minimum: 50_000)
-    return Parallel.map(parts: parts) { part -> [Purchase] in
+    return Parallel.map(count, .balanced(minimum: 50_000)) { range -> [Purchase] in
       var found: [Purchase] = []
-      for c in Parallel.range(part, of: parts, count: count) {
+      for c in range {
         for k in s.purchases(c) {
           let r = s.record(at: k)
           guard s.products.productType[Int(r.variant)] == .consumable else { continue }

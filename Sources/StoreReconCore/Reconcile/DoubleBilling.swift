@@ -38,11 +38,10 @@ package enum DoubleBilling {
     let s = ledger.storage
     let (variantTier, tierNames) = tiers(s.products, options.catalog)
     let count = s.chains.count
-    let parts = Parallel.balancedParts(for: count, minimum: 20_000)
-    var keys = Parallel.map(parts: parts) { part -> [Key] in
+    var keys = Parallel.map(count, .balanced(minimum: 20_000)) { range -> [Key] in
       var keys: [Key] = []
       var seen: [Int32] = []
-      for c in Parallel.range(part, of: parts, count: count) {
+      for c in range {
         let chain = s.chains[c]
         guard chain.production, !chain.pending, !chain.familyShared else { continue }
         seen.removeAll(keepingCapacity: true)

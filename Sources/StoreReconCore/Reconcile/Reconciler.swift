@@ -98,7 +98,7 @@ package enum Reconciler {
       Parallel.map(parts: parts, filling: &chains, &users, &active) {
         range, chains, users, active -> [Finding] in
         var found: [Finding] = []
-        for block in range.blocks(of: 64) {
+        for block in range.blocks(of: BlockSize.rows) {
           s.chainIndexes(block, into: chains) { j in
             let key = rows[j].key
             guard let store = rows[j].source.store, !key.isAbsent, key != .empty else { return nil }
@@ -133,13 +133,12 @@ package enum Reconciler {
   ) -> [Finding] {
     let s = ledger.storage
     let chainCount = s.chains.count
-    let parts = Parallel.balancedParts(for: chainCount, minimum: 20_000)
-    let block = 32
+    let block = BlockSize.chains
     let found = claims.withView { view in
-      Parallel.map(parts: parts) { part -> [Finding] in
+      Parallel.map(chainCount, .balanced(minimum: 20_000)) { range -> [Finding] in
         var found: [Finding] = []
         var facts = [UInt8](repeating: 0, count: block)
-        for chains in Parallel.range(part, of: parts, count: chainCount).blocks(of: block) {
+        for chains in range.blocks(of: block) {
           for c in chains {
             facts[c - chains.lowerBound] = ClaimIndex.facts(
               view.sources(of: c), view, entitlements, credentials)

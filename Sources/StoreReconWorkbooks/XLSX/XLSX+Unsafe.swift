@@ -1,5 +1,6 @@
 import CXLSXWriter
 import Foundation
+import StoreReconPlatform
 import StoreReconReports
 
 /// The fence around libxlsxwriter: the only file of the reports that holds libxlsxwriter's pointers
@@ -15,7 +16,7 @@ enum LXW {
   }
 
   /// The C library's text for the current `errno` (`strerror`).
-  static func errnoMessage() -> String { String(cString: strerror(errno)) }
+  static func errnoMessage() -> String { Syscall.message(Syscall.lastError) }
 
   /// The one owner of an `lxw_workbook`: either ``close()`` writes and frees it, or `deinit` frees it
   /// without writing; exactly once.

@@ -1,5 +1,6 @@
 import CXLSXWriter
 import Foundation
+import StoreReconPlatform
 import StoreReconReports
 
 /// The one owner of a libxlsxwriter workbook: sheets, cached formats and charts live inside it, and
@@ -82,28 +83,26 @@ package final class XLSXWorkbook {
     to path: String, properties: XLSXProperties, constantMemory: Bool = false,
     build: (XLSXWorkbook) throws(XLSXError) -> Void
   ) throws(XLSXError) {
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent()
+    let folder = DurableFile.folder(of: path)
     do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try DurableFile.createFolders(folder)
     } catch {
-      throw XLSXError(
-        path: path, operation: "create folder \(directory.path)", reason: error.localizedDescription)
+      throw XLSXError(path: path, operation: "create folder \(folder)", reason: error.reason)
     }
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+    let temporary = DurableFile.temporaryPath(for: path)
     do {
       let workbook = try XLSXWorkbook(
         path: temporary, displayPath: path, properties: properties, constantMemory: constantMemory)
       try build(workbook)
       try workbook.close()
     } catch {
-      unlink(temporary)
+      DurableFile.remove(temporary)
       throw error
     }
-    if rename(temporary, path) != 0 {
-      let reason = LXW.errnoMessage()
-      unlink(temporary)
-      throw XLSXError(path: path, operation: "rename \(temporary)", reason: reason)
+    do {
+      try DurableFile.publish(temporary, to: path)
+    } catch {
+      throw XLSXError(path: path, operation: "rename \(temporary)", reason: error.reason)
     }
   }
 

@@ -2,7 +2,6 @@ import Testing
 import StoreReconTestSupport
 
 @testable import StoreReconCore
-@testable import StoreReconCLI
 @testable import StoreReconRun
 
 /// Thresholds as the config spells them: `RunConfig.parseAlerts` (the rules themselves are checked in

@@ -1,3 +1,7 @@
+// Safety: a LedgerView's buffers are the ledger's own arrays, borrowed for the length of `with` and
+// never kept (the view is ~Copyable and borrowed); the ledger is only read meanwhile. Preconditions
+// (debug and release): the record order covers the records. Per-record indexes: assertions.
+
 /// The ledger's arrays read in place, for the inner loops of the readout and the revenue table: reading
 /// an array property of the ledger (a class) retains and releases the array on every access; a view
 /// reads it directly.

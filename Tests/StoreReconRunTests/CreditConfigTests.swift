@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import StoreReconCore
-@testable import StoreReconCLI
 @testable import StoreReconRun
 
 /// The config keys of the credit rules and double billing: `app.credits`, `creditGraceHours` and the

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import StoreReconTestSupport
 
-@testable import StoreReconMail
 @testable import StoreReconSettings
 
 /// The config's "mail" section: shapes, TLS modes, and that the password never comes from the config.

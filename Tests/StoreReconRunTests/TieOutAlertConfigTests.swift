@@ -1,6 +1,5 @@
 import Testing
 
-@testable import StoreReconCLI
 @testable import StoreReconRun
 @testable import StoreReconCore
 @testable import StoreReconReports

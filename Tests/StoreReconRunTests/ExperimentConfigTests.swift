@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import StoreReconCore
-@testable import StoreReconCLI
 @testable import StoreReconRun
 
 /// The config keys of the price-experiment readout: parsed with defaults, refused with one clear line.

@@ -1,5 +1,4 @@
 import Testing
-import StoreReconFetch
 import StoreReconSettings
 
 @Suite struct FetchConfigTests {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import StoreReconTestSupport
 
-@testable import StoreReconCLI
 @testable import StoreReconRun
 
 /// Every key of the config at every depth is known, or the config is refused with the key's path and

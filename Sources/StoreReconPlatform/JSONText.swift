@@ -1,4 +1,6 @@
-/// A tiny deterministic JSON builder for the manifest: keys keep the order they were added.
+/// The project's one JSON writer, deterministic: members keep the order they were added, so the same data
+/// gives the same bytes. Pretty-printed for the manifest (``rendered()``), on one line for JWT headers and
+/// claims and the fetched `notifications.jsonl` lines (``compact()``).
 package indirect enum JSONText: Sendable {
   case string(String)
   case int(Int64)
@@ -13,6 +15,19 @@ package indirect enum JSONText: Sendable {
     render(into: &out, indent: 0)
     out += "\n"
     return out
+  }
+
+  /// On one line, without spaces: `{"a":1,"b":["c"]}`.
+  package func compact() -> String {
+    switch self {
+    case .string(let s): JSONText.quote(s)
+    case .int(let i): String(i)
+    case .bool(let b): b ? "true" : "false"
+    case .null: "null"
+    case .array(let items): "[" + items.map { $0.compact() }.joined(separator: ",") + "]"
+    case .object(let fields):
+      "{" + fields.map { JSONText.quote($0.0) + ":" + $0.1.compact() }.joined(separator: ",") + "}"
+    }
   }
 
   private func render(into out: inout String, indent: Int) {
