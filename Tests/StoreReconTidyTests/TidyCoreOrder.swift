@@ -13,9 +13,10 @@
 /// - Notifications, Reconcile: the stores' notifications; the finding rules, revenue and counts.
 /// - StoreReports, Experiments: the tie-out with the stores' money reports; the price-test readout.
 /// - History, Cases, NextStep: what the summaries read: changes since the last run, the cases, the steps.
+/// - Recognition: revenue recognised and deferred over each charge's service period (month-end close).
 let coreFolderOrder: [String] = [
   "Parallel", "Money", "Model", "Ledger", "AppRowTables", "Partition", "Notifications", "Reconcile",
-  "StoreReports", "Experiments", "History", "Cases", "NextStep",
+  "StoreReports", "Experiments", "History", "Cases", "NextStep", "Recognition",
 ]
 
 enum TidyCoreOrder {

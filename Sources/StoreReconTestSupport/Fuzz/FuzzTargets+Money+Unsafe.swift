@@ -1,3 +1,6 @@
+// Safety: `data` is libFuzzer's input, valid and unchanged for the length of the call and never kept
+// beyond it; the target only reads it (copied into its own file before anything parses it).
+// Preconditions: none beyond libFuzzer's (any length, any bytes).
 import StoreReconCore
 import StoreReconImporters
 
