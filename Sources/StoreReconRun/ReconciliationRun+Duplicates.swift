@@ -43,19 +43,11 @@ extension ReconciliationRun {
     for r in repeats {
       let i = Int(r.dropped.file)
       guard inputs.reports.indices.contains(i) else { continue }
-      inputs.reports[i].counts.accepted -= 1
-      guard let why = r.conflict else {
-        inputs.reports[i].duplicates += 1
-        redelivered += 1
-        continue
+      let reason = r.conflict.map { why in
+        "conflicting notification: the notification_id was read at "
+          + "\(location(r.kept.file, Int(r.kept.line), inputs.reports)) with other content (\(why)); that one is kept"
       }
-      inputs.reports[i].counts.rejected += 1
-      let kept = location(r.kept.file, Int(r.kept.line), inputs.reports)
-      inputs.rejectFiles[i].reject(
-        Reject(
-          file: inputs.reports[i].path, line: Int(r.dropped.line),
-          reason: "conflicting notification: the notification_id was read at \(kept) with other content "
-            + "(\(why)); that one is kept", raw: ""))
+      if takeRepeat(i, line: Int(r.dropped.line), rejection: reason, from: &inputs) { redelivered += 1 }
     }
     if !repeats.isEmpty {
       progress.note(
@@ -74,25 +66,30 @@ extension ReconciliationRun {
     for r in repeats {
       let i = Int(r.dropped.file)
       guard inputs.reports.indices.contains(i) else { continue }
-      inputs.reports[i].counts.accepted -= 1
-      guard let column = r.conflict else {
-        inputs.reports[i].duplicates += 1
-        same += 1
-        continue
+      let reason = r.conflict.map { column in
+        "repeated \(r.column) '\(RawText.truncated(r.id))': first read at "
+          + "\(location(r.kept.file, Int(r.kept.line), inputs.reports)) with another \(column) (that one is kept)"
       }
-      inputs.reports[i].counts.rejected += 1
-      let kept = location(r.kept.file, Int(r.kept.line), inputs.reports)
-      inputs.rejectFiles[i].reject(
-        Reject(
-          file: inputs.reports[i].path, line: Int(r.dropped.line),
-          reason: "repeated \(r.column) '\(RawText.truncated(r.id))': first read at \(kept) with another "
-            + "\(column) (that one is kept)", raw: ""))
+      if takeRepeat(i, line: Int(r.dropped.line), rejection: reason, from: &inputs) { same += 1 }
     }
     if !repeats.isEmpty {
       progress.note(
         "app rows: \(same) repeated row(s) counted once, \(repeats.count - same) row(s) repeating an id "
           + "with other content rejected")
     }
+  }
+
+  /// Takes row `line` of input `i` off its accepted count: as a duplicate where `rejection` is `nil`
+  /// (returns true), else as a rejected row with that reason (returns false).
+  static func takeRepeat(_ i: Int, line: Int, rejection: String?, from inputs: inout Inputs) -> Bool {
+    inputs.reports[i].counts.accepted -= 1
+    guard let rejection else {
+      inputs.reports[i].duplicates += 1
+      return true
+    }
+    inputs.reports[i].counts.rejected += 1
+    inputs.rejectFiles[i].reject(Reject(file: inputs.reports[i].path, line: line, reason: rejection, raw: ""))
+    return false
   }
 
   /// Whether `report` is the notification log's (whose records repeat the exports' as a rule).
