@@ -1,3 +1,7 @@
+// Safety: `compact` is the caller's line, read only during the call: the three parts are slices between the
+// dots `dots(_:)` found inside it (memchr counts are what is left after each dot); the signed bytes are its
+// prefix up to the second dot; the memo's headers are arrays compared with memcmp only at equal counts.
+
 import StoreReconCore
 import StoreReconPlatform
 
