@@ -262,4 +262,25 @@ struct StripeFetchTests {
     let paths = Array(world.log().dropFirst(before)).map { $0["path"] as? String ?? "" }
     #expect(paths.contains("/v1/subscriptions/sub_OLD") && !paths.contains("/v1/subscriptions/sub_C"))
   }
+
+  @Test func plainFetchRunsTheStripeSectionAsAUserRunsIt() throws {
+    let world = try StripeFetchWorld()
+    defer { world.remove() }
+    let config = world.directory.appendingPathComponent("storerecon.json")
+    let object: [String: Any] = ["timeZone": "UTC", "fetch": world.fetchObject(stripe: ["reports": false])]
+    try JSONSerialization.data(withJSONObject: object).write(to: config)
+    let out = try Binary.run(["fetch", "--config", config.path])
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stdout.hasPrefix("stripe: ") && out.stdout.contains("requests"), "\(out.stdout)")
+    #expect(out.stderr.contains("objects in stripe/objects.jsonl"), "\(out.stderr)")
+    #expect(world.objectsById()["sub_OLD"] != nil)
+    #expect(world.leaks(in: [out.stdout, out.stderr]).isEmpty)
+    // The same with a key others can read: refused, 78, nothing asked.
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: world.keyFile.path)
+    let before = world.log().count
+    let open = try Binary.run(["fetch", "stripe", "--config", config.path, "--quiet"])
+    #expect(open.status == 78, "\(open.stderr)")
+    #expect(open.stderr.contains("is open to group or others (mode 0640)"), "\(open.stderr)")
+    #expect(world.log().count == before)
+  }
 }
