@@ -331,6 +331,10 @@ enum Help {
                           rows, the previous fetch, the voided purchases, the linked purchases and the
                           sales reports' orders (Orders API) name; voided purchases since the last
                           fetch. Cloud Storage: the sales and earnings reports of fetch.google.bucket.
+      stripe              Stripe API (pinned Stripe-Version): subscriptions, invoices, charges, refunds,
+                          disputes, customers, prices and products — listed fetch.stripe.backfillDays
+                          back the first time, then followed through the events; the balance report
+                          (balance_change_from_activity.itemized.3) per month through report runs.
       (none named)        Every source the config's "fetch" object configures.
 
     OPTIONS:
@@ -343,15 +347,16 @@ enum Help {
 
     Writes apple/transactions.jsonl (the latest signed transaction per transaction id, one compact JWS
     a line), apple/notifications.jsonl, apple/reports/…, play/subscriptions.jsonl, play/voided.jsonl,
-    play/sales/…, play/earnings/… and state.json, each file whole and atomically, only when it changed;
-    a second fetch asks only for what is new. Keys are read from the files the config names (or the
-    environment variables STORERECON_APPLE_KEY_FILE, STORERECON_APPLE_CONNECT_KEY_FILE,
-    STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE naming them), never printed.
+    play/sales/…, play/earnings/…, stripe/objects.jsonl, stripe/reports/… and state.json, each file whole
+    and atomically, only when it changed; a second fetch asks only for what is new. Keys are read from
+    the files the config names (or the environment variables STORERECON_APPLE_KEY_FILE,
+    STORERECON_APPLE_CONNECT_KEY_FILE, STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE naming them; Stripe's key
+    from STRIPE_API_KEY or fetch.stripe.apiKeyFile, a file only its owner may read), never printed.
     Exit codes: 0 fetched, 64 wrong arguments, 65 a response that does not parse (an HTML page,
     truncated JSON, a JWS that does not decode) or a broken state.json, 66 a key file or app rows file
     does not exist, 74 cannot write into the fetch folder, 75 a store unreachable or still answering
     429/5xx after the retries (cron may retry), 77 the store refused the key (401 after a new token,
-    403), 78 invalid config or a key file that is not a key.
+    403), 78 invalid config, a key file that is not a key or that others can read.
 
     """
 
