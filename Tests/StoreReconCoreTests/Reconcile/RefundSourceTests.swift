@@ -36,7 +36,8 @@ import StoreReconTestSupport
     let f = findings([charge], [e], evidence: evidence)
     #expect(f.map(\.reason) == [.refunded])
     #expect(
-      f.first?.detail == "latest order GPA.7 returned (earnings Charge refund) 2026-11-28T00:00:00.000Z")
+      f.first?.detail.hasSuffix(
+        ": latest order GPA.7 returned (earnings Charge refund) 2026-11-28T00:00:00.000Z") == true)
   }
 
   @Test func earningsRefundAfterTOrOfAnotherOrderDoesNotCount() {
