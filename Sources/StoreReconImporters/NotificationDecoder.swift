@@ -72,6 +72,7 @@ package struct NotificationDecoder {
         let payload = try jws(compact, field: "signedTransactionInfo")
         let transaction = try AppStoreTransactionImporter.transaction(from: payload, origin: origin)
         n.chainKey = transaction.chainKey
+        n.transactionId = transaction.transactionId
         n.productId = transaction.productId
         n.expiresAt = transaction.expiresAt
         n.currency = transaction.currency

@@ -386,6 +386,10 @@ package enum ReconciliationRun {
     let calendar = setup.calendar
     let rows = inputs.rows
     let reconcileStart = clock.now
+    // A refund any source states counts (docs/rules.md#free_entitlementrefunded).
+    inputs.builder.refundEvidence = RefundEvidence(
+      earnings: inputs.storeReports.playEarnings, received: rows.notifications ?? [],
+      history: rows.notificationHistory)
     let ledger = inputs.builder.build(asOf: setup.asOf, catalog: config.catalog)
     var steps = StepTimes(clock: clock, start: reconcileStart)
     steps.mark("ledger")

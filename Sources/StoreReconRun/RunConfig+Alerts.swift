@@ -6,8 +6,8 @@ extension RunConfig {
   ///
   /// A key is a finding kind, `kind/reason`, `tieout/<status>` (tie-out cells: `match`, `report_more`,
   /// `report_less`, `price_differs`) or `tieout_orders/<status>` (Play orders: `match`,
-  /// `missing_in_earnings`, `missing_in_sales`, `amount_differs`, `fee_differs`); a value sets
-  /// `maxCount`, `maxAmount` (per currency, minor units) and, where the run has an FX table (`hasFX`),
+  /// `missing_in_earnings`, `missing_in_sales`, `amount_differs`, `fee_differs`, `refund_not_in_…`); a
+  /// value sets `maxCount`, `maxAmount` (per currency, minor units) and, where the run has an FX table (`hasFX`),
   /// `maxAmountMinor` in the reporting currency. Rules come out sorted by key, so their breaches print in
   /// a stable order.
   package static func parseAlerts(_ value: Any?, name: String, hasFX: Bool) throws(RunError) -> [AlertRule] {

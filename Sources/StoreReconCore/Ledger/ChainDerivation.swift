@@ -24,6 +24,8 @@ enum ChainDerivation {
             records: records, order: order, chains: chains, statuses: statuses, rare: rare, pool: pool,
             types: products.productType, periods: products.period, variants: products.variants, t: t.ms,
             emptyName: products.findName("") ?? UInt32.max)
+          context.earningsReturns = storage.earningsReturns
+          context.noticeSources = storage.noticeSources
           revocations = Parallel.map(count, .even(minimum: 50_000)) { range in
             var found: [Int32: Chain.Revocation] = [:]
             // In blocks: first every chain's records are read in a tight loop (their cache misses
@@ -68,6 +70,10 @@ enum ChainDerivation {
     let periods: [BillingPeriod]
     let variants: [ProductNames.Variant]
     let t: Int64
+    /// Play orders an earnings report refunded at or before T (``LedgerStorage/earningsReturns``).
+    var earningsReturns: [CompactID: Int64] = [:]
+    /// App Store transactions a REFUND notification names (``LedgerStorage/noticeSources``).
+    var noticeSources: [CompactID: [String]] = [:]
 
     @inline(__always) func record(_ k: Int) -> PackedRecord { records[Int(order[k])] }
     @inline(__always) func type(_ r: PackedRecord) -> ProductType { types[Int(r.variant)] }
@@ -279,6 +285,9 @@ enum ChainDerivation {
             detail +=
               " (\(type)" + (fields?.revocationPercentMilli.map { ", \(Percent.milli($0))" } ?? "") + ")"
           }
+          if let sources = noticeSources[latest.tx] {
+            detail += "; REFUND notification in " + sources.joined(separator: " and ")
+          }
           revocation = .refund(at: Instant(ms: at), detail: detail)
         }
       }
@@ -296,16 +305,28 @@ enum ChainDerivation {
 
     // MARK: Google Play
 
-    /// When the order `id` was returned (refund row or voided purchase), the earliest such instant.
+    /// When the order `id` was returned (refund row, voided purchase or earnings `Charge refund`), the
+    /// earliest such instant.
     @inline(__always)
     func returned(_ id: CompactID, _ p1: Int, _ v1: Int) -> Int64? {
-      guard id != .empty, v1 > p1 else { return nil }
-      var at: Int64?
+      guard id != .empty else { return nil }
+      var at: Int64? = earningsReturns.isEmpty ? nil : earningsReturns[id]
+      guard v1 > p1 else { return at }
       for q in p1..<v1 {
         let r = record(q)
         if r.tx == id { at = min(at ?? r.at, r.at) }
       }
       return at
+    }
+
+    /// The sources that know the order `id` was returned, in a fixed order: `refund row` (the sales
+    /// report), `voided purchase`, `earnings Charge refund`.
+    func returnSources(_ id: CompactID, _ p1: Int, _ r1: Int, _ v1: Int) -> [String] {
+      var sources: [String] = []
+      if (p1..<r1).contains(where: { record($0).tx == id }) { sources.append("refund row") }
+      if (r1..<v1).contains(where: { record($0).tx == id }) { sources.append("voided purchase") }
+      if earningsReturns[id] != nil { sources.append("earnings Charge refund") }
+      return sources
     }
 
     func derivePlay(
@@ -348,12 +369,7 @@ enum ChainDerivation {
         hasLatestOrder = true
       }
       if let latestOrder, let at = returned(latestOrder, p1, v1) {
-        var byRefundRow = false
-        for q in p1..<r1 where record(q).tx == latestOrder {
-          byRefundRow = true
-          break
-        }
-        let how = byRefundRow ? "refund row" : "voided purchase"
+        let how = returnSources(latestOrder, p1, r1, v1).joined(separator: ", ")
         let when = Instant(ms: at)
         revocation = .refund(
           at: when, detail: "latest order \(latestOrder.id.string(pool: pool)) returned (\(how)) \(when)")

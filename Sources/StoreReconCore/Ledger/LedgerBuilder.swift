@@ -34,6 +34,9 @@ package final class LedgerBuilder {
   /// The records and Play resources read more than once: the resources found as they arrive, the
   /// records by ``build(asOf:catalog:)`` (each chain's records of one kind compared by id).
   package internal(set) var duplicates: [RecordDuplicate] = []
+  /// What sources outside the feed say about refunds (earnings `Charge refund` rows, App Store refund
+  /// notifications): read by ``build(asOf:catalog:)``.
+  package var refundEvidence = RefundEvidence()
 
   /// Creates an empty builder.
   package init() {}
@@ -347,6 +350,7 @@ package final class LedgerBuilder {
     target = []
     var starts = dropRepeatedRecords(
       slotCount: live.count * 3, starts: groupRecords(chainCount: live.count, position: position))
+    applyRefundEvidence(asOf: asOf.ms)
     var selfNamed = makeChainStates(live: live, starts: starts, asOf: asOf.ms)
     starts = []
     var named = namedOrderIds(position: position, selfNamed: selfNamed)

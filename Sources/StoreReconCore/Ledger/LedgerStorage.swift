@@ -17,6 +17,10 @@ package final class LedgerStorage: @unchecked Sendable {
   var rare: [Int: RareFields] = [:]
   /// Revocations by chain index.
   var revocations: [Int32: Chain.Revocation] = [:]
+  /// Play orders an earnings report refunded at or before T: the earliest `Charge refund` instant.
+  var earningsReturns: [CompactID: Int64] = [:]
+  /// App Store transactions a REFUND notification names: where it was read (``RefundEvidence/appLog``, …).
+  var noticeSources: [CompactID: [String]] = [:]
   /// Chain keys, transaction ids and order ids that do not pack into numbers.
   var pool = TextPool()
   /// Account tokens.
@@ -44,6 +48,8 @@ package final class LedgerStorage: @unchecked Sendable {
     statuses = []
     rare = [:]
     revocations = [:]
+    earningsReturns = [:]
+    noticeSources = [:]
     tokens = TokenStore()
     index = Array(repeating: ChainKeyIndex(), count: Store.allCases.count)
     playOrders = PackedIndex()

@@ -165,5 +165,15 @@ extension NextStep {
       "Compare the config's fees.play and the product's type in catalog with the service fee Google kept "
         + "on the order; correct the config if the rate changed.",
       "tieout.md#fee_differs"),
+    NextStep(
+      .tieOutOrder(.refundNotInEarnings),
+      "Open the order in Play Console (Order management) to see whether the refund went through; if it "
+        + "did, look for it in the next month's earnings report, else the sales report's Refund row is early.",
+      "tieout.md#refund_not_in_earnings"),
+    NextStep(
+      .tieOutOrder(.refundNotInSales),
+      "Open the order in Play Console (Order management): a refund made in the console settles in the "
+        + "earnings report; download the month's sales report again, and check that the entitlement was revoked.",
+      "tieout.md#refund_not_in_sales"),
   ]
 }

@@ -32,6 +32,8 @@ package struct StoreNotification: Sendable, Equatable {
   /// The purchase it is about: Apple `originalTransactionId`, Play purchase token; `nil` where it names
   /// none (a test notification).
   package var chainKey: String?
+  /// The transaction it carries (Apple `transactionId` of `signedTransactionInfo`), where it carries one.
+  package var transactionId: String?
   /// The product it names, where it names one.
   package var productId: String?
   /// Apple: the transaction's `expiresDate` (the end of the period a renewal grants).

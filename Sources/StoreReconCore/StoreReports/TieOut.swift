@@ -82,6 +82,12 @@ package struct TieOutOrder: Sendable, Equatable {
     case amountDiffers = "amount_differs"
     /// The actual Google fee differs from the configured fee schedule's estimate by more than one minor unit.
     case feeDiffers = "fee_differs"
+    /// The sales report refunds the order in the month (a `Refund` row); the earnings report, which has
+    /// the order or only its refund, has no `Charge refund` of it.
+    case refundNotInEarnings = "refund_not_in_earnings"
+    /// The earnings report refunds the order in the month (a `Charge refund`); the sales report has no
+    /// `Refund` row of it.
+    case refundNotInSales = "refund_not_in_sales"
 
     package static func < (lhs: Status, rhs: Status) -> Bool {
       (Status.allCases.firstIndex(of: lhs) ?? 0) < (Status.allCases.firstIndex(of: rhs) ?? 0)

@@ -11,6 +11,11 @@ struct TieOutOrderTable {
     var salesRows = 0
     var salesProduct: String?
     var salesCurrency: Currency?
+    /// The sales report's `Refund` rows of the order (its other rows are charges).
+    var salesRefunds = 0
+    /// The earnings report's `Charge` and `Charge refund` rows of the order.
+    var earningsCharges = 0
+    var earningsRefunds = 0
     var earningsCharge: Int64 = 0
     var earningsFee: Int64 = 0
     var earningsRows = 0
@@ -38,7 +43,9 @@ struct TieOutOrderTable {
 
   static func addEarnings(_ row: PlayEarningsRow, to sides: inout Sides) {
     switch row.type {
-    case .charge, .chargeRefund: sides.earningsCharge.add(row.buyerAmountMinor, overflow: &sides.overflowed)
+    case .charge, .chargeRefund:
+      sides.earningsCharge.add(row.buyerAmountMinor, overflow: &sides.overflowed)
+      if row.type == .charge { sides.earningsCharges += 1 } else { sides.earningsRefunds += 1 }
     case .googleFee, .googleFeeRefund:
       sides.earningsFee.add(row.buyerAmountMinor, overflow: &sides.overflowed)
     default: break
@@ -60,6 +67,7 @@ struct TieOutOrderTable {
     sides.salesItem.add(line.item, overflow: &sides.overflowed)
     sides.estimatedFee.add(line.fee, overflow: &sides.overflowed)
     sides.salesRows += 1
+    if line.item < 0 { sides.salesRefunds += 1 }
     if sides.salesProduct == nil { sides.salesProduct = line.product }
     if sides.salesCurrency == nil { sides.salesCurrency = line.currency }
   }
@@ -158,9 +166,36 @@ enum TieOutWording {
     cell.detail = words.joined(separator: "; ")
   }
 
-  /// The order's status: where it is missing, else whether its charge, else its fee differs.
+  /// A refund of the order one report of the month shows and the other does not
+  /// (docs/tieout.md#refund_not_in_earnings): `nil` where both show it, neither does, or the other
+  /// report lacks the whole order (`missing_in_…`).
+  static func refundBehind(_ sides: TieOutOrderTable.Sides) -> TieOutOrder.Status? {
+    let salesCharges = sides.salesRows - sides.salesRefunds
+    if sides.salesRefunds > 0 && sides.earningsRefunds == 0 && (sides.earningsRows > 0 || salesCharges == 0) {
+      return .refundNotInEarnings
+    }
+    if sides.earningsRefunds > 0 && sides.salesRefunds == 0
+      && (sides.salesRows > 0 || sides.earningsCharges == 0)
+    {
+      return .refundNotInSales
+    }
+    return nil
+  }
+
+  /// The order's status: a refund one report shows and the other does not, else where it is missing,
+  /// else whether its charge, else its fee differs.
   static func judge(_ order: inout TieOutOrder, _ sides: TieOutOrderTable.Sides) {
     let c = order.currency
+    if let behind = refundBehind(sides) {
+      order.status = behind
+      order.detail =
+        behind == .refundNotInEarnings
+        ? "the sales report refunds the order (a Refund row, \(money(order.salesItemMinor, c)) net); "
+          + "the earnings report of the month has no Charge refund of it"
+        : "the earnings report refunds the order (a Charge refund, \(money(order.earningsChargeMinor, c)) net); "
+          + "the sales report of the month has no Refund row of it"
+      return
+    }
     if sides.earningsRows == 0 {
       order.status = .missingInEarnings
       order.detail =

@@ -57,7 +57,8 @@ extension ReportSummary {
     return lines
   }
 
-  /// Per store every order status, in status order (none when there is no order).
+  /// Per store every order status, in status order (none when there is no order); the refund statuses
+  /// only where an order has one.
   package static func tieOutOrderLines(_ tieOut: TieOut) -> [TieOutOrderLine] {
     struct Key: Hashable {
       var store: Store
@@ -72,13 +73,17 @@ extension ReportSummary {
       sums[key, default: (0, [:], [:])].fee[o.currency, default: 0] += o.feeDifferenceMinor
     }
     let stores = Set(tieOut.orders.map(\.store))
+    // The refund statuses only where an order has one (docs/tieout.md#refunds-one-report-shows): a
+    // world whose two reports agree on every refund reads as before.
+    let rare: Set<TieOutOrder.Status> = [.refundNotInEarnings, .refundNotInSales]
     return Store.allCases.sorted().filter(stores.contains).flatMap { store in
-      TieOutOrder.Status.allCases.map { status in
-        let sum = sums[Key(store: store, status: status)] ?? (0, [:], [:])
-        return TieOutOrderLine(
-          store: store, status: status, orders: sum.orders, chargeDifference: moneyList(sum.diff),
-          feeDifference: moneyList(sum.fee))
-      }
+      TieOutOrder.Status.allCases.filter { !rare.contains($0) || sums[Key(store: store, status: $0)] != nil }
+        .map { status in
+          let sum = sums[Key(store: store, status: status)] ?? (0, [:], [:])
+          return TieOutOrderLine(
+            store: store, status: status, orders: sum.orders, chargeDifference: moneyList(sum.diff),
+            feeDifference: moneyList(sum.fee))
+        }
     }
   }
 

@@ -75,4 +75,52 @@ import StoreReconTestSupport
     // Every row of the orders: 0 + 340 + 350 + 425.
     #expect(cell.reportProceedsMinor == 1115)
   }
+
+  @Test func aRefundOnlyOneReportShowsNamesTheOtherReport() {
+    func refund(_ order: String) -> StoreTransaction {
+      var r = Fx.playRefund(order, at: Fx.at("2026-10-20T10:00:00Z"), amount: 595)
+      r.taxMinor = 95
+      r.country = CountryCode.pack("DE")
+      return r
+    }
+    let ledger = Fx.ledger([
+      Self.charge("GPA.1111-1111-1111-11111"), refund("GPA.1111-1111-1111-11111"),
+      Self.charge("GPA.2222-2222-2222-22222"),
+      Self.charge("GPA.3333-3333-3333-33333", day: "2026-09-03T10:00:00Z"),
+      refund("GPA.3333-3333-3333-33333"),
+      Self.charge("GPA.5555-5555-5555-55555"), refund("GPA.5555-5555-5555-55555"),
+    ])
+    var rows = StoreReportRows()
+    rows.playEarnings = [
+      // The sales report refunds it; the earnings report has only the charge.
+      Self.earnings("GPA.1111-1111-1111-11111", .charge, 500, line: 2),
+      Self.earnings("GPA.1111-1111-1111-11111", .googleFee, -75, line: 3),
+      // Refunded in Play Console: only the earnings report has the refund.
+      Self.earnings("GPA.2222-2222-2222-22222", .charge, 500, line: 4),
+      Self.earnings("GPA.2222-2222-2222-22222", .googleFee, -75, line: 5),
+      Self.earnings("GPA.2222-2222-2222-22222", .chargeRefund, -500, line: 6),
+      Self.earnings("GPA.2222-2222-2222-22222", .googleFeeRefund, 75, line: 7),
+      // GPA.3333…: charged in September, its refund in October in the sales report only.
+      // An order charged in an earlier month, refunded now in the earnings report only.
+      Self.earnings("GPA.4444-4444-4444-44444", .chargeRefund, -500, line: 8),
+      // Both reports have the refund: match.
+      Self.earnings("GPA.5555-5555-5555-55555", .charge, 500, line: 9),
+      Self.earnings("GPA.5555-5555-5555-55555", .googleFee, -75, line: 10),
+      Self.earnings("GPA.5555-5555-5555-55555", .chargeRefund, -500, line: 11),
+      Self.earnings("GPA.5555-5555-5555-55555", .googleFeeRefund, 75, line: 12),
+    ]
+    let tieOut = TieOut.build(ledger: ledger, reports: rows, settings: TieOutSettings())
+    #expect(
+      tieOut.orders.map { "\($0.orderId) \($0.status.rawValue)" } == [
+        "GPA.1111-1111-1111-11111 refund_not_in_earnings",
+        "GPA.2222-2222-2222-22222 refund_not_in_sales",
+        "GPA.3333-3333-3333-33333 refund_not_in_earnings",
+        "GPA.4444-4444-4444-44444 refund_not_in_sales",
+        "GPA.5555-5555-5555-55555 match",
+      ])
+    #expect(
+      tieOut.orders[1].detail
+        == "the earnings report refunds the order (a Charge refund, 0.00 EUR net); the sales report of the "
+        + "month has no Refund row of it")
+  }
 }
