@@ -343,6 +343,7 @@ extension ReconciliationRun {
     result.uncheckedEntitlements = outcome.unchecked
     result.skippedRules = outcome.skipped
     result.tieOut = outcome.tieOut
+    result.payouts = facts.payoutLines
     result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
     return Written(
       result: result, files: files, streamed: streamed, experimentMs: experimentMs, writeMs: writeMs,

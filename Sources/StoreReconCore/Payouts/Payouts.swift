@@ -6,7 +6,7 @@
 ///   their sum, so the line adds up by construction.
 /// - Apple: one payout per financial summary (fiscal month and bank account currency), then one line per
 ///   region: Earned tied to the detail Financial reports (Σ Extended Partner Share of the fiscal month,
-///   the month of their `End Date`, and currency), Total Owed checked against its parts, Proceeds
+///   the month of the middle of their period, and currency), Total Owed checked against its parts, Proceeds
 ///   against Total Owed at Apple's written exchange rate, and the payment against Σ Proceeds.
 /// - Beside Apple's rate, the FX table's rate and what it would have paid, where the table converts into
 ///   the bank account currency.
@@ -77,7 +77,7 @@ package enum Payouts {
     var detail: [MonthCurrency: (sum: Int64, rows: Int)] = [:]
     var detailMonths: Set<ReportMonth> = []
     for r in reports.appleFinancial {
-      let key = MonthCurrency(month: ReportMonth(r.endDay), currency: r.partnerShareCurrency)
+      let key = MonthCurrency(month: fiscalMonth(r), currency: r.partnerShareCurrency)
       let (sum, rows) = detail[key] ?? (0, 0)
       detail[key] = (sum &+ r.extendedPartnerShareMinor, rows + 1)
       detailMonths.insert(key.month)
@@ -113,6 +113,13 @@ package enum Payouts {
       out.append(paymentLine(payment, regions: regions, stated: stated[payment]))
     }
     return out
+  }
+
+  /// The fiscal month a detail row belongs to: the calendar month of the middle day of its `Start Date`
+  /// … `End Date` period (a fiscal month of four or five weeks lies mostly in the month it is named for,
+  /// whichever edge days Apple's calendar gives it).
+  static func fiscalMonth(_ r: AppleFinancialRow) -> ReportMonth {
+    ReportMonth(CivilDate(daysSinceEpoch: (r.startDay.daysSinceEpoch + r.endDay.daysSinceEpoch) / 2))
   }
 
   /// The id of an Apple payment: its fiscal month and bank account currency.
