@@ -24,7 +24,7 @@ package indirect enum ConfigSchema: Sendable {
       "transactions": .value, "salesReports": .value, "subscriberReports": .value, "financialReports": .value,
       "financialSummaries": .value,
       "reportTimeZone": .value, "signatures": .value, "testRootCertificate": .value,
-      "notificationHistory": .value,
+      "notificationHistory": .value, "verifiedRecord": .value, "verifiedRecordKey": .value,
     ]),
     "play": .object(["sales": .value, "subscriptions": .value, "voided": .value, "earnings": .value]),
     "stripe": .value,
