@@ -3,7 +3,8 @@ import StoreReconReports
 
 extension ReconciliationWorkbook {
   /// **Payouts**: payouts.csv's lines (docs/reports.md#payoutscsv): each payout and each region of an
-  /// Apple payment, its parts, the store's and the FX table's rate, and whether it adds up.
+  /// Apple payment, its parts, the store's and the FX table's rate, and whether it adds up; `detail`
+  /// wrapped in a wide column.
   static func writePayouts(_ lines: [PayoutLine], into workbook: XLSXWorkbook, rowLimit: Int)
     throws(XLSXError)
   {
@@ -12,7 +13,9 @@ extension ReconciliationWorkbook {
       "adjustments", "carried", "net", "exchange_rate", "payout_currency", "payout", "fx_table_rate",
       "fx_table_payout", "fx_difference", "source", "difference", "status", "detail",
     ]
-    _ = try workbook.writeTable(name: "Payouts", header: header, rowCount: lines.count, rowLimit: rowLimit) {
+    _ = try workbook.writeTable(
+      name: "Payouts", header: header, rowCount: lines.count, rowLimit: rowLimit, wide: [22]
+    ) {
       i in
       let l = lines[i]
       let c = l.currency
@@ -28,7 +31,7 @@ extension ReconciliationWorkbook {
         .text(l.exchangeRate), .text(p.code), money(l.payoutMinor, p), .text(l.fxTableRate),
         money(l.fxTablePayoutMinor, p), money(l.fxDifferenceMinor, p),
         money(l.sourceMinor, l.kind == .payout ? p : c), money(l.differenceMinor, differenceCurrency),
-        .text(l.status.rawValue), .text(l.detail),
+        .text(l.status.rawValue), wrapped(l.detail),
       ]
     }
   }
