@@ -87,9 +87,12 @@ package enum DemoRun {
     }
     let tieOut = tieOutCheck(result, truth)
     text += tieOut.text
+    let payouts = payoutCheck(result, truth)
+    text += payouts.text
     let exitCode: Int32 =
       !result.failedInputs.isEmpty
-      ? RunError.Code.dataError.rawValue : (missed.isEmpty && unexpected.isEmpty && tieOut.exact ? 0 : 1)
+      ? RunError.Code.dataError.rawValue
+      : (missed.isEmpty && unexpected.isEmpty && tieOut.exact && payouts.exact ? 0 : 1)
     return Outcome(
       result: result, truth: truth, missed: missed, unexpected: unexpected, tieOut: tieOut.result, text: text,
       exitCode: exitCode)
@@ -113,6 +116,26 @@ package enum DemoRun {
         configPath: directory + "/storerecon.json", date: previous,
         outDirectory: directory + "/reports/\(previous)"),
       progress: progress)
+  }
+
+  /// The payout check's lines, and whether the run's payouts.csv has exactly the planted differences:
+  /// every planted line with its status, and no other line that does not add up.
+  static func payoutCheck(_ result: RunResult, _ truth: DemoTruth) -> (text: String, exact: Bool) {
+    let found = Set(result.payouts.filter { $0.status != .addsUp }.map(PlantedPayout.init))
+    let planted = Set(truth.tieOut.payouts)
+    let missed = planted.subtracting(found).sorted()
+    let unexpected = found.subtracting(planted).sorted()
+    guard missed.isEmpty && unexpected.isEmpty else {
+      var text =
+        "payout check: MISMATCH — \(missed.count) planted payout difference(s) missed, \(unexpected.count) unexpected\n"
+      for m in missed.prefix(20) { text += "  missed     \(m.line)\n" }
+      for u in unexpected.prefix(20) { text += "  unexpected \(u.line)\n" }
+      return (text, false)
+    }
+    return (
+      "payout check: all \(planted.count) planted payout differences reported, nothing else (precision 1.0, recall 1.0)\n",
+      true
+    )
   }
 
   /// The tie-out check's lines, and whether the run's tie-out is exactly the planted one (an empty

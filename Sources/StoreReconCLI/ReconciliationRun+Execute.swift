@@ -343,6 +343,7 @@ extension ReconciliationRun {
     result.uncheckedEntitlements = outcome.unchecked
     result.skippedRules = outcome.skipped
     result.tieOut = outcome.tieOut
+    result.payouts = facts.payoutLines
     result.repeatedFiles = setup.repeats.map { "\($0.repeated) (read as \($0.readAs))" }
     return Written(
       result: result, files: files, streamed: streamed, experimentMs: experimentMs, writeMs: writeMs,
@@ -375,6 +376,7 @@ extension ReconciliationRun {
     )
     workbook.recognition = recognitionRows(setup, outcome)
     workbook.waterfall = outcome.recognition.waterfall
+    workbook.payoutLines = payoutLines(setup, inputs)
     workbook.revenueTrend = trend
     workbook.findingsTrend = findingsTrend
     workbook.reportingTotals = reportingTotals
@@ -416,6 +418,7 @@ extension ReconciliationRun {
         ReportTables.tieOutOrdersCSV(outcome.tieOut.orders, docsBase: config.docsBaseURL, cases: byKey)
       ),
       ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: facts.inputs)),
+      (PayoutTables.fileName, PayoutTables.csv(facts.payoutLines)),
     ]
     if !config.experiments.isEmpty {
       files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
@@ -459,7 +462,15 @@ extension ReconciliationRun {
       recognitionRows(setup, outcome), last: ReportMonth(setup.date)
     )
     .map { Money(minor: $0.1, currency: $0.0) }
+    facts.payoutLines = payoutLines(setup, inputs)
     return facts
+  }
+
+  /// payouts.csv's lines: the settlement reports' payouts, with the FX table's rates (converting
+  /// into the reporting currency, half-even) beside the stores' own.
+  static func payoutLines(_ setup: Setup, _ inputs: Inputs) -> [PayoutLine] {
+    let fx = setup.config.reportingCurrency.map { FXRateBook(reporting: $0, rows: inputs.rows.fxRates) }
+    return Payouts.lines(inputs.storeReports, fx: fx)
   }
 
   /// Waits for the reconciliation workbook, then writes the price-tests workbook (with experiments);

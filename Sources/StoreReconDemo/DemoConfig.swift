@@ -33,6 +33,7 @@ enum DemoConfig {
         "appStore": {
           "transactions": ["exports/apple/transactions*.jsonl"],
           "salesReports": ["exports/apple/reports/S_D_*.txt"],
+          "financialSummaries": ["exports/apple/financial/financial_report_*.csv"],
           "reportTimeZone": "America/Los_Angeles",
           "signatures": "\(requireSignatures ? "require" : "verify")",
           "testRootCertificate": "\(DemoTestChain.rootPath)"\(history)

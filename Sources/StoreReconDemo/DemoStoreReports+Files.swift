@@ -27,10 +27,14 @@ extension DemoStoreReports {
     truth.cells = (appleCells + play.cells).sorted()
     truth.orders = play.orders
     files += try writePlay(rows, into: directory)
+    let summary = try writeAppleSummary(into: directory)
+    files.append(summary.path)
+    truth.payouts = summary.planted
     truth.reportFiles = files
     for (path, text) in [
       (DemoTieOutTruth.cellsPath, truth.cellsCSV()), (DemoTieOutTruth.ordersPath, truth.ordersCSV()),
       (DemoTieOutTruth.controlsPath, truth.controlsCSV()),
+      (DemoTieOutTruth.payoutsPath, truth.payoutsCSV()),
     ] {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)

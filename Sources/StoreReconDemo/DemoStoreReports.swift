@@ -98,6 +98,8 @@ final class DemoStoreReports {
   var controls: [String: ControlCandidate] = [:]
   /// Play sales rows of the earnings months, in the order written.
   var playSales: [PlaySale] = []
+  /// App Store units and Earned of the fiscal month per currency code (DemoStoreReports+Payouts.swift).
+  var appleEarned: [String: (units: Int64, earned: Int64)] = [:]
   /// Users assigned to the price experiment: their orders are never planted differently, so that the
   /// readout's settled proceeds (the earnings report's) equal the experiment truth's.
   var experimentUsers: Set<String> = []
@@ -140,6 +142,7 @@ final class DemoStoreReports {
   func recordApple(_ chain: DemoChain, _ index: Int) {
     guard !chain.sandbox, !chain.familyShared else { return }
     let p = chain.periods[index]
+    recordFiscal(chain, p)
     let quantity = Int64(p.quantity)
     let unit = p.priceMinor / quantity
     let currency = chain.country.currency.code

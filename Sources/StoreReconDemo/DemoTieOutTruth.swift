@@ -116,7 +116,9 @@ package struct DemoTieOutTruth: Sendable {
   package static let controlsPath = "truth/tieout_controls.csv"
 
   /// The three truth files.
-  package static let paths = [cellsPath, ordersPath, controlsPath]
+  /// The planted payout differences.
+  package static let payoutsPath = "truth/planted_payouts.csv"
+  package static let paths = [cellsPath, ordersPath, controlsPath, payoutsPath]
 
   /// Cells with a planted difference, sorted.
   package var cells: [PlantedTieOutCell] = []
@@ -126,6 +128,8 @@ package struct DemoTieOutTruth: Sendable {
   package var controls: [DemoTieOutControl] = []
   /// The report files written (Apple daily sales reports, Play earnings reports), relative paths.
   package var reportFiles: [String] = []
+  /// The payouts.csv lines planted with a difference.
+  package var payouts: [PlantedPayout] = []
 
   /// No store reports.
   package init() {}
@@ -134,6 +138,11 @@ package struct DemoTieOutTruth: Sendable {
   package var plantedCount: Int { cells.count + orders.count }
 
   /// `truth/planted_tieout.csv`.
+  func payoutsCSV() -> String {
+    "store,payout_id,region,status\n"
+      + payouts.map { "\($0.store.rawValue),\($0.payoutId),\($0.region),\($0.status.rawValue)\n" }.joined()
+  }
+
   func cellsCSV() -> String {
     var text = "store,source,day,product_id,country,currency,status\n"
     for c in cells {

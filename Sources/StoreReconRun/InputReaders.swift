@@ -266,6 +266,9 @@ package enum InputReaders {
       return try AppleFinancialReportImporter().read(
         path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows,
         complete: &complete)
+    case "app_store.financial_summaries":
+      return try AppleFinancialSummaryImporter().read(
+        path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
     case "play.earnings":
       return try PlayEarningsReportImporter().read(
         path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)

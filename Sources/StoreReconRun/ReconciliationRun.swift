@@ -527,6 +527,7 @@ package enum ReconciliationRun {
       ("app_store.sales_reports", config.appStoreSalesReports),
       ("app_store.subscriber_reports", config.appStoreSubscriberReports),
       ("app_store.financial_reports", config.appStoreFinancialReports),
+      ("app_store.financial_summaries", config.appStoreFinancialSummaries),
       ("play.earnings", config.playEarnings),
       ("app_store.notification_history", config.appStoreNotificationHistory),
     ]

@@ -22,6 +22,7 @@ package indirect enum ConfigSchema: Sendable {
     "damaged": .object(["maxRejectPercent": .value, "maxRejects": .value, "minRejects": .value]),
     "appStore": .object([
       "transactions": .value, "salesReports": .value, "subscriberReports": .value, "financialReports": .value,
+      "financialSummaries": .value,
       "reportTimeZone": .value, "signatures": .value, "testRootCertificate": .value,
       "notificationHistory": .value, "verifiedRecord": .value, "verifiedRecordKey": .value,
     ]),

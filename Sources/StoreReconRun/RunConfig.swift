@@ -21,6 +21,8 @@ package struct RunConfig: Sendable {
   package var appStoreSubscriberReports: [String] = []
   /// Apple Financial report details (glob patterns).
   package var appStoreFinancialReports: [String] = []
+  /// Apple financial summaries, `financial_report.csv` of Payments and Financial Reports (glob patterns).
+  package var appStoreFinancialSummaries: [String] = []
   /// IANA time zone of Apple's report days (`appStore.reportTimeZone`): Pacific Time by default.
   package var appStoreReportTimeZone = "America/Los_Angeles"
   /// `appStore.signatures` and `appStore.testRootCertificate` (resolved): RunConfig+Signatures.swift.
@@ -256,6 +258,8 @@ package struct RunConfig: Sendable {
     config.appStoreSubscriberReports = try strings(
       appStore["subscriberReports"], "appStore.subscriberReports")
     config.appStoreFinancialReports = try strings(appStore["financialReports"], "appStore.financialReports")
+    config.appStoreFinancialSummaries = try strings(
+      appStore["financialSummaries"], "appStore.financialSummaries")
     if let zone = appStore["reportTimeZone"] {
       guard let zone = zone as? String, TimeZone(identifier: zone) != nil else {
         throw fail("appStore.reportTimeZone must be an IANA time zone name such as \"America/Los_Angeles\"")
@@ -283,7 +287,7 @@ package struct RunConfig: Sendable {
   /// Whether the config names any of the stores' own money reports.
   package var hasStoreReports: Bool {
     !(appStoreSalesReports.isEmpty && appStoreSubscriberReports.isEmpty && appStoreFinancialReports.isEmpty
-      && playEarnings.isEmpty)
+      && appStoreFinancialSummaries.isEmpty && playEarnings.isEmpty)
   }
 
   /// Stores for which the config names at least one export.

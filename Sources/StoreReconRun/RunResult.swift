@@ -24,6 +24,8 @@ package struct RunResult: Sendable {
   package var repeatedFiles: [String] = []
   /// The tie-out of the transaction feed against the stores' own reports (empty without reports).
   package var tieOut = TieOut()
+  /// payouts.csv's lines (``Payouts/lines(_:fx:)``).
+  package var payouts: [PayoutLine] = []
 
   /// Active store-sourced entitlements per store whose exports the config does not name (not checked).
   package var uncheckedEntitlements: [Store: Int] = [:]

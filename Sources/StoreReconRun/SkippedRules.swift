@@ -78,7 +78,10 @@ package struct SkippedRules: Sendable {
 
   /// Each store's own money reports (Play's sales report is both feed and report).
   static let reportRoles: [Store: Set<String>] = [
-    .appStore: ["app_store.sales_reports", "app_store.subscriber_reports", "app_store.financial_reports"],
+    .appStore: [
+      "app_store.sales_reports", "app_store.subscriber_reports", "app_store.financial_reports",
+      "app_store.financial_summaries",
+    ],
     .play: ["play.earnings", "play.sales"],
   ]
 

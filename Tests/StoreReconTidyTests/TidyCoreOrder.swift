@@ -14,9 +14,11 @@
 /// - StoreReports, Experiments: the tie-out with the stores' money reports; the price-test readout.
 /// - History, Cases, NextStep: what the summaries read: changes since the last run, the cases, the steps.
 /// - Recognition: revenue recognised and deferred over each charge's service period (month-end close).
+/// - Payouts: what each payout of the stores' settlement reports is made of, down to the bank deposit.
 let coreFolderOrder: [String] = [
   "Parallel", "Money", "Model", "Ledger", "AppRowTables", "Partition", "Notifications", "Reconcile",
   "StoreReports", "Experiments", "History", "Cases", "NextStep", "Recognition",
+  "Payouts",
 ]
 
 enum TidyCoreOrder {

@@ -280,6 +280,9 @@ package struct StoreReportRows: Sendable {
   package var appleSubscriber: [AppleSubscriberRow] = []
   package var appleFinancial: [AppleFinancialRow] = []
   package var playEarnings: [PlayEarningsRow] = []
+  /// Apple's financial summaries (Payments and Financial Reports): region lines and payments.
+  package var appleFinancialSummary: [AppleFinancialSummaryRow] = []
+  package var applePayments: [AppleFinancialPayment] = []
 
   /// No rows.
   package init() {}
@@ -287,10 +290,12 @@ package struct StoreReportRows: Sendable {
   /// Whether no report was read (or every one was empty).
   package var isEmpty: Bool {
     appleSales.isEmpty && appleSubscriber.isEmpty && appleFinancial.isEmpty && playEarnings.isEmpty
+      && appleFinancialSummary.isEmpty
   }
 
   /// How many rows were read, all reports together.
   package var count: Int {
     appleSales.count + appleSubscriber.count + appleFinancial.count + playEarnings.count
+      + appleFinancialSummary.count + applePayments.count
   }
 }

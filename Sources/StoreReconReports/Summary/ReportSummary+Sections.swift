@@ -315,6 +315,7 @@ extension ReportSummary {
         ? .paragraph("No revenue in \(date.year)-\(date.month < 10 ? "0" : "")\(date.month) through \(date).")
         : .folded("Per store and currency (\(Grouped.count(revenue.count)) rows)", table))
     if let line = deferredLine { blocks.append(.paragraph(line)) }
+    if let line = lastPayoutLine { blocks.append(.paragraph(line)) }
     if let trend = RevenueTrend.build(revenue: facts.revenue, date: date, fx: facts.fx) {
       blocks.append(.picture(Self.trendPicture(trend)))
     }
@@ -326,6 +327,13 @@ extension ReportSummary {
     guard let deferred = facts.deferredAtT, !deferred.isEmpty else { return nil }
     return "Deferred revenue at T (revenue_recognition.csv): "
       + deferred.map { Grouped.money($0) }.joined(separator: "; ") + "."
+  }
+
+  /// Each store's last payout in one sentence (docs/reports.md#payoutscsv).
+  var lastPayoutLine: String? {
+    let payouts = PayoutTables.lastPayouts(facts.payoutLines)
+    guard !payouts.isEmpty else { return nil }
+    return "Last payout per store (payouts.csv): " + payouts.joined(separator: "; ") + "."
   }
 
   /// The findings' money at stake in the reporting currency, in one sentence.

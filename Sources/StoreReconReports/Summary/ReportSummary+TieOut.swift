@@ -186,12 +186,13 @@ extension ReportSummary {
   }
 
   var payoutsSection: SummarySection {
-    guard !facts.payouts.isEmpty else {
+    guard !facts.payouts.isEmpty || !facts.payoutLines.isEmpty else {
       return SummarySection(
         title: "Payouts",
         blocks: [
           .paragraph(
-            "No settlement report configured (play.earnings, appStore.financialReports): no payout totals.")
+            "No settlement report configured (play.earnings, appStore.financialReports, appStore.financialSummaries): no payout totals."
+          )
         ])
     }
     var table = SummaryTable(headers: ["report", "currency", "payout", "rows"], rightAligned: [2, 3])
@@ -207,6 +208,25 @@ extension ReportSummary {
           "What the settlement reports pay out per payout currency: Play earnings Σ Amount (Merchant Currency), fees and taxes included; Apple Financial reports Σ Extended Partner Share per Partner Share Currency."
         ),
         .table(table),
+      ] + payoutLinesBlocks)
+  }
+
+  /// Each payout of payouts.csv, folded under one line: store, payout, what it pays, and how many of its
+  /// lines do not add up (docs/reports.md#payoutscsv).
+  var payoutLinesBlocks: [SummarySection.Block] {
+    let payouts = facts.payoutLines.filter { $0.kind == .payout }
+    guard !payouts.isEmpty else { return [] }
+    var table = SummaryTable(headers: ["store", "payout", "paid", "not adding up"], rightAligned: [2, 3])
+    for p in payouts {
+      let differing = facts.payoutLines.count {
+        $0.store == p.store && $0.payoutId == p.payoutId && $0.status != .addsUp
+      }
+      table.rows.append([
+        p.store.rawValue, p.payoutId, Grouped.money(Money(minor: p.payoutMinor, currency: p.payoutCurrency)),
+        Grouped.count(differing),
       ])
+    }
+    let noun = payouts.count == 1 ? "1 payout" : "\(Grouped.count(payouts.count)) payouts"
+    return [.folded("What each payout is made of (payouts.csv, \(noun))", table)]
   }
 }

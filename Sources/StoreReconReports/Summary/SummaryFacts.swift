@@ -43,6 +43,8 @@ package struct SummaryFacts: Sendable {
   /// Deferred revenue at T per currency (revenue_recognition.csv's closing balances of T's month), in
   /// currency code order; `nil` leaves the line out.
   package var deferredAtT: [Money]?
+  /// payouts.csv's lines (``Payouts/lines(_:fx:)``): the summary names each store's last payout.
+  package var payoutLines: [PayoutLine] = []
   /// What the next steps' links start with (the config's `docsBaseURL`).
   package var docsBase = NextStep.defaultDocsBase
 

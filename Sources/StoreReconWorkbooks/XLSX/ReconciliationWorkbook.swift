@@ -53,6 +53,8 @@ package enum ReconciliationWorkbook {
     /// What each billed month's charges recognise per month: the **Revenue waterfall** sheet (shown
     /// with ``recognition``).
     package var waterfall: [RecognitionSums.Flow: Int64] = [:]
+    /// payouts.csv's lines (``Payouts/lines(_:fx:)``): the **Payouts** sheet; empty leaves it out.
+    package var payoutLines: [PayoutLine] = []
     /// What the `docs` links start with (the config's `docsBaseURL`): a web address makes them
     /// hyperlinks, anything else (the default `docs/`) text.
     package var docsBase = NextStep.defaultDocsBase
@@ -136,6 +138,9 @@ package enum ReconciliationWorkbook {
         try writeRecognition(content.recognition, into: workbook, rowLimit: options.rowLimit)
         try writeWaterfall(
           content.waterfall, rows: content.recognition, into: workbook, rowLimit: options.rowLimit)
+      }
+      if !content.payoutLines.isEmpty {
+        try writePayouts(content.payoutLines, into: workbook, rowLimit: options.rowLimit)
       }
       try writeCounts(content.counts, into: workbook, rowLimit: options.rowLimit)
       try writeGrants(content.grants, into: workbook, rowLimit: options.rowLimit)

@@ -17,7 +17,7 @@ struct ReportRead {
 
 /// The four importers behind one signature, for the tests.
 enum ReportFormat {
-  case sales, subscriber, financial, earnings
+  case sales, subscriber, financial, earnings, financialSummary
 
   func read(_ path: String, name: String) throws(InputError) -> ReportRead {
     let sink = RejectList()
@@ -34,6 +34,9 @@ enum ReportFormat {
         path: path, displayName: name, fileIndex: 4, rejects: sink, into: &result.rows)
     case .earnings:
       result.counts = try PlayEarningsReportImporter().read(
+        path: path, displayName: name, fileIndex: 4, rejects: sink, into: &result.rows)
+    case .financialSummary:
+      result.counts = try AppleFinancialSummaryImporter().read(
         path: path, displayName: name, fileIndex: 4, rejects: sink, into: &result.rows)
     }
     result.rejects = sink.rejects

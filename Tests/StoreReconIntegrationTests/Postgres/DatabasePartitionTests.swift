@@ -37,6 +37,7 @@ struct DatabasePartitionTests {
     #expect(merged.status == 0, "\(merged.stderr)")
     for name in [
       "findings.csv", "revenue.csv", "counts.csv", "grants.csv", "tieout.csv", "duplicates.csv",
+      "payouts.csv",
       "experiment_arms.csv", "experiment_lineage.csv", "summary.txt", "reconciliation.xlsx",
       "price-tests.xlsx",
     ] {

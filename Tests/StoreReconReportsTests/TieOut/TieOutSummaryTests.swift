@@ -143,7 +143,7 @@ struct TieOutSummaryTests {
       ])
     #expect(
       Self.section(text, "Payouts") == [
-        "No settlement report configured (play.earnings, appStore.financialReports): no payout totals."
+        "No settlement report configured (play.earnings, appStore.financialReports, appStore.financialSummaries): no payout totals."
       ])
     #expect(
       text.hasSuffix("Reports: findings.csv, revenue.csv, counts.csv, grants.csv, rejects/, manifest.json.\n")
