@@ -119,6 +119,8 @@ extension ReconciliationRun {
     }
     guard !fresh.isEmpty || file.rebuild else { return }
     do {
+      // A new key is written with the first record it checks (never by a run that records nothing).
+      if let key = file.newKey { try DurableFile.write(key, to: file.keyPath, mode: 0o600) }
       try DurableFile.write(file.record.bytes(adding: fresh), to: file.path)
     } catch {
       progress.note("warning: \(error); the next run verifies these signatures again")
@@ -138,6 +140,10 @@ package struct VerifiedRecordFile {
   package var verifier: JWSVerifier
   /// The file was not trusted: it is written again even with nothing to add.
   package var rebuild: Bool
+  /// Where the record's key is.
+  package var keyPath: String
+  /// A key made by this run (there was no key file): written with the record.
+  package var newKey: [UInt8]?
 
   /// Opens the record at `paths` for `verifier` (which then uses it); `nil` when its key cannot be had
   /// (said on `progress`: every signature is then verified in full and nothing is recorded).
@@ -145,8 +151,11 @@ package struct VerifiedRecordFile {
     _ paths: (record: String, key: String), for verifier: inout JWSVerifier, progress: any ProgressSink
   ) -> VerifiedRecordFile? {
     let key: [UInt8]
+    var made = false
     switch recordKey(paths.key) {
-    case .success(let bytes): key = bytes
+    case .success(let found):
+      key = found.key
+      made = found.made
     case .failure(let problem):
       progress.note(
         "warning: the key of the record of verified signatures \(paths.key) \(problem.reason): "
@@ -162,7 +171,8 @@ package struct VerifiedRecordFile {
     }
     verifier = verifier.recording(record)
     return VerifiedRecordFile(
-      path: paths.record, record: record, verifier: verifier, rebuild: distrust != nil)
+      path: paths.record, record: record, verifier: verifier, rebuild: distrust != nil,
+      keyPath: paths.key, newKey: made ? key : nil)
   }
 
   /// Why a key file cannot be used.
@@ -171,8 +181,9 @@ package struct VerifiedRecordFile {
   }
 
   /// The record's key: the first 32 bytes of the file at `path`, which group and others may not open;
-  /// made (32 random bytes, mode 0600) when there is no file.
-  static func recordKey(_ path: String) -> Result<[UInt8], KeyProblem> {
+  /// made (32 random bytes, `made`, written with mode 0600 when the record is saved) when there is no
+  /// file. A record under a key made now cannot be trusted: it was checked with another key or none.
+  static func recordKey(_ path: String) -> Result<(key: [UInt8], made: Bool), KeyProblem> {
     if FileManager.default.fileExists(atPath: path) {
       if let open = MailSettings.openPermissions(path) {
         return .failure(KeyProblem(reason: "\(open); run chmod 600 on it"))
@@ -181,7 +192,7 @@ package struct VerifiedRecordFile {
       guard bytes.count >= 32 else {
         return .failure(KeyProblem(reason: "holds \(bytes.count) bytes, fewer than the 32 a key needs"))
       }
-      return .success(Array(bytes.prefix(32)))
+      return .success((Array(bytes.prefix(32)), false))
     }
     var generator = SystemRandomNumberGenerator()
     var key: [UInt8] = []
@@ -191,11 +202,6 @@ package struct VerifiedRecordFile {
         key.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
       }
     }
-    do {
-      try DurableFile.write(key, to: path, mode: 0o600)
-    } catch {
-      return .failure(KeyProblem(reason: "cannot be made (\(error))"))
-    }
-    return .success(key)
+    return .success((key, true))
   }
 }
