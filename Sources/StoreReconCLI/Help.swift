@@ -23,7 +23,7 @@ enum Help {
     "storerecon settle --config FILE [--date YYYY-MM-DD | --out DIR] (KEY… | --all) --reason TEXT --by NAME [--until YYYY-MM-DD] [--max-amount-minor N]"
   static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
   static let demoUsage =
-    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--no-notification-log] [--one-day] [--quiet]"
+    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic [--all-jws]] [--no-notification-log] [--one-day] [--quiet]"
 
   static let overview = """
     OVERVIEW: Reconcile what the App Store and Google Play charged with who has access.
@@ -234,6 +234,9 @@ enum Help {
                           fuller subscriptionsv2 resources, mixed timestamp forms, history back to
                           mid-2022, several products per user (docs/benchmark.md). Same checks.
                           It has no notification log.
+      --all-jws           With --realistic: every App Store line a compact JWS with its x5c chain,
+                          as storerecon fetch keeps them, and signatures required (the same world
+                          otherwise). Every line costs a signature check on the first run.
       --no-notification-log
                           Write no notification log and no Apple notification history (the
                           benchmark's classic world: its DuckDB rival has no notification rules).
@@ -328,6 +331,10 @@ enum Help {
                           rows, the previous fetch, the voided purchases, the linked purchases and the
                           sales reports' orders (Orders API) name; voided purchases since the last
                           fetch. Cloud Storage: the sales and earnings reports of fetch.google.bucket.
+      stripe              Stripe API (pinned Stripe-Version): subscriptions, invoices, charges, refunds,
+                          disputes, customers, prices and products — listed fetch.stripe.backfillDays
+                          back the first time, then followed through the events; the balance report
+                          (balance_change_from_activity.itemized.3) per month through report runs.
       (none named)        Every source the config's "fetch" object configures.
 
     OPTIONS:
@@ -340,15 +347,16 @@ enum Help {
 
     Writes apple/transactions.jsonl (the latest signed transaction per transaction id, one compact JWS
     a line), apple/notifications.jsonl, apple/reports/…, play/subscriptions.jsonl, play/voided.jsonl,
-    play/sales/…, play/earnings/… and state.json, each file whole and atomically, only when it changed;
-    a second fetch asks only for what is new. Keys are read from the files the config names (or the
-    environment variables STORERECON_APPLE_KEY_FILE, STORERECON_APPLE_CONNECT_KEY_FILE,
-    STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE naming them), never printed.
+    play/sales/…, play/earnings/…, stripe/objects.jsonl, stripe/reports/… and state.json, each file whole
+    and atomically, only when it changed; a second fetch asks only for what is new. Keys are read from
+    the files the config names (or the environment variables STORERECON_APPLE_KEY_FILE,
+    STORERECON_APPLE_CONNECT_KEY_FILE, STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE naming them; Stripe's key
+    from STRIPE_API_KEY or fetch.stripe.apiKeyFile, a file only its owner may read), never printed.
     Exit codes: 0 fetched, 64 wrong arguments, 65 a response that does not parse (an HTML page,
     truncated JSON, a JWS that does not decode) or a broken state.json, 66 a key file or app rows file
     does not exist, 74 cannot write into the fetch folder, 75 a store unreachable or still answering
     429/5xx after the retries (cron may retry), 77 the store refused the key (401 after a new token,
-    403), 78 invalid config or a key file that is not a key.
+    403), 78 invalid config, a key file that is not a key or that others can read.
 
     """
 

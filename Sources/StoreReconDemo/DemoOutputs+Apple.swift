@@ -56,6 +56,17 @@ extension DemoOutputs {
     if p.isTrial {
       payload.raw(",\"offerType\":1,\"offerDiscountType\":\"FREE_TRIAL\",\"offerPeriod\":\"P1W\"")
     }
+    if let c = p.commitment {
+      payload.raw(",\"billingPlanType\":\"MONTHLY\",\"commitmentInfo\":{\"billingPeriodNumber\":")
+      payload.int(Int64(c.number))
+      payload.raw(",\"commitmentExpiresDate\":")
+      payload.int(c.endsAt.ms)
+      payload.raw(",\"commitmentPrice\":")
+      payload.int(c.priceMinor * Pow10.int64(3 - digits))
+      payload.raw(",\"totalBillingPeriods\":")
+      payload.int(Int64(c.total))
+      payload.raw("}")
+    }
     let revocationStart = payload.bytes.count
     appendRevocation(p, &rng)
     let revocationEnd = payload.bytes.count

@@ -33,6 +33,14 @@ extension DemoOutputs {
       m.text("offerDiscountType", "FREE_TRIAL")
       m.text("offerPeriod", "P1W")
     }
+    if let c = p.commitment {
+      m.text("billingPlanType", "MONTHLY")
+      m.raw(
+        "commitmentInfo",
+        "{\"billingPeriodNumber\":\(c.number),\"commitmentExpiresDate\":\(c.endsAt.ms),"
+          + "\"commitmentPrice\":\(c.priceMinor * Pow10.int64(3 - digits)),\"totalBillingPeriods\":\(c.total)}"
+      )
+    }
     m.text("environment", chain.sandbox ? "Sandbox" : "Production")
     let renewal = index > 0 && !chain.periods[index - 1].isUpgraded && p.product.isSubscription
     m.text("transactionReason", renewal ? "RENEWAL" : "PURCHASE")
@@ -51,6 +59,10 @@ extension DemoOutputs {
     // trusts the demo's test root).
     if rng.chance(50) {
       DemoJWS.wrap(payload.bytes, into: &line, &rng)
+    } else if options.allJWS {
+      // Signed as well, drawing from a copy: the world's other random choices stay the same.
+      var spare = rng
+      DemoJWS.wrap(payload.bytes, into: &line, &spare)
     } else {
       line.bytes.append(contentsOf: payload.bytes)
     }

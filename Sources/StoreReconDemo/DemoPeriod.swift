@@ -24,10 +24,24 @@ struct DemoPeriod {
   var orderId = ""
   /// The store took this purchase back, and how.
   var revocation: DemoRevocation?
+  /// Apple `commitmentInfo` of a monthly payment of a 12-month commitment (`billingPlanType` `MONTHLY`).
+  var commitment: DemoCommitment?
 
   /// Is this purchase revoked at or before `t`?
   func isRevoked(at t: Instant) -> Bool {
     guard let revocation else { return false }
     return revocation.at <= t
   }
+}
+
+/// Where a payment stands in an App Store monthly subscription with a 12-month commitment.
+struct DemoCommitment {
+  /// `billingPeriodNumber` (1-based).
+  var number: Int
+  /// `totalBillingPeriods`.
+  var total: Int
+  /// `commitmentExpiresDate`.
+  var endsAt: Instant
+  /// `commitmentPrice` in minor units: every payment of the commitment.
+  var priceMinor: Int64
 }

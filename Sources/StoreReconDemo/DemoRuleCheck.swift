@@ -16,6 +16,11 @@ struct DemoRuleCheck {
 
   func grace(_ store: Store) -> Int64 { store == .play ? gracePlay : graceApple }
 
+  /// The grace allowance of `chain`: none for an App Store commitment plan (docs/rules.md#commitment-plans).
+  func grace(_ chain: DemoChain) -> Int64 {
+    chain.store == .appStore && chain.latest(at: t)?.commitment != nil ? 0 : grace(chain.store)
+  }
+
   /// The findings docs/rules.md reports for `group`, sorted.
   func findings(_ group: DemoGroup) -> [PlantedFinding] {
     (storeFindings(group) + creditFindings(group) + doubleBillingFindings(group) + notificationFindings(group))
@@ -52,10 +57,10 @@ struct DemoRuleCheck {
         finding("refunded", chain.key)
       } else if chain.token.map({ supersededKeys.contains($0) }) ?? false {
         finding("superseded", chain.key)
-      } else if paidThrough.map({ $0.adding(ms: grace(store)) < t }) ?? true {
+      } else if paidThrough.map({ $0.adding(ms: grace(chain)) < t }) ?? true {
         finding("store_expired", chain.key)
       } else if let paidThrough, paidThrough < Instant.distantFuture,
-        (e.expiresAt ?? Instant.distantFuture) > paidThrough.adding(ms: grace(store) + tolerance)
+        (e.expiresAt ?? Instant.distantFuture) > paidThrough.adding(ms: grace(chain) + tolerance)
       {
         finding("overextended", chain.key)
       } else if e.productId != chain.currentProduct(at: t) {

@@ -28,6 +28,11 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   case appleTrialConverted, appleTrialExpired, playTrialConverted, playTrialExpired
   case appleFamilyMemberOwnPlan
   case appleReportDayBoundary
+  // Monthly payments with a 12-month commitment (docs/rules.md#commitment-plans): two planted problems
+  // (the current month refunded; access kept past the month paid, which has no grace), three traps
+  // (paid month by month, Apple retrying, an earlier month refunded).
+  case appleCommitmentRefunded, appleCommitmentNoGrace
+  case appleCommitmentPaid, appleCommitmentRetry, appleCommitmentOldRefund
 
   /// The store whose data the scenario builds (goodwill and promo grants have none; they use one
   /// store's timestamp precision).
@@ -44,11 +49,23 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   }
 
   /// Does this scenario plant a finding (as opposed to being a trap)?
-  var isPlanted: Bool { rawValue <= DemoScenario.playUpgradeLeftRenewing.rawValue }
+  var isPlanted: Bool {
+    rawValue <= DemoScenario.playUpgradeLeftRenewing.rawValue || self == .appleCommitmentRefunded
+      || self == .appleCommitmentNoGrace
+  }
 
   /// Users the scenario occupies: a duplicate claim needs the owner and a second claimer.
   var users: Int { self == .appleDuplicateClaim || self == .playDuplicateClaim ? 2 : 1 }
 
   /// How many times each scenario occurs for `users` users: about one per 1000 users, at least 2.
   static func count(forUsers users: Int) -> Int { max(2, users / 1000) }
+
+  /// How many times this scenario occurs for `users` users: ``count(forUsers:)``, except that the
+  /// commitment-plan scenarios need 1,000 users (so that smaller worlds stay as they were).
+  func count(forUsers users: Int) -> Int {
+    isCommitment && users < 1000 ? 0 : DemoScenario.count(forUsers: users)
+  }
+
+  /// A scenario of an App Store commitment plan.
+  var isCommitment: Bool { rawValue >= DemoScenario.appleCommitmentRefunded.rawValue }
 }

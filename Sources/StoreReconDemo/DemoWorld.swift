@@ -22,8 +22,9 @@ package enum DemoWorld {
     let builder = DemoBuilder(options: options, countries: try DemoCountry.all())
 
     // Special users: every scenario `count` times, shuffled, spread evenly among clean users.
-    let count = DemoScenario.count(forUsers: options.users)
-    var specials = DemoScenario.allCases.flatMap { Array(repeating: $0, count: count) }
+    var specials = DemoScenario.allCases.flatMap {
+      Array(repeating: $0, count: $0.count(forUsers: options.users))
+    }
     var layout = DemoRandom(seed: options.seed, stream: 0x5EC1_A150_0000_0000)
     layout.shuffle(&specials)
     let minimum = 3 * specials.count
@@ -42,7 +43,7 @@ package enum DemoWorld {
     var index = 0
     var malformedEntitlements: Set<DemoScenario> = []
     var experiment = DemoExperimentTruth(t: builder.t)
-    var notificationPlants = DemoNotificationPlants(count: count)
+    var notificationPlants = DemoNotificationPlants(count: DemoScenario.count(forUsers: options.users))
     while index < total {
       var rng = DemoRandom(seed: options.seed, stream: UInt64(index))
       var group: DemoGroup
@@ -116,7 +117,8 @@ package enum DemoWorld {
     let fx = DemoFX.text(
       currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
       through: options.asOf)
-    let config = DemoConfig.files(notifications: options.writesNotificationLog)
+    let config = DemoConfig.files(
+      notifications: options.writesNotificationLog, requireSignatures: options.realistic && options.allJWS)
     for (path, text) in [(experimentTruthPath, experiment.csv()), (DemoFX.path, fx)] + config {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
@@ -139,6 +141,10 @@ package enum DemoWorld {
             kind: "notification_not_applied", reason: "revocation_not_applied", store: .appStore,
             chainKey: p.chainKey, userId: p.userId))
       case ("free_entitlement", "store_expired"):
+        // A commitment plan Apple still retries: no EXPIRED notification yet, so nothing to apply.
+        if group.chains.contains(where: { $0.key == p.chainKey && $0.periods.last?.commitment != nil }) {
+          continue
+        }
         group.planted.append(
           PlantedFinding(
             kind: "notification_not_applied", reason: "expiry_not_applied", store: .appStore,

@@ -5,6 +5,7 @@ package enum FetchRegistry {
     [
       AppleFetchSource(),
       GoogleFetchSource(),
+      StripeFetchSource(),
     ]
   }
 

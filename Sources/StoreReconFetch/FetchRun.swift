@@ -18,7 +18,8 @@ package enum FetchRun {
       chosen = FetchRegistry.sources().filter { $0.isConfigured(config) }
       guard !chosen.isEmpty else {
         throw FetchError(
-          .config, "fetch: the config's fetch object configures no source (fetch.apple, fetch.google)")
+          .config,
+          "fetch: the config's fetch object configures no source (fetch.apple, fetch.google, fetch.stripe)")
       }
     } else {
       for name in names {

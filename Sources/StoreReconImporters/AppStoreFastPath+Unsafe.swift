@@ -186,7 +186,7 @@ package struct AppStoreFastPath {
       default:
         break
       }
-      if AppStoreFastPath.isWrapper(key) { unusual = true }
+      if AppStoreFastPath.isWrapper(key) || AppStoreFastPath.isCommitment(key) { unusual = true }
     }
     guard ok, !unusual else { return nil }
     return Fields(s)
@@ -241,6 +241,17 @@ extension AppStoreFastPath {
     case 13: return key[0] == 0x73 && FlatJSONScanner.equals(key, "signedPayload")
     case 16: return key[0] == 0x6E && FlatJSONScanner.equals(key, "notificationType")
     case 21: return key[0] == 0x73 && FlatJSONScanner.equals(key, "signedTransactionInfo")
+    default: return false
+    }
+  }
+
+  /// Whether `key` names a commitment-plan field (`billingPlanType`, `commitmentInfo`), which the full
+  /// path reads.
+  @inline(__always)
+  static func isCommitment(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch key.count {
+    case 14: return key[0] == 0x63 && FlatJSONScanner.equals(key, "commitmentInfo")
+    case 15: return key[0] == 0x62 && FlatJSONScanner.equals(key, "billingPlanType")
     default: return false
     }
   }

@@ -144,6 +144,7 @@ package struct AppStoreTransactionImporter: StoreImporter {
     }
     record.revocationPercentMilli = try payload.optionalInt64("revocationPercentage")
     record.isUpgraded = try payload.optionalBool("isUpgraded") ?? false
+    record.commitment = try CommitmentFields.appStore(payload)
     record.accountToken = try payload.optionalText("appAccountToken")
     record.offerId = try payload.optionalText("offerIdentifier")
     record.reason = try payload.optionalText("transactionReason")

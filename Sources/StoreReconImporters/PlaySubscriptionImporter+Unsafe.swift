@@ -80,6 +80,15 @@ extension PlaySubscriptionImporter {
     }
 
     /// A whole number member as ``JSONValue/int64Value`` reads it; `false` when it is not one.
+    /// A member of `autoRenewingPlan`: `recurringPrice` into `price`; `false` (the full path) for an
+    /// installments plan's `installmentDetails`, or a price that is not an object.
+    static func planMember(
+      _ key: UnsafeBufferPointer<UInt8>, _ value: JSONSpanScanner.Value, price: inout JSONSpanScanner.Value?
+    ) -> Bool {
+      if FlatJSONScanner.equals(key, "recurringPrice") { return Packer.object(value, into: &price) }
+      return !FlatJSONScanner.equals(key, "installmentDetails")
+    }
+
     static func integer(_ value: JSONSpanScanner.Value, into slot: inout Int64?) -> Bool {
       guard let text = value.text else { return false }
       guard let text else {
@@ -217,7 +226,7 @@ extension PlaySubscriptionImporter {
         if case .object(let text)? = plan {
           var price: JSONSpanScanner.Value?
           JSONSpanScanner.members(text) { key, value in
-            if FlatJSONScanner.equals(key, "recurringPrice") { ok = ok && Packer.object(value, into: &price) }
+            ok = ok && Packer.planMember(key, value, price: &price)
           }
           guard ok else { return false }
           if case .object(let priceText)? = price {

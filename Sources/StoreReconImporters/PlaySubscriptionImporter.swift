@@ -91,12 +91,13 @@ package struct PlaySubscriptionImporter: StoreImporter {
       if let phase = try item.optionalObject("offerPhase") {
         record.isTrial = phase["freeTrial"] != nil
       }
-      if let plan = try item.optionalObject("autoRenewingPlan"),
-        let price = try plan.optionalObject("recurringPrice")
-      {
-        let (currency, amount) = try money(price, field: "recurringPrice")
-        record.currency = currency
-        record.amountMinor = amount
+      if let plan = try item.optionalObject("autoRenewingPlan") {
+        if let price = try plan.optionalObject("recurringPrice") {
+          let (currency, amount) = try money(price, field: "recurringPrice")
+          record.currency = currency
+          record.amountMinor = amount
+        }
+        record.commitment = try CommitmentFields.play(plan)
       }
     }
     record.productId = productId

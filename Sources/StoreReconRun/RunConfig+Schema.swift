@@ -52,7 +52,8 @@ package indirect enum ConfigSchema: Sendable {
       "into": .value, "caFile": .value, "timeoutSeconds": .value, "retries": .value,
       "requestsPerSecond": .value,
       "maxBodyBytes": .value, "appStoreServerURL": .value, "appStoreConnectURL": .value,
-      "playDeveloperURL": .value, "storageURL": .value, "oauthTokenURL": .value,
+      "playDeveloperURL": .value, "storageURL": .value, "oauthTokenURL": .value, "stripeURL": .value,
+      "stripeFilesURL": .value,
       "apple": .object([
         "keyId": .value, "issuerId": .value, "bundleId": .value, "privateKeyFile": .value,
         "vendorNumber": .value, "backfillDays": .value, "connectKeyId": .value,
@@ -61,6 +62,7 @@ package indirect enum ConfigSchema: Sendable {
       "google": .object([
         "serviceAccountFile": .value, "packageName": .value, "bucket": .value, "backfillDays": .value,
       ]),
+      "stripe": .object(["apiKeyFile": .value, "backfillDays": .value, "reports": .value]),
     ]),
     "alerts": .map(.object(["maxCount": .value, "maxAmount": .map(.value), "maxAmountMinor": .value])),
     "fees": .object([

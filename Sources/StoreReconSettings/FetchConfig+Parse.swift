@@ -30,6 +30,8 @@ extension FetchConfig {
     config.playDeveloperURL = try reader.url("playDeveloperURL") ?? config.playDeveloperURL
     config.storageURL = try reader.url("storageURL") ?? config.storageURL
     config.oauthTokenURL = try reader.url("oauthTokenURL") ?? config.oauthTokenURL
+    config.stripeURL = try reader.url("stripeURL") ?? config.stripeURL
+    config.stripeFilesURL = try reader.url("stripeFilesURL") ?? config.stripeFilesURL
     if let apple = object["apple"] {
       guard let apple = apple as? [String: Any] else { throw fail("fetch.apple must be an object") }
       config.apple = try parseApple(Reader(object: apple, prefix: "fetch.apple", fail: fail), baseDirectory)
@@ -46,7 +48,34 @@ extension FetchConfig {
       settings.backfillDays = try reader.whole("backfillDays", 1...365) ?? settings.backfillDays
       config.google = settings
     }
+    if let stripe = object["stripe"] {
+      guard let stripe = stripe as? [String: Any] else { throw fail("fetch.stripe must be an object") }
+      config.stripe = try parseStripe(
+        Reader(object: stripe, prefix: "fetch.stripe", fail: fail), baseDirectory)
+    }
     return config
+  }
+
+  /// `fetch.stripe`: every key optional (the key may come from the environment).
+  private static func parseStripe(_ reader: Reader, _ baseDirectory: String) throws(FetchError) -> Stripe {
+    var stripe = Stripe()
+    if let path = try reader.keyFile("apiKeyFile") {
+      // A key pasted in place of its file's name (sk_live_…, rk_live_…) is refused and not echoed.
+      let prefixes = ["sk_", "rk_", "pk_", "whsec_"]
+      guard !prefixes.contains(where: { path.hasPrefix($0) }) else {
+        throw reader.fail(
+          "fetch.stripe.apiKeyFile must name the key's file, not hold the key (the value was not shown)")
+      }
+      stripe.apiKeyFile = resolve(path, baseDirectory)
+    }
+    stripe.backfillDays = try reader.whole("backfillDays", 1...365) ?? stripe.backfillDays
+    if let value = reader.object["reports"] {
+      guard isBoolean(value), let on = value as? Bool else {
+        throw reader.fail("fetch.stripe.reports must be true or false")
+      }
+      stripe.reports = on
+    }
+    return stripe
   }
 
   /// `fetch.apple`: key id, issuer id and bundle id are required.

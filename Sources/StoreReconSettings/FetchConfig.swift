@@ -27,10 +27,17 @@ package struct FetchConfig: Sendable {
   package var storageURL = "https://storage.googleapis.com"
   /// Google's OAuth token endpoint (`fetch.oauthTokenURL`).
   package var oauthTokenURL = "https://oauth2.googleapis.com/token"
+  /// Stripe's REST API (`fetch.stripeURL`).
+  package var stripeURL = "https://api.stripe.com"
+  /// Where Stripe serves the files a report run writes (`fetch.stripeFilesURL`): the key is sent to a
+  /// report's download URL only when it starts with this.
+  package var stripeFilesURL = "https://files.stripe.com"
   /// `fetch.apple`; `nil` when the config has none (the Apple source is then not configured).
   package var apple: Apple?
   /// `fetch.google`; `nil` when the config has none.
   package var google: Google?
+  /// `fetch.stripe`; `nil` when the config has none.
+  package var stripe: Stripe?
 
   /// `fetch.apple`: the App Store Connect API key and the app.
   package struct Apple: Sendable {
@@ -95,17 +102,32 @@ package struct FetchConfig: Sendable {
     }
   }
 
+  /// `fetch.stripe`: where the API key is and how far back the first fetch reads.
+  package struct Stripe: Sendable {
+    /// The file that holds the API key (resolved); the environment variable ``Stripe/keyVariable``, which
+    /// holds the key itself, overrides it.
+    package var apiKeyFile: String?
+    /// How many days back the first fetch lists objects and runs the balance report (`backfillDays`, 30).
+    package var backfillDays = 30
+    /// Whether the balance report is fetched through report runs (`reports`, true).
+    package var reports = true
+    /// The environment variable that holds the key (Stripe's own tools read the same one).
+    package static let keyVariable = "STRIPE_API_KEY"
+  }
+
   /// Creates a config writing into `into`.
   package init(into: String) { self.into = into }
 
   /// Every key of `fetch`, for the config schema: the top-level ones and those of `apple` and `google`.
   package static let keys: [String] = [
     "into", "caFile", "timeoutSeconds", "retries", "requestsPerSecond", "maxBodyBytes", "appStoreServerURL",
-    "appStoreConnectURL", "playDeveloperURL", "storageURL", "oauthTokenURL", "apple", "google",
+    "appStoreConnectURL", "playDeveloperURL", "storageURL", "oauthTokenURL", "stripeURL", "stripeFilesURL",
+    "apple", "google", "stripe",
   ]
   package static let appleKeys = [
     "keyId", "issuerId", "bundleId", "privateKeyFile", "vendorNumber", "backfillDays", "connectKeyId",
     "connectPrivateKeyFile",
   ]
   package static let googleKeys = ["serviceAccountFile", "packageName", "bucket", "backfillDays"]
+  package static let stripeKeys = ["apiKeyFile", "backfillDays", "reports"]
 }

@@ -21,6 +21,7 @@ package enum ImportComparison {
         "\(chain.store) \(chain.key) \(String(describing: chain.paidThrough)) \(String(describing: chain.revocation)) "
         + "\(String(describing: chain.currentProduct)) \(chain.production) \(chain.pending) \(chain.paidCharges) "
         + "\(String(describing: chain.accountToken)) \(String(describing: chain.originalPurchaseAt)) "
+        + "\(String(describing: chain.commitment)) "
         + records.joined(separator: "|")
     }
   }

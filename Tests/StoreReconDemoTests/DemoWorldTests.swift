@@ -9,7 +9,10 @@ struct GeneratedWorld {
   let root: URL
   let truth: DemoTruth
 
-  init(users: Int = 3000, seed: UInt64 = 42, asOf: CivilDate? = nil, realistic: Bool = false) throws {
+  init(
+    users: Int = 3000, seed: UInt64 = 42, asOf: CivilDate? = nil, realistic: Bool = false,
+    allJWS: Bool = false
+  ) throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "storerecon-demo-\(UUID().uuidString)")
     var options = DemoOptions()
@@ -17,6 +20,7 @@ struct GeneratedWorld {
     options.seed = seed
     if let asOf { options.asOf = asOf }
     options.realistic = realistic
+    options.allJWS = allJWS
     truth = try DemoWorld.generate(options, into: root.path)
   }
 
@@ -120,7 +124,8 @@ struct DemoWorldTests {
     let world = try GeneratedWorld(users: 2000, seed: seed, asOf: asOf)
     defer { world.remove() }
     let notification = world.truth.planted.filter { $0.kind.hasPrefix("notification_") }
-    #expect(world.truth.planted.count - notification.count == 31 * 2)
+    // 33 planted scenarios (two of them commitment plans, present from 1,000 users), twice each.
+    #expect(world.truth.planted.count - notification.count == 33 * 2)
     // Two of each notification plant, on top of the refunds, expiries and lock-outs they follow.
     #expect(notification.filter { $0.reason == "never_received" }.count == 2)
     #expect(notification.filter { $0.reason == "unprocessed" }.count >= 2)

@@ -250,3 +250,50 @@ import StoreReconTestSupport
     #expect(result.rejects.first?.reason == "notification TEST carries no transaction")
   }
 }
+
+/// The App Store's monthly subscription with a 12-month commitment: `billingPlanType` and
+/// `commitmentInfo` (docs/rules.md#commitment-plans).
+@Suite struct AppStoreCommitmentImportTests {
+  static func line(_ plan: String, number: String = "3") -> String {
+    """
+    {"transactionId":"t3","originalTransactionId":"o1","productId":"com.acme.pro.yearly",\
+    "purchaseDate":1793700000000,"expiresDate":1796378400000,"type":"Auto-Renewable Subscription",\
+    "environment":"Production","transactionReason":"RENEWAL","price":9990,"currency":"EUR",\
+    "billingPlanType":"\(plan)","commitmentInfo":{"billingPeriodNumber":\(number),\
+    "commitmentExpiresDate":1817460000000,"commitmentPrice":119880,"totalBillingPeriods":12}}
+    """
+  }
+
+  func importLines(_ lines: [String], in dir: TempDir) throws -> (ImportResult<StoreTransaction>, String) {
+    let path = try dir.write("apple.jsonl", lines.joined(separator: "\n") + "\n")
+    let result = try runImporter(AppStoreTransactionImporter(verifier: JWSVerifier(mode: .off)), path)
+    return (result, path)
+  }
+
+  @Test func readsWhereThePaymentStandsInItsCommitment() throws {
+    let dir = try TempDir()
+    let (result, path) = try importLines([Self.line("MONTHLY")], in: dir)
+    let t = try #require(result.rows.first)
+    #expect(
+      t.commitment
+        == Commitment(
+          paymentNumber: 3, totalPayments: 12, remainingPayments: 9, endsAt: Instant(ms: 1_817_460_000_000)))
+    #expect(t.amountMinor == 999)
+    // The packed import (whose fast path leaves such a line to the full path) reads the same.
+    let files = [("apple", path)]
+    #expect(
+      try ImportComparison.packed(files, chunkBytes: 4096, threads: 2) == ImportComparison.sequential(files))
+  }
+
+  @Test func billedUpFrontIsNoCommitmentAndABadNumberIsRejected() throws {
+    let upFront =
+      #"{"transactionId":"u1","originalTransactionId":"u1","productId":"p","purchaseDate":1793700000000,"#
+      + #""price":0,"currency":"EUR","billingPlanType":"BILLED_UPFRONT"}"#
+    let dir = try TempDir()
+    let (result, _) = try importLines([upFront, Self.line("MONTHLY", number: "13")], in: dir)
+    #expect(result.rows.map(\.commitment) == [nil])
+    #expect(
+      result.rejects.map(\.reason) == ["commitmentInfo.billingPeriodNumber 13 is past totalBillingPeriods 12"]
+    )
+  }
+}

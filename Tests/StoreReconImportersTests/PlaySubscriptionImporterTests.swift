@@ -89,3 +89,45 @@ import StoreReconTestSupport
       ])
   }
 }
+
+/// Installments base plans: `autoRenewingPlan.installmentDetails` (docs/rules.md#commitment-plans).
+@Suite struct PlayInstallmentImportTests {
+  static let line = line(initial: "12")
+
+  static func line(initial: String) -> String {
+    """
+    {"purchaseToken":"tok-i","startTime":"2026-09-01T00:00:00Z","subscriptionState":"SUBSCRIPTION_STATE_ACTIVE",\
+    "lineItems":[{"productId":"pro","expiryTime":"2026-12-01T00:00:00Z","latestSuccessfulOrderId":"GPA.3..1",\
+    "autoRenewingPlan":{"autoRenewEnabled":true,"recurringPrice":{"currencyCode":"EUR","units":"4","nanos":990000000},\
+    "installmentDetails":{"initialCommittedPaymentsCount":\(initial),"remainingCommittedPaymentsCount":9,\
+    "subsequentCommittedPaymentsCount":12,"pendingCancellation":{}}},\
+    "offerDetails":{"basePlanId":"yearly-installments"}}]}
+    """
+  }
+
+  @Test func readsTheCommittedPayments() throws {
+    let dir = try TempDir()
+    let path = try dir.write("subs.jsonl", Self.line)
+    let result = try runImporter(PlaySubscriptionImporter(), path)
+    let t = try #require(result.rows.first)
+    #expect(t.productId == "pro:yearly-installments")
+    #expect(
+      t.commitment
+        == Commitment(paymentNumber: 3, totalPayments: 12, remainingPayments: 9, pendingCancellation: true))
+    // The packed import reads the same (the fast path leaves such a line to the full one).
+    let files = [("subscriptions", path)]
+    let packed = try ImportComparison.packed(files, chunkBytes: 4096, threads: 2)
+    #expect(packed == (try ImportComparison.sequential(files)))
+    #expect(packed.chains.first?.contains("Commitment(paymentNumber: Optional(3)") == true)
+  }
+
+  @Test func aCountOutOfRangeIsRejected() throws {
+    let dir = try TempDir()
+    let result = try runImporter(
+      PlaySubscriptionImporter(), try dir.write("subs.jsonl", Self.line(initial: "-1")))
+    #expect(
+      result.rejects.map(\.reason) == [
+        "installmentDetails.initialCommittedPaymentsCount '-1' is out of range (0 to 4095)"
+      ])
+  }
+}

@@ -65,4 +65,28 @@ import StoreReconSettings
     let json = message(["into": "f", "google": ["serviceAccountFile": "{\"private_key\": \"x\"}"]])
     #expect(json?.contains("private_key") == false)
   }
+
+  @Test func theStripeSection() throws {
+    let config = try #require(
+      try parse([
+        "into": "f", "stripe": ["apiKeyFile": "keys/stripe.key", "backfillDays": 90, "reports": false],
+      ]))
+    #expect(config.stripeURL == "https://api.stripe.com")
+    #expect(config.stripeFilesURL == "https://files.stripe.com")
+    #expect(config.stripe?.apiKeyFile == "/srv/recon/keys/stripe.key")
+    #expect(config.stripe?.backfillDays == 90 && config.stripe?.reports == false)
+    #expect(try parse(["into": "f", "stripe": [:]])?.stripe?.reports == true)
+    #expect(
+      try parse(["into": "f", "stripeURL": "https://127.0.0.1:8443/"])?.stripeURL == "https://127.0.0.1:8443")
+    #expect(
+      message(["into": "f", "stripe": ["reports": 1]])
+        == "config c.json: fetch.stripe.reports must be true or false")
+    #expect(
+      message(["into": "f", "stripe": ["backfillDays": 0]])?.contains("fetch.stripe.backfillDays") == true)
+    #expect(message(["into": "f", "stripeURL": "http://api.stripe.com"])?.contains("https://") == true)
+    // A key pasted where its file's name belongs is refused and not echoed.
+    let pasted = message(["into": "f", "stripe": ["apiKeyFile": "rk_live_51AbCdEfGhIjKlMnOpQrStUv"]])
+    #expect(pasted?.contains("fetch.stripe.apiKeyFile must name the key's file") == true)
+    #expect(pasted?.contains("AbCdEf") == false)
+  }
 }

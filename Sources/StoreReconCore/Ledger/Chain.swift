@@ -57,6 +57,9 @@ package struct Chain: Sendable {
   }
   /// Set when the period that backs access now was refunded or revoked at or before T.
   package var revocation: Revocation? { state.revoked ? storage.revocations[Int32(index)] : nil }
+  /// Where the chain stands in its commitment plan, if the period that backs access now is a payment of
+  /// one (Apple monthly with a 12-month commitment, Play installments).
+  package var commitment: Commitment? { storage.commitment(index) }
   /// Key of the Play chain that replaced this one (its `linkedPurchaseToken` names this chain).
   package var supersededBy: String? {
     let by = state.supersededBy

@@ -85,6 +85,14 @@ enum ChainDerivation {
       return at.ms
     }
 
+    /// The commitment the purchase at position `k` states (Apple `MONTHLY` billing plan), if any.
+    @inline(__always)
+    func commitment(_ k: Int) -> Commitment? {
+      let n = Int(order[k])
+      guard records[n].flags.contains(.rare) else { return nil }
+      return rare[n]?.commitment
+    }
+
     @inline(__always)
     func renewal(_ id: PackedID) -> Int {
       switch id.kind {
@@ -210,6 +218,8 @@ enum ChainDerivation {
         revocation = deriveAppStore(&chain, p0, p1)
       }
       if revocation != nil { chain.flags.insert(.revoked) }
+      // A Play installments plan (its resource states the counts): docs/rules.md#commitment-plans.
+      if let status, status.installments != 0 { chain.flags.insert(.commitment) }
       // What counts in revenue: production charges and Play refund rows of production, non-pending chains.
       let counts = chain.production && !chain.pending
       let slot = LedgerStorage.slot(chain.store)
@@ -254,6 +264,9 @@ enum ChainDerivation {
           end = Instant.distantFuture.ms
         } else if purchase.expires != PackedRecord.none {
           end = purchase.expires
+        } else if commitment(q) != nil {
+          // A payment of a commitment plan buys one month, whatever the product's own (yearly) period.
+          end = BillingPeriod.oneMonth.advance(Instant(ms: purchase.at)).ms
         } else {
           end = periods[Int(purchase.variant)].advance(Instant(ms: purchase.at)).ms
         }
@@ -269,6 +282,7 @@ enum ChainDerivation {
         paidThrough = paidThrough == PackedRecord.none ? end : max(paidThrough, end)
       }
       chain.paidThrough = paidThrough
+      if lastBacking >= 0, commitment(lastBacking) != nil { chain.flags.insert(.commitment) }
 
       var revocation: Chain.Revocation?
       if lastBacking >= 0, let at = revokedAt(lastBacking), at <= t {

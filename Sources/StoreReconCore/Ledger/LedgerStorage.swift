@@ -170,6 +170,21 @@ package final class LedgerStorage: @unchecked Sendable {
   /// The record at position `k` of ``order``.
   @inline(__always) func record(at k: Int) -> PackedRecord { records[Int(order[k])] }
 
+  /// Where chain `c` stands in its commitment plan as of T, if the period that backs access now is a
+  /// payment of one: the Play resource's installments, else the latest App Store purchase stating a
+  /// commitment (docs/rules.md#commitment-plans).
+  func commitment(_ c: Int) -> Commitment? {
+    let chain = chains[c]
+    guard chain.onCommitment else { return nil }
+    if chain.status >= 0, let installments = Commitment(packed: statuses[Int(chain.status)].installments) {
+      return installments
+    }
+    for k in purchases(c).reversed() {
+      if let found = rareFields(Int(order[k]))?.commitment { return found }
+    }
+    return nil
+  }
+
   /// Side fields of record `n`, if any.
   @inline(__always)
   func rareFields(_ n: Int) -> RareFields? { records[n].flags.contains(.rare) ? rare[n] : nil }
@@ -217,6 +232,7 @@ package final class LedgerStorage: @unchecked Sendable {
       t.revocationReason = rare.revocationReason
       t.revocationPercentMilli = rare.revocationPercentMilli
       if let tax = rare.tax { t.taxMinor = tax }
+      t.commitment = rare.commitment
     }
     return t
   }
@@ -240,6 +256,7 @@ package final class LedgerStorage: @unchecked Sendable {
     t.latestOrderId = r.latestOrder.optionalString(pool: pool)
     t.linkedChainKey = r.linked.optionalString(pool: pool)
     if r.token != 0 { t.accountToken = tokens.string(r.token - 1) }
+    t.commitment = Commitment(packed: r.installments)
     return t
   }
 }
@@ -322,12 +339,15 @@ struct ChainState: Sendable {
     static let pending = Flags(rawValue: 2)
     static let familyShared = Flags(rawValue: 4)
     static let revoked = Flags(rawValue: 8)
+    /// The period that backs access now is a payment of a commitment plan (docs/rules.md#commitment-plans).
+    static let commitment = Flags(rawValue: 16)
   }
 
   @inline(__always) var production: Bool { flags.contains(.production) }
   @inline(__always) var pending: Bool { flags.contains(.pending) }
   @inline(__always) var familyShared: Bool { flags.contains(.familyShared) }
   @inline(__always) var revoked: Bool { flags.contains(.revoked) }
+  @inline(__always) var onCommitment: Bool { flags.contains(.commitment) }
   @inline(__always) var isEmpty: Bool {
     purchaseCount == 0 && refundCount == 0 && voidCount == 0 && status < 0
   }

@@ -131,12 +131,16 @@ package struct RareFields: Sendable, Equatable {
   var tax: Int64?
   /// Upper-cased revocation type, worked out once.
   var revocationTypeUpper: String?
+  /// Where the purchase stands in a commitment plan (Apple `MONTHLY` billing plan).
+  var commitment: Commitment?
 
   /// Creates the value from its fields.
   package init(
     revokedAt: Instant? = nil, revocationType: String? = nil, revocationReason: Int? = nil,
-    revocationPercentMilli: Int64? = nil, tax: Int64? = nil, revocationTypeUpper: String? = nil
+    revocationPercentMilli: Int64? = nil, tax: Int64? = nil, revocationTypeUpper: String? = nil,
+    commitment: Commitment? = nil
   ) {
+    self.commitment = commitment
     self.revokedAt = revokedAt
     self.revocationType = revocationType
     self.revocationReason = revocationReason
@@ -154,6 +158,9 @@ package struct StatusRecord: Sendable, Equatable {
   var amount: Int64
   /// The latest successful order id as written, or ``PackedID/absent``.
   var latestOrder: PackedID
+  /// The installment plan's counts, ``Commitment/packed`` (0: not an installments plan). It fills what
+  /// would be padding before `linked`.
+  var installments: UInt32 = 0
   /// `linkedPurchaseToken`, or ``PackedID/absent``.
   var linked: PackedID
   /// Product variant; the product name may be empty.
@@ -181,8 +188,9 @@ package struct StatusRecord: Sendable, Equatable {
   /// Creates the value from its fields.
   package init(
     at: Int64, expires: Int64, amount: Int64, latestOrder: PackedID, linked: PackedID, variant: UInt32,
-    token: UInt32, currency: UInt16, flags: UInt16
+    token: UInt32, currency: UInt16, flags: UInt16, installments: UInt32 = 0
   ) {
+    self.installments = installments
     self.at = at
     self.expires = expires
     self.amount = amount

@@ -112,7 +112,8 @@ package final class RecordBatch: @unchecked Sendable {
           at: t.at.ms, expires: t.expiresAt?.ms ?? PackedRecord.none, amount: t.amountMinor,
           latestOrder: t.latestOrderId.map { PackedID.intern($0, in: texts) } ?? .absent,
           linked: t.linkedChainKey.map { PackedID.intern($0, in: texts) } ?? .absent,
-          variant: variant, token: token, currency: currency, flags: flags))
+          variant: variant, token: token, currency: currency, flags: flags,
+          installments: t.commitment?.packed ?? 0))
       statusKeys.append(key)
       statusSpaces.append(space)
       for base in t.storedOrderBaseIds ?? [] {
@@ -138,13 +139,13 @@ package final class RecordBatch: @unchecked Sendable {
     }
     let number = records.count
     if t.revokedAt != nil || t.revocationType != nil || t.revocationReason != nil
-      || t.revocationPercentMilli != nil || rareTax != nil
+      || t.revocationPercentMilli != nil || rareTax != nil || t.commitment != nil
     {
       flags.insert(.rare)
       rare[number] = RareFields(
         revokedAt: t.revokedAt, revocationType: t.revocationType, revocationReason: t.revocationReason,
         revocationPercentMilli: t.revocationPercentMilli, tax: rareTax,
-        revocationTypeUpper: t.revocationType?.uppercased())
+        revocationTypeUpper: t.revocationType?.uppercased(), commitment: t.commitment)
     }
     let record = PackedRecord(
       at: t.at.ms, amount: t.amountMinor, extra: extra,

@@ -89,6 +89,7 @@ package struct StoreTransaction: Sendable {
     var revocationReason: Int?
     var revocationPercentMilli: Int64?
     var state: String?
+    var commitment: Commitment?
 
     init() {}
 
@@ -102,6 +103,7 @@ package struct StoreTransaction: Sendable {
       d.revocationReason = revocationReason
       d.revocationPercentMilli = revocationPercentMilli
       d.state = state
+      d.commitment = commitment
       return d
     }
   }
@@ -180,6 +182,16 @@ package struct StoreTransaction: Sendable {
     set {
       if newValue == nil && details == nil { return }
       editDetails { $0.revocationPercentMilli = newValue }
+    }
+  }
+
+  /// Where the purchase stands in a commitment plan (Apple `commitmentInfo` of a `MONTHLY` billing
+  /// plan, Play `installmentDetails`), if it is on one.
+  package var commitment: Commitment? {
+    get { details?.commitment }
+    set {
+      if newValue == nil && details == nil { return }
+      editDetails { $0.commitment = newValue }
     }
   }
 

@@ -275,7 +275,8 @@ package enum Reconciler {
       return Finding(
         reason: reason, store: store, chainKey: c.map { s.chains[$0].key.string(pool: s.pool) } ?? keyText,
         userId: e.userId, productId: productId, currency: charge?.currencyValue, amountMinor: charge?.amount,
-        detail: "entitlement \(e.entitlementId) (\(e.status.rawValue), until \(until)): " + detail)
+        detail: "entitlement \(e.entitlementId) (\(e.status.rawValue), until \(until)): " + detail
+          + commitmentNote(c, s))
     }
     var keyText: String { key.isAbsent ? "" : key.string(pool: s.pool) }
     guard !key.isAbsent, key != .empty, let c else {
@@ -303,7 +304,10 @@ package enum Reconciler {
       return finding(.superseded, c, "replaced by linked purchase \(newer)")
     }
     let slot = LedgerStorage.slot(store)
-    let grace = rules.graceMs[slot]
+    // An App Store commitment plan has no billing grace period: its allowance is 0 (docs/rules.md).
+    let noGrace = store == .appStore && chain.onCommitment
+    let grace = noGrace ? 0 : rules.graceMs[slot]
+    let graceDays = noGrace ? 0 : rules.graceDays[slot]
     guard chain.paidThrough != PackedRecord.none else {
       let why = chain.pending ? "the purchase is pending" : "the store granted no period"
       return excused() ? nil : finding(.storeExpired, c, why)
@@ -315,7 +319,7 @@ package enum Reconciler {
         ? nil
         : finding(
           .storeExpired, c,
-          "store paid through \(paidThrough), + \(rules.graceDays[slot])d grace is before T \(t)")
+          "store paid through \(paidThrough), + \(graceDays)d grace is before T \(t)")
     }
     let limit = graceEnd &+ rules.toleranceMs
     let expires = rows[i].expiresAt == PackedRecord.none ? Instant.distantFuture.ms : rows[i].expiresAt
@@ -323,7 +327,7 @@ package enum Reconciler {
       let paidThrough = Instant(ms: chain.paidThrough)
       return finding(
         .overextended, c,
-        "runs past store paid-through \(paidThrough) + \(rules.graceDays[slot])d grace + tolerance")
+        "runs past store paid-through \(paidThrough) + \(graceDays)d grace + tolerance")
     }
     let product = rows[i].product
     if chain.currentProduct != UInt32.max, chain.currentProduct != product {
@@ -378,7 +382,7 @@ package enum Reconciler {
         productId: product, currency: currency, amountMinor: total,
         detail:
           "\(count) paid charge(s) since \(since?.description ?? "?"); no credential or entitlement names this purchase"
-          + (token.map { "; the store's account token is \($0)" } ?? ""))
+          + (token.map { "; the store's account token is \($0)" } ?? "") + commitmentNote(c, s))
       finding.overflowed = overflowed
       return finding
     }
@@ -397,7 +401,14 @@ package enum Reconciler {
     return Finding(
       reason: .lockedOut, store: chain.store, chainKey: key, userId: user,
       productId: product, currency: latest.currencyValue, amountMinor: latest.amount,
-      detail: "paid through \(Instant(ms: chain.paidThrough)) but \(state)")
+      detail: "paid through \(Instant(ms: chain.paidThrough)) but \(state)" + commitmentNote(c, s))
+  }
+
+  /// `; commitment: payment 3 of 12, …` for a finding about a chain on a commitment plan, else empty (so
+  /// that findings about every other chain read as before).
+  static func commitmentNote(_ c: Int?, _ s: LedgerStorage) -> String {
+    guard let c, s.chains[c].onCommitment, let commitment = s.commitment(c) else { return "" }
+    return "; " + commitment.detail
   }
 
   // MARK: duplicate_claim

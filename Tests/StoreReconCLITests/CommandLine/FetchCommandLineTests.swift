@@ -9,6 +9,7 @@ import StoreReconTestSupport
     #expect(help.status == 0)
     #expect(help.stdout.contains("USAGE: storerecon fetch [apple | SOURCE…] --config FILE"))
     #expect(help.stdout.contains("77 the store refused the key"))
+    #expect(help.stdout.contains("  stripe              Stripe API (pinned Stripe-Version)"))
     #expect(try Binary.run(["help", "fetch"]).stdout == help.stdout)
     #expect(try Binary.run(["--help"]).stdout.contains("fetch      Download what is new"))
   }
@@ -23,7 +24,7 @@ import StoreReconTestSupport
     }
     #expect(
       try Binary.run(["fetch", "itunes", "--config", "c.json"]).stderr.contains(
-        "unknown source 'itunes' (known: apple"))
+        "unknown source 'itunes' (known: apple, google, stripe)"))
   }
 
   @Test func aConfigWithoutFetchOrWithAnUnknownFetchKeyIs78() throws {
