@@ -33,8 +33,10 @@ extension LedgerBuilder {
       guard let revoked = fields.revokedAt, let reversed = reversals[storage.records[n].tx],
         reversed >= revoked.ms
       else { continue }
-      var kept = RareFields()
-      kept.tax = fields.tax
+      // The revocation goes; every other side field (a tax, a commitment) stays.
+      var kept = fields
+      (kept.revokedAt, kept.revocationType, kept.revocationReason) = (nil, nil, nil)
+      (kept.revocationPercentMilli, kept.revocationTypeUpper) = (nil, nil)
       storage.rare[n] = kept
     }
   }
