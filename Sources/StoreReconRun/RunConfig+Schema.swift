@@ -26,7 +26,7 @@ package indirect enum ConfigSchema: Sendable {
       "notificationHistory": .value,
     ]),
     "play": .object(["sales": .value, "subscriptions": .value, "voided": .value, "earnings": .value]),
-    "stripe": .value,
+    "stripe": .object(["objects": .value, "userMetadataKey": .value]),
     "app": .object([
       "entitlements": .value, "credentials": .value, "assignments": .value, "goodwill": .value,
       "credits": .value, "notifications": .value, "database": .value, "queries": .value,
@@ -68,6 +68,7 @@ package indirect enum ConfigSchema: Sendable {
         "standardBp": .value, "smallBusiness": .value, "smallBusinessBp": .value, "afterFirstYearBp": .value,
       ]),
       "play": .object(["subscriptionBp": .value, "oneTimeBp": .value]),
+      "stripe": .object(["bp": .value]),
     ]),
   ])
 
