@@ -25,8 +25,8 @@ extension ReconciliationRun {
   /// One `stripe.objects` file's share of the Stripe read: its records into the builder, its rejected
   /// lines into its rejects file; returns its report.
   static func takeStripe(
-    _ share: StripeImport.File, input: PlannedInput, index: Int, rejects: RejectFileSink,
-    into builder: LedgerBuilder
+    _ share: StripeImport.File, _ input: PlannedInput, _ index: Int, rejects: RejectFileSink,
+    into builder: LedgerBuilder, _ progress: any ProgressSink
   ) -> InputReport {
     var report = InputReport(role: input.role, path: input.display, rejectsFile: rejects.name)
     builder.beginInput(Int32(index))
@@ -38,6 +38,11 @@ extension ReconciliationRun {
     report.error = share.error
     report.firstAt = share.firstAt
     report.lastAt = share.lastAt
+    if let error = share.error { progress.note("ERROR \(error) — the lines before it are read") }
+    let c = share.counts
+    progress.note(
+      "read \(input.role) \(input.display): \(c.read) rows, \(c.accepted) accepted, \(c.rejected) rejected, "
+        + "\(share.duplicates) duplicates, \(share.superseded) superseded")
     return report
   }
 }

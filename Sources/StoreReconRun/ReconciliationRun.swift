@@ -232,7 +232,7 @@ package enum ReconciliationRun {
         report.error = damage
         progress.note("ERROR \(damage) — none of its rows is read; the run goes on without this file")
       } else if let share = stripe?.files[Int32(index)] {
-        report = takeStripe(share, input: input, index: index, rejects: sink, into: inputs.builder)
+        report = takeStripe(share, input, index, rejects: sink, into: inputs.builder, progress)
       } else {
         inputs.builder.beginInput(Int32(index))
         report = try readInput(

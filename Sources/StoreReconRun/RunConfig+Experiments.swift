@@ -18,7 +18,8 @@ extension RunConfig {
     let fail = RunError(
       .config, "config \(name): fees.stripe must be an object with bp, a whole number from 0 to 10000")
     guard let object = stripe as? [String: Any] else { throw fail }
-    for key in object.keys.sorted() where key != "bp" { config.unknownKeys.append("fees.stripe.\(key)") }
+    for key in object.keys where key != "bp" { config.unknownKeys.append("fees.stripe.\(key)") }
+    config.unknownKeys.sort()
     guard let value = object["bp"] else { return }
     guard !isJSONBool(value), let n = value as? Int, (0...10_000).contains(n) else { throw fail }
     config.fees.stripeBp = Int64(n)

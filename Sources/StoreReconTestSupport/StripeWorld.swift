@@ -73,9 +73,12 @@ package struct StripeWorld {
 
 extension StripeWorld {
   /// Sets the config's `fees`.
-  package func setFees(_ fees: [String: Any]) throws {
+  package func setFees(_ fees: [String: Any]) throws { try setConfig(["fees": fees]) }
+
+  /// Merges `extra` into the config's top-level keys.
+  package func setConfig(_ extra: [String: Any]) throws {
     var root = try JSONSerialization.jsonObject(with: Data(contentsOf: config)) as? [String: Any] ?? [:]
-    root["fees"] = fees
+    for (key, value) in extra { root[key] = value }
     try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: config)
   }
 }

@@ -73,3 +73,64 @@ extension StripeRunTests {
     #expect(!charges.contains(StripeWorld.id("sub", "testmode")))
   }
 }
+
+extension StripeRunTests {
+  /// The manifest's entry for `path`.
+  static func input(_ world: StripeWorld, _ path: String) throws -> [String: Any]? {
+    let manifest =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: world.out.appendingPathComponent("manifest.json")))
+      as? [String: Any]
+    let inputs = manifest?["inputs"] as? [[String: Any]] ?? []
+    return inputs.first { $0["path"] as? String == path }
+  }
+
+  @Test func everyLineIsAccountedForAndBadLinesAreRejectedOneByOne() throws {
+    let bad = [
+      "not json at all",
+      #"{"object":"invoice","id":"in_1BadCurrencyXYZ0000000","status":"paid","amount_paid":5,"currency":"xyz"}"#,
+      #"{"object":"payout","id":"po_1","amount":100,"currency":"usd","livemode":true}"#,
+    ]
+    let world = try StripeWorld(shape: .basil, extraLines: bad)
+    defer { world.remove() }
+    let clean = try StripeWorld(shape: .basil)
+    defer { clean.remove() }
+    let result = try world.run()
+    _ = try clean.run()
+    let entry = try #require(try Self.input(world, "exports/stripe/objects.jsonl"))
+    let n = { (key: String) in entry[key] as? Int ?? -1 }
+    #expect(n("read") == n("accepted") + n("rejected") + n("duplicates") + n("superseded"))
+    #expect(n("rejected") == 2)
+    #expect(n("superseded") == 1)  // the canceled subscription's older, active state
+    let rejects = try world.file(entry["rejectsFile"] as? String ?? "")
+    #expect(rejects.contains("not valid JSON"))
+    #expect(rejects.contains("unknown currency 'xyz'"))
+    // Nothing else changes: the findings are the clean world's.
+    #expect(try world.file("findings.csv") == clean.file("findings.csv"))
+  }
+
+  @Test func aPlayFileUnderStripeObjectsIsNamed() throws {
+    let world = try StripeWorld(shape: .basil)
+    defer { world.remove() }
+    try Data(
+      "{\"purchaseToken\":\"t\",\"subscriptionState\":\"SUBSCRIPTION_STATE_ACTIVE\",\"lineItems\":[]}\n".utf8
+    )
+    .write(to: world.directory.appendingPathComponent("exports/stripe/subs.jsonl"))
+    let result = try world.run()
+    #expect(result.status == 65, "\(result.stderr)")
+    #expect(result.stderr.contains("subs.jsonl") && result.stderr.contains("play.subscriptions"))
+  }
+
+  @Test func aDamagedGzipUnderStripeObjectsIsNamedAndTheRunGoesOn() throws {
+    let world = try StripeWorld(shape: .basil)
+    defer { world.remove() }
+    try Data("this is not gzip".utf8).write(
+      to: world.directory.appendingPathComponent("exports/stripe/more.jsonl.gz"))
+    try world.setConfig(["stripe": ["objects": ["exports/stripe/*.jsonl", "exports/stripe/*.jsonl.gz"]]])
+    let result = try world.run()
+    #expect(result.stderr.contains("more.jsonl.gz"), "\(result.stderr)")
+    let entry = try #require(try Self.input(world, "exports/stripe/more.jsonl.gz"))
+    #expect(entry["read"] as? Int == 0)
+    #expect(try world.file("findings.csv").contains(StripeWorld.id("sub", "orphan")))
+  }
+}
