@@ -3,7 +3,7 @@
 
 Usage: summarize.py RUN_DIR OUT_MD
 
-RUN_DIR holds, per world W (`realistic` or `demo`), size N and run i, under the prefix W-N:
+RUN_DIR holds, per world W (`realistic`, `jws` or `demo`), size N and run i, under the prefix W-N:
   W-N.storerecon.i.time / W-N.duckdb.i.time   `/usr/bin/time -v` output
   W-N.storerecon.i.manifest.json              storerecon's manifest (phase timings)
   W-N.duckdb.i.stderr                         the rival's step timings (--explain)
@@ -22,6 +22,9 @@ import sys
 
 TOOLS = [("storerecon", "storerecon"), ("duckdb", "DuckDB")]
 WORLDS = [("realistic", "Realistic world (`demo --realistic`: shaped like real exports)"),
+          ("jws", "All-JWS world (`demo --realistic --all-jws`: every App Store line a compact JWS with its "
+                  "x5c chain, as `fetch` keeps them; the DuckDB rival decodes the payloads and verifies "
+                  "nothing)"),
           ("demo", "Demo world (the classic `demo` generator)")]
 
 
@@ -59,10 +62,14 @@ def main():
         found.setdefault(kind, set()).add(int(n))
     lines = [f"## Benchmark: storerecon vs DuckDB ({meta['date']}, {meta['machine']})", ""]
     flags = f" --runs {meta['runs']}" + (" --skip-small" if meta.get("skip_small") else "")
+    flags += f" --record {meta['record']}" if meta.get("record", "first") != "first" else ""
     lines.append(f"`bench/run --users {meta.get('users', max(max(v) for v in found.values()))}{flags}` — seed "
                  f"{meta['seed']}, as of {meta['date_arg']}; {meta['storerecon']}, DuckDB {meta['duckdb']} "
                  f"(`SET threads=2`), Python {meta['python']}. Runs alternate storerecon / DuckDB; wall time and "
-                 "peak RSS from `/usr/bin/time -v`, medians.")
+                 "peak RSS from `/usr/bin/time -v`, medians. "
+                 + ("Each storerecon run is a second run: the record of verified signatures holds every line "
+                    "(docs/signatures.md#verified-once)." if meta.get("record") == "warm" else
+                    "Each storerecon run is a first run: no record of verified signatures, every JWS verified."))
     lines.append("")
     void = False
     for kind, title in WORLDS:

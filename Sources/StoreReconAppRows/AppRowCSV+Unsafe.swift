@@ -1,3 +1,7 @@
+// Safety: the buffers handed out point into `record` and are valid only while it is (the body of the contract
+// loop's `map`); callers copy what they keep. An index past the record's fields gives an empty buffer
+// (CSVRecord.field checks it), never a read outside it.
+
 import StoreReconIO
 
 extension AppRowCSV.Cells {

@@ -354,7 +354,7 @@ package enum StoreReconCLI {
     do {
       parsed = try ParsedOptions.parse(
         args, valued: ["--out", "--users", "--seed", "--date"],
-        flags: ["--quiet", "--realistic", "--no-notification-log", "--one-day"])
+        flags: ["--quiet", "--realistic", "--all-jws", "--no-notification-log", "--one-day"])
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -385,6 +385,11 @@ package enum StoreReconCLI {
       options.asOf = d
     }
     options.realistic = parsed.flags.contains("--realistic")
+    options.allJWS = parsed.flags.contains("--all-jws")
+    if options.allJWS && !options.realistic {
+      return usageError(
+        "--all-jws writes the realistic world's App Store lines: give --realistic too", usage: usage)
+    }
     options.notificationLog = !parsed.flags.contains("--no-notification-log")
     let directory = parsed.values["--out"] ?? "demo"
     let quiet = parsed.flags.contains("--quiet")

@@ -23,7 +23,7 @@ enum Help {
     "storerecon settle --config FILE [--date YYYY-MM-DD | --out DIR] (KEY… | --all) --reason TEXT --by NAME [--until YYYY-MM-DD] [--max-amount-minor N]"
   static let fetchUsage = "storerecon fetch [apple | SOURCE…] --config FILE [--date YYYY-MM-DD] [--quiet]"
   static let demoUsage =
-    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic] [--no-notification-log] [--one-day] [--quiet]"
+    "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic [--all-jws]] [--no-notification-log] [--one-day] [--quiet]"
 
   static let overview = """
     OVERVIEW: Reconcile what the App Store and Google Play charged with who has access.
@@ -234,6 +234,9 @@ enum Help {
                           fuller subscriptionsv2 resources, mixed timestamp forms, history back to
                           mid-2022, several products per user (docs/benchmark.md). Same checks.
                           It has no notification log.
+      --all-jws           With --realistic: every App Store line a compact JWS with its x5c chain,
+                          as storerecon fetch keeps them, and signatures required (the same world
+                          otherwise). Every line costs a signature check on the first run.
       --no-notification-log
                           Write no notification log and no Apple notification history (the
                           benchmark's classic world: its DuckDB rival has no notification rules).

@@ -4,13 +4,17 @@ enum DemoConfig {
   static let path = "storerecon.json"
 
   /// The config and the test root it names (``DemoTestChain``), as (relative path, text).
-  static func files(notifications: Bool) -> [(path: String, text: String)] {
-    [(path, text(notifications: notifications)), (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n")]
+  static func files(notifications: Bool, requireSignatures: Bool = false) -> [(path: String, text: String)] {
+    [
+      (path, text(notifications: notifications, requireSignatures: requireSignatures)),
+      (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n"),
+    ]
   }
 
   /// The config text (key order fixed, so the file is byte-identical across runs); with
-  /// `notifications`, it reads the app's notification log and the store's notification history.
-  static func text(notifications: Bool = true) -> String {
+  /// `notifications`, it reads the app's notification log and the store's notification history; with
+  /// `requireSignatures` (every App Store line a JWS), `appStore.signatures` is `require`.
+  static func text(notifications: Bool = true, requireSignatures: Bool = false) -> String {
     let history =
       notifications ? ",\n    \"notificationHistory\": [\"exports/apple/notification_history*.jsonl\"]" : ""
     let log = notifications ? ",\n    \"notifications\": \"\(DemoOutputs.notificationsPath)\"" : ""
@@ -30,7 +34,7 @@ enum DemoConfig {
           "transactions": ["exports/apple/transactions*.jsonl"],
           "salesReports": ["exports/apple/reports/S_D_*.txt"],
           "reportTimeZone": "America/Los_Angeles",
-          "signatures": "verify",
+          "signatures": "\(requireSignatures ? "require" : "verify")",
           "testRootCertificate": "\(DemoTestChain.rootPath)"\(history)
         },
         "play": {

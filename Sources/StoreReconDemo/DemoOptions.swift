@@ -16,6 +16,10 @@ package struct DemoOptions: Sendable {
   /// Write the app's notification log and Apple's notification history (docs/notifications.md), and
   /// name them in the config. The realistic world never has them (the DuckDB rival has no such rules).
   package var notificationLog = true
+  /// Write every App Store line of the realistic world as a compact JWS with its `x5c` chain, as
+  /// `storerecon fetch` keeps them (the same world otherwise: the same random choices), and require
+  /// signatures in the config (docs/benchmark.md#the-all-jws-world).
+  package var allJWS = false
 
   /// Whether the world has a notification log.
   package var writesNotificationLog: Bool { notificationLog && !realistic }

@@ -51,6 +51,10 @@ extension DemoOutputs {
     // trusts the demo's test root).
     if rng.chance(50) {
       DemoJWS.wrap(payload.bytes, into: &line, &rng)
+    } else if options.allJWS {
+      // Signed as well, drawing from a copy: the world's other random choices stay the same.
+      var spare = rng
+      DemoJWS.wrap(payload.bytes, into: &line, &spare)
     } else {
       line.bytes.append(contentsOf: payload.bytes)
     }

@@ -49,9 +49,12 @@ final class DemoOutputs {
   var truncated: Set<String> = []
   /// The realistic world's forms; `nil` writes the classic demo world's.
   let style: DemoStyle?
+  /// The options the world is written with.
+  let options: DemoOptions
 
   init(directory: String, t: Instant, options: DemoOptions, reports: DemoStoreReports) throws {
     self.directory = directory
+    self.options = options
     style = options.realistic ? DemoStyle(seed: options.seed) : nil
     self.t = t
     self.reports = reports

@@ -116,7 +116,8 @@ package enum DemoWorld {
     let fx = DemoFX.text(
       currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
       through: options.asOf)
-    let config = DemoConfig.files(notifications: options.writesNotificationLog)
+    let config = DemoConfig.files(
+      notifications: options.writesNotificationLog, requireSignatures: options.realistic && options.allJWS)
     for (path, text) in [(experimentTruthPath, experiment.csv()), (DemoFX.path, fx)] + config {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)

@@ -1,3 +1,6 @@
+// Safety: each read writes only into the array's own buffer inside the closure; BodySource copies at most
+// `buffer.count` bytes into the caller's buffer.
+
 import StoreReconIO
 
 /// Checks that a downloaded report is a whole gzip stream of text before it is written: inflated to the

@@ -1,3 +1,9 @@
+// Safety: the handle is owned (cleaned up once, in deinit) and used by one request at a time; the error
+// buffer and header list live for one `perform` and are freed by `defer` after the transfer; libcurl copies
+// the body (COPYPOSTFIELDS with its size set first); the sink is kept alive across `curl_easy_perform`
+// (withExtendedLifetime), so the callbacks' unretained pointer is valid, and they read exactly `size × count`
+// bytes libcurl hands them.
+
 internal import CCurl
 import StoreReconSettings
 

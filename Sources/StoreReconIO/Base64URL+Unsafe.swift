@@ -1,3 +1,7 @@
+// Safety: `bytes` is read within its count; the output buffer is reserved for `n / 4 * 3 + (n % 4 - 1)`
+// bytes, exactly what the letters decode to, before anything is written; the returned buffer is valid until
+// `output` is next used.
+
 import StoreReconPlatform
 
 /// Base64url decoding (RFC 4648 §5), as JWS uses it.

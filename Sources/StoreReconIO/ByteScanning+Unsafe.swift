@@ -1,3 +1,6 @@
+// Safety: the buffers point into a record or a chunk and are read within their counts during the call only;
+// nothing here keeps a pointer.
+
 // The small byte-level helpers the scanners and importers share, on buffers that point into a record
 // or a chunk: valid only while that buffer lives (the caller's record or batch).
 

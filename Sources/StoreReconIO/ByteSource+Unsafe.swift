@@ -1,3 +1,6 @@
+// Safety: an implementation writes only into the caller's `buffer`, within its count, during the call, and
+// keeps no pointer to it.
+
 /// A stream of bytes read in chunks: a file, a decompressed file, or a re-encoded file.
 ///
 /// Implementations keep a bounded amount of memory, whatever the size of the input.

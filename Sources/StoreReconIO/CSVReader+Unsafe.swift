@@ -1,3 +1,6 @@
+// Safety: the record text is a buffer in the line reader or the splitter's pending record, valid until the
+// next read; a carried line is used at the very next call, before the line reader reads again.
+
 // CSVReader's record lines: the text of a record as a buffer in the line reader (or the splitter's
 // pending record), valid until the next read.
 extension CSVReader {

@@ -1,3 +1,7 @@
+// Safety: a record's buffers point into the reader's storage and are valid only until the reader's next call;
+// `field(_:)` returns an empty buffer for an index outside the record, and the splitter writes bounds in
+// pairs inside `storage`.
+
 /// One CSV record as the reader split it: its fields as byte slices, its line and its raw text.
 ///
 /// A record points into the reader's buffers: it is valid only until the reader's next call.

@@ -1,3 +1,8 @@
+// Safety: the scratch, bounds and pending buffers are owned (freed in deinit, or when a bigger one replaces
+// them) and grown before any write past their count; every word load is at `i` with `i + 8 <= n` and byte
+// reads check `i < n`, so only `text[0..<n]` is read; the unescaping copy moves bytes forward inside
+// `scratch[0..<n]`; fields handed out are valid until the next split.
+
 import StoreReconPlatform
 
 /// Splits the text of one CSV record into fields, owning the buffers the fields live in.

@@ -1,3 +1,6 @@
+// Safety: reads write only into the caller's buffer (pread into its count) or into an array's own storage
+// inside the closure; the digest buffer is allocated and freed here, by `defer`.
+
 import StoreReconPlatform
 
 // FileByteSource's reads into a caller's buffer (the ByteSource requirement and `pread(2)`), and the

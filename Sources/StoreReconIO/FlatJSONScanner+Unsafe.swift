@@ -1,3 +1,7 @@
+// Safety: `base` is `bytes.baseAddress` and every read is at an index checked below `n = bytes.count` first
+// (word loads only with `i + 8 <= n`; a skipped escape that runs past `n` ends the scan as not plain); spans
+// handed to the visitor lie inside `bytes` and are valid only while the caller's buffer is.
+
 public import StoreReconPlatform
 
 /// Walks the top-level members of one JSON object in place, without building a tree.

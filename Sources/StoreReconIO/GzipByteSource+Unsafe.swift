@@ -1,3 +1,7 @@
+// Safety: the input buffer is owned (allocated in init, freed in deinit); `0 <= start <= end <= input.count`
+// holds after every step, so zlib reads only `input[start..<end]`, refills write only into `input[end...]`
+// and the move to the front stays inside it; output goes only into the caller's buffer.
+
 /// The decompressed bytes of a gzip file, inflated in a streaming fashion.
 ///
 /// Concatenated gzip members (what `cat a.gz b.gz` makes) are read one after another. Zero bytes

@@ -1,3 +1,7 @@
+// Safety: the z_stream lives at one heap address for the inflater's life (zlib points into it), is ended and
+// freed once; zlib gets `next_in`/`next_out` only for one call, with counts no larger than the buffers given,
+// and the pointers are cleared after it.
+
 import CZlib
 
 /// One zlib inflate state, owned here and ended exactly once.

@@ -1,3 +1,7 @@
+// Safety: the source writes into the array's own storage, inside the closure, through a slice from `filled`
+// to its end; the array holds `limit + 8` bytes and a slice under the 8 bytes a ByteSource needs is not read
+// into.
+
 extension InputBytes {
   /// The first `limit` bytes of `path`'s text (after decompression and byte-order-mark handling), or
   /// fewer when the text is shorter: what is needed to tell what kind of file it is.

@@ -1,3 +1,6 @@
+// Safety: the drain buffer is allocated and freed here (`defer`) and only the sources write into it, within
+// its count.
+
 extension InputBytes {
   /// Checks a compressed input whole before any of its rows is read, so that a damaged one counts
   /// none of them: every gzip member inflates to its end and passes its CRC-32 and length check, and

@@ -1,3 +1,7 @@
+// Safety: the slots and chain live on the stack for `with`'s call (both of `capacity` entries: a
+// precondition, debug and release); names kept are spans of the caller's line, valid during that call; no
+// insert goes past `capacity`.
+
 public import StoreReconPlatform
 
 /// The member names of one JSON object seen so far, for the fast paths' check that no name appears

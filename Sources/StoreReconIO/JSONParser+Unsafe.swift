@@ -1,3 +1,7 @@
+// Safety: the parser reads `bytes` only during `parse` (every value it returns is copied into Strings and
+// arrays), and every subscript is at an index checked below `bytes.count` just before (a literal checks
+// `index + count <= bytes.count`, a \u escape `index + 4`).
+
 /// A small strict JSON parser (RFC 8259) over UTF-8 bytes: one value, surrounded by optional whitespace.
 ///
 /// Numbers are validated and kept as text; strings resolve every escape, `\uXXXX` surrogate pairs

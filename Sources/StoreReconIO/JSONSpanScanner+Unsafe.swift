@@ -1,3 +1,6 @@
+// Safety: every read of `bytes` is at an index checked below its count first (word loads only with `i + 8 <=
+// n`); the values handed out are slices of `bytes`, valid only while the caller's buffer is.
+
 /// Walks a JSON text in place, nested objects and arrays included, without building a tree: the fast
 /// path of importers whose lines nest (Play subscription resources).
 ///

@@ -1,3 +1,7 @@
+// Safety: memchr searches only inside `compact` (each count is what is left after the previous dot); the
+// payload's slice lies between the two dots found; the decoded bytes live in the caller's GrowableBuffer,
+// valid until its next use.
+
 package import StoreReconPlatform
 
 /// Compact JWS (`header.payload.signature`, base64url parts): the payload, without checking the signature.

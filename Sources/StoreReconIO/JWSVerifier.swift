@@ -46,9 +46,13 @@ package final class JWSVerifier: @unchecked Sendable {
   let roots: [X509Certificate]
   /// Whether a test root is trusted besides the pinned one (the run says so loudly).
   package let trustsTestRoot: Bool
-  private let lock = Lock()
-  private var chains: [[UInt8]: HeaderVerdict] = [:]
-  private var verified = 0
+  /// What the verifiers of one run share: the chains' verdicts and the tally of signatures.
+  let shared: VerifierShared
+  /// The lines earlier runs verified (docs/signatures.md#verified-once); `nil`: every line is verified.
+  package let record: VerifiedRecord?
+  /// SHA-256 of the name of the input this verifier reads (``scoped(to:)``), part of each line's key in
+  /// the record: a line of an input the record does not know is verified in full.
+  let scope: [UInt8]
 
   /// Apple Root CA - G3 from ``AppleRootCAG3``, checked against its pinned SHA-256 once.
   package static let pinnedRoot: X509Certificate = {
@@ -65,10 +69,47 @@ package final class JWSVerifier: @unchecked Sendable {
     self.mode = mode
     roots = [JWSVerifier.pinnedRoot] + testRoots
     trustsTestRoot = !testRoots.isEmpty
+    shared = VerifierShared()
+    record = nil
+    scope = []
   }
 
-  /// Distinct chains verified so far (each once per verifier).
-  package var chainsVerified: Int { lock.locked { verified } }
+  private init(_ other: JWSVerifier, record: VerifiedRecord?, scope: [UInt8], shared: VerifierShared) {
+    mode = other.mode
+    roots = other.roots
+    trustsTestRoot = other.trustsTestRoot
+    self.shared = shared
+    self.record = record
+    self.scope = scope
+  }
+
+  /// This verifier, skipping the lines `record` holds and noting the lines it verifies for the next
+  /// record (a fresh tally). The record must have been made for this verifier's roots.
+  package func recording(_ record: VerifiedRecord) -> JWSVerifier {
+    precondition(record.roots == rootsFingerprint, "JWSVerifier.recording: a record of other roots")
+    return JWSVerifier(self, record: record, scope: [], shared: VerifierShared())
+  }
+
+  /// The verifier for the input named `input`: the same roots, record and tally, with the input's name
+  /// in each line's key.
+  package func scoped(to input: String) -> JWSVerifier {
+    JWSVerifier(self, record: record, scope: SHA256Digest.bytes(of: Array(input.utf8)), shared: shared)
+  }
+
+  /// The fingerprint of the trusted roots: SHA-256 over each root's length and DER, in order.
+  package var rootsFingerprint: [UInt8] { JWSVerifier.chainKey(roots.map(\.der)) }
+
+  /// Distinct chains verified so far (each once per run).
+  package var chainsVerified: Int { shared.lock.locked { shared.chainCount } }
+
+  /// Signatures verified in full so far, and lines skipped because the record holds them (counted as
+  /// each packer finishes).
+  package var signatureTally: (verified: Int, known: Int) {
+    shared.lock.locked { (shared.signaturesVerified, shared.signaturesKnown) }
+  }
+
+  /// The keys of the lines verified in full so far, for the next record.
+  package var verifiedKeys: [VerifiedRecord.Key] { shared.lock.locked { shared.fresh } }
 
   /// The verdict of a JWS header (decoded JSON bytes).
   func verdict(header: [UInt8]) -> HeaderVerdict {
@@ -94,11 +135,11 @@ package final class JWSVerifier: @unchecked Sendable {
       return .rejected("untrusted chain: x5c has \(ders.count) certificates, expected 3")
     }
     let key = JWSVerifier.chainKey(ders)
-    return lock.locked {
-      if let known = chains[key] { return known }
+    return shared.lock.locked {
+      if let known = shared.chains[key] { return known }
       let verdict = JWSVerifier.verdict(chain: ders, roots: roots)
-      chains[key] = verdict
-      verified += 1
+      shared.chains[key] = verdict
+      shared.chainCount += 1
       return verdict
     }
   }
@@ -153,7 +194,38 @@ package final class JWSMemo {
   var verdicts: [HeaderVerdict] = []
   /// Per kept header with a chain: this thread's verifier for its leaf key, made on first use.
   var verifiers: [ES256Verifier?] = []
+  /// The tally this memo's counts go to when it goes away (the verifier's it first served).
+  var tally: VerifierShared?
+  var verified = 0
+  var known = 0
+  /// The record keys of the lines verified in full.
+  var fresh: [VerifiedRecord.Key] = []
 
   /// An empty memo.
   package init() {}
+
+  deinit { flush() }
+
+  /// Hands the counts and keys over to the run's tally.
+  func flush() {
+    guard let tally, verified > 0 || known > 0 else { return }
+    tally.lock.locked {
+      tally.signaturesVerified += verified
+      tally.signaturesKnown += known
+      tally.fresh += fresh
+    }
+    (verified, known) = (0, 0)
+    fresh.removeAll()
+  }
+}
+
+/// What the verifiers of one run share (``JWSVerifier/scoped(to:)``): each chain's verdict, and the
+/// tally of signatures the packers' memos hand over.
+final class VerifierShared: @unchecked Sendable {
+  let lock = Lock()
+  var chains: [[UInt8]: HeaderVerdict] = [:]
+  var chainCount = 0
+  var signaturesVerified = 0
+  var signaturesKnown = 0
+  var fresh: [VerifiedRecord.Key] = []
 }

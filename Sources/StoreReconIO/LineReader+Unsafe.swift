@@ -1,3 +1,7 @@
+// Safety: the buffer is owned (freed in deinit, or when a bigger one replaces it); `0 <= lineStart <=
+// scanFrom <= end <= buffer.count` holds after every step; memchr scans only `[scanFrom, end)`; a line handed
+// out is valid until the next call, which may move or replace the buffer.
+
 import StoreReconPlatform
 
 /// Splits a byte stream into lines, reading it in large chunks.

@@ -1,3 +1,6 @@
+// Safety: `bytes` is read during the call only (the interned text is a copy); memcmp compares two buffers of
+// the same count.
+
 import StoreReconPlatform
 
 /// Hands out one shared `String` per distinct byte sequence, for values that repeat across millions of

@@ -1,3 +1,8 @@
+// Safety: the raw buffer is owned (at least 16 bytes, freed in deinit) with `0 <= start <= end <= raw.count`;
+// the UTF-16 loop runs while 8 bytes of room are left and one step writes at most 5 (an unpaired surrogate's
+// byte and a 4-byte character), so it never writes past `out`; callers give at least 8 bytes (precondition,
+// debug and release).
+
 /// Text bytes as UTF-8, whatever the file's byte-order mark says.
 ///
 /// `EF BB BF` (UTF-8 BOM) is stripped; `FF FE` (UTF-16LE) and `FE FF` (UTF-16BE) text is converted

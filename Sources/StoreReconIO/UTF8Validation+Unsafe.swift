@@ -1,3 +1,6 @@
+// Safety: every unaligned 8-byte load is at `i` with `i + 8 <= n` (32-byte steps with `i + 32 <= n`), and
+// byte reads check `i + k < n` first, so nothing outside `bytes` is read.
+
 /// Strict UTF-8 (RFC 3629) and NUL checks of a row's bytes, as every reader runs them before a row is
 /// parsed: no overlong forms, no surrogates (U+D800–U+DFFF), nothing above U+10FFFF, no NUL byte.
 /// A row that fails is rejected with the byte offset; no replacement character is ever made up.

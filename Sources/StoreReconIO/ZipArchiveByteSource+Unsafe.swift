@@ -1,3 +1,6 @@
+// Safety: writes only into the caller's buffer, within the `n` bytes the entry gave (`n <= buffer.count`);
+// the move of the rest after a skipped header stays inside those bytes.
+
 /// The report entries of a zip archive (``ZipDirectory/reportEntries(in:displayName:)``) read as one
 /// text, one after another in directory order: each later entry's header line must be the first
 /// entry's (else the archive is malformed) and is left out, so the rows follow on as one table; a line

@@ -1,3 +1,7 @@
+// Safety: the input buffer is owned (allocated in init, freed in deinit); `0 <= start <= end <= input.count`
+// holds, reads go into `input[0..<want]` with `want <= input.count`, and output only into the caller's buffer
+// within the count returned; the entry's range is checked to lie inside the file before it is read.
+
 import CZlib
 
 /// The bytes of one entry of a zip archive (a CSV of Google's `salesreport_YYYYMM.zip`), streamed

@@ -1,3 +1,7 @@
+// Safety: the fields are spans of the caller's line found by FlatJSONScanner (inside the line, valid during
+// `pack` only); everything a record keeps is copied or interned before the call returns; memcmp runs only on
+// two buffers of equal count.
+
 import StoreReconPlatform
 package import StoreReconCore
 import StoreReconIO

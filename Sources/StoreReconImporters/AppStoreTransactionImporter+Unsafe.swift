@@ -1,3 +1,7 @@
+// Safety: each line is a buffer in the read's chunk or the line reader, valid during the call; the packers
+// and parsers copy what a record keeps; JWS payloads are arrays read through their own buffers inside the
+// closure.
+
 import StoreReconPlatform
 package import StoreReconCore
 package import StoreReconIO

@@ -1,3 +1,6 @@
+// Safety: `compact` is the caller's line (or a String's UTF-8 inside withUTF8) and is read only during the
+// call; payloads come back as arrays.
+
 package import StoreReconCore
 package import StoreReconIO
 

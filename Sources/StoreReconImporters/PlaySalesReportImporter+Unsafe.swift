@@ -1,3 +1,7 @@
+// Safety: the scratch bytes and the cached product names are arrays read through their own buffers inside
+// each closure; memcmp runs only on two buffers of equal count; `nameLength + 1 <= scratch.count - 2` holds
+// as the packer writes the scratch (name, zero byte, type, two country bytes).
+
 import StoreReconPlatform
 import StoreReconCore
 import StoreReconIO
@@ -25,6 +29,8 @@ extension PlaySalesReportImporter.Packer {
       }
     }
     if let found { return found }
+    precondition(
+      nameLength + 1 <= scratch.count - 2, "PlaySalesReport: scratch holds name, zero, type, country")
     let products = batch.products
     let variant = scratch.withUnsafeBufferPointer { all in
       let end = all.count - 2

@@ -1,3 +1,7 @@
+// Safety: the plain resource's fields are spans of the caller's line found by JSONSpanScanner after it
+// validated the line (valid during `pack` only); the product and token caches are arrays, copied from the
+// spans before the call returns.
+
 import StoreReconPlatform
 package import StoreReconCore
 package import StoreReconIO

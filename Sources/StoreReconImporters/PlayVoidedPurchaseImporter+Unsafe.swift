@@ -1,3 +1,6 @@
+// Safety: `line` points into the read's chunk and is valid during `pack` only; the full parser copies
+// everything the record keeps.
+
 import StoreReconPlatform
 package import StoreReconCore
 package import StoreReconIO

@@ -1,3 +1,6 @@
+// Safety: `bytes` is a cell of the caller's record, read within its count during the call and never kept (the
+// rejection copies it into a String).
+
 import StoreReconCore
 import StoreReconIO
 

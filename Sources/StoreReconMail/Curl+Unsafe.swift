@@ -1,3 +1,7 @@
+// Safety: each handle owns its error buffer, string lists and upload and cleans up before freeing them
+// (deinit), so libcurl never reads freed memory; the read callback copies at most `size × count` bytes from
+// the upload the handle keeps alive.
+
 internal import CCurl
 
 /// The fence around libcurl: the only file of the mail adapter that holds libcurl's handles, lists,

@@ -1,3 +1,7 @@
+// Safety: librsvg reads the SVG text inside the closure only; the PNG it allocates (malloc) is copied into an
+// array and freed once, by `defer`; the message buffer is 256 bytes and read up to its zero byte; picture
+// size checked by precondition.
+
 internal import CRsvg
 
 /// The fence around librsvg and cairo: the only file of the mail adapter that touches their buffers.

@@ -1,3 +1,7 @@
+// Safety: the EVP_PKEY is owned and freed once, in deinit, and lent only for the duration of `withPKey`; a
+// raw signature is 64 bytes (precondition, debug and release) read as two 32-byte halves; DER output goes
+// into arrays of the length libcrypto asked for.
+
 internal import CCrypto
 
 /// An EC P-256 public key that verifies ES256 signatures (ECDSA over SHA-256, RFC 7518 §3.4): the raw

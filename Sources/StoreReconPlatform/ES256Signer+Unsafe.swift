@@ -1,3 +1,6 @@
+// Safety: the EVP_PKEY is owned and freed once, in deinit; libcrypto reads the PEM and the message inside the
+// closures only and writes the DER signature into an array of the length it asked for.
+
 internal import CCrypto
 
 /// Signs ES256 (ECDSA P-256 over SHA-256, RFC 7518 §3.4) with a real private key — the App Store Connect

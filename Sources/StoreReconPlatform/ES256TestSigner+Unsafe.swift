@@ -1,3 +1,7 @@
+// Safety: the EC group is owned and freed once, in deinit; the six big numbers and their context live only
+// inside `withNumbers` and are freed there; libcrypto reads 32-byte arrays inside their closures and writes
+// `r` and `s` into the two 32-byte halves of a 64-byte array.
+
 internal import CCrypto
 
 /// Signs ES256 (ECDSA P-256 over SHA-256) with a deterministic nonce, for the demo world and the tests

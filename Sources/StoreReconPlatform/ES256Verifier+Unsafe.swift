@@ -1,3 +1,7 @@
+// Safety: the libcrypto handles are owned, set up in init, freed once in deinit, and used by one thread (each
+// packer its own); the digest is written into a 32-byte tuple and the DER signature into a 72-byte tuple, its
+// longest form (2 + 2 × (2 + 33) bytes); the signature is read only when it is 64 bytes.
+
 internal import CCrypto
 
 /// One thread's ES256 verifier for one key, set up once and used for every JWS that key signs: the

@@ -1,3 +1,6 @@
+// Safety: the handler keeps no pointer and calls only async-signal-safe functions: write(2) of a static
+// string, then _exit.
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -1,3 +1,6 @@
+// Safety: libcrypto reads `input.count` bytes of the caller's array and writes at most 16 into a 16-byte
+// array, both valid inside the closures; the length it reports is checked (precondition, debug and release).
+
 internal import CCrypto
 
 /// MD5 through libcrypto, for checking a download against the checksum a server publishes (Cloud

@@ -1,3 +1,7 @@
+// Safety: callers pass ranges they own for the count given (memchr, memcmp, memmove); allocations check their
+// size and alignment (precondition, debug and release) and trap when memory is not there, so no caller sees a
+// null block.
+
 public import Glibc
 
 /// Raw-memory primitives of the C library for the fenced files that scan or copy bytes, and

@@ -1,3 +1,7 @@
+// Safety: the EVP_PKEY is owned and freed once, in deinit; PEM bytes are copied into a BIO libcrypto owns;
+// signatures are written into an array of the key's size (1 to 2048 bytes: precondition, debug and release)
+// and the length libcrypto reports is checked against it.
+
 internal import CCrypto
 
 /// Why an RSA key could not be read or used; the message never holds key bytes.

@@ -1,3 +1,7 @@
+// Safety: the X509 is owned and freed once, in deinit; libcrypto reads the DER and PEM bytes inside their
+// closures (PEM is copied into a BIO it owns); every temporary (BIO, ASN1 object, name line) is freed by
+// `defer`; sizes are bounded before any call.
+
 internal import CCrypto
 internal import Glibc
 

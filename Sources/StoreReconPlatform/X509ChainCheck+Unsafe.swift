@@ -1,3 +1,7 @@
+// Safety: the certificates given outlive the call, so the stack that borrows their pointers is safe; every
+// libcrypto object made here is freed once by `defer`; at least one root and a two-certificate chain are
+// preconditions.
+
 internal import CCrypto
 
 /// Chain verification by libcrypto (`X509_verify_cert`): a leaf through the given intermediates to one

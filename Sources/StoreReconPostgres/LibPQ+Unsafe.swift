@@ -1,3 +1,8 @@
+// Safety: each libpq handle has one owner that frees it exactly once (PQfinish, PQclear, PQfreemem,
+// PQconninfoFree); C strings passed in live for the call (withCStrings) and every C string read is copied
+// into a String before its result is cleared; result cells are read only inside the result's bounds and a
+// COPY row is copied out before the next is received (preconditions, debug and release).
+
 internal import CLibPQ
 
 /// The fence around libpq: the only file of the adapter that holds libpq's handles, buffers and C

@@ -1,3 +1,6 @@
+// Safety: writes only into the caller's `buffer`, through slices rebased at `written < buffer.count`;
+// `copyRow(into:)` copies at most the slice's count and frees libpq's row once it is used up.
+
 package import StoreReconIO
 
 extension PostgresCopyOutSource {

@@ -137,6 +137,7 @@ extension ReconciliationRun {
         allowDamaged: request.allowDamaged || request.worker != nil, keepsAll: request.worker != nil),
       progress: progress, clock: clock, filter: request.mode.filter, engine: request.mode.engineInputs,
       strict: request.worker?.keyed ?? [])
+    if let record = setup.verifiedRecord { saveVerifiedRecord(record, progress: progress) }
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try afterRead()
     try readStoreReportsOnce(&inputs, progress: progress)

@@ -107,6 +107,8 @@ package enum ReconciliationRun {
     package var repeats: [(repeated: String, readAs: String)] = []
     /// SHA-256 of the config file's bytes (a partitioned run's partials and merge compare it).
     package var configDigest = ""
+    /// The record of verified signatures this run reads and saves after the read (whole runs only).
+    package var verifiedRecord: VerifiedRecordFile?
   }
 
   /// Reads the config, fixes the report date and T, and plans the inputs (the files the config's
@@ -133,18 +135,24 @@ package enum ReconciliationRun {
     for r in repeats {
       progress.note("note: \(r.repeated) is the same file as \(r.readAs): read once")
     }
-    try attachSignatures(config, to: &plan, progress: progress)
+    let out = request.outDirectory ?? "reports/\(date)"
+    // The record of verified signatures serves one whole run at a time (not a partition or a worker).
+    var recordPaths: (record: String, key: String)?
+    if case .whole = request.mode, request.worker == nil {
+      recordPaths = config.verifiedRecordPaths(reportRoot: HistoryLocation.reportRoot(ofOut: out))
+    }
+    let record = try attachSignatures(config, to: &plan, record: recordPaths, progress: progress)
     for m in missing {
       progress.note(
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
     }
-    let out = request.outDirectory ?? "reports/\(date)"
     let asOf = calendar.asOf(date)
     // Store timestamps later than T + 10 years are damage (docs/inputs.md): set before any reader runs.
     StoreTimeWindow.set(asOf: asOf)
     var setup = Setup(
       config: config, calendar: calendar, date: date, asOf: asOf, out: out, staging: out,
       databaseURI: databaseURI, plan: plan, missing: missing, repeats: repeats)
+    setup.verifiedRecord = record
     if case .whole = request.mode {
     } else {
       setup.configDigest = SHA256Digest.hex(of: try readBytes(request.configPath))

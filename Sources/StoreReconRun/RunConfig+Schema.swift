@@ -23,7 +23,7 @@ package indirect enum ConfigSchema: Sendable {
     "appStore": .object([
       "transactions": .value, "salesReports": .value, "subscriberReports": .value, "financialReports": .value,
       "reportTimeZone": .value, "signatures": .value, "testRootCertificate": .value,
-      "notificationHistory": .value,
+      "notificationHistory": .value, "verifiedRecord": .value, "verifiedRecordKey": .value,
     ]),
     "play": .object(["sales": .value, "subscriptions": .value, "voided": .value, "earnings": .value]),
     "stripe": .object(["objects": .value, "userMetadataKey": .value]),

@@ -26,6 +26,11 @@ package struct RunConfig: Sendable {
   /// `appStore.signatures` and `appStore.testRootCertificate` (resolved): RunConfig+Signatures.swift.
   package var appStoreSignatures: SignatureMode = .require
   package var appStoreTestRoot: String?
+  /// `appStore.verifiedRecord` (resolved; `nil`: `verified-jws.bin` in the report root) and whether it
+  /// is `off`, and `appStore.verifiedRecordKey` (resolved; `nil`: the record's path + `.key`).
+  package var appStoreVerifiedRecord: String?
+  package var appStoreVerifiedRecordOff = false
+  package var appStoreVerifiedRecordKey: String?
   /// Play earnings reports (`PlayApps_YYYYMM.csv`, or the `earnings_YYYYMM_*.zip` holding one).
   package var playEarnings: [String] = []
   /// Play estimated sales reports (glob patterns; `.csv`, `.zip`, `.gz`).

@@ -3,7 +3,7 @@ internal import CSQLite
 /// The fence around libsqlite3: the only file of the adapter that holds SQLite's handles and C strings.
 /// Everything else calls ``SQLite/Connection``'s small safe API, which takes and returns Swift values.
 ///
-/// What makes the pointer code here safe:
+/// Safety: what makes the pointer code here safe:
 /// - the `sqlite3*` is owned by exactly one ``SQLite/Connection`` (a final class, not copyable by value),
 ///   created only from a successful `sqlite3_open_v2` and closed once, in its `deinit`, with
 ///   `sqlite3_close_v2`; a failed open's handle is closed before `open` returns;

@@ -29,6 +29,40 @@ struct DemoRealisticWorldTests {
     #expect(try classic.data("app/entitlements.csv") != a.data("app/entitlements.csv"))
   }
 
+  @Test func theAllJWSWorldIsTheSameWorldWithEveryAppleLineSigned() throws {
+    let plain = try GeneratedWorld(users: 600, realistic: true)
+    defer { plain.remove() }
+    let signed = try GeneratedWorld(users: 600, realistic: true, allJWS: true)
+    defer { signed.remove() }
+    #expect(signed.truth.planted == plain.truth.planted)
+    // The App Store lines, the config, and the expected rejects (the realistic world's one damaged App
+    // Store line, a decoded line cut short, has no JWS form) differ; nothing else.
+    let differ: Set<String> = [
+      "exports/apple/transactions.jsonl", "storerecon.json", "truth/expected_rejects.csv",
+    ]
+    for path in plain.truth.files where !differ.contains(path) {
+      #expect(try signed.data(path) == plain.data(path), "\(path) differs")
+    }
+    let rejects = try plain.lines("truth/expected_rejects.csv").filter { !$0.contains("apple") }
+    #expect(try signed.lines("truth/expected_rejects.csv").filter { !$0.contains("apple") } == rejects)
+    #expect(
+      try String(decoding: signed.data("storerecon.json"), as: UTF8.self).contains(
+        #""signatures": "require""#))
+    // Every line a compact JWS whose payload is the realistic world's line (its one damaged line aside).
+    let lines = try signed.lines("exports/apple/transactions.jsonl")
+    let decoded = try plain.lines("exports/apple/transactions.jsonl").filter { $0.hasPrefix("{") }
+    #expect(lines.allSatisfy { $0.hasPrefix("ey") && $0.split(separator: ".").count == 3 })
+    var payloads: Set<String> = []
+    for line in lines {
+      let parts = line.split(separator: ".")
+      var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+      text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+      if let bytes = Data(base64Encoded: text) { payloads.insert(String(decoding: bytes, as: UTF8.self)) }
+    }
+    let matched = decoded.filter { payloads.contains($0) }.count
+    #expect(matched >= decoded.count - 1, "\(matched) of \(decoded.count) decoded lines found as payloads")
+  }
+
   @Test func userIdsAreUUIDsAndLongOpaqueIds() throws {
     let world = try GeneratedWorld(users: 3000, realistic: true)
     defer { world.remove() }

@@ -9,7 +9,10 @@ struct GeneratedWorld {
   let root: URL
   let truth: DemoTruth
 
-  init(users: Int = 3000, seed: UInt64 = 42, asOf: CivilDate? = nil, realistic: Bool = false) throws {
+  init(
+    users: Int = 3000, seed: UInt64 = 42, asOf: CivilDate? = nil, realistic: Bool = false,
+    allJWS: Bool = false
+  ) throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "storerecon-demo-\(UUID().uuidString)")
     var options = DemoOptions()
@@ -17,6 +20,7 @@ struct GeneratedWorld {
     options.seed = seed
     if let asOf { options.asOf = asOf }
     options.realistic = realistic
+    options.allJWS = allJWS
     truth = try DemoWorld.generate(options, into: root.path)
   }
 

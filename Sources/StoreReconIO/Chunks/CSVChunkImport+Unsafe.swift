@@ -1,3 +1,8 @@
+// Safety: a region's base is the mapped file at `windowStart` (its pages made readable by `map.load` before
+// any read: `fill` loads exactly what it counts, at most up to the mapping's size) or the read buffer,
+// reserved before each read into it; memchr and line reads stay inside `[0, count)` of bytes filled; lines
+// are valid until the next `begin(at:)` or a `fill` that grows the buffer.
+
 import StoreReconPlatform
 
 // A region's bytes and the line finding in them: the window of the mapped file or of the read buffer

@@ -1,3 +1,7 @@
+// Safety: a stretch is hashed from the mapping only after `map.load` made its pages readable (or its chunk's
+// worker still holds them) and before `map.release` drops them; stretches tile the file and are hashed once
+// each, in order, under the lock (precondition on overlap, debug and release).
+
 import Foundation
 import StoreReconPlatform
 

@@ -1,3 +1,8 @@
+// Safety: a chunk's bytes are the mapped file's pages after `map.load` succeeded for exactly the counted
+// range (released only after the chunk's lines are packed), or the worker's own buffer reserved before each
+// read into it; memchr scans only `[from, count)`; a line is a buffer into that window, valid during `pack`
+// only (the packer copies what a record keeps).
+
 import StoreReconPlatform
 package import StoreReconCore
 

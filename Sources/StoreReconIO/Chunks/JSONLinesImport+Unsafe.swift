@@ -1,3 +1,6 @@
+// Safety: each line is a buffer in the line reader, valid until its next `next()`; `map` and `accept` must
+// not keep it (they copy what they keep), and trimming only narrows it.
+
 package import StoreReconCore
 
 /// The loop every JSON Lines importer shares: one record per line, blank lines skipped (not counted).

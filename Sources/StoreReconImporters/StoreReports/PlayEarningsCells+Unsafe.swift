@@ -1,3 +1,7 @@
+// Safety: the cells are trimmed buffers into the current record, valid while it is; every loop checks `i <
+// cell.count` before it reads, and month names are compared only over the cell's count after checking it fits
+// the name.
+
 import StoreReconCore
 import StoreReconIO
 

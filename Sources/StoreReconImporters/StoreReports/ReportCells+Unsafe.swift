@@ -1,3 +1,7 @@
+// Safety: a row's cells are buffers into its CSVRecord, valid only while the record is (the importer's loop
+// body); column index -1 or past the record reads as an empty cell (CSVRecord.field checks it); values kept
+// are copied into Strings or integers.
+
 import StoreReconCore
 import StoreReconIO
 

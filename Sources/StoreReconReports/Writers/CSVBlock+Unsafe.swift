@@ -1,3 +1,8 @@
+// Safety: the 64 KiB block is owned (allocated in init, freed in deinit; the type is not copyable, so one
+// owner); every write first makes room with `ensure(n)` for `n` at most half the block (longer fields go
+// straight to the output), so `used + n <= blockSize` holds at each store; `raw(_:_:)` checks its range
+// (precondition, debug and release).
+
 import StoreReconCore
 
 /// A file's bytes formatted through a 64 KiB block, as ``CSVWriter`` would write the fields: numbers and

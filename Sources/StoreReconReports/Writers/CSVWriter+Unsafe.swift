@@ -1,3 +1,7 @@
+// Safety: fields are read through buffers valid for the call only; the integer digits are written into a
+// 24-byte tuple on the stack, which holds the 19 digits of any Int64 other than Int64.min (written through
+// String).
+
 extension CSVWriter {
   // The field-by-field writes that read bytes through a buffer pointer (a field's UTF-8, an integer's
   // digits). Whole rows are written by ``CSVWriter/row(_:)``.

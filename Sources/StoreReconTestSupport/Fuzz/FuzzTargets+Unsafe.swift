@@ -1,3 +1,6 @@
+// Safety: the input is libFuzzer's (or a kept file's) buffer, read only during one target call and never
+// kept; one target runs at a time (a lock); the buffers made here are arrays read inside their closures.
+
 import Foundation
 package import StoreReconCore
 package import StoreReconIO

@@ -1,3 +1,6 @@
+// Safety: `data` is the fuzzer's input, valid during the call and never kept; the read buffer is an array's
+// own storage inside the closure.
+
 import Foundation
 import StoreReconCore
 import StoreReconIO

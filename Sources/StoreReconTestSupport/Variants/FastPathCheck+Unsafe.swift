@@ -1,3 +1,6 @@
+// Safety: every buffer is an array's own storage, used only inside its closure, handed to the fast path and
+// the full parser for the call and never kept.
+
 package import StoreReconCore
 package import StoreReconIO
 package import StoreReconImporters

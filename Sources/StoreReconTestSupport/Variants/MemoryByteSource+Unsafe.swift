@@ -1,3 +1,6 @@
+// Safety: copies `min(buffer.count, bytes.count - offset)` bytes, inside both buffers; `offset <=
+// bytes.count` is a precondition (debug and release).
+
 package import StoreReconIO
 
 /// Bytes held in memory, read as a file is: for readers fed a generated file without writing it.

@@ -1,3 +1,7 @@
+// Safety: the workbook owns its sheets, formats and charts and is freed exactly once (closed, or freed in
+// deinit); each of them checks the workbook is still open before every call (precondition, debug and
+// release); C strings are passed through withCString for the call and libxlsxwriter copies them.
+
 import CXLSXWriter
 import Foundation
 import StoreReconPlatform

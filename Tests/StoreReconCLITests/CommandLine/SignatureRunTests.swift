@@ -129,4 +129,54 @@ import StoreReconTestSupport
     #expect(missing.status == 78)
     #expect(missing.stderr.contains("appStore.testRootCertificate: cannot read"))
   }
+
+  /// The counts of the run's line `signatures: N verified, M skipped as verified by an earlier run`.
+  static func signatureCounts(_ stderr: String) -> (verified: Int, known: Int)? {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.contains("storerecon: signatures: ") })
+    else { return nil }
+    let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    return numbers.count >= 2 ? (numbers[0], numbers[1]) : nil
+  }
+
+  @Test func aSecondRunVerifiesNoSignatureAgainAndAChangedLineInFull() throws {
+    let world = try RunWorld()
+    defer { world.remove() }
+    let first = try Self.loudRun(world)
+    let record = world.directory.appendingPathComponent("verified-jws.bin")
+    #expect(FileManager.default.fileExists(atPath: record.path))
+    let counts = try #require(Self.signatureCounts(first.stderr))
+    #expect(counts.verified > 0 && counts.known == 0)
+    let findings = try world.file("findings.csv")
+    // Unchanged inputs: nothing verified again, the same findings, the record not rewritten.
+    let before = try Data(contentsOf: record)
+    let second = try Self.loudRun(world)
+    #expect(Self.signatureCounts(second.stderr)?.verified == 0)
+    #expect(Self.signatureCounts(second.stderr)?.known == counts.verified)
+    #expect(try world.file("findings.csv") == findings)
+    #expect(try Data(contentsOf: record) == before)
+    // One JWS line's signature altered: that line alone is verified in full, and rejected as before.
+    let path = world.directory.appendingPathComponent("exports/apple/transactions.jsonl")
+    var lines = try String(contentsOf: path, encoding: .utf8).components(separatedBy: "\n")
+    let index = try #require(lines.firstIndex { $0.hasPrefix("ey") })
+    var characters = Array(lines[index])
+    let at = try #require(characters.lastIndex(of: ".")) + 10
+    characters[at] = characters[at] == "A" ? "B" : "A"
+    lines[index] = String(characters)
+    try lines.joined(separator: "\n").write(to: path, atomically: true, encoding: .utf8)
+    let third = try Self.loudRun(world)
+    #expect(Self.signatureCounts(third.stderr)?.verified == 0)
+    #expect(Self.signatureCounts(third.stderr)?.known == counts.verified - 1)
+    #expect(try Self.rejectReasons(world)["signature"] == 1)
+    // A damaged record is not trusted: said, every signature verified in full, the record rebuilt.
+    var damaged = [UInt8](try Data(contentsOf: record))
+    damaged[damaged.count / 2] ^= 1
+    try Data(damaged).write(to: record)
+    let fourth = try Self.loudRun(world)
+    #expect(fourth.stderr.contains("is not trusted: its check (HMAC) does not match"))
+    #expect(Self.signatureCounts(fourth.stderr)?.verified == counts.verified - 1)
+    #expect(Self.signatureCounts(fourth.stderr)?.known == 0)
+    let fifth = try Self.loudRun(world)
+    #expect(Self.signatureCounts(fifth.stderr)?.verified == 0)
+    #expect(Self.signatureCounts(fifth.stderr)?.known == counts.verified - 1)
+  }
 }
