@@ -31,6 +31,8 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
   case appCredits
   /// The app's notification log (`notification_id`, `payload`).
   case appNotifications
+  /// Stripe API objects as JSON Lines (`"object"` and `"livemode"`).
+  case stripeObjects
   /// Nothing recognisable (empty, or another format).
   case unknown
 
@@ -57,6 +59,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     case .appGoodwill: return "the app's goodwill grants"
     case .appCredits: return "the app's credits"
     case .appNotifications: return "the app's notification log"
+    case .stripeObjects: return "Stripe API objects (JSON Lines)"
     case .unknown: return "an unrecognised file"
     }
   }
@@ -78,6 +81,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     case .appGoodwill: return "goodwill grants"
     case .appCredits: return "credits"
     case .appNotifications: return "a notification log"
+    case .stripeObjects: return "Stripe API objects"
     case .unknown: return "this input"
     }
   }
@@ -98,6 +102,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     ("app.goodwill", "app.goodwill", .appGoodwill),
     ("app.credits", "app.credits", .appCredits),
     ("app.notifications", "app.notifications", .appNotifications),
+    ("stripe.objects", "stripe.objects", .stripeObjects),
   ]
 }
 
@@ -149,6 +154,7 @@ package enum InputRecognition {
     func has(_ key: String) -> Bool { keys.contains(key) }
     if has("lineItems") || has("subscriptionState") { return .playSubscriptions }
     if has("voidedTimeMillis") || has("voidedSource") || has("voidedReason") { return .playVoided }
+    if has("object") && has("livemode") { return .stripeObjects }
     if has("transactionId") || has("originalTransactionId") || has("signedTransactionInfo")
       || has("signedPayload")
     {

@@ -77,6 +77,8 @@ package enum ReconciliationRun {
     package var query: ContractQuery?
     /// Checks the signatures of App Store transaction lines.
     package var verifier: JWSVerifier?
+    /// For `stripe.objects`: the metadata key naming the app's user (`stripe.userMetadataKey`).
+    package var stripeUserKey = "app_user_id"
 
     /// An input of `role` at `path`, named `display`.
     package init(
@@ -221,6 +223,7 @@ package enum ReconciliationRun {
       filter, in: &inputs.rows, counting: strict.contains { plan[$0].role.contains("notification") })
     var storeReports = StoreReportRows()
     var usedRejectNames = Set<String>()
+    let stripe = readStripe(plan, skipping: damagedContainers, engine: engine, progress: progress)
     for (index, input) in plan.enumerated() {
       let name = rejectsFileName(input, index: index, used: &usedRejectNames)
       let sink = RejectFileSink(
@@ -236,6 +239,8 @@ package enum ReconciliationRun {
       } else if let damage = damagedContainers[index] {
         report.error = damage
         progress.note("ERROR \(damage) — none of its rows is read; the run goes on without this file")
+      } else if let share = stripe?.files[Int32(index)] {
+        report = takeStripe(share, input, index, rejects: sink, into: inputs.builder, progress)
       } else {
         inputs.builder.beginInput(Int32(index))
         report = try readInput(
@@ -530,6 +535,7 @@ package enum ReconciliationRun {
       ("app_store.financial_summaries", config.appStoreFinancialSummaries),
       ("play.earnings", config.playEarnings),
       ("app_store.notification_history", config.appStoreNotificationHistory),
+      ("stripe.objects", config.stripeObjects),
     ]
     for (role, patterns) in groups {
       for pattern in patterns {
@@ -544,7 +550,9 @@ package enum ReconciliationRun {
         }
         for m in matches {
           try checkInputFile(m.path, role: role, display: m.display, config: config)
-          plan.append(PlannedInput(role: role, path: m.path, display: m.display))
+          var input = PlannedInput(role: role, path: m.path, display: m.display)
+          input.stripeUserKey = config.stripeUserMetadataKey
+          plan.append(input)
         }
       }
     }

@@ -10,6 +10,21 @@ extension RunConfig {
     return unsafe String(cString: number.objCType) == "c"
   }
 
+  /// Reads `fees.stripe.bp`, Stripe's processing fee in basis points (docs/config.md#fees).
+  static func parseStripeFee(_ root: [String: Any], into config: inout RunConfig, name: String)
+    throws(RunError)
+  {
+    guard let fees = root["fees"] as? [String: Any], let stripe = fees["stripe"] else { return }
+    let fail = RunError(
+      .config, "config \(name): fees.stripe must be an object with bp, a whole number from 0 to 10000")
+    guard let object = stripe as? [String: Any] else { throw fail }
+    for key in object.keys where key != "bp" { config.unknownKeys.append("fees.stripe.\(key)") }
+    config.unknownKeys.sort()
+    guard let value = object["bp"] else { return }
+    guard !isJSONBool(value), let n = value as? Int, (0...10_000).contains(n) else { throw fail }
+    config.fees.stripeBp = Int64(n)
+  }
+
   package static func parseExperimentKeys(_ root: [String: Any], into config: inout RunConfig, name: String)
     throws(RunError)
   {
@@ -51,7 +66,7 @@ extension RunConfig {
       throw fail("fxRates needs reportingCurrency (the currency the rates convert into)")
     }
     let fees = try object(root["fees"], "fees")
-    unknown(fees, ["appStore", "play"], "fees")
+    unknown(fees, ["appStore", "play", "stripe"], "fees")
     let apple = try object(fees["appStore"], "fees.appStore")
     unknown(apple, ["standardBp", "smallBusiness", "smallBusinessBp", "afterFirstYearBp"], "fees.appStore")
     let bp: ClosedRange<Int64> = 0...10_000

@@ -27,7 +27,7 @@ package indirect enum ConfigSchema: Sendable {
       "notificationHistory": .value, "verifiedRecord": .value, "verifiedRecordKey": .value,
     ]),
     "play": .object(["sales": .value, "subscriptions": .value, "voided": .value, "earnings": .value]),
-    "stripe": .value,
+    "stripe": .object(["objects": .value, "userMetadataKey": .value]),
     "app": .object([
       "entitlements": .value, "credentials": .value, "assignments": .value, "goodwill": .value,
       "credits": .value, "notifications": .value, "database": .value, "queries": .value,
@@ -71,6 +71,7 @@ package indirect enum ConfigSchema: Sendable {
         "standardBp": .value, "smallBusiness": .value, "smallBusinessBp": .value, "afterFirstYearBp": .value,
       ]),
       "play": .object(["subscriptionBp": .value, "oneTimeBp": .value]),
+      "stripe": .object(["bp": .value]),
     ]),
   ])
 

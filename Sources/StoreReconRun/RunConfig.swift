@@ -41,6 +41,10 @@ package struct RunConfig: Sendable {
   package var playSubscriptions: [String] = []
   /// Play voided purchases as JSON Lines (glob patterns).
   package var playVoided: [String] = []
+  /// Stripe API objects as JSON Lines (`stripe.objects`, glob patterns).
+  package var stripeObjects: [String] = []
+  /// The metadata key naming the app's user on a Stripe subscription or customer.
+  package var stripeUserMetadataKey = "app_user_id"
   /// App rows from CSV files.
   package var entitlements: String?
   package var credentials: String?
@@ -199,6 +203,14 @@ package struct RunConfig: Sendable {
     try parseStoreExports(
       object(root["appStore"], "appStore"), object(root["play"], "play"), into: &config, fail: fail,
       strings: strings)
+    let stripe = try object(root["stripe"], "stripe")
+    config.stripeObjects = try strings(stripe["objects"], "stripe.objects")
+    if let key = stripe["userMetadataKey"] {
+      guard let text = key as? String, !text.isEmpty else {
+        throw fail("stripe.userMetadataKey must be a metadata key such as \"app_user_id\"")
+      }
+      config.stripeUserMetadataKey = text
+    }
     let app = try object(root["app"], "app")
     config.entitlements = try strings(app["entitlements"], "app.entitlements").first
     config.credentials = try strings(app["credentials"], "app.credentials").first
@@ -227,6 +239,7 @@ package struct RunConfig: Sendable {
     try parseCatalog(object(root["catalog"], "catalog"), into: &config, fail: fail)
     try parseCredits(root, app, into: &config, fail: fail)
     try parseExperimentKeys(root, into: &config, name: name)
+    try parseStripeFee(root, into: &config, name: name)
     try parseSettings(root, into: &config, name: name, fail: fail)
     return config
   }
@@ -298,6 +311,7 @@ package struct RunConfig: Sendable {
       stores.insert(.appStore)
     }
     if !(playSales.isEmpty && playSubscriptions.isEmpty && playVoided.isEmpty) { stores.insert(.play) }
+    if !stripeObjects.isEmpty { stores.insert(.stripe) }
     return stores
   }
 

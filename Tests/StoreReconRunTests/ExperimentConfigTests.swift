@@ -62,7 +62,7 @@ import Testing
           "bootstrap": {"iterations": 500, "seed": 0, "method": "bca"}, "enrolment": {},
           "arms": [{"id": "a", "weight": 1}, {"id": "b", "weight": 1, "price": 6.99}]}],
         "fees": {"appStore": {"smallBusiness": true, "standardBp": 2900, "afterFirstYearBp": 1400},
-                 "play": {"oneTimeBp": 1500}, "stripe": {}}
+                 "play": {"oneTimeBp": 1500}, "stripe": {"bp": 290, "fixed": 30}}
       """#)
     let config = try Self.parse(json)
     let e = try #require(config.experiments.first)
@@ -74,12 +74,12 @@ import Testing
     fees.appStoreStandardBp = 2900
     fees.appStoreAfterFirstYearBp = 1400
     fees.playOneTimeBp = 1500
+    fees.stripeBp = 290
     #expect(config.fees == fees)
     #expect(
       config.unknownKeys == [
         "experiments[0].arms[1].price", "experiments[0].bootstrap.method", "experiments[0].enrolment",
-        "fees.stripe",
-        "note",
+        "fees.stripe.fixed", "note",
       ])
   }
 

@@ -2,7 +2,8 @@
 ///
 /// Defaults: App Store 30 %, 15 % for a small-business developer, and 15 % for a subscription charge
 /// at least one year after its chain's first paid charge; Play 15 % for subscriptions and a
-/// configurable rate for one-time products (30 % by default). Stripe charges carry no fee here.
+/// configurable rate for one-time products (30 % by default); Stripe the configured rate (`fees.stripe.bp`,
+/// 0 by default: Stripe's price list depends on the account's country and card mix).
 /// These are estimates: the stores' settlement files are the final word.
 package struct FeeSchedule: Sendable, Equatable {
   /// App Store standard commission.
@@ -17,6 +18,8 @@ package struct FeeSchedule: Sendable, Equatable {
   package var playSubscriptionBp: Int64 = 1500
   /// Play commission on one-time products (in-app products, paid apps).
   package var playOneTimeBp: Int64 = 3000
+  /// Stripe's processing fee on a web charge (`fees.stripe.bp`).
+  package var stripeBp: Int64 = 0
 
   /// The default schedule.
   package init() {}
@@ -53,7 +56,7 @@ package struct FeeSchedule: Sendable, Equatable {
     case .play:
       return subscription ? playSubscriptionBp : playOneTimeBp
     case .stripe:
-      return 0
+      return stripeBp
     }
   }
 

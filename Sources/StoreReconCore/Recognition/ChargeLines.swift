@@ -70,7 +70,7 @@ package enum ChargeLines {
       l.serviceStart = Instant(ms: r.at)
       l.serviceEnd = Instant(ms: RevenueRecognition.serviceEnd(of: r, store: store, products))
       out.append(l)
-      if store == .play {
+      if store != .appStore {
         let returned = RevenueRecognition.playRefunds(of: r, chain: c, view)
         if let first = returned.first, !refunds.contains(where: { view.record(at: $0).tx == r.tx }) {
           out.append(line(.void, r, at: first.at, amount: first.amount))

@@ -64,7 +64,7 @@ package enum RevenueRecognition {
       guard slot >= 0, r.flags.rawValue & 3 == 0, r.amount > 0, r.currency != 0 else { continue }
       let end = serviceEnd(of: r, store: chain.store, products)
       var schedule = ChargeSchedule(start: r.at, end: end, amount: r.amount)
-      if chain.store == .play {
+      if chain.store != .appStore {
         schedule.refunds = playRefunds(of: r, chain: c, view)
       } else if let refund = Revenue.revocationRefund(n, r, view.storage, asOf: t, rounding: rounding) {
         schedule.refunds = [ChargeSchedule.Refund(at: refund.at.ms, amount: refund.amount)]

@@ -114,8 +114,8 @@ package enum Revenue {
       row.grossMinor.add(r.amount, overflow: &row.overflowed)
       row.taxMinor.add(tax, overflow: &row.overflowed)
     }
-    // App Store refunds are revocations of the purchase itself.
-    guard store != .play, let refund = revocationRefund(n, r, view.storage, asOf: t, rounding: rounding)
+    // App Store refunds are revocations of the purchase itself; Play's and Stripe's are refund records.
+    guard store == .appStore, let refund = revocationRefund(n, r, view.storage, asOf: t, rounding: rounding)
     else { return }
     table.add(dayOf(refund.at), slot, product, r.currency) { row in
       row.refundsMinor.add(refund.amount, overflow: &row.overflowed)

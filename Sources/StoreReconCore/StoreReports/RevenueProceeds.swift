@@ -167,7 +167,8 @@ package enum RevenueProceeds {
           anniversary = FeeSchedule.firstAnniversary(Instant(ms: r.at))
         }
         let (proceeds, source) = charge(n, r, view, store: store, book: book, anniversary: anniversary)
-        if store == .play {
+        // Play and Stripe refunds are records of their own; an App Store refund is its purchase's revocation.
+        if store != .appStore {
           note(r.at, r, r.kind == .refund ? -proceeds : proceeds, source)
           continue
         }

@@ -59,6 +59,10 @@ import StoreReconTestSupport
       "app.notifications", .appNotifications, "notifications.csv",
       "store,notification_id,received_at,processed_at,payload\n"
     ),
+    (
+      "stripe.objects", .stripeObjects, "objects.jsonl",
+      "{\"id\":\"sub_1Qx\",\"object\":\"subscription\",\"livemode\":true,\"status\":\"active\"}\n"
+    ),
   ]
 
   @Test func eachKindIsRecognisedAndPassesUnderItsOwnRole() throws {
@@ -73,6 +77,21 @@ import StoreReconTestSupport
       }
     }
     #expect(Set(Self.samples.map(\.kind)).count == RecognisedInput.allCases.count - 1)
+  }
+
+  @Test func stripeObjectsUnderPlaySubscriptionsAreNamed() throws {
+    let dir = try TempDir()
+    let path = try dir.write(
+      "objects.jsonl", "{\"object\":\"invoice\",\"id\":\"in_1\",\"livemode\":true,\"amount_paid\":999}\n")
+    #expect(throws: InputError.self) {
+      try InputRecognition.check(path: path, displayName: "objects.jsonl", role: "play.subscriptions")
+    }
+    #expect(throws: InputError.self) {
+      try InputRecognition.check(
+        path: try dir.write("subs.jsonl", "{\"purchaseToken\":\"t\",\"lineItems\":[]}\n"),
+        displayName: "subs.jsonl",
+        role: "stripe.objects")
+    }
   }
 
   @Test func aSalesReportAsTransactionsNamesWhereItBelongs() throws {

@@ -1,0 +1,109 @@
+import StoreReconCore
+import StoreReconIO
+
+/// Turns Stripe's objects (each id's latest state) into normalised records: a subscription is a chain
+/// keyed by its id, its paid invoices its charges; a one-time purchase is keyed by its payment intent
+/// (else its charge); refunds and lost disputes are money returned, and a full refund or lost dispute
+/// of a charge revokes its period (docs/rules.md#stripe).
+struct StripeChains {
+  let objects: [StripeObject.Kind: [String: StripeObject]]
+  let userMetadataKey: String
+  /// The records built, and the lines rejected with their reasons.
+  var records: [StoreTransaction] = []
+  var rejected: [(Origin, String)] = []
+
+  var lookupKeys: [String: String] = [:]
+  var customers: [String: JSONValue] = [:]
+  var subscriptions: [String: StripeParts.Subscription] = [:]
+  var invoices: [StripeParts.Invoice] = []
+  var charges: [String: StripeParts.Charge] = [:]
+  var invoiceOfCharge: [String: Int] = [:]
+  var invoiceOfIntent: [String: Int] = [:]
+  /// Money returned per charge (refunds that succeeded, lost disputes): the returns and their total.
+  var returns: [String: [StripeParts.Return]] = [:]
+
+  init(objects: [StripeObject.Kind: [String: StripeObject]], userMetadataKey: String) {
+    self.objects = objects
+    self.userMetadataKey = userMetadataKey
+  }
+
+  /// Objects of `kind`, by id (so that the records come out in the same order whatever the input order).
+  func sorted(_ kind: StripeObject.Kind) -> [StripeObject] {
+    (objects[kind] ?? [:]).values.sorted { $0.id < $1.id }
+  }
+
+  /// Runs `read` on each object of `kind`; a failure rejects the object's line.
+  mutating func each<T>(_ kind: StripeObject.Kind, _ read: (StripeObject) throws(RowRejection) -> T) -> [T] {
+    var out: [T] = []
+    for object in sorted(kind) {
+      do {
+        out.append(try read(object))
+      } catch {
+        rejected.append((object.origin, "\(kind.rawValue) \(RawText.truncated(object.id)): \(error.reason)"))
+      }
+    }
+    return out
+  }
+
+  mutating func build() {
+    for price in sorted(.price) {
+      if let key = price.value["lookup_key"]?.text, !key.isEmpty { lookupKeys[price.id] = key }
+    }
+    for customer in sorted(.customer) { customers[customer.id] = customer.value }
+    for s in each(.subscription, StripeParts.subscription) { subscriptions[s.id] = s }
+    invoices = each(.invoice, StripeParts.invoice)
+    for c in each(.charge, StripeParts.charge) { charges[c.id] = c }
+    for (n, invoice) in invoices.enumerated() {
+      for charge in invoice.charges { invoiceOfCharge[charge] = n }
+      for intent in invoice.intents { invoiceOfIntent[intent] = n }
+    }
+    linkCharges()
+    collectReturns()
+    for s in subscriptions.values.sorted(by: { $0.id < $1.id }) { addTrial(s) }
+    for invoice in invoices where invoice.paid { addInvoice(invoice) }
+    for charge in charges.values.sorted(by: { $0.id < $1.id })
+    where charge.succeeded && charge.amount > 0 && invoiceOfCharge[charge.id] == nil {
+      addCharge(charge)
+    }
+  }
+
+  /// Puts each charge on its invoice: the invoice names it (before 2025-03-31), the charge names the
+  /// invoice (before 2025-03-31), or they share a payment intent (from 2025-03-31 on).
+  mutating func linkCharges() {
+    var invoiceIndex: [String: Int] = [:]
+    for (n, invoice) in invoices.enumerated() { invoiceIndex[invoice.id] = n }
+    for charge in charges.values.sorted(by: { $0.id < $1.id }) {
+      var found = invoiceOfCharge[charge.id]
+      if found == nil, let invoice = charge.invoice { found = invoiceIndex[invoice] }
+      if found == nil, let intent = charge.intent { found = invoiceOfIntent[intent] }
+      guard let n = found else { continue }
+      invoiceOfCharge[charge.id] = n
+      if !invoices[n].charges.contains(charge.id) { invoices[n].charges.append(charge.id) }
+      if let intent = charge.intent, !invoices[n].intents.contains(intent) {
+        invoices[n].intents.append(intent)
+      }
+    }
+  }
+
+  /// Refunds that succeeded and disputes the seller lost, per charge.
+  mutating func collectReturns() {
+    for refund in each(.refund, StripeParts.moneyBack) where refund.status == "succeeded" {
+      returns[refund.charge ?? refund.intent ?? refund.id, default: []].append(refund)
+    }
+    for dispute in each(.dispute, StripeParts.moneyBack) where dispute.status == "lost" {
+      returns[dispute.charge ?? dispute.intent ?? dispute.id, default: []].append(dispute)
+    }
+  }
+
+  /// The product name of a price: its lookup key where set, else its id.
+  func productName(_ price: String?, lookupKey: String?) -> String {
+    guard let price else { return "" }
+    return lookupKey ?? lookupKeys[price] ?? price
+  }
+
+  /// The app's user a subscription or customer names in its metadata.
+  func userId(subscription: StripeParts.Subscription?, customer: String?) -> String? {
+    StripeParts.metadata(subscription?.metadata, userMetadataKey)
+      ?? StripeParts.metadata(customer.flatMap { customers[$0] }, userMetadataKey)
+  }
+}

@@ -1,0 +1,61 @@
+package import StoreReconCore
+
+/// What reading every `stripe.objects` file gave: per file, its counts, rejected rows and the
+/// normalised records its lines produced (docs/inputs.md#stripe-objects).
+package struct StripeImport: Sendable {
+  /// One file's share.
+  package struct File: Sendable {
+    /// read = accepted + rejected + duplicates + superseded.
+    package var counts = InputCounts()
+    package var duplicates = 0
+    package var superseded = 0
+    /// Rejected lines, in line order.
+    package var rejects: [Reject] = []
+    /// The records whose deciding line is in this file (an invoice's charge, a refund, a trial).
+    package var records: [StoreTransaction] = []
+    /// Set when the file could not be read to its end.
+    package var error: String?
+    /// Earliest and latest record instant.
+    package var firstAt: Instant?
+    package var lastAt: Instant?
+
+    /// Creates an empty share.
+    package init() {}
+  }
+
+  /// Per input index.
+  package var files: [Int32: File] = [:]
+  /// Objects of types the reader does not use, by type: counted as accepted and skipped.
+  package var unknownTypes: [String: Int] = [:]
+
+  /// Creates an empty import.
+  package init() {}
+
+  /// The one note for skipped object types, or `nil` when there were none.
+  package var unknownNote: String? {
+    guard !unknownTypes.isEmpty else { return nil }
+    let list = unknownTypes.keys.sorted().map { "\($0) \(unknownTypes[$0] ?? 0)" }.joined(separator: ", ")
+    let total = unknownTypes.values.reduce(0, +)
+    return "stripe.objects: \(total) object(s) of types this run does not use skipped (\(list))"
+  }
+
+  /// Takes an accepted line back as rejected, with its reason.
+  mutating func reject(_ origin: Origin, display: String, reason: String) {
+    var file = files[origin.file] ?? File()
+    file.counts.accepted -= 1
+    file.counts.rejected += 1
+    file.rejects.append(Reject(file: display, line: Int(origin.line), reason: reason, raw: ""))
+    files[origin.file] = file
+  }
+
+  /// Adds a record to the file its deciding line is in.
+  mutating func add(_ record: StoreTransaction) {
+    var file = files[record.origin.file] ?? File()
+    file.records.append(record)
+    if record.at != Instant.distantPast {
+      file.firstAt = min(file.firstAt ?? record.at, record.at)
+      file.lastAt = max(file.lastAt ?? record.at, record.at)
+    }
+    files[record.origin.file] = file
+  }
+}

@@ -1,0 +1,108 @@
+import StoreReconCore
+import StoreReconIO
+
+/// Reads every `stripe.objects` file of a run together (an object's latest state may be in another
+/// file than its first, and a refund names a charge read elsewhere), keeps each object's latest state,
+/// then turns the objects into normalised records: docs/inputs.md#stripe-objects.
+package struct StripeObjectsReader: Sendable {
+  /// One input file.
+  package struct Input: Sendable {
+    package var index: Int32
+    package var path: String
+    package var display: String
+
+    /// Creates the value.
+    package init(index: Int32, path: String, display: String) {
+      (self.index, self.path, self.display) = (index, path, display)
+    }
+  }
+
+  /// The metadata key naming the app's user on a subscription or customer (`stripe.userMetadataKey`).
+  package var userMetadataKey = "app_user_id"
+
+  /// Creates a reader.
+  package init(userMetadataKey: String = "app_user_id") { self.userMetadataKey = userMetadataKey }
+
+  /// Reads `inputs` in order; a later line wins over an earlier one of the same instant.
+  package func read(_ inputs: [Input]) -> StripeImport {
+    var result = StripeImport()
+    var kept: [StripeObject.Kind: [String: StripeObject]] = [:]
+    var names: [Int32: String] = [:]
+    for input in inputs {
+      names[input.index] = input.display
+      result.files[input.index] = readFile(input, kept: &kept, result: &result)
+    }
+    var chains = StripeChains(objects: kept, userMetadataKey: userMetadataKey)
+    chains.build()
+    for (origin, reason) in chains.rejected {
+      result.reject(origin, display: names[origin.file] ?? "", reason: reason)
+    }
+    for record in chains.records { result.add(record) }
+    for index in result.files.keys {
+      result.files[index]?.rejects.sort { $0.line < $1.line }
+    }
+    return result
+  }
+
+  /// Reads one file's lines into `kept`; returns the file's share so far.
+  func readFile(
+    _ input: Input, kept: inout [StripeObject.Kind: [String: StripeObject]], result: inout StripeImport
+  ) -> StripeImport.File {
+    var file = StripeImport.File()
+    let rejects = RejectList()
+    var lines: [StripeObject] = []
+    do throws(InputError) {
+      file.counts = try JSONLinesImport.lines(
+        path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects
+      ) { (text, origin) throws(RowRejection) in
+        let value: JSONValue
+        do {
+          value = try JSONParser.parse(text)
+        } catch {
+          throw RowRejection("not valid JSON: \(error)")
+        }
+        switch try StripeObject.line(value, origin: origin) {
+        case .object(let object): lines.append(object)
+        case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
+        }
+      }
+    } catch {
+      file.error = error.description
+      file.counts = InputCounts(
+        read: lines.count + rejects.rejects.count, accepted: lines.count, rejected: rejects.rejects.count)
+    }
+    file.rejects = rejects.rejects
+    for object in lines { keep(object, in: &kept, file: &file, result: &result) }
+    return file
+  }
+
+  /// Keeps `object` as its id's latest state, or counts it as a duplicate or an older state.
+  func keep(
+    _ object: StripeObject, in kept: inout [StripeObject.Kind: [String: StripeObject]],
+    file: inout StripeImport.File, result: inout StripeImport
+  ) {
+    guard let old = kept[object.kind]?[object.id] else {
+      kept[object.kind, default: [:]][object.id] = object
+      return
+    }
+    file.counts.accepted -= 1
+    if old.value == object.value {
+      file.duplicates += 1
+      return
+    }
+    // The new line is later in the run's order: it wins unless it states an older instant.
+    if object.version >= old.version {
+      kept[object.kind]?[object.id] = object
+      file.counts.accepted += 1
+      if old.origin.file == object.origin.file {
+        file.counts.accepted -= 1
+        file.superseded += 1
+      } else {
+        result.files[old.origin.file]?.counts.accepted -= 1
+        result.files[old.origin.file]?.superseded += 1
+      }
+    } else {
+      file.superseded += 1
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import StoreReconCore
+import StoreReconIO
+
+extension StripeParts {
+  /// Reads a charge.
+  static func charge(_ object: StripeObject) throws(RowRejection) -> Charge {
+    let v = object.value
+    let currency = try currency(v)
+    let status = try v.optionalText("status") ?? ""
+    let paid = try v.optionalBool("paid") ?? (status == "succeeded")
+    guard let created = try StripeObject.instant(v, "created") else { throw RowRejection("missing created") }
+    let captured = try v.optionalInt64("amount_captured")
+    return Charge(
+      id: object.id, origin: object.origin,
+      amount: captured != nil
+        ? try amount(v, "amount_captured", currency) : try amount(v, "amount", currency),
+      currency: currency, succeeded: status == "succeeded" && paid, created: created,
+      intent: try StripeObject.reference(v, "payment_intent"),
+      invoice: try StripeObject.reference(v, "invoice"),
+      customer: try StripeObject.reference(v, "customer"), live: try live(v), metadata: v)
+  }
+
+  /// Reads a refund or a dispute.
+  static func moneyBack(_ object: StripeObject) throws(RowRejection) -> Return {
+    let v = object.value
+    let currency = try currency(v)
+    guard let created = try StripeObject.instant(v, "created") else { throw RowRejection("missing created") }
+    return Return(
+      id: object.id, origin: object.origin, charge: try StripeObject.reference(v, "charge"),
+      intent: try StripeObject.reference(v, "payment_intent"), amount: try amount(v, "amount", currency),
+      currency: currency, status: try v.optionalText("status") ?? "", at: created, live: try live(v),
+      dispute: object.kind == .dispute)
+  }
+
+  /// Reads a subscription: its price from the first item (the first item's period, before and after
+  /// 2025-03-31, is not needed: the paid invoices state the periods).
+  static func subscription(_ object: StripeObject) throws(RowRejection) -> Subscription {
+    let v = object.value
+    var price: (id: String, lookupKey: String?)?
+    if let first = try v.optionalObject("items")?.optionalArray("data")?.first {
+      price = try StripeParts.price(first["price"] ?? first["plan"])
+    }
+    var start = try StripeObject.instant(v, "start_date")
+    if start == nil { start = try StripeObject.instant(v, "created") }
+    return Subscription(
+      id: object.id, origin: object.origin, status: try v.optionalText("status") ?? "",
+      customer: try StripeObject.reference(v, "customer"), metadata: v, live: try live(v),
+      start: start,
+      trialStart: try StripeObject.instant(v, "trial_start"),
+      trialEnd: try StripeObject.instant(v, "trial_end"),
+      endedAt: try StripeObject.instant(v, "ended_at"), price: price?.id, priceLookupKey: price?.lookupKey)
+  }
+}

@@ -1,0 +1,48 @@
+import StoreReconCore
+import StoreReconPlatform
+import StoreReconImporters
+
+extension ReconciliationRun {
+  /// Reads every `stripe.objects` input at once (an object's latest state and the charge a refund names
+  /// may be in another file); `nil` when the run has none. Damaged files and worker shares are left out.
+  static func readStripe(
+    _ plan: [PlannedInput], skipping damaged: [Int: String], engine: [Int: EngineInput],
+    progress: any ProgressSink
+  ) -> StripeImport? {
+    let inputs = plan.indices.filter {
+      plan[$0].role == "stripe.objects" && damaged[$0] == nil && engine[$0] == nil
+    }
+    guard let first = inputs.first else { return nil }
+    let reader = StripeObjectsReader(userMetadataKey: plan[first].stripeUserKey)
+    let result = reader.read(
+      inputs.map {
+        StripeObjectsReader.Input(index: Int32($0), path: plan[$0].path, display: plan[$0].display)
+      })
+    if let note = result.unknownNote { progress.note(note) }
+    return result
+  }
+
+  /// One `stripe.objects` file's share of the Stripe read: its records into the builder, its rejected
+  /// lines into its rejects file; returns its report.
+  static func takeStripe(
+    _ share: StripeImport.File, _ input: PlannedInput, _ index: Int, rejects: RejectFileSink,
+    into builder: LedgerBuilder, _ progress: any ProgressSink
+  ) -> InputReport {
+    var report = InputReport(role: input.role, path: input.display, rejectsFile: rejects.name)
+    builder.beginInput(Int32(index))
+    for record in share.records { builder.add(record) }
+    for reject in share.rejects { rejects.reject(reject) }
+    report.counts = share.counts
+    report.duplicates = share.duplicates
+    report.superseded = share.superseded
+    report.error = share.error
+    report.firstAt = share.firstAt
+    report.lastAt = share.lastAt
+    if let error = share.error { progress.note("ERROR \(error) — the lines before it are read") }
+    let c = share.counts
+    progress.note(
+      "read \(input.role) \(input.display): \(c.read) rows, \(c.accepted) accepted, \(c.rejected) rejected, "
+        + "\(share.duplicates) duplicates, \(share.superseded) superseded")
+    return report
+  }
+}
