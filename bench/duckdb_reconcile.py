@@ -271,23 +271,17 @@ WHERE originalTransactionId <> '' AND transactionId <> '' AND productId <> ''
   AND coalesce(commitmentInfo.totalBillingPeriods BETWEEN 0 AND 4095, true)
   AND coalesce(commitmentInfo.billingPeriodNumber <= commitmentInfo.totalBillingPeriods, true)"""
 
-    # Decoded payload lines through DuckDB's typed JSON reader (a compact-JWS line reads as a row of NULLs);
-    # then the compact-JWS lines, their base64url payload decoded and typed in SQL. Decoded into a small
-    # table of their own first: inside one query with the filters and the join, DuckDB evaluates the
-    # decoding far more slowly (2-3x the whole step).
-    add("read app_store JSON", "CREATE TABLE apple AS" + apple_rows(f"""
-  SELECT {apple_names}
-  FROM read_json({sql_list(cfg.apple)}, format = 'newline_delimited', columns = {apple_json_columns},
-                 ignore_errors = true)
-  WHERE originalTransactionId IS NOT NULL"""))
-    add("read app_store JWS", f"""
-CREATE TEMP TABLE apple_jws AS
-SELECT unnest(TRY(CASE WHEN line[1] <> '{{' THEN json_transform(decode({b64}), {apple_struct}) END))
+    # The App Store files are read once, as lines: a decoded payload line is typed with json_transform, a
+    # compact-JWS line's base64url payload is decoded and typed the same way (nothing is verified). Typed
+    # into a table of their own first: inside one query with the filters and the join, DuckDB evaluates
+    # the decoding far more slowly.
+    add("read app_store", f"""
+CREATE TEMP TABLE apple_raw AS
+SELECT unnest(TRY(json_transform(CASE WHEN line[1] = '{{' THEN line ELSE decode({b64}) END, {apple_struct})))
 FROM read_csv({sql_list(cfg.apple)}, columns = {{'line': 'VARCHAR'}}, header = false, delim = '\\x01',
-              quote = '', escape = '', auto_detect = false, max_line_size = 67108864)
-WHERE line[1] <> '{{';
-INSERT INTO apple {apple_rows("SELECT * FROM apple_jws WHERE originalTransactionId IS NOT NULL")};
-DROP TABLE apple_jws;
+              quote = '', escape = '', auto_detect = false, max_line_size = 67108864);
+CREATE TABLE apple AS {apple_rows("SELECT * FROM apple_raw WHERE originalTransactionId IS NOT NULL")};
+DROP TABLE apple_raw;
 """)
 
     # ---------------------------------------------------------------- Play
@@ -538,22 +532,25 @@ SELECT store, chain_key, production, pending, family, current_product, paid_thro
 
     # ---------------------------------------------------------------- claims
     def lookup(alias, key_col, store_col):
-        # A key names a chain of its store; for Play also through any order id of the chain.
-        return (f"LEFT JOIN chains {alias}c ON {alias}c.store = {store_col} AND {alias}c.chain_key = {key_col} "
-                f"LEFT JOIN play_orders {alias}o ON {store_col} = 'play' AND {key_col} LIKE 'GPA.%' "
-                f"AND {alias}o.base = obase({key_col})")
+        # A key names a chain of its store; for Play also through any order id of the chain (its ..N cut off).
+        return (f"LEFT JOIN keymap {alias} ON {alias}.store = {store_col} AND {alias}.key = "
+                f"CASE WHEN {store_col} = 'play' AND {key_col} LIKE 'GPA.%' THEN obase({key_col}) ELSE {key_col} END")
 
     add("claims", f"""
+CREATE TABLE keymap AS  -- every key an app row may name → its chain: the chains' own keys, then Play first-order ids
+SELECT store, chain_key AS key, chain_key FROM chains
+UNION ALL
+SELECT 'play', o.base, o.chain_key FROM play_orders o ANTI JOIN pchains c ON c.chain_key = o.base;
 CREATE TABLE ents_r AS
-SELECT e.*, coalesce(xc.chain_key, xo.chain_key) AS chain_key,
+SELECT e.*, x.chain_key,
        e.live AND (e.expires IS NULL OR e.expires > {T}) AS active
 FROM ents e {lookup('x', 'e.key', 'e.store')}
 WHERE e.store IS NOT NULL;
 CREATE TABLE claims AS
-SELECT k.store, coalesce(xc.chain_key, xo.chain_key, yc.chain_key, yo.chain_key) AS chain_key, k.user_id, k.at_ms,
+SELECT k.store, coalesce(x.chain_key, y.chain_key) AS chain_key, k.user_id, k.at_ms,
        false AS active
 FROM creds k {lookup('x', 'k.key', 'k.store')} {lookup('y', 'k.order_id', 'k.store')}
-WHERE coalesce(xc.chain_key, xo.chain_key, yc.chain_key, yo.chain_key) IS NOT NULL
+WHERE coalesce(x.chain_key, y.chain_key) IS NOT NULL
 UNION ALL
 SELECT store, chain_key, user_id, starts, active FROM ents_r WHERE chain_key IS NOT NULL AND key <> '';
 CREATE TABLE claim_agg AS
