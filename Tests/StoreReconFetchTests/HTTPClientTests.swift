@@ -98,7 +98,7 @@ import StoreReconSettings
     let http = HTTPClient(transport: transport, policy: policy, clock: clock)
     _ = try http.send(request)
     _ = try http.send(request)
-    #expect(clock.sleeps == [0.25])
+    #expect(clock.sleeps == [0.25 * (1 + HTTPClient.paceMargin)])
   }
 
   @Test func labelsAreMethodAndPathOnly() {
