@@ -126,7 +126,7 @@ struct FetchConcurrencyTests {
 
   @Test func a429PausesEveryThreadForItsRetryAfter() throws {
     let faults: [[String: Any]] = [
-      ["path": "/inApps/v2/history/c12", "status": 429, "headers": ["Retry-After": "2"], "times": 1],
+      ["path": "/inApps/v2/history/c20", "status": 429, "headers": ["Retry-After": "2"], "times": 1],
       // A 503 is this request's trouble: it is retried without pausing the others.
       ["path": "/inApps/v2/refund/lookup/c20", "status": 503, "headers": ["Retry-After": "0"], "times": 1],
     ]
@@ -145,13 +145,14 @@ struct FetchConcurrencyTests {
     let at = limited?["at"] as? Double ?? 0
     #expect(limited != nil)
     let retried = log.filter {
-      $0["path"] as? String == "/inApps/v2/history/c12" && $0["status"] as? Int == 200
+      $0["path"] as? String == "/inApps/v2/history/c20" && $0["status"] as? Int == 200
     }
     #expect((retried.first?["at"] as? Double ?? 0) >= at + 2, "the retry waits the 2 seconds asked")
     // The 429's answer reaches the client 100 ms after the request: what other threads started before
-    // that arrives by then; after it, nobody starts a request until the two seconds are over.
+    // that arrives by then; after it, nobody starts a request until the two seconds are over. (A
+    // connection's first request may arrive late, after its handshake on a busy machine: not counted.)
     let during = log.filter { entry in
-      guard let t = entry["at"] as? Double else { return false }
+      guard let t = entry["at"] as? Double, entry["onConnection"] as? Int != 0 else { return false }
       return t > at + 0.5 && t < at + 1.9
     }
     #expect(during.isEmpty, "no request during the pause: \(during.count)")

@@ -22,7 +22,8 @@ Every request's bearer JWT is verified: ES256 over header.payload with --public-
 r||s signature converted to DER here), kid, iss, aud "appstoreconnect-v1", bid (Server API paths),
 exp - iat <= 20 minutes, not expired. Each request is logged to DIR/requests.jsonl:
 {"method", "path", "query", "status", "jwt": "ok" or the reason it failed, "token": sha256 prefix,
-"at": when the request arrived, "sent": when the answer went out (seconds since 1970)}.
+"at": when the request arrived, "sent": when the answer went out (seconds since 1970), "onConnection":
+how many requests its connection carried before it}.
 
 --latency-ms N holds every answer N milliseconds before sending it, as a distant server would (the
 concurrency tests and bench/fetch-backfill); the requests of several connections are served at once.
@@ -133,6 +134,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         # Headers and body go out in two writes: without this, Nagle's algorithm and the client's delayed
         # ACK hold every response about 40 ms.
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.served = 0
 
     def do_GET(self):
         self.arrived = time.time()
@@ -164,7 +166,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log(self, method, path, query, status, jwt, token):
         entry = {"method": method, "path": path, "query": query, "status": status, "jwt": jwt,
                  "token": hashlib.sha256(token.encode()).hexdigest()[:12], "at": self.arrived,
-                 "sent": time.time() + self.server.args.latency_ms / 1000.0}
+                 "sent": time.time() + self.server.args.latency_ms / 1000.0, "onConnection": self.served}
+        self.served += 1
         with LOCK:
             with open(os.path.join(self.server.args.dir, "requests.jsonl"), "a") as f:
                 f.write(json.dumps(entry, sort_keys=True) + "\n")
