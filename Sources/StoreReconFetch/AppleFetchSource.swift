@@ -19,6 +19,10 @@ package final class AppleFetchSource: FetchSource {
   /// Creates the source.
   package init() {}
 
+  /// 20: every customer asks Get Transaction History (Apple: 50 a second) and Get Refund History (10 a
+  /// second), so the refund lookups stay within theirs (docs/fetch.md#retries-limits-and-failures).
+  package let defaultRequestsPerSecond = 20.0
+
   package func isConfigured(_ config: FetchConfig) -> Bool { config.apple != nil }
 
   package func run(_ context: FetchContext) throws(FetchError) -> FetchReport {

@@ -23,23 +23,38 @@ extension AppleRun {
     var changed = false
     var done = 0
     var checkpoint = context.clock.now()
-    for id in due {
-      do {
-        changed = try customer(id, into: &store, &report) || changed
-      } catch {
-        // Keep what the customers before this one gave, so the next fetch resumes after them.
-        if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
-        try save()
-        throw error
+    let size = batchSize
+    while done < due.count {
+      let batch = Array(due[done..<min(due.count, done + size)])
+      // The batch's customers are asked concurrently (fetch.concurrency), each on its own thread, from a
+      // copy of this run; what they gave is merged here, in the batch's order, as a loop would.
+      let run = self
+      let results = context.http.concurrently(batch.count) { (index) throws(FetchError) in
+        try run.customer(batch[index])
       }
-      done += 1
+      for (id, result) in zip(batch, results) {
+        switch result {
+        case .success(let fetched):
+          for entry in fetched.entries { changed = store.merge(entry) || changed }
+          state.customers[id] = fetched.customer
+        case .failure(let error):
+          // Keep what the customers before this one gave, so the next fetch resumes after them.
+          if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
+          try save()
+          throw error
+        case nil:
+          break
+        }
+      }
+      let before = done
+      done += batch.count
       if done == due.count || context.clock.now() - checkpoint >= AppleFetchSource.checkpointSeconds {
         if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
         changed = false
         try save()
         checkpoint = context.clock.now()
       }
-      if done % AppleFetchSource.progressEvery == 0 && done < due.count {
+      if done / AppleFetchSource.progressEvery > before / AppleFetchSource.progressEvery && done < due.count {
         context.progress.note(
           "fetch apple: \(done)/\(due.count) customers, \(context.http.requestsSent) requests")
       }
@@ -47,16 +62,29 @@ extension AppleRun {
     report.records += store.entries.count
   }
 
-  /// One customer's transaction history and refund history, each from its last revision; returns whether
-  /// a transaction changed. A 404 (an id the API does not know) marks the customer not found.
-  mutating func customer(_ id: String, into store: inout AppleTransactionStore, _ report: inout FetchReport)
-    throws(FetchError) -> Bool
-  {
-    var customer = state.customers[id] ?? AppleState.Customer()
-    var changed = false
-    var activeUntil = customer.activeUntil
+  /// Customers asked for between two merges (and checks of the checkpoint): ``AppleFetchSource/progressEvery``,
+  /// fewer at a low rate so that a checkpoint is at most about a minute of requests late.
+  var batchSize: Int {
+    let rate = context.http.requestsPerSecond
+    guard rate > 0 else { return AppleFetchSource.progressEvery }
+    return max(2 * context.http.policy.concurrency, min(AppleFetchSource.progressEvery, Int(rate * 30)))
+  }
+
+  /// What one customer's requests gave: its cursors after them, and its transactions in the order they
+  /// came (history pages, then refund pages).
+  struct CustomerFetch {
+    var customer: AppleState.Customer
+    var entries: [AppleTransactionStore.Entry] = []
+  }
+
+  /// One customer's transaction history and refund history, each from its last revision (in ``state``).
+  /// A 404 (an id the API does not know) marks the customer not found. Reads only; safe to run on several
+  /// threads at once.
+  func customer(_ id: String) throws(FetchError) -> CustomerFetch {
+    var fetched = CustomerFetch(customer: state.customers[id] ?? AppleState.Customer())
+    var activeUntil = fetched.customer.activeUntil
     let base = context.config.appStoreServerURL
-    var revision = customer.revision
+    var revision = fetched.customer.revision
     var seenRevisions = Set(revision.map { [$0] } ?? [])
     while true {
       var query = [("sort", "ASCENDING")]
@@ -65,13 +93,12 @@ extension AppleRun {
         "/inApps/v2/history/\(AppleRun.percentEncoded(id))", query: query, base: base, tokens: tokens,
         accepting: [200, 404])
       if response.status == 404 {
-        customer.notFound = true
-        state.customers[id] = customer
-        return changed
+        fetched.customer.notFound = true
+        return fetched
       }
       let page = try AppleResponse.transactionPage(response, request)
       for entry in page.transactions {
-        changed = store.merge(entry) || changed
+        fetched.entries.append(entry)
         activeUntil = max(activeUntil ?? Int64.min, entry.activeUntil)
       }
       revision = page.revision
@@ -82,9 +109,9 @@ extension AppleRun {
           .dataError, "\(request.label): hasMore with a revision seen before (the history does not end)")
       }
     }
-    customer.revision = revision
-    customer.notFound = nil
-    var refundRevision = customer.refundRevision
+    fetched.customer.revision = revision
+    fetched.customer.notFound = nil
+    var refundRevision = fetched.customer.refundRevision
     var seenRefundRevisions = Set(refundRevision.map { [$0] } ?? [])
     while true {
       let query = refundRevision.map { [("revision", $0)] } ?? []
@@ -92,7 +119,7 @@ extension AppleRun {
         "/inApps/v2/refund/lookup/\(AppleRun.percentEncoded(id))", query: query, base: base, tokens: tokens)
       let page = try AppleResponse.transactionPage(response, request)
       for entry in page.transactions {
-        changed = store.merge(entry) || changed
+        fetched.entries.append(entry)
         activeUntil = max(activeUntil ?? Int64.min, entry.activeUntil)
       }
       refundRevision = page.revision
@@ -103,9 +130,8 @@ extension AppleRun {
           "\(request.label): hasMore with a revision seen before (the refund history does not end)")
       }
     }
-    customer.refundRevision = refundRevision
-    customer.activeUntil = activeUntil
-    state.customers[id] = customer
-    return changed
+    fetched.customer.refundRevision = refundRevision
+    fetched.customer.activeUntil = activeUntil
+    return fetched
   }
 }

@@ -17,6 +17,8 @@ package final class AppleTokens: BearerTokens {
   private let clock: any FetchClock
   private var signer: ES256Signer?
   private var current: (token: String, expires: Int64)?
+  /// One thread at a time reads or makes the token (the customers are fetched on several).
+  private let lock = Lock()
   /// Tokens made so far.
   package private(set) var made = 0
 
@@ -31,6 +33,11 @@ package final class AppleTokens: BearerTokens {
   }
 
   package func token(renew: Bool) throws(FetchError) -> String {
+    try lock.locked { Result { () throws(FetchError) in try tokenLocked(renew: renew) } }.get()
+  }
+
+  /// ``token(renew:)`` under the lock.
+  private func tokenLocked(renew: Bool) throws(FetchError) -> String {
     let now = Int64(clock.now())
     if !renew, let current, current.expires - 60 > now { return current.token }
     let signer = try loadSigner()

@@ -18,17 +18,26 @@ package final class SystemClock: FetchClock {
   package func sleep(_ seconds: Double) { Pause.sleep(seconds) }
 }
 
-/// A clock that never waits: `sleep` adds to the time and records the wait (tests).
-package final class RecordingClock: FetchClock {
-  /// The current time, seconds since 1970.
-  package var time: Double
-  /// Every wait asked for, in order.
-  package private(set) var sleeps: [Double] = []
+/// A clock that never waits: `sleep` adds to the time and records the wait (tests). Safe to share
+/// between threads.
+package final class RecordingClock: FetchClock, @unchecked Sendable {
+  private let lock = Lock()
+  private var current: Double
+  private var waits: [Double] = []
   /// A clock starting at `time`.
-  package init(time: Double = 1_764_547_200) { self.time = time }
+  package init(time: Double = 1_764_547_200) { current = time }
+  /// The current time, seconds since 1970.
+  package var time: Double {
+    get { lock.locked { current } }
+    set { lock.locked { current = newValue } }
+  }
+  /// Every wait asked for, in order.
+  package var sleeps: [Double] { lock.locked { waits } }
   package func now() -> Double { time }
   package func sleep(_ seconds: Double) {
-    sleeps.append(seconds)
-    time += max(0, seconds)
+    lock.locked {
+      waits.append(seconds)
+      current += max(0, seconds)
+    }
   }
 }

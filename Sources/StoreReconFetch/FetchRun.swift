@@ -37,7 +37,7 @@ package enum FetchRun {
     }
     var policy = HTTPClient.Policy()
     policy.retries = config.retries
-    policy.requestsPerSecond = config.requestsPerSecond
+    policy.concurrency = config.concurrency
     let http = HTTPClient(
       transport: transport
         ?? CurlTransport(
@@ -52,6 +52,7 @@ package enum FetchRun {
       let context = FetchContext(
         config: config, http: http, state: state, output: FetchOutput(root: config.into), progress: progress,
         asOf: asOf, known: known, environment: environment)
+      http.requestsPerSecond = config.requestsPerSecond ?? source.defaultRequestsPerSecond
       let before = http.requestsSent
       var report = try source.run(context)
       report.requests = http.requestsSent - before

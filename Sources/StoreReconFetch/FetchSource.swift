@@ -25,6 +25,9 @@ package protocol FetchSource: AnyObject {
   var name: String { get }
   /// Whether `config` configures this source.
   func isConfigured(_ config: FetchConfig) -> Bool
+  /// The requests a second it sends when `fetch.requestsPerSecond` is not set: chosen from the limits its
+  /// store documents (docs/fetch.md#retries-limits-and-failures).
+  var defaultRequestsPerSecond: Double { get }
   /// Fetches what is new; returns what it did.
   func run(_ context: FetchContext) throws(FetchError) -> FetchReport
 }

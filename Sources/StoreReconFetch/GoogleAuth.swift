@@ -1,4 +1,5 @@
 import Foundation
+import StoreReconPlatform
 import StoreReconSettings
 
 /// OAuth 2.0 access tokens for a service account (the JWT-bearer grant, RFC 7523): a signed
@@ -13,6 +14,8 @@ final class GoogleAuth: BearerTokens {
   private let tokenURL: String
   private let http: HTTPClient
   private var current: (token: String, expiresAt: Double)?
+  /// One thread at a time reads or asks for the token; the others wait for the one asked for.
+  private let lock = Lock()
   /// Access tokens obtained so far.
   private(set) var tokensIssued = 0
 
@@ -24,6 +27,11 @@ final class GoogleAuth: BearerTokens {
   }
 
   func token(renew: Bool) throws(FetchError) -> String {
+    try lock.locked { Result { () throws(FetchError) in try tokenLocked(renew: renew) } }.get()
+  }
+
+  /// ``token(renew:)`` under the lock.
+  private func tokenLocked(renew: Bool) throws(FetchError) -> String {
     let now = http.clock.now()
     if !renew, let current, now < current.expiresAt - GoogleAuth.renewBeforeSeconds { return current.token }
     let assertion = try GoogleJWT.assertion(account: account, audience: tokenURL, issuedAt: Int64(now))

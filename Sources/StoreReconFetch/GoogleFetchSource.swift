@@ -13,6 +13,10 @@ package final class GoogleFetchSource: FetchSource {
   /// Creates the source.
   package init() {}
 
+  /// 25: half of the 3,000 queries a minute of the Play Developer API's Subscriptions bucket, the other
+  /// half left to the app's own servers (docs/fetch.md#retries-limits-and-failures).
+  package let defaultRequestsPerSecond = 25.0
+
   package func isConfigured(_ config: FetchConfig) -> Bool { config.google != nil }
 
   package func run(_ context: FetchContext) throws(FetchError) -> FetchReport {

@@ -1,3 +1,5 @@
+import StoreReconPlatform
+
 /// What sends one request and returns the response, whatever its status: libcurl in a fetch
 /// (``CurlTransport``), a scripted list of answers in a test. ``HTTPClient`` adds retries around it.
 package protocol HTTPTransport: AnyObject {
@@ -25,9 +27,12 @@ package struct TransportFailure: Error, Sendable {
 
 /// HTTPS through libcurl: certificate verification always on (against `caFile` when given, else the
 /// system's authorities), https only, no redirects followed, connections kept open between requests.
-package final class CurlTransport: HTTPTransport {
+/// Requests sent from several threads at once each get a handle of their own (and so a connection of
+/// their own); a handle goes back to the pool after its request, so N threads use N handles.
+package final class CurlTransport: HTTPTransport, @unchecked Sendable {
   private let options: HTTPTransfer.Options
-  private var transfer: HTTPTransfer?
+  private let lock = Lock()
+  private var idle: [HTTPTransfer] = []
 
   /// A transport trusting `caFile` (PEM) or the system's authorities, with these timeouts (seconds) and
   /// body limit (bytes).
@@ -38,8 +43,11 @@ package final class CurlTransport: HTTPTransport {
   }
 
   package func send(_ request: HTTPRequest) throws(TransportFailure) -> HTTPResponse {
-    if transfer == nil { transfer = HTTPTransfer(options) }
-    guard let transfer else { throw TransportFailure("libcurl could not start", retryable: false) }
+    let reused = lock.locked { idle.popLast() }
+    guard let transfer = reused ?? HTTPTransfer(options) else {
+      throw TransportFailure("libcurl could not start", retryable: false)
+    }
+    defer { lock.locked { idle.append(transfer) } }
     do {
       return try transfer.perform(request)
     } catch {

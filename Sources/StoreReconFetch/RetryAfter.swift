@@ -1,12 +1,18 @@
 import StoreReconCore
 
 /// The `Retry-After` header (RFC 9110 §10.2.3): a number of seconds, or an HTTP date
-/// (`Sun, 06 Nov 1994 08:49:37 GMT`, the IMF-fixdate form) from which the wait is counted.
+/// (`Sun, 06 Nov 1994 08:49:37 GMT`, the IMF-fixdate form) from which the wait is counted. The App Store
+/// Server API sends a UNIX time in milliseconds instead (its 429 `RateLimitExceededError`): a number
+/// of at least ``unixMillisecondsFrom`` is read so.
 package enum RetryAfter {
+  /// A number this large is a UNIX time in milliseconds (1973-03-03 on), not a wait of 3,000 years.
+  package static let unixMillisecondsFrom = 100_000_000_000
+
   /// The seconds to wait that `value` asks for, counted from `now` (seconds since 1970) for a date;
   /// `nil` when it is neither form. A date in the past asks for no wait.
   package static func seconds(_ value: String, now: Double) -> Double? {
     let text = value.trimmingCharacters(in: " \t")
+    if let n = Int(text), n >= unixMillisecondsFrom { return max(0, Double(n) / 1000 - now) }
     if let n = Int(text), n >= 0 { return Double(n) }
     guard let at = date(text) else { return nil }
     return max(0, Double(at) - now)

@@ -12,6 +12,10 @@ package final class StripeFetchSource: FetchSource {
   /// Creates the source.
   package init() {}
 
+  /// 25: Stripe's limit per endpoint and in test mode; a quarter of the 100 a second of live mode
+  /// (docs/fetch.md#retries-limits-and-failures).
+  package let defaultRequestsPerSecond = 25.0
+
   package func isConfigured(_ config: FetchConfig) -> Bool { config.stripe != nil }
 
   package func run(_ context: FetchContext) throws(FetchError) -> FetchReport {

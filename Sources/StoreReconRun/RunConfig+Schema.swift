@@ -51,7 +51,7 @@ package indirect enum ConfigSchema: Sendable {
     "mail": .value,
     "fetch": .object([
       "into": .value, "caFile": .value, "timeoutSeconds": .value, "retries": .value,
-      "requestsPerSecond": .value,
+      "requestsPerSecond": .value, "concurrency": .value,
       "maxBodyBytes": .value, "appStoreServerURL": .value, "appStoreConnectURL": .value,
       "playDeveloperURL": .value, "storageURL": .value, "oauthTokenURL": .value, "stripeURL": .value,
       "stripeFilesURL": .value,

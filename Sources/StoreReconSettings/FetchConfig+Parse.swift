@@ -18,6 +18,7 @@ extension FetchConfig {
     config.timeoutSeconds = try reader.whole("timeoutSeconds", 1...3600) ?? config.timeoutSeconds
     config.retries = try reader.whole("retries", 0...20) ?? config.retries
     config.maxBodyBytes = try reader.whole("maxBodyBytes", 1024...(4 << 30)) ?? config.maxBodyBytes
+    config.concurrency = try reader.whole("concurrency", 1...64) ?? config.concurrency
     if let rate = object["requestsPerSecond"] {
       guard !isBoolean(rate), let n = (rate as? Int).map(Double.init) ?? (rate as? Double), n >= 0, n <= 1000
       else {

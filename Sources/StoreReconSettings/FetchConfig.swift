@@ -12,8 +12,12 @@ package struct FetchConfig: Sendable {
   package var timeoutSeconds = 60
   /// Tries after the first on 429, 5xx and transport failures (`fetch.retries`, 3).
   package var retries = 3
-  /// At most this many requests start per second (`fetch.requestsPerSecond`, 10; 0: no bound).
-  package var requestsPerSecond = 10.0
+  /// At most this many requests start per second (`fetch.requestsPerSecond`; 0: no bound); `nil`: each
+  /// source's own default, chosen from what its store documents (docs/fetch.md#retries-limits-and-failures).
+  package var requestsPerSecond: Double?
+  /// How many requests are in flight at once where a source has independent ones to send (the App Store
+  /// customers, the Play subscriptions): `fetch.concurrency`, 8; 1 sends them one at a time.
+  package var concurrency = 8
   /// The largest response body accepted, in bytes (`fetch.maxBodyBytes`, 256 MiB).
   package var maxBodyBytes = 256 << 20
   /// The App Store Server API (`fetch.appStoreServerURL`; the sandbox is
@@ -120,7 +124,8 @@ package struct FetchConfig: Sendable {
 
   /// Every key of `fetch`, for the config schema: the top-level ones and those of `apple` and `google`.
   package static let keys: [String] = [
-    "into", "caFile", "timeoutSeconds", "retries", "requestsPerSecond", "maxBodyBytes", "appStoreServerURL",
+    "into", "caFile", "timeoutSeconds", "retries", "requestsPerSecond", "concurrency", "maxBodyBytes",
+    "appStoreServerURL",
     "appStoreConnectURL", "playDeveloperURL", "storageURL", "oauthTokenURL", "stripeURL", "stripeFilesURL",
     "apple", "google", "stripe",
   ]

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import StoreReconFetch
 import StoreReconSettings
@@ -98,7 +99,8 @@ import StoreReconSettings
     let http = HTTPClient(transport: transport, policy: policy, clock: clock)
     _ = try http.send(request)
     _ = try http.send(request)
-    #expect(clock.sleeps == [0.25])
+    #expect(clock.sleeps.count == 1)
+    #expect(abs((clock.sleeps.first ?? 0) - 0.25 * (1 + HTTPClient.paceMargin)) < 1e-6)
   }
 
   @Test func labelsAreMethodAndPathOnly() {
@@ -112,5 +114,75 @@ import StoreReconSettings
     #expect(RetryAfter.seconds("Thu, 01 Jan 1970 00:01:00 GMT", now: 90) == 0)
     #expect(RetryAfter.seconds("soon", now: 0) == nil)
     #expect(RetryAfter.seconds("Thu, 31 Feb 1970 00:01:00 GMT", now: 0) == nil)
+  }
+}
+
+/// The client shared by several threads: one pace for all, a 429 pausing everyone, Apple's Retry-After.
+@Suite struct HTTPClientConcurrencyTests {
+  let request = HTTPRequest(url: "https://api.example.com/inApps/v2/history/1000")
+
+  @Test func appleRetryAfterIsAUnixTimeInMilliseconds() {
+    #expect(RetryAfter.seconds("1764547207000", now: 1_764_547_200) == 7)
+    #expect(RetryAfter.seconds("1764547100000", now: 1_764_547_200) == 0)
+    #expect(RetryAfter.seconds("120", now: 1_764_547_200) == 120)
+  }
+
+  @Test func a429PausesTheNextRequestOfAnyCallerToo() throws {
+    let transport = ScriptedTransport([
+      .response(HTTPResponse(status: 429, headers: [("Retry-After", "7")])),
+      .response(HTTPResponse(status: 200)), .response(HTTPResponse(status: 200)),
+    ])
+    let clock = RecordingClock()
+    var policy = HTTPClient.Policy()
+    policy.requestsPerSecond = 0
+    let http = HTTPClient(transport: transport, policy: policy, clock: clock)
+    let start = clock.time
+    _ = try http.send(request)
+    #expect(clock.time - start == 7, "the retry waited the 7 seconds")
+    #expect(http.retriesMade == 1 && http.requestsSent == 2)
+  }
+
+  @Test func concurrentSendsKeepTheSpacingAndComeBackInOrder() throws {
+    let count = 40
+    let clock = RecordingClock()
+    var policy = HTTPClient.Policy()
+    policy.requestsPerSecond = 20
+    policy.concurrency = 6
+    let transport = CountingTransport()
+    let http = HTTPClient(transport: transport, policy: policy, clock: clock)
+    let start = clock.time
+    let results = http.concurrently(count) { (index) throws(FetchError) -> Int in
+      _ = try http.send(HTTPRequest(url: "https://api.example.com/\(index)"))
+      return index
+    }
+    #expect(results.map { (try? $0?.get()) ?? -1 } == Array(0..<count))
+    #expect(transport.count.withLock { $0 } == count && http.requestsSent == count)
+    // The clock moves only by the pacing's waits: 39 gaps of the spacing, none shorter, none skipped.
+    let spacing = (1 + HTTPClient.paceMargin) / 20
+    #expect(abs((clock.time - start) - Double(count - 1) * spacing) < 1e-4)
+    #expect(clock.sleeps.allSatisfy { abs($0 - spacing) < 1e-6 })
+  }
+
+  @Test func afterAFailureNoNewIndexStarts() {
+    var policy = HTTPClient.Policy()
+    policy.concurrency = 1
+    let http = HTTPClient(transport: ScriptedTransport([]), policy: policy, clock: RecordingClock())
+    let results = http.concurrently(5) { (index) throws(FetchError) -> Int in
+      if index == 2 { throw FetchError(.dataError, "item 2") }
+      return index
+    }
+    #expect(results.count == 5)
+    #expect((try? results[1]?.get()) == 1)
+    #expect(results[3] == nil && results[4] == nil)
+    if case .failure(let error)? = results[2] { #expect(error.message == "item 2") } else { Issue.record() }
+  }
+}
+
+/// A transport that answers 200 and counts the requests (from several threads).
+final class CountingTransport: HTTPTransport, @unchecked Sendable {
+  let count = Mutex(0)
+  func send(_ request: HTTPRequest) throws(TransportFailure) -> HTTPResponse {
+    count.withLock { $0 += 1 }
+    return HTTPResponse(status: 200)
   }
 }

@@ -25,7 +25,9 @@ import StoreReconSettings
     #expect(config.into == "/srv/recon/fetched")
     #expect(config.appStoreServerURL == "https://api.storekit.itunes.apple.com")
     #expect(config.appStoreConnectURL == "https://api.appstoreconnect.apple.com")
-    #expect(config.retries == 3 && config.timeoutSeconds == 60 && config.requestsPerSecond == 10)
+    #expect(
+      config.retries == 3 && config.timeoutSeconds == 60 && config.requestsPerSecond == nil
+        && config.concurrency == 8)
     #expect(config.apple?.privateKeyFile == "/srv/recon/keys/a.p8")
     #expect(config.apple?.keyFile(environment: [:]) == "/srv/recon/keys/a.p8")
     #expect(

@@ -40,8 +40,9 @@ final class AppleAPIServer {
   var fixtures: URL { directory.appendingPathComponent("fixtures") }
   var url: String { "https://127.0.0.1:\(port)" }
 
-  /// Starts the server in a new folder with a new certificate and key; `pageSize` transactions per page.
-  init(pageSize: Int = 20, prepare: (URL) throws -> Void = { _ in }) throws {
+  /// Starts the server in a new folder with a new certificate and key; `pageSize` transactions per page;
+  /// every answer held `latencyMs` milliseconds.
+  init(pageSize: Int = 20, latencyMs: Int = 0, prepare: (URL) throws -> Void = { _ in }) throws {
     directory = try Binary.temporaryDirectory()
     try FileManager.default.createDirectory(
       at: directory.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
@@ -58,7 +59,8 @@ final class AppleAPIServer {
       "python3", Self.script, "--dir", directory.path, "--port-file", portFile.path, "--cert",
       certificate.certificate,
       "--key", certificate.key, "--public-key", publicKey, "--kid", Self.keyId, "--issuer", Self.issuerId,
-      "--bid", Self.bundleId, "--page-size", String(pageSize), "--lifetime", "300",
+      "--bid", Self.bundleId, "--page-size", String(pageSize), "--lifetime", "300", "--latency-ms",
+      String(latencyMs),
     ]
     process = Process()
     port = try LoopbackScript.start(process, arguments: arguments, portFile: portFile)

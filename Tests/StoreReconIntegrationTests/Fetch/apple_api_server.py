@@ -21,7 +21,12 @@ It serves from a fixtures folder the test writes (DIR/fixtures):
 Every request's bearer JWT is verified: ES256 over header.payload with --public-key (openssl dgst, the
 r||s signature converted to DER here), kid, iss, aud "appstoreconnect-v1", bid (Server API paths),
 exp - iat <= 20 minutes, not expired. Each request is logged to DIR/requests.jsonl:
-{"method", "path", "query", "status", "jwt": "ok" or the reason it failed, "token": sha256 prefix}.
+{"method", "path", "query", "status", "jwt": "ok" or the reason it failed, "token": sha256 prefix,
+"at": when the request arrived, "sent": when the answer went out (seconds since 1970), "onConnection":
+how many requests its connection carried before it}.
+
+--latency-ms N holds every answer N milliseconds before sending it, as a distant server would (the
+concurrency tests and bench/fetch-backfill); the requests of several connections are served at once.
 """
 
 import argparse
@@ -129,17 +134,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         # Headers and body go out in two writes: without this, Nagle's algorithm and the client's delayed
         # ACK hold every response about 40 ms.
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.served = 0
 
     def do_GET(self):
+        self.arrived = time.time()
         self.handle_any("GET", b"")
 
     def do_POST(self):
+        self.arrived = time.time()
         length = int(self.headers.get("Content-Length") or 0)
         self.handle_any("POST", self.rfile.read(length))
 
     def send(self, status, body, headers=None, truncate=False):
         if isinstance(body, str):
             body = body.encode()
+        if self.server.args.latency_ms > 0:
+            time.sleep(self.server.args.latency_ms / 1000.0)
         self.send_response(status)
         for name, value in (headers or {}).items():
             self.send_header(name, value)
@@ -155,7 +165,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log(self, method, path, query, status, jwt, token):
         entry = {"method": method, "path": path, "query": query, "status": status, "jwt": jwt,
-                 "token": hashlib.sha256(token.encode()).hexdigest()[:12]}
+                 "token": hashlib.sha256(token.encode()).hexdigest()[:12], "at": self.arrived,
+                 "sent": time.time() + self.server.args.latency_ms / 1000.0, "onConnection": self.served}
+        self.served += 1
         with LOCK:
             with open(os.path.join(self.server.args.dir, "requests.jsonl"), "a") as f:
                 f.write(json.dumps(entry, sort_keys=True) + "\n")
@@ -267,6 +279,7 @@ def main():
     parser.add_argument("--bid", required=True)
     parser.add_argument("--page-size", type=int, default=20)
     parser.add_argument("--lifetime", type=int, default=120)
+    parser.add_argument("--latency-ms", type=int, default=0)
     args = parser.parse_args()
     server = Server(("127.0.0.1", 0), Handler)
     server.args = args
