@@ -64,7 +64,8 @@ APPLE_FIELDS = [
     ("inAppOwnershipType", "VARCHAR"), ("environment", "VARCHAR"), ("price", "BIGINT"),
     ("currency", "VARCHAR"), ("revocationDate", "BIGINT"), ("revocationType", "VARCHAR"),
     ("revocationReason", "BIGINT"), ("revocationPercentage", "BIGINT"), ("isUpgraded", "BOOLEAN"),
-    ("quantity", "BIGINT"), ("appAccountToken", "VARCHAR"),
+    ("quantity", "BIGINT"), ("appAccountToken", "VARCHAR"), ("billingPlanType", "VARCHAR"),
+    ("commitmentInfo", "STRUCT(billingPeriodNumber BIGINT, totalBillingPeriods BIGINT)"),
 ]
 
 SUBSCRIPTION_COLUMNS = {
@@ -260,29 +261,27 @@ SELECT originalTransactionId AS chain_key, transactionId AS tid, productId AS pr
        price // c.adiv * c.amul AS amount, c.code AS currency,
        revocationDate AS revoked_at, upper(nullif(revocationType, '')) AS rev_type,
        revocationReason AS rev_reason, revocationPercentage AS rev_pct, coalesce(isUpgraded, false) AS upgraded,
-       coalesce(quantity, 1) AS quantity, nullif(appAccountToken, '') AS token
+       coalesce(quantity, 1) AS quantity, nullif(appAccountToken, '') AS token,
+       upper(billingPlanType) IS NOT DISTINCT FROM 'MONTHLY' OR commitmentInfo IS NOT NULL AS commit
 FROM ({source}) raw JOIN cur c ON c.code = upper(raw.currency)
 WHERE originalTransactionId <> '' AND transactionId <> '' AND productId <> ''
   AND purchaseDate IS NOT NULL AND price IS NOT NULL AND price % c.adiv = 0
-  AND (quantity IS NULL OR quantity BETWEEN 1 AND 65535)"""
+  AND (quantity IS NULL OR quantity BETWEEN 1 AND 65535)
+  AND coalesce(commitmentInfo.billingPeriodNumber BETWEEN 0 AND 4095, true)
+  AND coalesce(commitmentInfo.totalBillingPeriods BETWEEN 0 AND 4095, true)
+  AND coalesce(commitmentInfo.billingPeriodNumber <= commitmentInfo.totalBillingPeriods, true)"""
 
-    # Decoded payload lines through DuckDB's typed JSON reader (a compact-JWS line reads as a row of NULLs);
-    # then the compact-JWS lines, their base64url payload decoded and typed in SQL. Decoded into a small
-    # table of their own first: inside one query with the filters and the join, DuckDB evaluates the
-    # decoding far more slowly (2-3x the whole step).
-    add("read app_store JSON", "CREATE TABLE apple AS" + apple_rows(f"""
-  SELECT {apple_names}
-  FROM read_json({sql_list(cfg.apple)}, format = 'newline_delimited', columns = {apple_json_columns},
-                 ignore_errors = true)
-  WHERE originalTransactionId IS NOT NULL"""))
-    add("read app_store JWS", f"""
-CREATE TEMP TABLE apple_jws AS
-SELECT unnest(TRY(CASE WHEN line[1] <> '{{' THEN json_transform(decode({b64}), {apple_struct}) END))
+    # The App Store files are read once, as lines: a decoded payload line is typed with json_transform, a
+    # compact-JWS line's base64url payload is decoded and typed the same way (nothing is verified). Typed
+    # into a table of their own first: inside one query with the filters and the join, DuckDB evaluates
+    # the decoding far more slowly.
+    add("read app_store", f"""
+CREATE TEMP TABLE apple_raw AS
+SELECT unnest(TRY(json_transform(CASE WHEN line[1] = '{{' THEN line ELSE decode({b64}) END, {apple_struct})))
 FROM read_csv({sql_list(cfg.apple)}, columns = {{'line': 'VARCHAR'}}, header = false, delim = '\\x01',
-              quote = '', escape = '', auto_detect = false, max_line_size = 67108864)
-WHERE line[1] <> '{{';
-INSERT INTO apple {apple_rows("SELECT * FROM apple_jws WHERE originalTransactionId IS NOT NULL")};
-DROP TABLE apple_jws;
+              quote = '', escape = '', auto_detect = false, max_line_size = 67108864);
+CREATE TABLE apple AS {apple_rows("SELECT * FROM apple_raw WHERE originalTransactionId IS NOT NULL")};
+DROP TABLE apple_raw;
 """)
 
     # ---------------------------------------------------------------- Play
@@ -388,18 +387,21 @@ CREATE TABLE ap AS
 SELECT a.*, {product_type('c', 'a.raw_type')} AS ptype,
        coalesce(a.revoked_at <= {T}, false) AS revoked,
        CASE WHEN {product_type('c', 'a.raw_type')} = 'nonconsumable' THEN {DF}
-            WHEN a.expires IS NOT NULL THEN a.expires ELSE {advance('c', 'a.at_ms')} END AS pend
+            WHEN a.expires IS NOT NULL THEN a.expires
+            WHEN a.commit THEN epoch_ms(epoch_ms(a.at_ms) + INTERVAL 1 MONTH) ELSE {advance('c', 'a.at_ms')} END AS pend
 FROM apple a LEFT JOIN cat c1 ON c1.name = 'app_store:' || a.product LEFT JOIN cat c2 ON c2.name = a.product
 WHERE a.at_ms <= {T}
 """)
     add("app_store chains", f"""
 CREATE TABLE achains AS
-WITH upg AS (  -- an upgraded transaction ends when the next one of its chain starts
-  SELECT u.chain_key, u.tid, min(n.at_ms) AS next_at
-  FROM ap u JOIN ap n ON n.chain_key = u.chain_key AND n.ptype <> 'consumable'
-    AND (n.at_ms > u.at_ms OR (n.at_ms = u.at_ms AND n.tid > u.tid))
-  WHERE u.upgraded AND u.ptype <> 'consumable' AND NOT u.revoked
-  GROUP BY u.chain_key, u.tid
+WITH nc AS (  -- the chains with an upgrade: their distinct non-consumable transactions, in order
+  SELECT chain_key, tid, at_ms, bool_or(upgraded AND NOT revoked) AS upgraded
+  FROM ap SEMI JOIN (SELECT DISTINCT chain_key FROM ap WHERE upgraded) u USING (chain_key)
+  WHERE ptype <> 'consumable' GROUP BY chain_key, tid, at_ms
+), upg AS (  -- an upgraded transaction ends when the next one of its chain starts (a window, no self-join)
+  SELECT chain_key, tid, at_ms, next_at FROM (
+    SELECT *, lead(at_ms) OVER (PARTITION BY chain_key ORDER BY at_ms, tid) AS next_at FROM nc
+  ) WHERE upgraded AND next_at IS NOT NULL
 ), agg AS (
   SELECT p.chain_key,
          bool_or(p.prod) AS production,
@@ -409,21 +411,24 @@ WITH upg AS (  -- an upgraded transaction ends when the next one of its chain st
          max(CASE WHEN upg.next_at IS NOT NULL THEN least(p.pend, upg.next_at) ELSE p.pend END)
            FILTER (WHERE p.ptype <> 'consumable' AND NOT p.revoked) AS paid_through,
          arg_max({{'revoked': p.revoked, 'rev_type': p.rev_type, 'rev_reason': p.rev_reason,
-                  'upgraded': p.upgraded, 'family': p.family}}, (p.at_ms, p.tid))
+                  'upgraded': p.upgraded, 'family': p.family, 'commit': p.commit}}, (p.at_ms, p.tid))
            FILTER (WHERE p.ptype <> 'consumable') AS lb,
          arg_max({{'currency': p.currency, 'amount': p.amount, 'product': p.product}}, (p.at_ms, p.tid))
            FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked) AS lpc,
          arg_max({{'currency': p.currency, 'amount': p.amount}}, (p.at_ms, p.tid)) FILTER (WHERE p.amount > 0) AS lpos,
          sum(p.amount) FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked) AS paid_sum,
          min(p.currency) FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked)
-           <> max(p.currency) FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked) AS multi_currency
-  FROM ap p LEFT JOIN upg ON upg.chain_key = p.chain_key AND upg.tid = p.tid
+           <> max(p.currency) FILTER (WHERE p.amount > 0 AND p.prod AND NOT p.family AND NOT p.revoked) AS multi_currency,
+         arg_min(p.token, (p.at_ms, p.tid)) FILTER (WHERE p.token IS NOT NULL) AS first_token
+  FROM ap p LEFT JOIN upg ON upg.chain_key = p.chain_key AND upg.tid = p.tid AND upg.at_ms = p.at_ms
+    AND p.ptype <> 'consumable' AND NOT p.revoked
   GROUP BY p.chain_key
 )
 SELECT 'app_store' AS store, chain_key, production, false AS pending, family, current_product, paid_through,
        coalesce(lb.revoked AND (lb.rev_type = 'FAMILY_REVOKE' OR lb.family
                 OR NOT (lb.upgraded AND lb.rev_type IS NULL AND lb.rev_reason IS NULL)), false) AS revoked,
-       false AS superseded, lpc, lpos, paid_sum, multi_currency
+       false AS superseded, lpc, lpos, paid_sum, multi_currency, first_token,
+       coalesce(lb.commit, false) AS commitment  -- the payment backing access is one of a commitment plan
 FROM agg
 """)
 
@@ -519,30 +524,33 @@ UPDATE pchains SET superseded = true WHERE chain_key IN (
     add("all chains", """
 CREATE TABLE chains AS
 SELECT store, chain_key, production, pending, family, current_product, paid_through, revoked, superseded,
-       lpc, lpos, paid_sum, multi_currency FROM achains
+       lpc, lpos, paid_sum, multi_currency, commitment FROM achains
 UNION ALL
 SELECT store, chain_key, production, pending, family, current_product, paid_through, revoked, superseded,
-       lpc, lpos, paid_sum, multi_currency FROM pchains
+       lpc, lpos, paid_sum, multi_currency, false FROM pchains
 """)
 
     # ---------------------------------------------------------------- claims
     def lookup(alias, key_col, store_col):
-        # A key names a chain of its store; for Play also through any order id of the chain.
-        return (f"LEFT JOIN chains {alias}c ON {alias}c.store = {store_col} AND {alias}c.chain_key = {key_col} "
-                f"LEFT JOIN play_orders {alias}o ON {store_col} = 'play' AND {key_col} LIKE 'GPA.%' "
-                f"AND {alias}o.base = obase({key_col})")
+        # A key names a chain of its store; for Play also through any order id of the chain (its ..N cut off).
+        return (f"LEFT JOIN keymap {alias} ON {alias}.store = {store_col} AND {alias}.key = "
+                f"CASE WHEN {store_col} = 'play' AND {key_col} LIKE 'GPA.%' THEN obase({key_col}) ELSE {key_col} END")
 
     add("claims", f"""
+CREATE TABLE keymap AS  -- every key an app row may name → its chain: the chains' own keys, then Play first-order ids
+SELECT store, chain_key AS key, chain_key FROM chains
+UNION ALL
+SELECT 'play', o.base, o.chain_key FROM play_orders o ANTI JOIN pchains c ON c.chain_key = o.base;
 CREATE TABLE ents_r AS
-SELECT e.*, coalesce(xc.chain_key, xo.chain_key) AS chain_key,
+SELECT e.*, x.chain_key,
        e.live AND (e.expires IS NULL OR e.expires > {T}) AS active
 FROM ents e {lookup('x', 'e.key', 'e.store')}
 WHERE e.store IS NOT NULL;
 CREATE TABLE claims AS
-SELECT k.store, coalesce(xc.chain_key, xo.chain_key, yc.chain_key, yo.chain_key) AS chain_key, k.user_id, k.at_ms,
+SELECT k.store, coalesce(x.chain_key, y.chain_key) AS chain_key, k.user_id, k.at_ms,
        false AS active
 FROM creds k {lookup('x', 'k.key', 'k.store')} {lookup('y', 'k.order_id', 'k.store')}
-WHERE coalesce(xc.chain_key, xo.chain_key, yc.chain_key, yo.chain_key) IS NOT NULL
+WHERE coalesce(x.chain_key, y.chain_key) IS NOT NULL
 UNION ALL
 SELECT store, chain_key, user_id, starts, active FROM ents_r WHERE chain_key IS NOT NULL AND key <> '';
 CREATE TABLE claim_agg AS
@@ -557,7 +565,7 @@ CREATE TABLE findings AS
 WITH fe AS (
   SELECT e.store, e.key, e.user_id, e.product_id, e.expires, c.chain_key, c.production, c.revoked,
          c.superseded, c.paid_through, c.current_product, c.lpc, c.lpos, g.user_id IS NOT NULL AS excused,
-         {grace('e.store')} AS grace
+         CASE WHEN c.commitment THEN 0 ELSE {grace('e.store')} END AS grace  -- an App Store commitment: none
   FROM ents_r e LEFT JOIN chains c ON c.store = e.store AND c.chain_key = e.chain_key AND e.key <> ''
   LEFT JOIN goodwill_now g ON g.user_id = e.user_id AND g.product_id = e.product_id
   WHERE e.active
@@ -684,7 +692,7 @@ GROUP BY k.store, k.tid, k.user_id;
 """)
 
     # ---------------------------------------------------------------- double billing
-    add("double billing", f"""
+    add("double billing periods", f"""
 CREATE TABLE periods AS  -- paid subscription periods, clipped to the chain's paid-through and to T
 WITH upg AS (  -- an upgraded transaction's period ends where the next one of its chain starts (a window, no self-join)
   SELECT chain_key, tid, next_at FROM (
@@ -695,75 +703,96 @@ WITH upg AS (  -- an upgraded transaction's period ends where the next one of it
   SELECT 'app_store' AS store, p.chain_key, p.product, p.at_ms AS s,
          least(CASE WHEN upg.next_at IS NOT NULL THEN least(p.pend, upg.next_at) ELSE p.pend END,
                coalesce(c.paid_through, {DF}), {T}) AS e,
-         p.amount, p.currency, p.tid, p.token
+         p.amount, p.currency, c.first_token AS token
   FROM ap p JOIN achains c ON c.chain_key = p.chain_key
   LEFT JOIN upg ON upg.chain_key = p.chain_key AND upg.tid = p.tid
   WHERE p.prod AND NOT p.family AND p.amount > 0 AND NOT p.revoked AND p.ptype NOT IN ('consumable', 'nonconsumable')
     AND c.production AND NOT c.family
   UNION ALL
   SELECT 'play', p.chain_key, p.product, p.at_ms,
-         least({advance('k', 'p.at_ms')}, coalesce(c.paid_through, {DF}), {T}), p.amount, p.currency, p.tid, NULL
-  FROM pp p JOIN pchains c ON c.chain_key = p.chain_key
+         least({advance('k', 'p.at_ms')}, coalesce(c.paid_through, {DF}), {T}), p.amount, p.currency, s.s.account
+  FROM pp p JOIN pchains c ON c.chain_key = p.chain_key LEFT JOIN status s ON s.token = p.chain_key
   LEFT JOIN cat k1 ON k1.name = 'play:' || p.product LEFT JOIN cat k2 ON k2.name = p.product
   WHERE NOT p.is_refund AND p.amount > 0 AND c.production AND NOT c.pending
     AND NOT EXISTS (SELECT 1 FROM returned r WHERE r.chain_key = p.chain_key AND r.tid = p.tid)
     AND {product_type('k', 'p.raw_type')} NOT IN ('consumable', 'nonconsumable')
-), tokens AS (
-  SELECT 'app_store' AS store, chain_key, arg_min(token, (at_ms, tid)) FILTER (WHERE token IS NOT NULL) AS token
-  FROM ap GROUP BY chain_key
-  UNION ALL
-  SELECT 'play', token, s.account FROM status
 )
 SELECT r.store, r.chain_key, r.s, r.e, r.amount, r.currency,
        coalesce(CASE WHEN t1.name IS NOT NULL THEN t1.tier ELSE t2.tier END, r.store || ':' || r.product) AS tier,
-       coalesce(a.first_user, tk.token) AS person
+       coalesce(a.first_user, r.token) AS person
 FROM raw r
 LEFT JOIN cat t1 ON t1.name = r.store || ':' || r.product LEFT JOIN cat t2 ON t2.name = r.product
 LEFT JOIN claim_agg a ON a.store = r.store AND a.chain_key = r.chain_key
-LEFT JOIN tokens tk ON tk.store = r.store AND tk.chain_key = r.chain_key
-WHERE r.e > r.s AND coalesce(a.first_user, tk.token, '') <> '';
-CREATE TABLE firsts AS  -- each person's chains of a tier in the order they started, where there are two or more
+WHERE r.e > r.s AND coalesce(a.first_user, r.token, '') <> '';
+""")
+    # One sweep per person and tier over the chains' merged paid periods: each chain has a bit (its rank
+    # among the person's chains of the tier, by first paid period), the running sum of the start (+bit)
+    # and end (-bit) events is the set of chains paying at each instant. A later chain is double billed
+    # where its bit is set together with a lower one; no pair of periods is ever joined.
+    add("double billing sweep", f"""
+CREATE TABLE ranked AS  -- each person's chains of a tier in the order they started, where there are two or more
 SELECT person, tier, store, chain_key, n FROM (
   SELECT person, tier, store, chain_key,
          row_number() OVER (PARTITION BY person, tier ORDER BY min(s), store, chain_key) AS n,
          count(*) OVER (PARTITION BY person, tier) AS chains
   FROM periods GROUP BY person, tier, store, chain_key
 ) WHERE chains > 1;
-CREATE TABLE pieces AS  -- each later chain's periods against every earlier chain's of the person and tier
-SELECT x.person, x.tier, x.n, p.store, p.chain_key, p.s, p.e, p.amount, p.currency, q.store AS other_store,
-       greatest(p.s, q.s) AS lo, least(p.e, q.e) AS hi
-FROM firsts x JOIN periods p ON p.person = x.person AND p.tier = x.tier AND p.store = x.store
-  AND p.chain_key = x.chain_key
-JOIN firsts y ON y.person = x.person AND y.tier = x.tier AND y.n < x.n
-JOIN periods q ON q.person = y.person AND q.tier = y.tier AND q.store = y.store AND q.chain_key = y.chain_key
-WHERE greatest(p.s, q.s) < least(p.e, q.e);
-""")
-    add("double billing overlap", f"""
-CREATE TABLE overlap AS  -- the length of the union of a chain's overlapping pieces
-WITH ordered AS (
-  SELECT person, tier, store, chain_key, lo, hi,
-         max(hi) OVER (PARTITION BY person, tier, store, chain_key ORDER BY lo, hi
-                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach
-  FROM (SELECT DISTINCT person, tier, store, chain_key, lo, hi FROM pieces)
-), clipped AS (
-  SELECT *, greatest(hi - greatest(lo, coalesce(reach, lo)), 0) AS fresh FROM ordered
+SELECT error('duckdb_reconcile: a person has more than 62 chains of one tier (the sweep keeps a set of chains in 62 bits)')
+FROM ranked WHERE n > 62 LIMIT 1;
+CREATE TABLE dp AS  -- those chains' periods, with the chain's rank
+SELECT p.person, p.tier, r.n, p.s, p.e, p.amount, p.currency
+FROM periods p JOIN ranked r USING (person, tier, store, chain_key);
+CREATE TABLE islands AS  -- each chain's periods merged (gaps and islands)
+WITH prior AS (
+  SELECT person, tier, n, s, e,
+         max(e) OVER (PARTITION BY person, tier, n ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+           AS reach
+  FROM dp
+), numbered AS (
+  SELECT *, sum(CASE WHEN reach IS NULL OR s > reach THEN 1 ELSE 0 END)
+              OVER (PARTITION BY person, tier, n ORDER BY s, e ROWS UNBOUNDED PRECEDING) AS island
+  FROM prior
 )
-SELECT person, tier, store, chain_key, sum(fresh) AS ms FROM clipped GROUP BY ALL;
+SELECT person, tier, n, min(s) AS s, max(e) AS e FROM numbered GROUP BY person, tier, n, island;
+CREATE TABLE segments AS  -- the stretches between events where two or more chains pay: (lo, hi, the set)
+WITH events AS (
+  SELECT person, tier, t, sum(d) AS d FROM (
+    SELECT person, tier, s AS t, CAST(1 AS BIGINT) << (n - 1) AS d FROM islands
+    UNION ALL
+    SELECT person, tier, e, -(CAST(1 AS BIGINT) << (n - 1)) FROM islands
+  ) GROUP BY person, tier, t
+), swept AS (
+  SELECT person, tier, t AS lo, lead(t) OVER w AS hi,
+         CAST(sum(d) OVER (w ROWS UNBOUNDED PRECEDING) AS BIGINT) AS paying
+  FROM events WINDOW w AS (PARTITION BY person, tier ORDER BY t)
+)
+SELECT * FROM swept WHERE hi > lo AND bit_count(paying) > 1;
+CREATE TABLE store_bits AS  -- per person, tier and store: the set of its chains of that store
+SELECT person, tier, store, bit_or(CAST(1 AS BIGINT) << (n - 1)) AS bits FROM ranked GROUP BY ALL;
+CREATE TABLE ov AS  -- per later chain, the stretches where an earlier chain pays too
+SELECT g.person, g.tier, g.n, r.store, r.chain_key, g.lo, g.hi,
+       (g.paying & ((CAST(1 AS BIGINT) << (g.n - 1)) - 1) & ~coalesce(b.bits, 0)) <> 0 AS across
+FROM (SELECT *, unnest(generate_series(2, CAST(floor(log2(paying)) AS BIGINT) + 1)) AS n FROM segments) g
+JOIN ranked r ON r.person = g.person AND r.tier = g.tier AND r.n = g.n
+LEFT JOIN store_bits b ON b.person = g.person AND b.tier = g.tier AND b.store = r.store
+WHERE (g.paying >> (g.n - 1)) & 1 = 1 AND g.paying & ((CAST(1 AS BIGINT) << (g.n - 1)) - 1) <> 0;
 INSERT INTO findings
-WITH money AS (
-  SELECT person, tier, store, chain_key, s, amount, currency, bool_or(other_store <> store) AS across
-  FROM pieces GROUP BY person, tier, store, chain_key, s, e, amount, currency
+WITH over AS (
+  SELECT person, tier, n, store, chain_key, bool_or(across) AS across FROM ov
+  GROUP BY ALL HAVING sum(hi - lo) > {TOL}
+), charged AS (  -- the later chain's charges whose own period overlaps
+  SELECT p.person, p.tier, p.n, p.s, p.amount, p.currency FROM dp p SEMI JOIN over USING (person, tier, n)
+  WHERE EXISTS (SELECT 1 FROM ov o WHERE o.person = p.person AND o.tier = p.tier AND o.n = p.n
+                  AND o.hi > p.s AND o.lo < p.e)
 ), latest AS (
-  SELECT person, tier, store, chain_key, arg_max(currency, s) AS currency, bool_or(across) AS across
-  FROM money GROUP BY ALL
+  SELECT person, tier, n, arg_max(currency, s) AS currency FROM charged GROUP BY ALL
 )
-SELECT 'double_billing', CASE WHEN l.across THEN 'across_stores' ELSE 'within_store' END, o.store, o.chain_key,
+SELECT 'double_billing', CASE WHEN o.across THEN 'across_stores' ELSE 'within_store' END, o.store, o.chain_key,
        o.person, coalesce(c.current_product, ''), l.currency,
-       (SELECT sum(m.amount) FROM money m WHERE m.person = o.person AND m.tier = o.tier AND m.store = o.store
-          AND m.chain_key = o.chain_key AND m.currency = l.currency)
-FROM overlap o JOIN latest l USING (person, tier, store, chain_key)
-JOIN chains c ON c.store = o.store AND c.chain_key = o.chain_key
-WHERE o.ms > {TOL};
+       (SELECT sum(m.amount) FROM charged m WHERE m.person = o.person AND m.tier = o.tier AND m.n = o.n
+          AND m.currency = l.currency)
+FROM over o JOIN latest l USING (person, tier, n)
+JOIN chains c ON c.store = o.store AND c.chain_key = o.chain_key;
 """)
 
     # ---------------------------------------------------------------- revenue
