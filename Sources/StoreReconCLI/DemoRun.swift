@@ -85,6 +85,14 @@ package enum DemoRun {
         text += "  unexpected \(u.kind)/\(u.reason) \(u.store.rawValue) \(u.chainKey) \(u.userId)\n"
       }
     }
+    // Each planted refund one source shows names its source (said only where one does not).
+    let sources = DemoRefundSourceCheck.misses(
+      result.findings.map { ($0.chainKey, $0.reason.rawValue, $0.detail) }, expected: truth.refundSources)
+    if !sources.isEmpty {
+      text +=
+        "refund source check: MISMATCH — \(sources.count) planted refund(s) one source shows not named by their finding\n"
+      for line in sources.prefix(20) { text += "  \(line)\n" }
+    }
     let tieOut = tieOutCheck(result, truth)
     text += tieOut.text
     let payouts = payoutCheck(result, truth)
@@ -92,7 +100,7 @@ package enum DemoRun {
     let exitCode: Int32 =
       !result.failedInputs.isEmpty
       ? RunError.Code.dataError.rawValue
-      : (missed.isEmpty && unexpected.isEmpty && tieOut.exact && payouts.exact ? 0 : 1)
+      : (missed.isEmpty && unexpected.isEmpty && sources.isEmpty && tieOut.exact && payouts.exact ? 0 : 1)
     return Outcome(
       result: result, truth: truth, missed: missed, unexpected: unexpected, tieOut: tieOut.result, text: text,
       exitCode: exitCode)

@@ -14,4 +14,7 @@ struct DemoGroup {
   var planted: [PlantedFinding] = []
   /// The App Store notifications about its chains (the classic world only).
   var notifications: [DemoNotification] = []
+  /// Planted refunds one source shows: chain key → the words their `refunded` finding's detail must
+  /// hold (``DemoRefundSourceCheck``).
+  var refundSources: [String: String] = [:]
 }

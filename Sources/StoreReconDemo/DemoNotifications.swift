@@ -29,7 +29,7 @@ enum DemoNotifications {
 
   /// Every notification Apple sent about the group's App Store chains: per purchase one (`SUBSCRIBED`,
   /// `DID_RENEW`, `DID_CHANGE_RENEWAL_PREF/UPGRADE`, `ONE_TIME_CHARGE`), per revocation one (`REFUND`,
-  /// `REVOKE`), each received 2 s and processed 3 s after Apple signed it.
+  /// `REVOKE`) and a `REFUND_REVERSED` where Apple reversed the refund, each received 2 s and processed 3 s after Apple signed it.
   static func make(_ group: DemoGroup, seed: UInt64, userIndex: Int, t: Instant) -> [DemoNotification] {
     var out: [DemoNotification] = []
     for (c, chain) in group.chains.enumerated() where chain.store == .appStore {
@@ -55,6 +55,11 @@ enum DemoNotifications {
             userIndex: userIndex, n: out.count)
           refund.revoked = true
           out.append(refund)
+          if let reversed = revocation.reversedAt {
+            out.append(
+              notification(
+                c, i, "REFUND_REVERSED", nil, at: reversed, seed: seed, userIndex: userIndex, n: out.count))
+          }
         }
       }
       if let expired = expiry(chain, c, seed: seed, userIndex: userIndex, n: out.count, t: t) {

@@ -40,7 +40,7 @@ extension DemoOutputs {
       chain.familyShared
         ? ",\"inAppOwnershipType\":\"FAMILY_SHARED\"" : ",\"inAppOwnershipType\":\"PURCHASED\"")
     payload.raw(",\"signedDate\":")
-    let signed = max(p.start, p.revocation?.at ?? p.start).adding(ms: rng.int64(200, 4000))
+    let signed = max(p.start, p.feedState).adding(ms: rng.int64(200, 4000))
     payload.int(min(signed, t.adding(ms: -1)).ms)
     payload.raw(chain.sandbox ? ",\"environment\":\"Sandbox\"" : ",\"environment\":\"Production\"")
     let renewal = index > 0 && !chain.periods[index - 1].isUpgraded && p.product.isSubscription
@@ -75,10 +75,11 @@ extension DemoOutputs {
     let asBought = Array(payload.bytes[..<revocationStart] + payload.bytes[revocationEnd...])
     try writeNotifications(chain, index, revoked: payload.bytes, asBought: asBought)
     line.reset()
+    let feed = p.revocation?.inFeed ?? true ? payload.bytes : asBought
     if rng.chance(50) {
-      DemoJWS.wrap(payload.bytes, into: &line, &rng)
+      DemoJWS.wrap(feed, into: &line, &rng)
     } else {
-      line.bytes.append(contentsOf: payload.bytes)
+      line.bytes.append(contentsOf: feed)
     }
     try writeJSON(apple, mayTruncate: mayTruncate)
   }

@@ -10,8 +10,11 @@ extension DemoOutputs {
     if !chain.sandbox && !chain.pending {
       for p in chain.periods where !p.isTrial {
         try writeSalesRow(chain, p, refund: false, at: p.start, device: device)
-        if let r = p.revocation, r.kind == .playRefundRow || r.kind == .playRefundAndVoid {
+        if let r = p.revocation, r.kind.hasSalesRefundRow {
           try writeSalesRow(chain, p, refund: true, at: r.at, device: device)
+        } else if let r = p.revocation, r.kind == .playEarningsRefund {
+          // Refunded in Play Console: the earnings report's `Charge refund` alone shows it.
+          reports.recordPlaySale(chain, p, refund: true, at: r.at, device: device, inSales: false)
         }
       }
     }
@@ -62,7 +65,8 @@ extension DemoOutputs {
   private func writeSalesRow(_ chain: DemoChain, _ p: DemoPeriod, refund: Bool, at: Instant, device: String)
     throws
   {
-    reports.recordPlaySale(chain, p, refund: refund, at: at, device: device)
+    let earningsLacks = refund && p.revocation?.kind == .playRefundRowOnly
+    reports.recordPlaySale(chain, p, refund: refund, at: at, device: device, inEarnings: !earningsLacks)
     let amounts = chain.country.playAmounts(p.product.tier)
     let currency = chain.country.currency
     try writeSalesRow(

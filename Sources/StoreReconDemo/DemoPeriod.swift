@@ -27,10 +27,17 @@ struct DemoPeriod {
   /// Apple `commitmentInfo` of a monthly payment of a 12-month commitment (`billingPlanType` `MONTHLY`).
   var commitment: DemoCommitment?
 
+  /// The state the transaction feed's copy was read in: the revocation where the feed carries it;
+  /// else the reversal the feed was read after, or the purchase it was read after (a refund only a
+  /// REFUND notification carries).
+  var feedState: Instant {
+    guard let revocation else { return start }
+    return revocation.inFeed ? revocation.at : (revocation.reversedAt ?? start)
+  }
+
   /// Is this purchase revoked at or before `t`?
   func isRevoked(at t: Instant) -> Bool {
-    guard let revocation else { return false }
-    return revocation.at <= t
+    revocation?.isEffective(at: t) ?? false
   }
 }
 

@@ -33,6 +33,12 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   // (paid month by month, Apple retrying, an earlier month refunded).
   case appleCommitmentRefunded, appleCommitmentNoGrace
   case appleCommitmentPaid, appleCommitmentRetry, appleCommitmentOldRefund
+  // Refunds one source shows (docs/rules.md#every-source-of-a-refund): four planted problems (a Play
+  // lifetime unlock refunded only in the earnings report, one only by a sales `Refund` row, a Play
+  // subscription only voided, an App Store refund only the app's log of REFUND notifications knows)
+  // and a trap (an App Store refund Apple reversed).
+  case playEarningsRefundOnly, playSalesRefundOnly, playVoidOnly, appleRefundNoticeOnly
+  case appleRefundReversed
 
   /// The store whose data the scenario builds (goodwill and promo grants have none; they use one
   /// store's timestamp precision).
@@ -41,7 +47,8 @@ enum DemoScenario: Int, CaseIterable, Sendable {
     case .playUnclaimed, .playLockedOut, .playNoStoreRecord, .playTestPurchase, .playRefundRow, .playVoided,
       .playSuperseded, .playStoreExpired, .playOverextended, .playProductMismatch, .playDuplicateClaim,
       .playOldRefund, .playOldVoid, .playUpgradeClean, .playExactBound, .playPending, .playTestUnclaimed,
-      .playSalesOnly, .playTrialConverted, .playTrialExpired, .promoOnly, .playUpgradeLeftRenewing:
+      .playSalesOnly, .playTrialConverted, .playTrialExpired, .promoOnly, .playUpgradeLeftRenewing,
+      .playEarningsRefundOnly, .playSalesRefundOnly, .playVoidOnly:
       return .play
     default:
       return .appStore
@@ -51,7 +58,7 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   /// Does this scenario plant a finding (as opposed to being a trap)?
   var isPlanted: Bool {
     rawValue <= DemoScenario.playUpgradeLeftRenewing.rawValue || self == .appleCommitmentRefunded
-      || self == .appleCommitmentNoGrace
+      || self == .appleCommitmentNoGrace || (isOneSourceRefund && self != .appleRefundReversed)
   }
 
   /// Users the scenario occupies: a duplicate claim needs the owner and a second claimer.
@@ -61,11 +68,21 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   static func count(forUsers users: Int) -> Int { max(2, users / 1000) }
 
   /// How many times this scenario occurs for `users` users: ``count(forUsers:)``, except that the
-  /// commitment-plan scenarios need 1,000 users (so that smaller worlds stay as they were).
-  func count(forUsers users: Int) -> Int {
-    isCommitment && users < 1000 ? 0 : DemoScenario.count(forUsers: users)
+  /// commitment-plan scenarios need 1,000 users (so that smaller worlds stay as they were), and the
+  /// one-source refunds need 1,000 users and the classic world (`classic`: the one with the app's
+  /// notification log and the classic store files).
+  func count(forUsers users: Int, classic: Bool = true) -> Int {
+    if isCommitment && users < 1000 { return 0 }
+    if isOneSourceRefund && (users < 1000 || !classic) { return 0 }
+    return DemoScenario.count(forUsers: users)
   }
 
   /// A scenario of an App Store commitment plan.
-  var isCommitment: Bool { rawValue >= DemoScenario.appleCommitmentRefunded.rawValue }
+  var isCommitment: Bool {
+    (DemoScenario.appleCommitmentRefunded.rawValue...DemoScenario.appleCommitmentOldRefund.rawValue)
+      .contains(rawValue)
+  }
+
+  /// A scenario of a refund one source shows (or, the trap, a refund reversed).
+  var isOneSourceRefund: Bool { rawValue >= DemoScenario.playEarningsRefundOnly.rawValue }
 }

@@ -53,7 +53,7 @@ extension DemoStoreReports {
       appleEarned[code, default: (0, 0)].units += quantity
       appleEarned[code, default: (0, 0)].earned += quantity * unit
     }
-    if let r = p.revocation, r.kind != .familyRevoke, !p.isUpgraded, r.at <= t, inMonth(r.at) {
+    if let r = p.revocation, r.kind != .familyRevoke, !p.isUpgraded, r.isEffective(at: t), inMonth(r.at) {
       appleEarned[code, default: (0, 0)].earned -= quantity * unit
     }
   }

@@ -65,10 +65,15 @@ extension DemoStoreReports {
   func plantPlay(_ ids: inout DemoIdentifiers) throws -> [EarningsRow] {
     var rng = DemoRandom(seed: seed, stream: 0x71E0_9A1A_0000_0000)
     var salesPerOrder: [String: Int] = [:]
-    for s in playSales { salesPerOrder["\(s.orderId) \(s.month)", default: 0] += 1 }
+    for s in playSales where s.inSales { salesPerOrder["\(s.orderId) \(s.month)", default: 0] += 1 }
+    // The orders and cells of refunds one report shows are left alone: their rows stay as written.
+    let oneSided = playSales.filter(\.isOneSided)
+    let oneSidedOrders = Set(oneSided.map(\.orderId))
+    let oneSidedCells = Set(oneSided.map(\.cell))
     var candidates = playSales.indices.filter {
       !playSales[$0].refund && !playSales[$0].inExperiment
         && salesPerOrder["\(playSales[$0].orderId) \(playSales[$0].month)"] == 1
+        && !oneSidedOrders.contains(playSales[$0].orderId) && !oneSidedCells.contains(playSales[$0].cell)
     }
     candidates.sort {
       (playSales[$0].month, playSales[$0].orderId) < (playSales[$1].month, playSales[$1].orderId)
@@ -91,7 +96,7 @@ extension DemoStoreReports {
     let fees = Set([try take(ownCell: false), try take(ownCell: false)])
     let templates = [try take(ownCell: true), try take(ownCell: true)]
     var rows: [EarningsRow] = []
-    for (index, sale) in playSales.enumerated() where !missing.contains(index) {
+    for (index, sale) in playSales.enumerated() where !missing.contains(index) && sale.inEarnings {
       if amounts.contains(index) {
         let item = sale.country.playAmounts(sale.product.tier).item
         rows += earningsRows(sale, charge: item + max(1, item / 10))
@@ -115,37 +120,39 @@ extension DemoStoreReports {
   func playTruth(_ rows: [EarningsRow]) throws -> (cells: [PlantedTieOutCell], orders: [PlantedTieOutOrder]) {
     var ledger: [CellKey: Money] = [:]
     var report: [CellKey: Money] = [:]
-    struct Order {
-      var sales: Int64 = 0
-      var inSales = false
-      var charge: Int64 = 0
-      var fee: Int64 = 0
-      var inEarnings = false
-      var product = DemoProduct.playMonthly
-    }
-    var orders: [String: Order] = [:]
+    var orders: [String: PlayOrderSides] = [:]
     let item = { (s: PlaySale) in s.country.playAmounts(s.product.tier).item }
-    for s in playSales {
+    for s in playSales where s.inSales {
       let sign: Int64 = s.refund ? -1 : 1
       ledger[s.cell, default: Money()].units += sign
       ledger[s.cell, default: Money()].gross += sign * item(s)
       let key = "\(s.orderId)\t\(s.month)"
-      orders[key, default: Order()].sales += sign * item(s)
-      orders[key, default: Order()].inSales = true
-      orders[key, default: Order()].product = s.product
+      orders[key, default: PlayOrderSides()].sales += sign * item(s)
+      orders[key, default: PlayOrderSides()].inSales = true
+      orders[key, default: PlayOrderSides()].product = s.product
+      if s.refund {
+        orders[key, default: PlayOrderSides()].salesRefunds += 1
+      } else {
+        orders[key, default: PlayOrderSides()].salesCharges += 1
+      }
     }
     for r in rows {
       let key = "\(r.orderId)\t\(r.month)"
-      orders[key, default: Order()].inEarnings = true
+      orders[key, default: PlayOrderSides()].inEarnings = true
       switch r.type {
       case .charge, .chargeRefund:
         report[r.cell, default: Money()].units += r.type == .charge ? 1 : -1
         report[r.cell, default: Money()].gross += r.amount
-        orders[key, default: Order()].charge += r.amount
-      case .googleFee, .googleFeeRefund: orders[key, default: Order()].fee -= r.amount
+        orders[key, default: PlayOrderSides()].charge += r.amount
+        if r.type == .charge {
+          orders[key, default: PlayOrderSides()].earningsCharges += 1
+        } else {
+          orders[key, default: PlayOrderSides()].earningsRefunds += 1
+        }
+      case .googleFee, .googleFeeRefund: orders[key, default: PlayOrderSides()].fee -= r.amount
       default: break
       }
-      if !(orders[key]?.inSales ?? false) { orders[key, default: Order()].product = r.product }
+      if !(orders[key]?.inSales ?? false) { orders[key, default: PlayOrderSides()].product = r.product }
     }
     var cells: [PlantedTieOutCell] = []
     for c in Set(report.keys).union(ledger.keys) {
@@ -155,20 +162,11 @@ extension DemoStoreReports {
     var planted: [PlantedTieOutOrder] = []
     for (key, o) in orders {
       let parts = key.split(separator: "\t")
-      let estimate = DemoStoreReports.fee(o.sales, bp: DemoStoreReports.feeBp(o.product))
-      let status: TieOutOrder.Status =
-        !o.inEarnings
-        ? .missingInEarnings
-        : !o.inSales
-          ? .missingInSales
-          : o.sales != o.charge ? .amountDiffers : abs(o.fee - estimate) > 1 ? .feeDiffers : .match
+      let status = o.status
       guard status != .match, let month = CivilDate.parse(String(parts[1])) else { continue }
       planted.append(PlantedTieOutOrder(orderId: String(parts[0]), month: month, status: status))
     }
-    try DemoStoreReports.verify(
-      cells.map(\.status), planned: DemoStoreReports.playCellPlan, "Play tie-out cells")
-    try DemoStoreReports.verify(
-      planted.map(\.status), planned: DemoStoreReports.playOrderPlan, "Play tie-out orders")
+    try verifyPlay(cells: cells, orders: planted)
     return (cells.sorted(), planted.sorted())
   }
 }

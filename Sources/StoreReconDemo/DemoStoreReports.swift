@@ -63,6 +63,14 @@ final class DemoStoreReports {
     var device: String
     /// The chain's owner is assigned to the price experiment.
     var inExperiment = false
+    /// The sales report has the row; `false`: a refund only the earnings report shows.
+    var inSales = true
+    /// The earnings report has the row's `Charge`/`Charge refund`; `false`: a refund only the sales
+    /// report shows.
+    var inEarnings = true
+
+    /// A refund one Play report shows and the other lacks.
+    var isOneSided: Bool { !inSales || !inEarnings }
 
     var cell: CellKey {
       CellKey(
@@ -108,7 +116,14 @@ final class DemoStoreReports {
     self.t = t
     self.seed = seed
     appleDays = (1...30).reversed().map { CivilDate(daysSinceEpoch: asOf.daysSinceEpoch - Int64($0)) }
-    // Full UTC months that end at or before T: the last three.
+    playMonths = DemoStoreReports.earningsMonths(t: t)
+    self.countries = Dictionary(uniqueKeysWithValues: countries.map { ($0.alpha2, $0) })
+    countryOrder = countries.map(\.alpha2)
+  }
+
+  /// The earnings months (first days), oldest first: the last three full UTC months that end at or
+  /// before `t`.
+  static func earningsMonths(t: Instant) -> [CivilDate] {
     let last = DemoCalendar.date(t.adding(ms: -1))
     var month = CivilDate(year: last.year, month: last.month, day: 1)
     if last.next.day != 1 { month = DemoStoreReports.previousMonth(month) }
@@ -117,9 +132,7 @@ final class DemoStoreReports {
       months.insert(month, at: 0)
       month = DemoStoreReports.previousMonth(month)
     }
-    playMonths = months
-    self.countries = Dictionary(uniqueKeysWithValues: countries.map { ($0.alpha2, $0) })
-    countryOrder = countries.map(\.alpha2)
+    return months
   }
 
   static func previousMonth(_ month: CivilDate) -> CivilDate {
@@ -162,7 +175,8 @@ final class DemoStoreReports {
         appleLedger[key.cell(currency), default: Money()].free += quantity
       }
     }
-    guard let r = p.revocation, r.kind != .familyRevoke, !p.isUpgraded, r.at <= t, p.priceMinor > 0 else {
+    guard let r = p.revocation, r.kind != .familyRevoke, !p.isUpgraded, r.isEffective(at: t), p.priceMinor > 0
+    else {
       return
     }
     let refundDay = DemoPacific.day(r.at)
@@ -216,15 +230,20 @@ final class DemoStoreReports {
     }
   }
 
-  /// Records one Play sales row of a production chain, if it falls in an earnings month (UTC).
-  func recordPlaySale(_ chain: DemoChain, _ p: DemoPeriod, refund: Bool, at: Instant, device: String) {
+  /// Records one Play sales row of a production chain, if it falls in an earnings month (UTC);
+  /// `inSales` or `inEarnings` false: a refund only the other report shows.
+  func recordPlaySale(
+    _ chain: DemoChain, _ p: DemoPeriod, refund: Bool, at: Instant, device: String, inSales: Bool = true,
+    inEarnings: Bool = true
+  ) {
     let date = DemoCalendar.date(at)
     let month = CivilDate(year: date.year, month: date.month, day: 1)
     guard playMonths.contains(month) else { return }
     playSales.append(
       PlaySale(
         orderId: p.orderId, at: at, month: month, refund: refund, product: p.product, country: chain.country,
-        device: device, inExperiment: experimentUsers.contains(chain.ownerId)))
+        device: device, inExperiment: experimentUsers.contains(chain.ownerId), inSales: inSales,
+        inEarnings: inEarnings))
   }
 
   // MARK: - Rules

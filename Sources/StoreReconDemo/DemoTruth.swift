@@ -11,6 +11,9 @@ package struct DemoTruth: Sendable {
   package var experimentArms: [DemoArmTruth]
   /// The tie-out the store reports were built to give: `truth/planted_tieout*.csv`.
   package var tieOut: DemoTieOutTruth
+  /// Planted refunds one source shows: chain key → the words their `refunded` finding's detail must
+  /// hold (``DemoRefundSourceCheck``).
+  package var refundSources: [String: String] = [:]
 
   /// Creates a truth.
   package init(

@@ -23,7 +23,7 @@ package enum DemoWorld {
 
     // Special users: every scenario `count` times, shuffled, spread evenly among clean users.
     var specials = DemoScenario.allCases.flatMap {
-      Array(repeating: $0, count: $0.count(forUsers: options.users))
+      Array(repeating: $0, count: $0.count(forUsers: options.users, classic: options.writesNotificationLog))
     }
     var layout = DemoRandom(seed: options.seed, stream: 0x5EC1_A150_0000_0000)
     layout.shuffle(&specials)
@@ -39,6 +39,7 @@ package enum DemoWorld {
       asOf: options.asOf, t: builder.t, seed: options.seed, countries: builder.countries)
     let outputs = try DemoOutputs(directory: directory, t: builder.t, options: options, reports: reports)
     var planted: [PlantedFinding] = []
+    var refundSources: [String: String] = [:]
     var next = 0
     var index = 0
     var malformedEntitlements: Set<DemoScenario> = []
@@ -67,6 +68,7 @@ package enum DemoWorld {
         }
       }
       planted += group.planted
+      refundSources.merge(group.refundSources) { a, _ in a }
       experiment.record(group)
       reports.noteExperimentUsers(group)
       try outputs.emit(group, userIndex: index, &rng)
@@ -80,9 +82,11 @@ package enum DemoWorld {
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
     files += try writeFixedFiles(options, builder: builder, experiment: experiment, into: directory)
-    return DemoTruth(
+    var truth = DemoTruth(
       planted: planted, files: files.sorted(), rejectsPerFile: outputs.rejects,
       experimentArms: experiment.arms, tieOut: tieOut)
+    truth.refundSources = refundSources
+    return truth
   }
 
   /// The group of special `scenario` starting at user `index`, its truth checked against the rules (the

@@ -124,8 +124,11 @@ struct DemoWorldTests {
     let world = try GeneratedWorld(users: 2000, seed: seed, asOf: asOf)
     defer { world.remove() }
     let notification = world.truth.planted.filter { $0.kind.hasPrefix("notification_") }
-    // 33 planted scenarios (two of them commitment plans, present from 1,000 users), twice each.
-    #expect(world.truth.planted.count - notification.count == 33 * 2)
+    // 37 planted scenarios (two of them commitment plans and four refunds one source shows, present
+    // from 1,000 users), twice each.
+    #expect(world.truth.planted.count - notification.count == 37 * 2)
+    // Each refund one source shows is checked for naming its source.
+    #expect(world.truth.refundSources.count == 4 * 2)
     // Two of each notification plant, on top of the refunds, expiries and lock-outs they follow.
     #expect(notification.filter { $0.reason == "never_received" }.count == 2)
     #expect(notification.filter { $0.reason == "unprocessed" }.count >= 2)

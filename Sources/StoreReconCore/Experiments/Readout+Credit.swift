@@ -237,8 +237,8 @@ extension Readout {
 
   /// Maturity of a credited lineage: `nil` unless it is a subscription purchase (paid, or at least a
   /// trial); else the instant (ms) it is mature — mature by T when that is at or before T: the end of
-  /// its first billing period from its first charge; without a charge, its latest paid-through, else its
-  /// original purchase.
+  /// its first billing period from its first charge (a commitment plan's payment: the end of its month);
+  /// without a charge, its latest paid-through, else its original purchase.
   @inline(always)
   static func maturity(
     _ charges: [ChargeMoney], trial: Bool, headFirst: PackedRecord?, eligible: [Int], original: Int64,
@@ -248,8 +248,15 @@ extension Readout {
     let subscription = typedVariant.map { c.facts.subscription[Int($0)] } ?? true
     guard subscription && (!charges.isEmpty || trial) else { return nil }
     if let first = charges.first {
-      let variant = s.record(number: Int(first.record)).variant
-      return c.facts.period[Int(variant)].advance(Instant(ms: first.at)).ms
+      let n = Int(first.record)
+      let record = s.record(number: n)
+      if s.storage.rareFields(n)?.commitment != nil {
+        // A payment of a commitment plan buys its own month, whatever the product's (yearly) period
+        // (docs/rules.md#commitment-plans): the chain has had its chance to pay again a month on.
+        return record.expires != PackedRecord.none
+          ? record.expires : BillingPeriod.oneMonth.advance(Instant(ms: first.at)).ms
+      }
+      return c.facts.period[Int(record.variant)].advance(Instant(ms: first.at)).ms
     }
     var latest = PackedRecord.none
     for i in eligible where s.chain(i).paidThrough != PackedRecord.none {
