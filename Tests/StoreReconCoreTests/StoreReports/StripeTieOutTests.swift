@@ -151,3 +151,27 @@ import Testing
     #expect(conflict.id == "txn_1" && conflict.second == Origin(file: 2, line: 3))
   }
 }
+
+/// Settled Stripe proceeds: the report's actual net by charge id, or by the invoice a subscription's
+/// charge belongs to (docs/tieout.md#proceeds-in-revenuecsv).
+@Suite struct StripeSettledTests {
+  @Test func theActualNetByChargeOrInvoiceAndTheRefundsSide() {
+    let rows = [
+      StripeTieOutTests.row("txn_1", charge: "ch_1", gross: 1000, fee: 59, at: 1),
+      StripeTieOutTests.row(
+        "txn_2", charge: "ch_1", gross: -400, fee: 0, at: 2, category: "refund", source: "re_1"),
+      StripeTieOutTests.row(
+        "txn_3", charge: "ch_1", gross: -600, fee: 1500, at: 3, category: "dispute", source: "du_1"),
+    ]
+    var line = StripeTieOutTests.charge("ch_1", 1000, at: 1)
+    line.invoiceId = "in_1"
+    let settled = StripeSettled(rows, feed: [line])
+    let usd = StripeTieOutTests.usd
+    #expect(settled.net("ch_1", currency: usd, refund: false) == 941)
+    #expect(settled.net("in_1", currency: usd, refund: false) == 941)
+    #expect(settled.net("in_1", currency: usd, refund: true) == -2500)
+    #expect(settled.net("in_2", currency: usd, refund: false) == nil)
+    // Without the feed's link the invoice is not known, and the charge falls back to the estimate.
+    #expect(StripeSettled(rows).net("in_1", currency: usd, refund: false) == nil)
+  }
+}
