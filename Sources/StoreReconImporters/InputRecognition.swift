@@ -33,6 +33,8 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
   case appNotifications
   /// Stripe API objects as JSON Lines (`"object"` and `"livemode"`).
   case stripeObjects
+  /// Stripe's itemized balance change report (`balance_transaction_id`, `reporting_category`).
+  case stripeBalance
   /// Nothing recognisable (empty, or another format).
   case unknown
 
@@ -60,6 +62,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     case .appCredits: return "the app's credits"
     case .appNotifications: return "the app's notification log"
     case .stripeObjects: return "Stripe API objects (JSON Lines)"
+    case .stripeBalance: return "a Stripe balance report (balance_change_from_activity.itemized)"
     case .unknown: return "an unrecognised file"
     }
   }
@@ -82,6 +85,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     case .appCredits: return "credits"
     case .appNotifications: return "a notification log"
     case .stripeObjects: return "Stripe API objects"
+    case .stripeBalance: return "a Stripe balance report"
     case .unknown: return "this input"
     }
   }
@@ -103,6 +107,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     ("app.credits", "app.credits", .appCredits),
     ("app.notifications", "app.notifications", .appNotifications),
     ("stripe.objects", "stripe.objects", .stripeObjects),
+    ("stripe.reports", "stripe.reports", .stripeBalance),
   ]
 }
 
@@ -216,6 +221,7 @@ package enum InputRecognition {
     if has("product type identifier", "units", "developer proceeds", "begin date") { return .appleSales }
     if has("transaction date", "transaction type", "amount (merchant currency)") { return .playEarnings }
     if has("order number", "financial status") { return .playSales }
+    if has("balance_transaction_id", "reporting_category") { return .stripeBalance }
     if has("entitlement_id", "user_id") { return .appEntitlements }
     if has("credit_id", "transaction_id") { return .appCredits }
     if has("notification_id", "payload") { return .appNotifications }

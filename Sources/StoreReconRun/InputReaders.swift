@@ -272,6 +272,9 @@ package enum InputReaders {
     case "play.earnings":
       return try PlayEarningsReportImporter().read(
         path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
+    case "stripe.reports":
+      return try StripeBalanceReportImporter().read(
+        path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
     default:
       return nil
     }

@@ -34,3 +34,35 @@ extension ReconciliationRun {
     }
   }
 }
+
+extension ReconciliationRun {
+  /// Stripe's balance reports read once per balance transaction: a row repeating an earlier one counts
+  /// as a duplicate; two rows of one balance transaction with other values stop the run with exit 65
+  /// naming both (docs/inputs.md#stripe-balance-reports).
+  package static func readStripeBalanceOnce(_ inputs: inout Inputs, progress: any ProgressSink)
+    throws(RunError)
+  {
+    let names = inputs.reports.map(\.path)
+    func name(_ file: Int32) -> String {
+      Int(file) < names.count ? names[Int(file)] : "input \(file)"
+    }
+    switch StripeBalanceCopies.readOnce(&inputs.storeReports.stripeBalance) {
+    case .failure(let c):
+      throw RunError(
+        .dataError,
+        "stripe.reports: balance transaction \(c.id) is in \(name(c.first.file)) line \(c.first.line) and "
+          + "\(name(c.second.file)) line \(c.second.line) with different values: keep one of the reports "
+          + "(docs/inputs.md#stripe-balance-reports)")
+    case .success(let dropped):
+      for (file, rows) in dropped.sorted(by: { $0.key < $1.key }) {
+        progress.note(
+          "note: \(name(file)) repeats \(rows) balance transaction(s) an earlier Stripe report holds: "
+            + "counted once, as duplicates")
+        let i = Int(file)
+        guard i < inputs.reports.count else { continue }
+        inputs.reports[i].duplicates += rows
+        inputs.reports[i].counts.accepted -= rows
+      }
+    }
+  }
+}

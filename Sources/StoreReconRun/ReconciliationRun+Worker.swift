@@ -141,6 +141,7 @@ extension ReconciliationRun {
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try afterRead()
     try readStoreReportsOnce(&inputs, progress: progress)
+    try readStripeBalanceOnce(&inputs, progress: progress)
     let readMs = milliseconds(clock.now - started)
     // A webhook redelivered is one notification (docs/notifications.md#redeliveries).
     var repeats: [NotificationRepeats.Repeat] = []

@@ -221,9 +221,9 @@ package enum ReconciliationRun {
     inputs.builder.strictInputs = Set(strict.map { Int32($0) })
     let refusals = keepNotifications(
       filter, in: &inputs.rows, counting: strict.contains { plan[$0].role.contains("notification") })
-    var storeReports = StoreReportRows()
-    var usedRejectNames = Set<String>()
     let stripe = readStripe(plan, skipping: damagedContainers, engine: engine, progress: progress)
+    var storeReports = StoreReportRows(stripeFeed: stripe?.feed ?? [])
+    var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
       let name = rejectsFileName(input, index: index, used: &usedRejectNames)
       let sink = RejectFileSink(
@@ -535,7 +535,7 @@ package enum ReconciliationRun {
       ("app_store.financial_summaries", config.appStoreFinancialSummaries),
       ("play.earnings", config.playEarnings),
       ("app_store.notification_history", config.appStoreNotificationHistory),
-      ("stripe.objects", config.stripeObjects),
+      ("stripe.objects", config.stripeObjects), ("stripe.reports", config.stripeReports),
     ]
     for (role, patterns) in groups {
       for pattern in patterns {

@@ -43,6 +43,8 @@ package struct RunConfig: Sendable {
   package var playVoided: [String] = []
   /// Stripe API objects as JSON Lines (`stripe.objects`, glob patterns).
   package var stripeObjects: [String] = []
+  /// Stripe's itemized balance change reports (`stripe.reports`, glob patterns).
+  package var stripeReports: [String] = []
   /// The metadata key naming the app's user on a Stripe subscription or customer.
   package var stripeUserMetadataKey = "app_user_id"
   /// App rows from CSV files.
@@ -205,6 +207,7 @@ package struct RunConfig: Sendable {
       strings: strings)
     let stripe = try object(root["stripe"], "stripe")
     config.stripeObjects = try strings(stripe["objects"], "stripe.objects")
+    config.stripeReports = try strings(stripe["reports"], "stripe.reports")
     if let key = stripe["userMetadataKey"] {
       guard let text = key as? String, !text.isEmpty else {
         throw fail("stripe.userMetadataKey must be a metadata key such as \"app_user_id\"")
@@ -300,7 +303,7 @@ package struct RunConfig: Sendable {
   /// Whether the config names any of the stores' own money reports.
   package var hasStoreReports: Bool {
     !(appStoreSalesReports.isEmpty && appStoreSubscriberReports.isEmpty && appStoreFinancialReports.isEmpty
-      && appStoreFinancialSummaries.isEmpty && playEarnings.isEmpty)
+      && appStoreFinancialSummaries.isEmpty && playEarnings.isEmpty && stripeReports.isEmpty)
   }
 
   /// Stores for which the config names at least one export.

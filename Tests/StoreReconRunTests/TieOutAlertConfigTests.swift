@@ -33,7 +33,7 @@ struct TieOutAlertConfigTests {
       (
         ["tieout_orders/report_more": ["maxCount": 0]],
         "'report_more' is not a tieout_orders status (match, missing_in_earnings, missing_in_sales, amount_differs, "
-          + "fee_differs, refund_not_in_earnings, refund_not_in_sales)"
+          + "fee_differs, refund_not_in_earnings, refund_not_in_sales, missing_in_report, missing_in_feed)"
       ),
       (["tieout": ["maxCount": 0]], "'tieout' must be tieout/<status>"),
       (["tieout/match/x": ["maxCount": 0]], "'tieout/match/x' must be tieout/<status>"),

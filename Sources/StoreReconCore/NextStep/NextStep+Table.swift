@@ -175,5 +175,15 @@ extension NextStep {
       "Open the order in Play Console (Order management): a refund made in the console settles in the "
         + "earnings report; download the month's sales report again, and check that the entitlement was revoked.",
       "tieout.md#refund_not_in_sales"),
+    NextStep(
+      .tieOutOrder(.missingInReport),
+      "Look the charge or refund up in the Stripe Dashboard: a test-mode object marked live, a charge that "
+        + "failed, or a balance report run before it settled; run the report again for its day.",
+      "tieout.md#missing_in_report"),
+    NextStep(
+      .tieOutOrder(.missingInFeed),
+      "Look the charge or refund up in the Stripe Dashboard: fetch stripe.objects again (missed pages or "
+        + "webhooks not stored), or it is a payment of another product of the account.",
+      "tieout.md#missing_in_feed"),
   ]
 }

@@ -32,6 +32,8 @@ package struct PayoutLine: Sendable, Equatable {
     case proceedsDiffers = "proceeds_differs"
     /// Apple: the payment is not Σ Proceeds of the regions (``sourceMinor``).
     case paymentDiffers = "payment_differs"
+    /// Stripe: the payout's balance transactions' gross less fee is not their net.
+    case netDiffers = "net_differs"
   }
 
   /// The store paid from.

@@ -14,7 +14,8 @@ package enum Payouts {
   /// The payout lines of `reports`, ordered by ``PayoutLine/ordered(_:_:)``; `fx` gives the FX table's
   /// rates (none without one).
   package static func lines(_ reports: StoreReportRows, fx: FXRateBook? = nil) -> [PayoutLine] {
-    (playLines(reports.playEarnings) + appleLines(reports, fx: fx)).sorted(by: PayoutLine.ordered)
+    (playLines(reports.playEarnings) + appleLines(reports, fx: fx) + stripeLines(reports.stripeBalance))
+      .sorted(by: PayoutLine.ordered)
   }
 
   // MARK: - Google Play

@@ -75,9 +75,12 @@ package enum RevenueProceeds {
     var appleReported: PerUnit = [:]
     /// Play order id → (Σ charge-side rows, Σ refund-side rows, has refund rows).
     var play: [PlayOrderKey: (charge: Int64, refund: Int64, refunded: Bool)] = [:]
+    /// Stripe's balance report, by charge and invoice id.
+    var stripe: StripeSettled
 
     init(reports: StoreReportRows, settings: TieOutSettings) {
       self.settings = settings
+      stripe = StripeSettled(reports.stripeBalance, feed: reports.stripeFeed)
       var index: [CivilDate: Int] = [:]
       for (i, span) in settings.appleDays.enumerated() { index[span.day] = i }
       for row in reports.appleSales
@@ -211,6 +214,13 @@ package enum RevenueProceeds {
           return (entry.charge, .settled)
         }
       }
+    }
+    if store == .stripe, !book.stripe.isEmpty,
+      let net = book.stripe.net(
+        r.transactionId.string(pool: view.pool), currency: Currency(tableIndex: Int(r.currency) - 1),
+        refund: r.kind == .refund)
+    {
+      return (r.kind == .refund ? -net : net, .settled)
     }
     if store == .appStore, let key = appleKey(r, view, book: book), let (perUnit, source) = book.apple(key) {
       return (perUnit * Int64(products.quantity(ofVariant: r.variant)), source)

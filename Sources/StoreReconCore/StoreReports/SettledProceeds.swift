@@ -12,7 +12,7 @@ package final class SettledProceeds: Sendable {
   }
 
   /// Whether any settlement report was read.
-  package var isEmpty: Bool { book.play.isEmpty && book.appleSettled.isEmpty }
+  package var isEmpty: Bool { book.play.isEmpty && book.appleSettled.isEmpty && book.stripe.isEmpty }
 
   /// The settled proceeds of charge record `n` of a `store` chain, if a settlement covers it.
   func proceeds(_ n: Int, _ r: PackedRecord, _ view: borrowing LedgerView, store: Store) -> Int64? {
@@ -29,7 +29,10 @@ package final class SettledProceeds: Sendable {
       guard let found = book.appleSettled[key], let perUnit = found else { return nil }
       return perUnit * Int64(view.products.quantity(ofVariant: r.variant))
     case .stripe:
-      return nil
+      guard !book.stripe.isEmpty else { return nil }
+      return book.stripe.net(
+        r.transactionId.string(pool: view.pool), currency: Currency(tableIndex: Int(r.currency) - 1),
+        refund: false)
     }
   }
 }

@@ -283,19 +283,27 @@ package struct StoreReportRows: Sendable {
   /// Apple's financial summaries (Payments and Financial Reports): region lines and payments.
   package var appleFinancialSummary: [AppleFinancialSummaryRow] = []
   package var applePayments: [AppleFinancialPayment] = []
+  /// Stripe's itemized balance change reports (`stripe.reports`): one row per balance transaction.
+  package var stripeBalance: [StripeBalanceRow] = []
+  /// The Stripe charges and refunds of the transaction feed (`stripe.objects`), which the balance
+  /// report ties out against; not a report, carried here so the tie-out has both sides.
+  package var stripeFeed: [StripeFeedLine] = []
 
   /// No rows.
   package init() {}
 
+  /// No report rows yet, the Stripe feed's charges and refunds.
+  package init(stripeFeed: [StripeFeedLine]) { self.stripeFeed = stripeFeed }
+
   /// Whether no report was read (or every one was empty).
   package var isEmpty: Bool {
     appleSales.isEmpty && appleSubscriber.isEmpty && appleFinancial.isEmpty && playEarnings.isEmpty
-      && appleFinancialSummary.isEmpty
+      && appleFinancialSummary.isEmpty && stripeBalance.isEmpty
   }
 
   /// How many rows were read, all reports together.
   package var count: Int {
     appleSales.count + appleSubscriber.count + appleFinancial.count + playEarnings.count
-      + appleFinancialSummary.count + applePayments.count
+      + appleFinancialSummary.count + applePayments.count + stripeBalance.count
   }
 }

@@ -66,6 +66,14 @@ extension TieOut {
   /// The tie-out of the ledger's transactions against the stores' reports: Apple cells per Summary
   /// Sales report day, Play cells and orders per earnings month. docs/tieout.md states the rules.
   package static func build(ledger: Ledger, reports: StoreReportRows, settings: TieOutSettings) -> TieOut {
+    var tieOut = buildStores(ledger: ledger, reports: reports, settings: settings)
+    tieOut.orders += StripeTieOut.orders(
+      feed: reports.stripeFeed, rows: reports.stripeBalance, settings: settings, asOf: ledger.asOf)
+    return tieOut
+  }
+
+  /// The App Store's and Google Play's tie-out.
+  static func buildStores(ledger: Ledger, reports: StoreReportRows, settings: TieOutSettings) -> TieOut {
     guard !reports.appleSales.isEmpty || !reports.playEarnings.isEmpty else { return TieOut() }
     // The feed's order lines go in as they are (a partition's go through their texts, feedRows).
     let (salesDays, months) = periods(reports, settings: settings, t: ledger.asOf.ms)

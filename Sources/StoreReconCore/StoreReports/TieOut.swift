@@ -88,6 +88,11 @@ package struct TieOutOrder: Sendable, Equatable {
     /// The earnings report refunds the order in the month (a `Charge refund`); the sales report has no
     /// `Refund` row of it.
     case refundNotInSales = "refund_not_in_sales"
+    /// Stripe: the feed's charge or refund has no balance transaction in the balance report, which covers
+    /// its instant.
+    case missingInReport = "missing_in_report"
+    /// Stripe: the balance report has a charge or refund the feed (`stripe.objects`) does not.
+    case missingInFeed = "missing_in_feed"
 
     package static func < (lhs: Status, rhs: Status) -> Bool {
       (Status.allCases.firstIndex(of: lhs) ?? 0) < (Status.allCases.firstIndex(of: rhs) ?? 0)

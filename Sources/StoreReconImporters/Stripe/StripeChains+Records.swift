@@ -49,6 +49,7 @@ extension StripeChains {
     }
     t.originalAt = s?.start
     t.accountToken = userId(subscription: s, customer: invoice.customer ?? s?.customer)
+    addFeed(invoice: invoice, product: t.productId, live: invoice.live)
     addMoneyBack(invoice.charges + invoice.intents, to: &t)
   }
 
@@ -64,7 +65,50 @@ extension StripeChains {
     t.accountToken =
       StripeParts.metadata(charge.metadata, userMetadataKey)
       ?? StripeParts.metadata(charge.customer.flatMap { customers[$0] }, userMetadataKey)
+    addFeed(charge, invoice: "", product: product)
     addMoneyBack([charge.id] + (charge.intent.map { [$0] } ?? []), to: &t)
+  }
+
+  /// The feed lines of a paid invoice: its succeeded charges (the invoice itself where the feed has none
+  /// of them) and their refunds.
+  mutating func addFeed(invoice: StripeParts.Invoice, product: String, live: Bool) {
+    let paid = invoice.charges.compactMap { charges[$0] }.filter { $0.succeeded && $0.amount > 0 }
+    guard paid.isEmpty else {
+      for charge in paid.sorted(by: { $0.id < $1.id }) {
+        addFeed(charge, invoice: invoice.id, product: product)
+      }
+      return
+    }
+    guard let currency = invoice.currency, invoice.amountPaid > 0 else { return }
+    var line = StripeFeedLine(
+      kind: .charge, id: invoice.id, chargeId: "", amountMinor: invoice.amountPaid, currency: currency,
+      at: invoice.paidAt)
+    line.invoiceId = invoice.id
+    line.productId = product
+    line.live = live
+    feed.append(line)
+  }
+
+  /// The feed lines of one charge: the charge and its refunds that went through (not its disputes).
+  mutating func addFeed(_ charge: StripeParts.Charge, invoice: String, product: String) {
+    var line = StripeFeedLine(
+      kind: .charge, id: charge.id, chargeId: charge.id, amountMinor: charge.amount,
+      currency: charge.currency,
+      at: charge.created)
+    line.invoiceId = invoice
+    line.productId = product
+    line.live = charge.live
+    feed.append(line)
+    var seen = Set<String>()
+    for r in (returns[charge.id] ?? []) + (charge.intent.flatMap { returns[$0] } ?? [])
+    where !r.dispute && seen.insert(r.id).inserted {
+      var refund = StripeFeedLine(
+        kind: .refund, id: r.id, chargeId: charge.id, amountMinor: -r.amount, currency: r.currency, at: r.at)
+      refund.invoiceId = invoice
+      refund.productId = product
+      refund.live = r.live
+      feed.append(refund)
+    }
   }
 
   /// Adds `purchase`, and the money returned on it (its refunds and lost disputes, as one refund record

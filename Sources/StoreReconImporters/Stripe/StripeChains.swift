@@ -11,6 +11,8 @@ struct StripeChains {
   /// The records built, and the lines rejected with their reasons.
   var records: [StoreTransaction] = []
   var rejected: [(Origin, String)] = []
+  /// The charges and refunds behind the records, for the tie-out (docs/tieout.md#stripe-charges-and-refunds).
+  var feed: [StripeFeedLine] = []
 
   var lookupKeys: [String: String] = [:]
   var customers: [String: JSONValue] = [:]

@@ -27,6 +27,8 @@ package struct StripeImport: Sendable {
   package var files: [Int32: File] = [:]
   /// Objects of types the reader does not use, by type: counted as accepted and skipped.
   package var unknownTypes: [String: Int] = [:]
+  /// The charges and refunds of the feed, for the tie-out against Stripe's balance report.
+  package var feed: [StripeFeedLine] = []
 
   /// Creates an empty import.
   package init() {}

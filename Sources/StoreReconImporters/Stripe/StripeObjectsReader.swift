@@ -38,6 +38,7 @@ package struct StripeObjectsReader: Sendable {
       result.reject(origin, display: names[origin.file] ?? "", reason: reason)
     }
     for record in chains.records { result.add(record) }
+    result.feed = chains.feed
     for index in result.files.keys {
       result.files[index]?.rejects.sort { $0.line < $1.line }
     }

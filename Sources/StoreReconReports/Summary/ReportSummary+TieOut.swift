@@ -75,15 +75,24 @@ extension ReportSummary {
     let stores = Set(tieOut.orders.map(\.store))
     // The refund statuses only where an order has one (docs/tieout.md#refunds-one-report-shows): a
     // world whose two reports agree on every refund reads as before.
-    let rare: Set<TieOutOrder.Status> = [.refundNotInEarnings, .refundNotInSales]
+    let rare: Set<TieOutOrder.Status> = [
+      .refundNotInEarnings, .refundNotInSales, .missingInReport, .missingInFeed,
+    ]
+    // Stripe's charges and refunds have their own statuses (docs/tieout.md#stripe-charges-and-refunds).
+    let stripe: [TieOutOrder.Status] = [
+      .match, .missingInReport, .missingInFeed, .amountDiffers, .feeDiffers,
+    ]
     return Store.allCases.sorted().filter(stores.contains).flatMap { store in
-      TieOutOrder.Status.allCases.filter { !rare.contains($0) || sums[Key(store: store, status: $0)] != nil }
-        .map { status in
-          let sum = sums[Key(store: store, status: status)] ?? (0, [:], [:])
-          return TieOutOrderLine(
-            store: store, status: status, orders: sum.orders, chargeDifference: moneyList(sum.diff),
-            feeDifference: moneyList(sum.fee))
-        }
+      TieOutOrder.Status.allCases.filter {
+        store == .stripe
+          ? stripe.contains($0) : !rare.contains($0) || sums[Key(store: store, status: $0)] != nil
+      }
+      .map { status in
+        let sum = sums[Key(store: store, status: status)] ?? (0, [:], [:])
+        return TieOutOrderLine(
+          store: store, status: status, orders: sum.orders, chargeDifference: moneyList(sum.diff),
+          feeDifference: moneyList(sum.fee))
+      }
     }
   }
 

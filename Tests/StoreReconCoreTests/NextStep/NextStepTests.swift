@@ -36,7 +36,7 @@ import Testing
     let subjects = NextStep.table.map(\.subject)
     #expect(Set(subjects).count == subjects.count, "a subject has two entries")
     #expect(Set(subjects) == Set(NextStep.Subject.all))
-    #expect(NextStep.table.count == Finding.Reason.allCases.count + 3 + 6 + 1)
+    #expect(NextStep.table.count == Finding.Reason.allCases.count + 3 + 8 + 1)
   }
 
   @Test func stepsAreShortSentencesWithAnAnchor() {

@@ -63,6 +63,11 @@ import StoreReconTestSupport
       "stripe.objects", .stripeObjects, "objects.jsonl",
       "{\"id\":\"sub_1Qx\",\"object\":\"subscription\",\"livemode\":true,\"status\":\"active\"}\n"
     ),
+    (
+      "stripe.reports", .stripeBalance, "balance.csv",
+      "balance_transaction_id,created_utc,currency,gross,fee,net,reporting_category\n"
+        + "txn_1,2026-11-03 14:05:06,usd,9.99,0.59,9.40,charge\n"
+    ),
   ]
 
   @Test func eachKindIsRecognisedAndPassesUnderItsOwnRole() throws {

@@ -17,7 +17,7 @@ struct ReportRead {
 
 /// The four importers behind one signature, for the tests.
 enum ReportFormat {
-  case sales, subscriber, financial, earnings, financialSummary
+  case sales, subscriber, financial, earnings, financialSummary, stripeBalance
 
   func read(_ path: String, name: String) throws(InputError) -> ReportRead {
     let sink = RejectList()
@@ -37,6 +37,9 @@ enum ReportFormat {
         path: path, displayName: name, fileIndex: 4, rejects: sink, into: &result.rows)
     case .financialSummary:
       result.counts = try AppleFinancialSummaryImporter().read(
+        path: path, displayName: name, fileIndex: 4, rejects: sink, into: &result.rows)
+    case .stripeBalance:
+      result.counts = try StripeBalanceReportImporter().read(
         path: path, displayName: name, fileIndex: 4, rejects: sink, into: &result.rows)
     }
     result.rejects = sink.rejects
