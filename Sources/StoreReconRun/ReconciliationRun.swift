@@ -173,6 +173,8 @@ package enum ReconciliationRun {
     /// What the summary must draw attention to: damaged inputs read with `--allow-damaged`, an empty
     /// entitlements contract beside store data.
     package var attention: [String] = []
+    /// Stripe ids that name a chain other than by its key, mapped to the key (``StripeImport/aliases``).
+    package var stripeAliases: [String: String] = [:]
   }
 
   /// Where the rejects files go, and when an input is damaged.
@@ -251,8 +253,7 @@ package enum ReconciliationRun {
       inputs.reports.append(report)
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
-    if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
-    inputs.rows.keepCreditsOnce()
+    settleRows(&inputs, stripe: stripe)
     if let filter {
       try keepLineages(filter, &inputs, plan: plan, strict: strict, notifications: refusals.total)
     }

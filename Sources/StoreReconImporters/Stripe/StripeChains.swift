@@ -21,6 +21,9 @@ struct StripeChains {
   var invoiceOfIntent: [String: Int] = [:]
   /// Money returned per charge (refunds that succeeded, lost disputes): the returns and their total.
   var returns: [String: [StripeParts.Return]] = [:]
+  /// Ids that name a chain other than by its key (an invoice, its payment intents and charges; a
+  /// one-time charge), mapped to the chain key.
+  var aliases: [String: String] = [:]
 
   init(objects: [StripeObject.Kind: [String: StripeObject]], userMetadataKey: String) {
     self.objects = objects
@@ -58,6 +61,7 @@ struct StripeChains {
       for intent in invoice.intents { invoiceOfIntent[intent] = n }
     }
     linkCharges()
+    collectAliases()
     collectReturns()
     for s in subscriptions.values.sorted(by: { $0.id < $1.id }) { addTrial(s) }
     for invoice in invoices where invoice.paid { addInvoice(invoice) }
@@ -82,6 +86,17 @@ struct StripeChains {
       if let intent = charge.intent, !invoices[n].intents.contains(intent) {
         invoices[n].intents.append(intent)
       }
+    }
+  }
+
+  /// The chain key of every invoice's id, payment intents and charges, and of every other charge's id.
+  mutating func collectAliases() {
+    for invoice in invoices {
+      let key = invoice.subscription ?? invoice.intents.first ?? invoice.charges.first ?? invoice.id
+      for id in [invoice.id] + invoice.intents + invoice.charges where id != key { aliases[id] = key }
+    }
+    for charge in charges.values where invoiceOfCharge[charge.id] == nil {
+      if let intent = charge.intent, intent != charge.id { aliases[charge.id] = intent }
     }
   }
 
