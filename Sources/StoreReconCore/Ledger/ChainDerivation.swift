@@ -17,33 +17,30 @@ enum ChainDerivation {
     let rare = storage.rare
     var revocations: [([Int32: Chain.Revocation], Int64, Int)] = []
     do {
-      let records = storage.records.buffer
-      storage.order.withUnsafeMutableBufferPointer { order in
-        storage.chains.withUnsafeMutableBufferPointer { chains in
-          let context = Context(
-            records: records, order: order, chains: chains, statuses: statuses, rare: rare, pool: pool,
-            types: products.productType, periods: products.period, variants: products.variants, t: t.ms,
-            emptyName: products.findName("") ?? UInt32.max)
-          context.earningsReturns = storage.earningsReturns
-          context.noticeSources = storage.noticeSources
-          revocations = Parallel.map(count, .even(minimum: 50_000)) { range in
-            var found: [Int32: Chain.Revocation] = [:]
-            // In blocks: first every chain's records are read in a tight loop (their cache misses
-            // overlap), then the chains are derived from the cache.
-            var touched: Int64 = 0
-            var empty = 0
-            var from = range.lowerBound
-            while from < range.upperBound {
-              let to = min(from + BlockSize.lookups, range.upperBound)
-              for c in from..<to { touched &+= context.touch(c) }
-              for c in from..<to {
-                if let revocation = context.derive(c) { found[Int32(c)] = revocation }
-                if chains[c].isEmpty { empty += 1 }
-              }
-              from = to
+      storage.withDerivationSlots { records, order, chains in
+        let context = Context(
+          records: records, order: order, chains: chains, statuses: statuses, rare: rare, pool: pool,
+          types: products.productType, periods: products.period, variants: products.variants, t: t.ms,
+          emptyName: products.findName("") ?? UInt32.max)
+        context.earningsReturns = storage.earningsReturns
+        context.noticeSources = storage.noticeSources
+        revocations = Parallel.map(count, .even(minimum: 50_000)) { range in
+          var found: [Int32: Chain.Revocation] = [:]
+          // In blocks: first every chain's records are read in a tight loop (their cache misses
+          // overlap), then the chains are derived from the cache.
+          var touched: Int64 = 0
+          var empty = 0
+          var from = range.lowerBound
+          while from < range.upperBound {
+            let to = min(from + BlockSize.lookups, range.upperBound)
+            for c in from..<to { touched &+= context.touch(c) }
+            for c in from..<to {
+              if let revocation = context.derive(c) { found[Int32(c)] = revocation }
+              if chains[c].isEmpty { empty += 1 }
             }
-            return (found, touched, empty)
+            from = to
           }
+          return (found, touched, empty)
         }
       }
     }
@@ -60,9 +57,9 @@ enum ChainDerivation {
 
   /// What deriving one chain reads and writes (each chain writes only its own slots).
   final class Context: @unchecked Sendable {
-    let records: UnsafeMutableBufferPointer<PackedRecord>
-    let order: UnsafeMutableBufferPointer<UInt32>
-    let chains: UnsafeMutableBufferPointer<ChainState>
+    let records: LedgerSlots<PackedRecord>
+    let order: LedgerSlots<UInt32>
+    let chains: LedgerSlots<ChainState>
     let statuses: [StatusRecord]
     let rare: [Int: RareFields]
     let pool: TextPool
@@ -139,7 +136,7 @@ enum ChainDerivation {
           order[j] = v
         }
       } else {
-        var slice = Array(order[from..<to])
+        var slice = order.elements(from..<to)
         slice.sort(by: less)
         for (i, v) in slice.enumerated() { order[from + i] = v }
       }
@@ -429,8 +426,8 @@ enum ChainDerivation {
     let emptyName: UInt32
 
     init(
-      records: UnsafeMutableBufferPointer<PackedRecord>, order: UnsafeMutableBufferPointer<UInt32>,
-      chains: UnsafeMutableBufferPointer<ChainState>, statuses: [StatusRecord], rare: [Int: RareFields],
+      records: LedgerSlots<PackedRecord>, order: LedgerSlots<UInt32>,
+      chains: LedgerSlots<ChainState>, statuses: [StatusRecord], rare: [Int: RareFields],
       pool: TextPool, types: [ProductType], periods: [BillingPeriod], variants: [ProductNames.Variant],
       t: Int64,
       emptyName: UInt32
@@ -453,7 +450,7 @@ enum ChainDerivation {
   /// after its first order on equal instants; then transaction id; then arrival (record number).
   @inline(__always)
   static func purchaseLess(
-    _ a: UInt32, _ b: UInt32, _ records: UnsafeMutableBufferPointer<PackedRecord>, _ pool: TextPool
+    _ a: UInt32, _ b: UInt32, _ records: LedgerSlots<PackedRecord>, _ pool: TextPool
   ) -> Bool {
     let x = records[Int(a)]
     let y = records[Int(b)]

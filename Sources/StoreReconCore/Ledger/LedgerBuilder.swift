@@ -274,7 +274,7 @@ package final class LedgerBuilder {
   @inline(always)
   private func precedes(_ a: UInt32, _ atA: Int64, _ b: UInt32, _ atB: Int64) -> Bool {
     if atA != atB { return atA < atB }
-    return ChainDerivation.purchaseLess(a, b, storage.records.buffer, storage.pool)
+    return ChainDerivation.purchaseLess(a, b, storage.recordSlots, storage.pool)
   }
 
   /// A Play sales row or voided purchase names its own order's first order id.

@@ -76,19 +76,17 @@ enum LXW {
       return Sheet(raw: sheet, workbook: self)
     }
 
-    /// A new cell format (`workbook_add_format`), bold, wrapped (text wrap, aligned to the top), with
-    /// `numberFormat` and a solid fill and font colour (`0xRRGGBB`) as asked; `nil` when libxlsxwriter
-    /// cannot allocate one.
+    /// A new cell format (`workbook_add_format`), aligned to the top of its row (a row made taller for
+    /// wrapped text reads from its top line), bold, wrapped, with `numberFormat` and a solid fill and font
+    /// colour (`0xRRGGBB`) as asked; `nil` when libxlsxwriter cannot allocate one.
     func addFormat(
       bold: Bool, wrap: Bool = false, numberFormat: String?,
       colours: (background: UInt32, font: UInt32)? = nil
     ) -> Format? {
       guard let format = workbook_add_format(open) else { return nil }
+      format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_TOP.rawValue))
       if bold { format_set_bold(format) }
-      if wrap {
-        format_set_text_wrap(format)
-        format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_TOP.rawValue))
-      }
+      if wrap { format_set_text_wrap(format) }
       if let colours {
         format_set_pattern(format, UInt8(LXW_PATTERN_SOLID.rawValue))
         format_set_bg_color(format, lxw_color_t(colours.background))
@@ -190,14 +188,30 @@ enum LXW {
       worksheet_autofilter(open, firstRow, firstColumn, lastRow, lastColumn)
     }
 
-    /// Print setup: landscape, every column on one page wide, as many pages tall as needed
-    /// (`worksheet_set_landscape`, `worksheet_fit_to_pages`), and `footer` at the foot of every page
+    /// Print setup: landscape, every column on one page wide (until ``fitToPages(width:height:)``), as
+    /// many pages tall as needed (`worksheet_set_landscape`, `worksheet_fit_to_pages`), and `footer` at the foot of every page
     /// (`worksheet_set_footer`: `&A` the sheet, `&P of &N` the page of all pages).
     func setPrintLayout(footer: String) -> lxw_error {
       let sheet = open
       worksheet_set_landscape(sheet)
       worksheet_fit_to_pages(sheet, 1, 0)
       return footer.withCString { worksheet_set_footer(sheet, $0) }
+    }
+
+    /// `worksheet_fit_to_pages`: the printed sheet is scaled to `width` pages wide (`height` 0: as many
+    /// pages tall as needed).
+    func fitToPages(width: UInt16, height: UInt16) {
+      worksheet_fit_to_pages(open, width, height)
+    }
+
+    /// `worksheet_repeat_columns`: columns `first...last` are printed at the left of every page.
+    func repeatColumns(_ first: lxw_col_t, _ last: lxw_col_t) -> lxw_error {
+      worksheet_repeat_columns(open, first, last)
+    }
+
+    /// `worksheet_set_row` with a height in points and the format of the row's cells that have none.
+    func setRowHeight(_ row: lxw_row_t, _ height: Double, format: Format) -> lxw_error {
+      worksheet_set_row(open, row, height, format.raw)
     }
 
     /// `worksheet_print_area`: only rows `firstRow...lastRow`, columns `firstColumn...lastColumn` print.

@@ -3,8 +3,11 @@ import StoreReconReports
 enum XLSXStyle: Hashable, Sendable {
   /// Bold text (headers, section titles).
   case bold
-  /// Text wrapped in its cell, aligned to the top (long details, what to do).
+  /// Text wrapped in its cell (long details, what to do).
   case wrapped
+  /// No format of its own: the format of a row made taller for wrapped text, so its unformatted cells
+  /// sit at the top as the formatted ones do.
+  case plain
   /// `yyyy-mm-dd`.
   case date
   /// `yyyy-mm-dd hh:mm:ss`.
@@ -21,7 +24,7 @@ enum XLSXStyle: Hashable, Sendable {
   /// The Excel number format, or `nil` for General.
   var numberFormat: String? {
     switch self {
-    case .bold, .wrapped, .filled: return nil
+    case .bold, .wrapped, .filled, .plain: return nil
     case .date: return "yyyy-mm-dd"
     case .dateTime: return "yyyy-mm-dd hh:mm:ss"
     case .percent: return "0.00%"

@@ -8,7 +8,9 @@ extension XLSXWorkbook {
   /// order, one at a time, so a table never needs to exist in memory as cells.
   ///
   /// The columns in `wide` (long, wrapped text: details, what to do) get `wideWidth` whatever their
-  /// content.
+  /// content; a row whose wrapped text there takes more than one line is made that many lines high.
+  /// The sheet prints as many pages wide as its columns need at a readable scale
+  /// (``XLSXWorksheet/printedWidthPerPage`` each), its first column repeated on each.
   ///
   /// - Returns: the sheets written, at least one (a table with no rows is a header on its own).
   @discardableResult
@@ -31,13 +33,26 @@ extension XLSXWorkbook {
       let count = min(perSheet, rowCount - first)
       try sheet.writeRow(header.map { .bold($0) }, row: 0)
       for offset in 0..<max(count, 0) {
-        try sheet.writeRow(try row(first + offset), row: offset + 1)
+        let cells = try row(first + offset)
+        var lines = 1
+        for column in wide where column < cells.count {
+          if case .wrapped(let text) = cells[column] {
+            lines = max(lines, XLSXWorksheet.wrappedLines(text, width: wideWidth))
+          }
+        }
+        try sheet.setRowLines(lines, row: offset + 1)
+        try sheet.writeRow(cells, row: offset + 1)
       }
       try sheet.freezeTopRows(1)
       try sheet.setAutofilter(
         firstRow: 0, firstColumn: 0, lastRow: max(count, 0), lastColumn: max(header.count - 1, 0))
       try sheet.fitColumnWidths()
       for column in wide.sorted() { try sheet.setColumnWidth(wideWidth, column: column) }
+      var printed = 0.0
+      for (column, width) in sheet.fittedWidths().enumerated() {
+        printed += wide.contains(column) ? wideWidth : width
+      }
+      try sheet.printAcross(pages: Int((printed / XLSXWorksheet.printedWidthPerPage).rounded(.up)))
       sheets.append(sheet)
     }
     return sheets

@@ -62,8 +62,8 @@ package final class XLSXWorkbook {
         path: displayPath, operation: "add sheet '\(name)'", reason: "libxlsxwriter refused the sheet")
     }
     sheetNames.append(name)
-    // Every sheet prints landscape, one page wide (a frozen header repeats on every page), with the
-    // sheet's name and its page numbers in the footer.
+    // Every sheet prints landscape, one page wide unless a table asks for more (a frozen header repeats
+    // on every page), with the sheet's name and its page numbers in the footer.
     try check(sheet.setPrintLayout(footer: Self.footer), "sheet '\(name)' print setup")
     return XLSXWorksheet(name: name, workbook: self, handle: sheet)
   }

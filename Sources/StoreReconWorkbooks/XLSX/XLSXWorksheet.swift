@@ -16,6 +16,13 @@ package final class XLSXWorksheet {
   package static let maxTextLength = 32_767
   /// The width of a column of long wrapped text (details, what to do), in Excel's character units.
   package static let wideColumnWidth = 80.0
+  /// Column width, in Excel's character units, that one landscape page prints at a readable scale
+  /// (about 65 % on A4 or Letter; 100 % holds about 130).
+  package static let printedWidthPerPage = 200.0
+  /// Height of one line of text in points (Calibri 11, Excel's default row).
+  package static let lineHeight = 15.0
+  /// Excel's highest row, in points.
+  package static let maxRowHeight = 409.0
   /// Hyperlinks per worksheet in Excel (`LXW_MAX_NUMBER_URLS`); later links are written as text.
   package static let maxLinks = 65_530
   /// Characters of a hyperlink's address Excel takes; a longer one is written as text.
@@ -132,6 +139,43 @@ package final class XLSXWorksheet {
     if rows > 0 { try workbook.check(sheet.repeatRows(0, r - 1), "sheet '\(name)' repeated rows") }
   }
 
+  /// Sets the height of `row` to `lines` lines of text (at most Excel's 409 points), so wrapped text
+  /// shows whole on screen and in print: neither Excel nor LibreOffice sizes the rows of a written file
+  /// to their wrapped text. Call it before writing the row's cells (constant-memory mode writes a row
+  /// once it is left).
+  package func setRowLines(_ lines: Int, row: Int) throws(XLSXError) {
+    guard lines > 1 else { return }
+    let (r, _) = try position(row, 0)
+    let sheet = try sheetHandle(row, 0)
+    let height = min(Double(lines) * XLSXWorksheet.lineHeight, XLSXWorksheet.maxRowHeight)
+    let top = try workbook.format(.plain)
+    try workbook.check(sheet.setRowHeight(r, height, format: top), "sheet '\(name)' row \(row + 1) height")
+  }
+
+  /// Prints the sheet `pages` pages wide (as many tall as needed), the first `repeating` columns at the
+  /// left of every page when it is more than one.
+  package func printAcross(pages: Int, repeating: Int = 1) throws(XLSXError) {
+    let sheet = try sheetHandle(0, 0)
+    let width = UInt16(clamping: max(pages, 1))
+    sheet.fitToPages(width: width, height: 0)
+    if width > 1 && repeating > 0 {
+      let (_, last) = try position(0, repeating - 1)
+      try workbook.check(sheet.repeatColumns(0, last), "sheet '\(name)' repeated columns")
+    }
+  }
+
+  /// The lines `text` takes in a column `width` characters wide: each of its own lines wrapped at
+  /// 1.1 × `width` characters. Excel's unit is a digit's width and the average letter of a sentence is
+  /// about 0.85 of it, so the estimate leaves a little room rather than cut a line.
+  package static func wrappedLines(_ text: String, width: Double) -> Int {
+    let perLine = max(Int(width * 1.1), 1)
+    var lines = 0
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      lines += max(1, (line.unicodeScalars.count + perLine - 1) / perLine)
+    }
+    return lines
+  }
+
   /// Prints only rows `0...lastRow` of columns `0...lastColumn` (Excel's print area); the rest stays on
   /// screen. For a row-level sheet whose every row is in a CSV file beside the workbook.
   package func setPrintArea(lastRow: Int, lastColumn: Int) throws(XLSXError) {
@@ -166,6 +210,11 @@ package final class XLSXWorksheet {
 
   /// Widest content seen per column, in characters (for tests and custom layouts).
   package var columnContentWidths: [Int] { contentWidths }
+
+  /// The widths ``fitColumnWidths(minimum:maximum:)`` gives the written columns, in Excel's units.
+  package func fittedWidths(minimum: Int = 6, maximum: Int = 60) -> [Double] {
+    contentWidths.map { $0 > 0 ? Double(min(max($0 + 2, minimum), maximum)) : 0 }
+  }
 
   /// Inserts a native line chart with its top-left corner at (`row`, `column`). Every series range must
   /// name a worksheet of this workbook.

@@ -82,12 +82,13 @@ struct SummaryPageHeightTests {
   }
 }
 
-/// reconciliation.xlsx prints (LibreOffice → PDF) in under 40 pages.
+/// reconciliation.xlsx prints (LibreOffice → PDF) in under 70 pages (60 on the demo, tables printed
+/// at a readable scale): a reference sheet printing its thousands of rows would take hundreds.
 @Suite(
   .serialized,
   .enabled(if: LayoutTools.soffice != nil && LayoutTools.pdfinfo != nil, LayoutTools.libreOfficeMessage))
 struct WorkbookPageCountTests {
-  @Test func theDemoWorkbookPrintsInUnder40Pages() throws {
+  @Test func theDemoWorkbookPrintsInUnder70Pages() throws {
     let soffice = try #require(LayoutTools.soffice)
     let pdfinfo = try #require(LayoutTools.pdfinfo)
     let dir = try TempDir()
@@ -102,6 +103,6 @@ struct WorkbookPageCountTests {
     let pages = try #require(
       info.split(separator: "\n").first { $0.hasPrefix("Pages:") }
         .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) })
-    #expect(pages < 40, "reconciliation.xlsx prints \(pages) pages")
+    #expect(pages < 70, "reconciliation.xlsx prints \(pages) pages")
   }
 }

@@ -103,6 +103,38 @@ struct XLSXWorkbookTests {
     #expect(empty.rowCount == 1 && empty.frozenRows == 1 && empty.autofilter == "A1:C1")
   }
 
+  @Test func wrappedRowsAreTallEnoughAndWideTablesPrintAcrossPagesAtAReadableScale() throws {
+    let dir = try TempDir()
+    let path = dir.path("print.xlsx")
+    let long = String(repeating: "word ", count: 60)  // 300 characters: 4 lines of an 80-wide column
+    try XLSXWorkbook.write(to: path, properties: Self.properties) {
+      (workbook: XLSXWorkbook) throws(XLSXError) in
+      // 12 columns of 20 characters and an 80-wide detail: 320 characters, two pages at 200 each.
+      let header = (0..<12).map { "column_number_\($0)__" } + ["detail"]
+      try workbook.writeTable(name: "Wide", header: header, rowCount: 3, wide: [12]) { i in
+        (0..<12).map { _ in XLSXCell.text("x") } + [.wrapped(i == 1 ? long : "short")]
+      }
+      try workbook.writeTable(name: "Narrow", header: ["a", "b"], rowCount: 1) { _ in
+        [.text("1"), .text("2")]
+      }
+    }
+    let package = XLSXPackage(path)
+    let wide = try package.sheet("Wide").xml
+    #expect(wide.contains("fitToWidth=\"2\""), "320 characters print two pages wide")
+    let rows = XLSXPackage.matches("<row r=\"(\\d+)\"([^>]*)>", in: wide)
+    let tall = rows.filter { $0.count == 3 && $0[2].contains("customHeight=\"1\"") }
+    #expect(tall.map { $0[1] } == ["3"], "only the row of long text is made taller: \(rows)")
+    #expect(tall.first?[2].contains("ht=\"60\"") == true, "4 lines of 15 points: \(tall)")
+    #expect(XLSXWorksheet.wrappedLines(long, width: 80) == 4)
+    #expect(XLSXWorksheet.wrappedLines("one\ntwo", width: 80) == 2)
+    let titles = XLSXPackage.matches(
+      "<definedName name=\"_xlnm.Print_Titles\"[^>]*>([^<]*)<", in: try package.entry("xl/workbook.xml"))
+    #expect(titles.contains { $0.last == "Wide!$A:$A,Wide!$1:$1" }, "the first column repeats: \(titles)")
+    #expect(titles.contains { $0.last == "Narrow!$1:$1" }, "\(titles)")
+    let narrow = try package.sheet("Narrow").xml
+    #expect(narrow.contains("fitToHeight=\"0\"") && !narrow.contains("fitToWidth=\"2\""))
+  }
+
   @Test func columnWidthsFollowTheContent() throws {
     let dir = try TempDir()
     let path = dir.path("widths.xlsx")
