@@ -24,6 +24,8 @@ struct StripeChains {
   /// Ids that name a chain other than by its key (an invoice, its payment intents and charges; a
   /// one-time charge), mapped to the chain key.
   var aliases: [String: String] = [:]
+  /// Disputes still open (live mode): money at stake, named in the findings about their chain.
+  var openDisputes: [StripeParts.Return] = []
 
   init(objects: [StripeObject.Kind: [String: StripeObject]], userMetadataKey: String) {
     self.objects = objects
@@ -105,9 +107,11 @@ struct StripeChains {
     for refund in each(.refund, StripeParts.moneyBack) where refund.status == "succeeded" {
       returns[refund.charge ?? refund.intent ?? refund.id, default: []].append(refund)
     }
-    for dispute in each(.dispute, StripeParts.moneyBack) where dispute.status == "lost" {
+    let disputes = each(.dispute, StripeParts.moneyBack)
+    for dispute in disputes where dispute.status == "lost" {
       returns[dispute.charge ?? dispute.intent ?? dispute.id, default: []].append(dispute)
     }
+    openDisputes = disputes.filter { $0.live && StripeOpenDispute.openStatuses.contains($0.status) }
   }
 
   /// The product name of a price: its lookup key where set, else its id.

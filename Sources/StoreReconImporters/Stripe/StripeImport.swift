@@ -35,6 +35,9 @@ package struct StripeImport: Sendable {
   /// keymap joins them into the chain's lineage).
   package var aliases: [String: String] = [:]
 
+  /// Open disputes per chain key, each chain's in id order.
+  package var openDisputes: [String: [StripeOpenDispute]] = [:]
+
   /// `key` resolved to the chain it names.
   package func chainKey(_ key: String) -> String { aliases[key] ?? key }
 

@@ -36,6 +36,14 @@ package struct StripeObjectsReader: Sendable {
     var chains = StripeChains(objects: kept, userMetadataKey: userMetadataKey)
     chains.build()
     result.aliases = chains.aliases
+    for d in chains.openDisputes {
+      let paid = [d.charge, d.intent].compactMap { $0 }.first { chains.aliases[$0] != nil }
+      let key = result.chainKey(paid ?? d.charge ?? d.intent ?? d.id)
+      let dispute = StripeOpenDispute(
+        id: d.id, status: d.status, money: Money(minor: d.amount, currency: d.currency), at: d.at)
+      result.openDisputes[key, default: []].append(dispute)
+    }
+    for key in result.openDisputes.keys { result.openDisputes[key]?.sort { $0.id < $1.id } }
     result.events = events.keys.sorted().compactMap { id in
       guard var n = events[id] else { return nil }
       n.chainKey = n.chainKey.map { result.chainKey($0) }
