@@ -57,10 +57,10 @@ CREATE TABLE IF NOT EXISTS credits (
 CREATE INDEX IF NOT EXISTS credits_transaction ON credits (store, transaction_id);
 
 CREATE TABLE IF NOT EXISTS notifications (
-  store           text NOT NULL,  -- app_store, play
-  notification_id text NOT NULL,  -- Apple notificationUUID, Play Pub/Sub messageId
+  store           text NOT NULL,  -- app_store, play, stripe
+  notification_id text NOT NULL,  -- Apple notificationUUID, Play Pub/Sub messageId, Stripe event id
   received_at     timestamptz NOT NULL,
   processed_at    timestamptz,    -- NULL: not processed yet
-  payload         text NOT NULL,  -- Apple signedPayload JWS; Play Pub/Sub message (base64 data)
+  payload         text NOT NULL,  -- Apple signedPayload JWS; Play Pub/Sub message (base64 data); Stripe event JSON
   PRIMARY KEY (store, notification_id)
 );

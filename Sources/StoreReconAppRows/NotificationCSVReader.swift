@@ -4,7 +4,7 @@ package import StoreReconIO
 /// Reads the notifications contract from CSV: `store, notification_id, received_at, processed_at,
 /// payload` — the app's server's log of the store notifications it received (docs/contracts.md).
 ///
-/// Required: `store` (`app_store` or `play`), `notification_id`, `received_at` and `payload`;
+/// Required: `store` (`app_store`, `play` or `stripe`), `notification_id`, `received_at` and `payload`;
 /// `processed_at` NULL = not processed. The payload is decoded by `decode` (the store formats live in
 /// the importers, which this layer does not see): a payload that does not decode, or does not verify,
 /// rejects its row with the reason.
@@ -123,7 +123,6 @@ package struct NotificationCSVReader: AppRowReader {
   /// One row's cells as a ``NotificationRow``, or why the row is rejected.
   static func row(_ cells: AppRowCSV.Cells, _ origin: Origin) throws(RowRejection) -> NotificationRow {
     let store = try cells.choice(0, as: Store.self)
-    guard store != .stripe else { throw RowRejection("store 'stripe' sends no notifications this job reads") }
     let id = try cells.required(1)
     let receivedAt = try cells.requiredTimestamp(2)
     let processedAt = try cells.timestamp(3)

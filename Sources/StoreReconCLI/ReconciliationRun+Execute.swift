@@ -558,6 +558,10 @@ extension ReconciliationRun {
     var graph = LineageGraph()
     inputs.builder.joinLineages(into: &graph)
     inputs.rows.joinLineages(into: &graph)
+    // A Stripe notification may name its chain by an invoice, payment intent or charge id.
+    for (alias, key) in inputs.stripeAliases.sorted(by: { $0.key < $1.key }) {
+      graph.join(LineageNode.chain(.stripe, alias), LineageNode.chain(.stripe, key))
+    }
     let keymap = graph.keymap()
     let bytes = keymap.rendered()
     do {

@@ -5,7 +5,7 @@ package import StoreReconIO
 /// Notification V2 `signedPayload` — verified as every App Store JWS is (docs/signatures.md), with the
 /// transaction in `data.signedTransactionInfo` read as the App Store importer reads a line — or a Google
 /// Play real-time developer notification (a Pub/Sub push body or message, its base64 `data`, or the
-/// decoded `DeveloperNotification`). Also reads the entries of the store's notification history.
+/// decoded `DeveloperNotification`), or a Stripe event (the webhook's body, ``StripeEvent``). Also reads the entries of the store's notification history.
 package struct NotificationDecoder {
   let checker: JWSChecker
 
@@ -18,7 +18,11 @@ package struct NotificationDecoder {
     switch row.store {
     case .appStore: decoded = try apple(row.payload, origin: row.origin)
     case .play: decoded = try play(row.payload, origin: row.origin)
-    case .stripe: throw RowRejection("store 'stripe' sends no notifications this job reads")
+    case .stripe:
+      decoded = DecodedNotification(
+        notification: try StripeEvent.notification(
+          try parse(row.payload, what: "payload"), origin: row.origin),
+        record: nil, origin: row.origin)
     }
     if decoded.notification.notificationId.isEmpty {
       decoded.notification.notificationId = row.notificationId

@@ -45,4 +45,45 @@ extension ReconciliationRun {
         + "\(share.duplicates) duplicates, \(share.superseded) superseded")
     return report
   }
+
+  /// What follows the read of every input: the empty-contract attention line, Stripe's events, the
+  /// credits kept once.
+  static func settleRows(_ inputs: inout Inputs, stripe: StripeImport?) {
+    if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
+    if let stripe { takeStripeEvents(stripe, into: &inputs) }
+    inputs.rows.keepCreditsOnce()
+  }
+
+  /// Stripe's events as its notification history, and each Stripe notification of the app's log keyed
+  /// by the chain its object belongs to (docs/rules.md#stripe-webhook-events).
+  static func takeStripeEvents(_ stripe: StripeImport, into inputs: inout Inputs) {
+    inputs.stripeAliases = stripe.aliases
+    inputs.stripeDisputes = stripe.openDisputes
+    inputs.rows.notificationHistory += stripe.events
+    guard !stripe.aliases.isEmpty, let log = inputs.rows.notifications else { return }
+    inputs.rows.notifications = log.map { n in
+      guard n.store == .stripe, let key = n.chainKey else { return n }
+      var resolved = n
+      resolved.chainKey = stripe.chainKey(key)
+      return resolved
+    }
+  }
+
+  /// Each finding about a Stripe chain with a dispute still open names it in its detail, and puts at
+  /// least the disputed amount at stake (in the finding's currency): docs/rules.md#stripe.
+  static func namingDisputes(_ disputes: [String: [StripeOpenDispute]], _ findings: [Finding]) -> [Finding] {
+    guard !disputes.isEmpty else { return findings }
+    return findings.map { finding in
+      guard finding.store == .stripe, let open = disputes[finding.chainKey] else { return finding }
+      var f = finding
+      f.detail += "; " + open.map(\.text).joined(separator: "; ") + ": money at stake"
+      for d in open where f.currency == nil || f.currency == d.money.currency {
+        if d.money.minor > (f.amountMinor ?? 0) {
+          f.currency = d.money.currency
+          f.amountMinor = d.money.minor
+        }
+      }
+      return f
+    }
+  }
 }

@@ -2,6 +2,7 @@ import Foundation
 package import StoreReconPlatform
 package import StoreReconCore
 package import StoreReconIO
+package import StoreReconImporters
 package import StoreReconAppRows
 package import StoreReconReports
 
@@ -173,6 +174,10 @@ package enum ReconciliationRun {
     /// What the summary must draw attention to: damaged inputs read with `--allow-damaged`, an empty
     /// entitlements contract beside store data.
     package var attention: [String] = []
+    /// Stripe ids that name a chain other than by its key, mapped to the key (``StripeImport/aliases``).
+    package var stripeAliases: [String: String] = [:]
+    /// Stripe disputes still open, per chain key (``StripeImport/openDisputes``).
+    package var stripeDisputes: [String: [StripeOpenDispute]] = [:]
   }
 
   /// Where the rejects files go, and when an input is damaged.
@@ -251,8 +256,7 @@ package enum ReconciliationRun {
       inputs.reports.append(report)
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
-    if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
-    inputs.rows.keepCreditsOnce()
+    settleRows(&inputs, stripe: stripe)
     if let filter {
       try keepLineages(filter, &inputs, plan: plan, strict: strict, notifications: refusals.total)
     }
@@ -414,9 +418,11 @@ package enum ReconciliationRun {
     let pairStart = clock.now
     let ((findings, rulesMs), (tieOut, settled, revenue, tieOutMs)) = Parallel.pair(
       { () -> ([Finding], Int64) in
-        let findings = Reconciler.findings(
-          ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials,
-          goodwill: rows.goodwill, credits: rows.credits, notifications: log, options: options)
+        let findings = namingDisputes(
+          inputs.stripeDisputes,
+          Reconciler.findings(
+            ledger: ledger, entitlements: rows.entitlements, credentials: rows.credentials,
+            goodwill: rows.goodwill, credits: rows.credits, notifications: log, options: options))
         return (findings, milliseconds(clock.now - pairStart))
       },
       { () -> (TieOut, SettledProceeds, [RevenueRow], Int64) in

@@ -46,7 +46,8 @@ package struct StripeWorld {
     try writeAppRows()
   }
 
-  func write(_ path: String, _ text: String) throws {
+  /// Writes `text` to `path` inside the world.
+  package func write(_ path: String, _ text: String) throws {
     try Data(text.utf8).write(to: directory.appendingPathComponent(path))
   }
 
@@ -64,7 +65,7 @@ package struct StripeWorld {
   package func remove() { try? FileManager.default.removeItem(at: directory) }
 
   /// One object as a JSON line, members in the order `JSONSerialization` writes them.
-  static func json(_ object: [String: Any]) -> String {
+  package static func json(_ object: [String: Any]) -> String {
     let data =
       (try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])) ?? Data()
     return String(decoding: data, as: UTF8.self)

@@ -16,14 +16,14 @@ package struct StoreNotification: Sendable, Equatable {
 
   /// The store that sent it.
   package var store: Store
-  /// Apple `notificationUUID`; Play the Pub/Sub `messageId`.
+  /// Apple `notificationUUID`; Play the Pub/Sub `messageId`; Stripe the event id (`evt_…`).
   package var notificationId: String
   /// Apple `notificationType` (`DID_RENEW`); Play the RTDN type's name (`SUBSCRIPTION_RENEWED`,
   /// `VOIDED_PURCHASE`).
   package var type: String
   /// Apple `subtype` (`VOLUNTARY`), where the notification has one.
   package var subtype: String?
-  /// When the store made it: Apple `signedDate`, Play `eventTimeMillis`.
+  /// When the store made it: Apple `signedDate`, Play `eventTimeMillis`, Stripe `created`.
   package var eventAt: Instant?
   /// When the app's server received it (`received_at`); `nil` for an entry of the store's history.
   package var receivedAt: Instant?
@@ -84,7 +84,16 @@ package struct StoreNotification: Sendable, Equatable {
       default: return .neutral
       }
     case .stripe:
-      return .neutral
+      // Stripe's event types (docs/notifications.md#what-a-notification-asks).
+      switch type {
+      case "customer.subscription.created", "customer.subscription.resumed", "invoice.paid",
+        "invoice.payment_succeeded", "charge.succeeded", "payment_intent.succeeded",
+        "checkout.session.completed":
+        return .grants
+      case "charge.refunded", "charge.dispute.closed": return .revokes
+      case "customer.subscription.deleted", "customer.subscription.paused": return .expires
+      default: return .neutral
+      }
     }
   }
 }
@@ -112,7 +121,8 @@ package enum PlayNotificationType {
 package struct NotificationLog: Sendable {
   /// The app's own log (the `notifications` contract).
   package var received: [StoreNotification]
-  /// The store's notification history (Apple `notifications/history`), where the run read one.
+  /// The store's notification history (Apple `notifications/history`; Stripe's events read from
+  /// `stripe.objects`), where the run read one.
   package var history: [StoreNotification]
   /// A notification unprocessed (or, in the history, not received) for longer than this is a finding.
   package var ageMs: Int64

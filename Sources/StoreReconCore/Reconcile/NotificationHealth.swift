@@ -144,10 +144,14 @@ package enum NotificationHealth {
   static func missing(_ log: NotificationLog, asOf: Int64, storage s: LedgerStorage) -> [Finding] {
     guard !log.history.isEmpty else { return [] }
     var known = Set<String>()
-    for n in log.received { known.insert("\(n.store.rawValue)|\(n.notificationId)") }
+    var stripeTypes = Set<String>()
+    for n in log.received {
+      known.insert("\(n.store.rawValue)|\(n.notificationId)")
+      if n.store == .stripe { stripeTypes.insert(n.type) }
+    }
     var seen = Set<String>()
     var out: [Finding] = []
-    for n in log.history where n.production {
+    for n in log.history where n.production && sentToTheApp(n, stripeTypes: stripeTypes) {
       let id = "\(n.store.rawValue)|\(n.notificationId)"
       guard !known.contains(id), seen.insert(id).inserted, let sent = n.eventAt?.ms, sent <= asOf,
         asOf - sent > log.ageMs
@@ -157,6 +161,13 @@ package enum NotificationHealth {
         finding(.neverReceived, n, chain: c, user: "", storage: s, asOf: asOf, what: "never received"))
     }
     return out
+  }
+
+  /// Whether the store sent `n` to the app: every App Store history entry; a Stripe event only when its
+  /// type asks something of the entitlement or the app's log holds an event of its type (a webhook
+  /// endpoint receives only the types it enabled: docs/rules.md#stripe-webhook-events).
+  static func sentToTheApp(_ n: StoreNotification, stripeTypes: Set<String>) -> Bool {
+    n.store != .stripe || n.effect != .neutral || stripeTypes.contains(n.type)
   }
 
   /// A finding about notification `n`: its key includes the notification id, so every notification is
@@ -188,7 +199,7 @@ package enum NotificationHealth {
   /// `notification <id> (<TYPE/SUBTYPE>, signed …, received …, processed …, <age> old): <what>`.
   static func detail(_ n: StoreNotification, asOf: Int64, what: String) -> String {
     var parts = [n.typeName]
-    if let at = n.eventAt { parts.append("signed \(at)") }
+    if let at = n.eventAt { parts.append("\(n.store == .stripe ? "created" : "signed") \(at)") }
     if let at = n.receivedAt { parts.append("received \(at)") }
     if n.receivedAt != nil { parts.append("processed " + (n.processedAt.map(\.description) ?? "never")) }
     if let from = n.receivedAt ?? n.eventAt { parts.append("\(age(asOf - from.ms)) old") }

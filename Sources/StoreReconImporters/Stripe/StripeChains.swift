@@ -23,6 +23,11 @@ struct StripeChains {
   var invoiceOfIntent: [String: Int] = [:]
   /// Money returned per charge (refunds that succeeded, lost disputes): the returns and their total.
   var returns: [String: [StripeParts.Return]] = [:]
+  /// Ids that name a chain other than by its key (an invoice, its payment intents and charges; a
+  /// one-time charge), mapped to the chain key.
+  var aliases: [String: String] = [:]
+  /// Disputes still open (live mode): money at stake, named in the findings about their chain.
+  var openDisputes: [StripeParts.Return] = []
 
   init(objects: [StripeObject.Kind: [String: StripeObject]], userMetadataKey: String) {
     self.objects = objects
@@ -60,6 +65,7 @@ struct StripeChains {
       for intent in invoice.intents { invoiceOfIntent[intent] = n }
     }
     linkCharges()
+    collectAliases()
     collectReturns()
     for s in subscriptions.values.sorted(by: { $0.id < $1.id }) { addTrial(s) }
     for invoice in invoices where invoice.paid { addInvoice(invoice) }
@@ -87,14 +93,27 @@ struct StripeChains {
     }
   }
 
+  /// The chain key of every invoice's id, payment intents and charges, and of every other charge's id.
+  mutating func collectAliases() {
+    for invoice in invoices {
+      let key = invoice.subscription ?? invoice.intents.first ?? invoice.charges.first ?? invoice.id
+      for id in [invoice.id] + invoice.intents + invoice.charges where id != key { aliases[id] = key }
+    }
+    for charge in charges.values where invoiceOfCharge[charge.id] == nil {
+      if let intent = charge.intent, intent != charge.id { aliases[charge.id] = intent }
+    }
+  }
+
   /// Refunds that succeeded and disputes the seller lost, per charge.
   mutating func collectReturns() {
     for refund in each(.refund, StripeParts.moneyBack) where refund.status == "succeeded" {
       returns[refund.charge ?? refund.intent ?? refund.id, default: []].append(refund)
     }
-    for dispute in each(.dispute, StripeParts.moneyBack) where dispute.status == "lost" {
+    let disputes = each(.dispute, StripeParts.moneyBack)
+    for dispute in disputes where dispute.status == "lost" {
       returns[dispute.charge ?? dispute.intent ?? dispute.id, default: []].append(dispute)
     }
+    openDisputes = disputes.filter { $0.live && StripeOpenDispute.openStatuses.contains($0.status) }
   }
 
   /// The product name of a price: its lookup key where set, else its id.

@@ -29,6 +29,19 @@ package struct StripeImport: Sendable {
   package var unknownTypes: [String: Int] = [:]
   /// The charges and refunds of the feed, for the tie-out against Stripe's balance report.
   package var feed: [StripeFeedLine] = []
+  /// The events read (`evt_…`), as Stripe's notification history: one per id (its last line), chain
+  /// keys resolved, in id order (docs/rules.md#stripe-webhook-events).
+  package var events: [StoreNotification] = []
+  /// The ids that name a chain other than by its key — an invoice, its payment intents and charges; a
+  /// one-time charge — mapped to the chain key (a notification's key is resolved through them, and the
+  /// keymap joins them into the chain's lineage).
+  package var aliases: [String: String] = [:]
+
+  /// Open disputes per chain key, each chain's in id order.
+  package var openDisputes: [String: [StripeOpenDispute]] = [:]
+
+  /// `key` resolved to the chain it names.
+  package func chainKey(_ key: String) -> String { aliases[key] ?? key }
 
   /// Creates an empty import.
   package init() {}

@@ -28,12 +28,27 @@ package struct StripeObjectsReader: Sendable {
     var result = StripeImport()
     var kept: [StripeObject.Kind: [String: StripeObject]] = [:]
     var names: [Int32: String] = [:]
+    var events: [String: StoreNotification] = [:]
     for input in inputs {
       names[input.index] = input.display
-      result.files[input.index] = readFile(input, kept: &kept, result: &result)
+      result.files[input.index] = readFile(input, kept: &kept, events: &events, result: &result)
     }
     var chains = StripeChains(objects: kept, userMetadataKey: userMetadataKey)
     chains.build()
+    result.aliases = chains.aliases
+    for d in chains.openDisputes {
+      let paid = [d.charge, d.intent].compactMap { $0 }.first { chains.aliases[$0] != nil }
+      let key = result.chainKey(paid ?? d.charge ?? d.intent ?? d.id)
+      let dispute = StripeOpenDispute(
+        id: d.id, status: d.status, money: Money(minor: d.amount, currency: d.currency), at: d.at)
+      result.openDisputes[key, default: []].append(dispute)
+    }
+    for key in result.openDisputes.keys { result.openDisputes[key]?.sort { $0.id < $1.id } }
+    result.events = events.keys.sorted().compactMap { id in
+      guard var n = events[id] else { return nil }
+      n.chainKey = n.chainKey.map { result.chainKey($0) }
+      return n
+    }
     for (origin, reason) in chains.rejected {
       result.reject(origin, display: names[origin.file] ?? "", reason: reason)
     }
@@ -47,7 +62,8 @@ package struct StripeObjectsReader: Sendable {
 
   /// Reads one file's lines into `kept`; returns the file's share so far.
   func readFile(
-    _ input: Input, kept: inout [StripeObject.Kind: [String: StripeObject]], result: inout StripeImport
+    _ input: Input, kept: inout [StripeObject.Kind: [String: StripeObject]],
+    events: inout [String: StoreNotification], result: inout StripeImport
   ) -> StripeImport.File {
     var file = StripeImport.File()
     let rejects = RejectList()
@@ -62,7 +78,14 @@ package struct StripeObjectsReader: Sendable {
         } catch {
           throw RowRejection("not valid JSON: \(error)")
         }
-        switch try StripeObject.line(value, origin: origin) {
+        // An event is also a notification Stripe sent (its data.object may be of any type).
+        var event: StoreNotification?
+        if case .object = value, value["object"]?.text == "event" {
+          event = try StripeEvent.notification(value, origin: origin)
+        }
+        let line = try StripeObject.line(value, origin: origin)
+        if let event { events[event.notificationId] = event }
+        switch line {
         case .object(let object): lines.append(object)
         case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
         }

@@ -75,4 +75,20 @@ struct SparkAdapterTests {
     #expect(!text.contains("keyed inputs"))
     try PartitionedRunTests.expectSameReports(dir.path("whole"), dir.path("spark"), "Spark tasks, N=3")
   }
+
+  @Test func sparkCarriesStripeIntoTheSingleRunsReports() throws {
+    // stripe.objects is shared: every worker reads it whole and keeps its lineages; the user paying on
+    // the App Store and the web is decided in one partition.
+    let (world, config, date) = try StripePartitionTests.world(.basil)
+    defer { world.remove() }
+    let dir = try TempDir()
+    let (status, text) = try SparkAdapterTests.spark(
+      [
+        "--config", config, "--date", date.description, "--partitions", "4", "--out", dir.path("spark"),
+        "--executor-worker", try #require(Binary.workerPath),
+      ], in: dir)
+    #expect(status == 0, "\(text.suffix(3000))")
+    #expect(text.contains("3 keyed inputs, 1 shared"))
+    try StripePartitionTests.expectSame(world.out.path, dir.path("spark"), "Spark with Stripe, N=4")
+  }
 }

@@ -134,3 +134,38 @@ extension StripeRunTests {
     #expect(try world.file("findings.csv").contains(StripeWorld.id("sub", "orphan")))
   }
 }
+
+extension StripeRunTests {
+  @Test func anOpenDisputeIsNamedInItsChainsFindingAsMoneyAtStake() throws {
+    func dispute(_ id: String, _ plant: String, _ status: String) -> String {
+      "{\"id\":\"\(id)\",\"object\":\"dispute\",\"amount\":999,\"currency\":\"usd\",\"charge\":\""
+        + StripeWorld.id("ch", plant + "0") + "\",\"status\":\"\(status)\",\"created\":"
+        + "\(StripeWorld.at(11, 22)),\"livemode\":true,\"reason\":\"fraudulent\"}"
+    }
+    let world = try StripeWorld(
+      shape: .basil,
+      extraLines: [
+        dispute("dp_1OpenCanceled", "canceled", "needs_response"),
+        dispute("dp_1WonOrphan", "orphan", "won"), dispute("dp_1InquiryOrphan", "orphan", "warning_closed"),
+      ])
+    defer { world.remove() }
+    let clean = try StripeWorld(shape: .basil)
+    defer { clean.remove() }
+    _ = try world.run()
+    _ = try clean.run()
+    let rows = try Self.findings(world)
+    let canceled = rows.filter { $0.contains(StripeWorld.id("sub", "canceled")) }
+    #expect(canceled.count == 1)
+    #expect(
+      canceled.allSatisfy {
+        $0.contains(
+          "; open dispute dp_1OpenCanceled (needs_response, 9.99 USD, opened 2026-11-22T12:00:00.000Z)")
+          && $0.contains(": money at stake") && $0.contains(",USD,999,")
+      }, "\(canceled)")
+    // A dispute won, and an inquiry closed, are decided: nothing at stake, nothing said.
+    #expect(!rows.contains { $0.contains("dp_1WonOrphan") || $0.contains("dp_1InquiryOrphan") })
+    // An open dispute moves no money: revenue is the clean world's.
+    #expect(try world.file("revenue.csv") == clean.file("revenue.csv"))
+    #expect(rows.count == (try Self.findings(clean)).count)
+  }
+}

@@ -15,9 +15,10 @@ import StoreReconTestSupport
 @Suite(.serialized) struct WorkerProtocolTests {
   /// The worker's stdin for each of `count` partitions, the tagged lines routed as an engine would
   /// (`*` to every partition), each partition's lines in reverse order.
-  static func routed(_ config: String, _ date: CivilDate, keymap: String, count: Int, reversed: Bool = true)
-    throws -> [[UInt8]]
-  {
+  static func routed(
+    _ config: String, _ date: CivilDate, keymap: String, count: Int, reversed: Bool = true,
+    minimumKeyed: Int = 5
+  ) throws -> [[UInt8]] {
     let request = ReconciliationRun.Request(configPath: config, date: date, history: false)
     let plan = try ReconciliationRun.plan(request, progress: MemoryProgress())
     let planLines = plan.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
@@ -31,7 +32,7 @@ import StoreReconTestSupport
     // history where the world has them.
     let roles = planLines.filter { $0.hasPrefix("I\t") }.map { $0.split(separator: "\t")[2] }
     #expect(keyed.count == roles.filter { ReconciliationRun.engineKeyedRoles.contains(String($0)) }.count)
-    #expect(keyed.count >= 5)
+    #expect(keyed.count >= minimumKeyed)
     let setup = try ReconciliationRun.setUp(request, progress: MemoryProgress())
     let (map, _) = try ReconciliationRun.readKeymap(keymap)
     var tagged: [UInt8] = []
@@ -59,7 +60,7 @@ import StoreReconTestSupport
   /// `dir/<label>/merged`.
   static func workAndMerge(
     _ config: String, _ date: CivilDate, keymap: String, stdins: [[UInt8]], in dir: TempDir, label: String,
-    chunk: Int = Int.max
+    chunk: Int = Int.max, minimumKeyed: Int = 5
   ) throws {
     var folders: [String] = []
     for (p, stdin) in stdins.enumerated() {
@@ -78,7 +79,7 @@ import StoreReconTestSupport
       folders.append(folder)
     }
     let merged = try ReconciliationRun.readPartials(folders.reversed())
-    #expect(merged.engineInputs.count >= 5)
+    #expect(merged.engineInputs.count >= minimumKeyed)
     _ = try ReconciliationRun.execute(
       PartitionedRunTests.request(config, date, dir.path("\(label)/merged"), .merge(merged)),
       progress: MemoryProgress())
