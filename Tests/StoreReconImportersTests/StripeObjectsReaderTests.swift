@@ -91,7 +91,9 @@ import StoreReconTestSupport
     // The canceled state is read first, the older active one later (in another file): the canceled stays.
     let result = try read([
       [canceled, canceled],
-      [#"{"object":"event","id":"evt_1","created":1795050000,"data":{"object":\#(active)}}"#],
+      [
+        #"{"object":"event","id":"evt_1","type":"customer.subscription.updated","created":1795050000,"data":{"object":\#(active)}}"#
+      ],
     ])
     #expect(result.files[0]?.duplicates == 1)
     #expect(result.files[1]?.superseded == 1)
