@@ -68,6 +68,63 @@ package enum DurableFile {
     syncFolder(folder(of: path))
   }
 
+  /// A file written in pieces and published as ``write(_:to:mode:)`` publishes a whole one, for a
+  /// report too large to hold in memory: each piece goes to the temporary name beside `path` as it comes,
+  /// counted and checksummed; ``finish()`` syncs the file and gives it its name. A stream dropped
+  /// unfinished (its writer failed) removes its temporary file.
+  package final class Stream {
+    /// Where the file is published.
+    package let path: String
+    private let temporary: String
+    private var fd: Int32
+    private var digest: SHA256Digest? = SHA256Digest()
+    /// Bytes written so far.
+    package private(set) var bytes: Int64 = 0
+
+    /// Opens the temporary file beside `path`, creating its folders; `mode` as for a whole write.
+    package init(path: String, mode: UInt32? = DurableFile.mode) throws(WriteError) {
+      self.path = path
+      temporary = DurableFile.temporaryPath(for: path)
+      try DurableFile.createFolders(DurableFile.folder(of: path))
+      do {
+        let temporary = temporary
+        fd = try Syscall.retrying {
+          open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode ?? 0o666))
+        }
+        if let mode { _ = try Syscall.retrying { [fd] in fchmod(fd, mode_t(mode)) } }
+      } catch {
+        throw WriteError(path: temporary, error)
+      }
+    }
+
+    deinit {
+      guard fd >= 0 else { return }
+      close(fd)
+      unlink(temporary)
+    }
+
+    /// Appends `piece`.
+    package func append(_ piece: [UInt8]) throws(WriteError) {
+      precondition(fd >= 0, "DurableFile.Stream: append after finish")
+      digest?.update(piece)
+      bytes += Int64(piece.count)
+      do {
+        try DurableFile.writeAll(piece, to: fd)
+      } catch {
+        throw WriteError(path: temporary, error)
+      }
+    }
+
+    /// Closes the file and publishes it under ``path``; returns its size and SHA-256 (hex).
+    package func finish() throws(WriteError) -> (bytes: Int64, sha256: String) {
+      precondition(fd >= 0, "DurableFile.Stream: finished twice")
+      close(fd)
+      fd = -1
+      try DurableFile.publish(temporary, to: path)
+      return (bytes, digest.take()?.finalizeHex() ?? "")
+    }
+  }
+
   /// The temporary name beside `path` that a write goes to first: `.NAME.tmp-PID` in the same folder.
   package static func temporaryPath(for path: String) -> String {
     let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path

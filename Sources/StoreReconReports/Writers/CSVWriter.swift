@@ -13,6 +13,15 @@ package struct CSVWriter: Sendable {
     row(header)
   }
 
+  /// The bytes written since the last call (or the start), leaving the writer empty: for a file
+  /// written in pieces.
+  package mutating func takeBytes() -> [UInt8] {
+    let taken = bytes
+    bytes = []
+    bytes.reserveCapacity(taken.count)
+    return taken
+  }
+
   /// Appends one row.
   package mutating func row(_ fields: [String]) {
     for (i, field) in fields.enumerated() {
