@@ -4,9 +4,11 @@ enum DemoConfig {
   static let path = "storerecon.json"
 
   /// The config and the test root it names (``DemoTestChain``), as (relative path, text).
-  static func files(notifications: Bool, requireSignatures: Bool = false) -> [(path: String, text: String)] {
+  static func files(notifications: Bool, requireSignatures: Bool = false, stripe: Bool = false)
+    -> [(path: String, text: String)]
+  {
     [
-      (path, text(notifications: notifications, requireSignatures: requireSignatures)),
+      (path, text(notifications: notifications, requireSignatures: requireSignatures, stripe: stripe)),
       (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n"),
     ]
   }
@@ -14,7 +16,9 @@ enum DemoConfig {
   /// The config text (key order fixed, so the file is byte-identical across runs); with
   /// `notifications`, it reads the app's notification log and the store's notification history; with
   /// `requireSignatures` (every App Store line a JWS), `appStore.signatures` is `require`.
-  static func text(notifications: Bool = true, requireSignatures: Bool = false) -> String {
+  static func text(notifications: Bool = true, requireSignatures: Bool = false, stripe: Bool = false)
+    -> String
+  {
     let history =
       notifications ? ",\n    \"notificationHistory\": [\"exports/apple/notification_history*.jsonl\"]" : ""
     let log = notifications ? ",\n    \"notifications\": \"\(DemoOutputs.notificationsPath)\"" : ""
@@ -27,6 +31,8 @@ enum DemoConfig {
       if product.tier == .coins { entry += ", \"units\": \(DemoProduct.coinUnits)" }
       catalog.append(entry + "}")
     }
+    let web = stripe ? DemoConfig.stripeSections : (input: "", grace: "", catalog: "", fee: "")
+    catalog[catalog.count - 1] += web.catalog
     return """
       {
         "timeZone": "UTC",
@@ -43,7 +49,7 @@ enum DemoConfig {
           "subscriptions": ["exports/play/subscriptions*.jsonl"],
           "voided": ["exports/play/voided*.jsonl"],
           "earnings": ["exports/play/earnings/PlayApps_*.csv"]
-        },
+        },\(web.input)
         "app": {
           "entitlements": "\(DemoOutputs.entitlementsPath)",
           "credentials": "\(DemoOutputs.credentialsPath)",
@@ -51,7 +57,7 @@ enum DemoConfig {
           "goodwill": "\(DemoOutputs.goodwillPath)",
           "credits": "\(DemoOutputs.creditsPath)"\(log)
         },
-        "graceDays": {"app_store": 16, "play": 30},
+        "graceDays": {"app_store": 16, "play": 30\(web.grace)},
         "toleranceHours": 24,
         "creditGraceHours": \(DemoRuleCheck.creditGraceHours),
         "catalog": {
@@ -74,7 +80,7 @@ enum DemoConfig {
         "fxRates": "\(DemoFX.path)",
         "fees": {
           "appStore": {"standardBp": 3000, "smallBusiness": false, "smallBusinessBp": 1500, "afterFirstYearBp": 1500},
-          "play": {"subscriptionBp": 1500, "oneTimeBp": 3000}
+          "play": {"subscriptionBp": 1500, "oneTimeBp": 3000}\(web.fee)
         }
       }
 

@@ -17,4 +17,6 @@ struct DemoGroup {
   /// Planted refunds one source shows: chain key → the words their `refunded` finding's detail must
   /// hold (``DemoRefundSourceCheck``).
   var refundSources: [String: String] = [:]
+  /// Web subscriptions through Stripe (docs/rules.md#stripe).
+  var stripe: [DemoStripeSubscription] = []
 }

@@ -20,9 +20,16 @@ package struct DemoOptions: Sendable {
   /// `storerecon fetch` keeps them (the same world otherwise: the same random choices), and require
   /// signatures in the config (docs/benchmark.md#the-all-jws-world).
   package var allJWS = false
+  /// Stripe's API shape of the web subscriptions (the classic world with a notification log, from
+  /// 1,000 users): a mix by default, or all in one shape.
+  package var stripeShape: DemoStripeShape = .mixed
 
   /// Whether the world has a notification log.
   package var writesNotificationLog: Bool { notificationLog && !realistic }
+
+  /// Whether the world has Stripe web subscriptions: the classic world with a notification log, from
+  /// 1,000 users.
+  package var writesStripe: Bool { writesNotificationLog && users >= 1000 }
 
   /// Creates the default options (5000 users, seed 42, as of 2026-11-29).
   package init() {}

@@ -102,18 +102,23 @@ extension DemoRuleCheck {
   /// double_billing: one person's chains of one tier (every demo subscription is Pro) whose paid
   /// periods overlap by more than the tolerance.
   func doubleBillingFindings(_ group: DemoGroup) -> [PlantedFinding] {
-    var byPerson: [String: [(chain: DemoChain, periods: [(Int64, Int64)])]] = [:]
+    var byPerson: [String: [(store: Store, key: String, periods: [(Int64, Int64)])]] = [:]
     for chain in group.chains {
       let periods = paidPeriods(chain)
       guard !periods.isEmpty, let person = firstClaimer(chain, group) ?? chain.accountToken else { continue }
-      byPerson[person, default: []].append((chain, periods))
+      byPerson[person, default: []].append((chain.store, chain.key, periods))
+    }
+    for s in group.stripe {
+      let periods = s.paidPeriods(at: t)
+      guard !periods.isEmpty else { continue }
+      byPerson[stripePerson(s, group), default: []].append((.stripe, s.id, periods))
     }
     var result: [PlantedFinding] = []
     for (person, chains) in byPerson where chains.count > 1 {
       let ordered = chains.sorted { a, b in
         let x = a.periods.map(\.0).min() ?? 0
         let y = b.periods.map(\.0).min() ?? 0
-        return x != y ? x < y : (a.chain.store.rawValue, a.chain.key) < (b.chain.store.rawValue, b.chain.key)
+        return x != y ? x < y : (a.store.rawValue, a.key) < (b.store.rawValue, b.key)
       }
       for i in 1..<ordered.count {
         let mine = DemoRuleCheck.merged(ordered[i].periods)
@@ -121,7 +126,7 @@ extension DemoRuleCheck {
         var otherStore = false
         for other in ordered[..<i] {
           let theirs = DemoRuleCheck.merged(other.periods)
-          if !DemoRuleCheck.common(mine, theirs).isEmpty && other.chain.store != ordered[i].chain.store {
+          if !DemoRuleCheck.common(mine, theirs).isEmpty && other.store != ordered[i].store {
             otherStore = true
           }
           earlier += theirs
@@ -131,7 +136,7 @@ extension DemoRuleCheck {
         result.append(
           PlantedFinding(
             kind: "double_billing", reason: otherStore ? "across_stores" : "within_store",
-            store: ordered[i].chain.store, chainKey: ordered[i].chain.key, userId: person))
+            store: ordered[i].store, chainKey: ordered[i].key, userId: person))
       }
     }
     return result

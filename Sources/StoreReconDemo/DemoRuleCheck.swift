@@ -23,7 +23,8 @@ struct DemoRuleCheck {
 
   /// The findings docs/rules.md reports for `group`, sorted.
   func findings(_ group: DemoGroup) -> [PlantedFinding] {
-    (storeFindings(group) + creditFindings(group) + doubleBillingFindings(group) + notificationFindings(group))
+    (storeFindings(group) + creditFindings(group) + doubleBillingFindings(group) + notificationFindings(group)
+      + stripeFindings(group))
       .sorted()
   }
 

@@ -25,7 +25,7 @@ extension DemoStoreReports {
     let rows = try plantPlay(&ids)
     let play = try playTruth(rows)
     truth.cells = (appleCells + play.cells).sorted()
-    truth.orders = play.orders
+    truth.orders = (play.orders + stripeOrders).sorted()
     files += try writePlay(rows, into: directory)
     let summary = try writeAppleSummary(into: directory)
     files.append(summary.path)

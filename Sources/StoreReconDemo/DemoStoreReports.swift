@@ -111,6 +111,8 @@ final class DemoStoreReports {
   /// Users assigned to the price experiment: their orders are never planted differently, so that the
   /// readout's settled proceeds (the earnings report's) equal the experiment truth's.
   var experimentUsers: Set<String> = []
+  /// The Stripe tie-out rows the balance report was built to give (``DemoStripeBalance``).
+  var stripeOrders: [PlantedTieOutOrder] = []
 
   init(asOf: CivilDate, t: Instant, seed: UInt64, countries: [DemoCountry]) {
     self.t = t

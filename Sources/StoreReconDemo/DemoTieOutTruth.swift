@@ -55,24 +55,28 @@ package struct PlantedTieOutCell: Hashable, Sendable, Comparable {
   }
 }
 
-/// A Google Play order of an earnings month the demo world was built to tie out with a difference.
+/// A Google Play order of an earnings month, or a Stripe charge or refund, the demo world was built to
+/// tie out with a difference.
 package struct PlantedTieOutOrder: Hashable, Sendable, Comparable {
-  /// The order id as written (renewals keep their `..N`).
+  /// The order id as written (renewals keep their `..N`); Stripe's charge or refund id.
   package var orderId: String
-  /// The earnings month (first day).
+  /// The earnings month (first day); Stripe: the charge's or refund's UTC month.
   package var month: CivilDate
   package var status: TieOutOrder.Status
+  /// `play`, or `stripe`.
+  package var store: Store = .play
 
   /// Creates a planted order.
-  package init(orderId: String, month: CivilDate, status: TieOutOrder.Status) {
+  package init(orderId: String, month: CivilDate, status: TieOutOrder.Status, store: Store = .play) {
     self.orderId = orderId
     self.month = month
     self.status = status
+    self.store = store
   }
 
   /// The run's order row as a planted one.
   package init(_ order: TieOutOrder) {
-    self.init(orderId: order.orderId, month: order.month, status: order.status)
+    self.init(orderId: order.orderId, month: order.month, status: order.status, store: order.store)
   }
 
   /// `2026-10`.
@@ -85,7 +89,7 @@ package struct PlantedTieOutOrder: Hashable, Sendable, Comparable {
   }
 
   /// One line for the check's output.
-  package var line: String { "play order \(orderId) \(monthText) \(status.rawValue)" }
+  package var line: String { "\(store.rawValue) order \(orderId) \(monthText) \(status.rawValue)" }
 }
 
 /// A negative control: a cell that must be in the run's tie-out with status `match` (a charge near the

@@ -45,6 +45,8 @@ package enum DemoWorld {
     var malformedEntitlements: Set<DemoScenario> = []
     var experiment = DemoExperimentTruth(t: builder.t)
     var notificationPlants = DemoNotificationPlants(count: DemoScenario.count(forUsers: options.users))
+    var stripePlants = DemoStripePlants(options)
+    let stripe = try DemoStripeOutputs(directory: directory, t: builder.t, options: options)
     while index < total {
       var rng = DemoRandom(seed: options.seed, stream: UInt64(index))
       var group: DemoGroup
@@ -61,6 +63,7 @@ package enum DemoWorld {
           DemoWorld.addNotifications(&group, options: options, userIndex: index)
           notificationPlants.plant(&group, t: builder.t, userIndex: index)
         }
+        stripePlants.plant(&group, builder: builder, userIndex: index)
         let found = builder.check.findings(group)
         guard found == group.planted.sorted() else {
           throw DemoError.inconsistentTruth(
@@ -72,13 +75,15 @@ package enum DemoWorld {
       experiment.record(group)
       reports.noteExperimentUsers(group)
       try outputs.emit(group, userIndex: index, &rng)
+      try stripe.emit(group)
       index += width
       if index & 1023 < width { progress(index, total) }
     }
     var tail = DemoRandom(seed: options.seed, stream: 0x7A11_0000_0000_0000)
     try outputs.writeMalformedSales(&builder.ids, &tail)
+    let webFiles = try stripe.finish(into: directory, reports: reports, outputs: outputs)
     let tieOut = try reports.finish(into: directory, ids: &builder.ids)
-    var files = try outputs.close() + tieOut.reportFiles + DemoTieOutTruth.paths
+    var files = try outputs.close() + tieOut.reportFiles + DemoTieOutTruth.paths + webFiles
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
     files += try writeFixedFiles(options, builder: builder, experiment: experiment, into: directory)
@@ -122,7 +127,8 @@ package enum DemoWorld {
       currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
       through: options.asOf)
     let config = DemoConfig.files(
-      notifications: options.writesNotificationLog, requireSignatures: options.realistic && options.allJWS)
+      notifications: options.writesNotificationLog, requireSignatures: options.realistic && options.allJWS,
+      stripe: options.writesStripe)
     for (path, text) in [(experimentTruthPath, experiment.csv()), (DemoFX.path, fx)] + config {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
@@ -209,7 +215,8 @@ package enum DemoWorld {
       ("exports/apple", "transactions", ".jsonl"), ("exports/play", "salesreport_", ".csv"),
       ("exports/play", "subscriptions", ".jsonl"), ("exports/play", "voided", ".jsonl"),
       ("exports/apple/reports", "S_D_", ".txt"), ("exports/play/earnings", "PlayApps_", ".csv"),
-      ("exports/apple", "notification_history", ".jsonl"),
+      ("exports/apple", "notification_history", ".jsonl"), ("exports/stripe", "objects", ".jsonl"),
+      ("exports/stripe/reports", "balance_change_from_activity_itemized_", ".csv"),
     ]
     let manager = FileManager.default
     for (folder, prefix, suffix) in patterns {

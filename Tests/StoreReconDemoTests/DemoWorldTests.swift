@@ -125,8 +125,9 @@ struct DemoWorldTests {
     defer { world.remove() }
     let notification = world.truth.planted.filter { $0.kind.hasPrefix("notification_") }
     // 37 planted scenarios (two of them commitment plans and four refunds one source shows, present
-    // from 1,000 users), twice each.
-    #expect(world.truth.planted.count - notification.count == 37 * 2)
+    // from 1,000 users) and 11 planted web subscriptions (from 1,000 users), twice each.
+    #expect(world.truth.planted.count - notification.count == 37 * 2 + 11 * 2)
+    #expect(world.truth.planted.filter { $0.store == .stripe }.count == 11 * 2)
     // Each refund one source shows is checked for naming its source.
     #expect(world.truth.refundSources.count == 4 * 2)
     // Two of each notification plant, on top of the refunds, expiries and lock-outs they follow.
@@ -159,23 +160,23 @@ struct DemoWorldTests {
     let world = try GeneratedWorld(users: 3000)
     defer { world.remove() }
     let expected: [(String, String, [Store])] = [
-      ("orphaned_charge", "unclaimed", [.appStore, .play]),
-      ("orphaned_charge", "locked_out", [.appStore, .play]),
+      ("orphaned_charge", "unclaimed", [.appStore, .play, .stripe]),
+      ("orphaned_charge", "locked_out", [.appStore, .play, .stripe]),
       ("free_entitlement", "no_store_record", [.appStore, .play]),
-      ("free_entitlement", "sandbox", [.appStore, .play]),
-      ("free_entitlement", "refunded", [.appStore, .play]),
+      ("free_entitlement", "sandbox", [.appStore, .play, .stripe]),
+      ("free_entitlement", "refunded", [.appStore, .play, .stripe]),
       ("free_entitlement", "superseded", [.play]),
-      ("free_entitlement", "store_expired", [.appStore, .play]),
+      ("free_entitlement", "store_expired", [.appStore, .play, .stripe]),
       ("free_entitlement", "overextended", [.appStore, .play]),
       ("free_entitlement", "product_mismatch", [.appStore, .play]),
-      ("duplicate_claim", "multiple_users", [.appStore, .play]),
+      ("duplicate_claim", "multiple_users", [.appStore, .play, .stripe]),
       ("uncredited_purchase", "not_credited", [.appStore]),
       ("double_credit", "credited_twice", [.appStore]),
       ("double_credit", "over_credited", [.appStore]),
       ("credit_not_reversed", "refund_not_reversed", [.appStore]),
       ("orphan_credit", "unknown_transaction", [.appStore]),
       ("orphan_credit", "sandbox_credit", [.appStore]),
-      ("double_billing", "across_stores", [.play]),
+      ("double_billing", "across_stores", [.play, .stripe]),
       ("double_billing", "within_store", [.play]),
       ("notification_unprocessed", "unprocessed", [.appStore]),
       ("notification_not_applied", "revocation_not_applied", [.appStore]),
@@ -333,6 +334,14 @@ struct DemoWorldTests {
         playKeys.insert(order.components(separatedBy: "..")[0])
       }
     }
+    var stripeKeys = Set<String>()
+    for line in try world.lines(DemoStripeOutputs.objectsPath) {
+      if let object = decodeJSONLine(line), object["object"] as? String == "subscription",
+        let id = object["id"] as? String
+      {
+        stripeKeys.insert(id)
+      }
+    }
     let entitlementKeys = Set(try world.lines("app/entitlements.csv").dropFirst().map { csvFields($0)[4] })
     let creditKeys = Set(try world.lines("app/credits.csv").dropFirst().map { csvFields($0)[3] })
     for p in world.truth.planted {
@@ -344,9 +353,8 @@ struct DemoWorldTests {
         #expect(!known.contains(p.chainKey), "\(p.chainKey) should be unknown to the store")
         #expect(creditKeys.contains(p.chainKey))
       } else {
-        #expect(
-          (p.store == .appStore ? appleKeys : playKeys).contains(p.chainKey),
-          "\(p.kind)/\(p.reason) \(p.chainKey)")
+        let keys = p.store == .appStore ? appleKeys : (p.store == .play ? playKeys : stripeKeys)
+        #expect(keys.contains(p.chainKey), "\(p.kind)/\(p.reason) \(p.chainKey)")
       }
     }
   }

@@ -1,0 +1,100 @@
+import StoreReconCore
+
+/// Stripe's itemized balance change report for the demo's web subscriptions
+/// (docs/inputs.md#stripe-balance-reports): one CSV per UTC month, the two months before T's and T's
+/// own up to T, one row per live charge, refund and lost dispute, with the fee `fees.stripe.bp` gives
+/// and a monthly payout per currency once the month has ended.
+///
+/// Planted, `count` of each: a charge left out (`missing_in_report`), a charge the feed lacks
+/// (`missing_in_feed`), a gross off (`amount_differs`), a fee off (`fee_differs`); and, as controls, a
+/// fee one minor unit off (`match`). The truth is worked out back from the rows as written, by the
+/// rules of docs/tieout.md#stripe-charges-and-refunds, and checked against the plan.
+struct DemoStripeBalance {
+  /// The config's `fees.stripe.bp`.
+  static let feeBp: Int64 = 290
+
+  /// A balance transaction of the report, or a charge or refund of the feed.
+  struct Row {
+    var txn: String
+    var at: Instant
+    var currency: Currency
+    var gross: Int64
+    var fee: Int64
+    /// `charge`, `refund` or `dispute`.
+    var category: String
+    /// The charge, refund or dispute id.
+    var source: String
+    var charge: String
+    var intent: String
+    var invoice: String
+    var subscription: String
+    var customer: String
+    /// Of a clean web subscriber's charge without refunds: may carry a planted difference.
+    var plantable = false
+  }
+
+  let t: Instant
+  let seed: UInt64
+  /// The report's months (first days), oldest first.
+  let months: [CivilDate]
+  /// The feed's live charges, refunds and lost disputes in the report's months, as the report would
+  /// hold them unplanted.
+  var rows: [Row] = []
+
+  init(t: Instant, seed: UInt64) {
+    self.t = t
+    self.seed = seed
+    let last = DemoCalendar.date(t.adding(ms: -1))
+    var month = CivilDate(year: last.year, month: last.month, day: 1)
+    var months = [month]
+    for _ in 0..<2 {
+      month = DemoStoreReports.previousMonth(month)
+      months.insert(month, at: 0)
+    }
+    self.months = months
+  }
+
+  /// The fee `fees.stripe.bp` gives on a charge of `gross`.
+  static func fee(_ gross: Int64) -> Int64 {
+    FeeSchedule.proceeds(grossMinor: gross, taxMinor: 0, basisPoints: feeBp, rounding: .halfEven).fee
+  }
+
+  /// Records the live charges, refunds and lost disputes of `sub` in the report's interval.
+  mutating func record(_ sub: DemoStripeSubscription) {
+    guard sub.live, let start = months.first?.startUTC else { return }
+    func add(_ row: Row) {
+      if row.at >= start && row.at <= t { rows.append(row) }
+    }
+    for invoice in sub.charges(at: t) {
+      var charge = Row(
+        txn: invoice.balanceTransaction, at: invoice.paidAt, currency: sub.currency, gross: invoice.amount,
+        fee: DemoStripeBalance.fee(invoice.amount), category: "charge", source: invoice.charge,
+        charge: invoice.charge, intent: invoice.intent, invoice: invoice.id, subscription: sub.id,
+        customer: sub.customer)
+      charge.plantable = sub.natural && invoice.refunds.isEmpty && invoice.dispute == nil
+      add(charge)
+      for r in invoice.refunds {
+        var refund = charge
+        refund.txn = r.balanceTransaction
+        refund.at = r.at
+        refund.gross = -r.amount
+        refund.fee = 0
+        refund.category = "refund"
+        refund.source = r.id
+        refund.plantable = false
+        add(refund)
+      }
+      if let d = invoice.dispute, d.status == "lost" {
+        var dispute = charge
+        dispute.txn = d.balanceTransaction
+        dispute.at = d.at
+        dispute.gross = -invoice.amount
+        dispute.fee = 0
+        dispute.category = "dispute"
+        dispute.source = d.id
+        dispute.plantable = false
+        add(dispute)
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import StoreReconCore
+
+/// The demo's Stripe files: `exports/stripe/objects.jsonl` (every web subscription's objects as
+/// Stripe's API returns them, one truncated line to reject) and the balance report's monthly CSVs
+/// (``DemoStripeBalance``).
+package final class DemoStripeOutputs {
+  package static let objectsPath = "exports/stripe/objects.jsonl"
+
+  let t: Instant
+  let seed: UInt64
+  /// `nil`: the world has no web subscriptions.
+  let writer: DemoFileWriter?
+  /// The balance report, recorded as the subscriptions are written.
+  var balance: DemoStripeBalance
+  /// Malformed lines written (one truncated copy of a clean line).
+  var rejects = 0
+
+  /// Tie-out differences of each status planted in the balance report.
+  let count: Int
+
+  /// The Stripe files of a world written with `options` (none where it has no web subscriptions).
+  init(directory: String, t: Instant, options: DemoOptions) throws {
+    self.t = t
+    seed = options.seed
+    count = DemoScenario.count(forUsers: options.users)
+    balance = DemoStripeBalance(t: t, seed: seed)
+    guard options.writesStripe else {
+      writer = nil
+      return
+    }
+    let writer = try DemoFileWriter(directory: directory, relativePath: DemoStripeOutputs.objectsPath)
+    let start = CivilDate(year: 2025, month: 11, day: 3).startUTC
+    for line in DemoStripeObjects.catalog(at: start, currency: "usd") {
+      try writer.write(bytes: line.utf8)
+      try writer.write("\n")
+    }
+    self.writer = writer
+  }
+
+  /// Writes the web subscriptions of `group`.
+  func emit(_ group: DemoGroup) throws {
+    guard let writer, !group.stripe.isEmpty else { return }
+    for sub in group.stripe {
+      let lines = DemoStripeObjects.lines(sub)
+      for line in lines {
+        try writer.write(bytes: line.utf8)
+        try writer.write("\n")
+      }
+      if rejects == 0 && sub.natural, let line = lines.last {
+        rejects = 1
+        try writer.write(bytes: line.utf8.prefix(line.utf8.count / 2))
+        try writer.write("\n")
+      }
+      balance.record(sub)
+    }
+  }
+
+  /// Closes the objects file and writes the balance report; gives `reports` the planted Stripe tie-out
+  /// orders and `outputs` the objects file's rejects. Returns the files written.
+  func finish(into directory: String, reports: DemoStoreReports, outputs: DemoOutputs) throws -> [String] {
+    guard let writer else { return [] }
+    try writer.close()
+    let report = try balance.finish(into: directory, count: count)
+    reports.stripeOrders = report.orders
+    outputs.rejects[DemoStripeOutputs.objectsPath] = rejects
+    return [DemoStripeOutputs.objectsPath] + report.files
+  }
+}
