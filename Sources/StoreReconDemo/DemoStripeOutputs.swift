@@ -1,7 +1,7 @@
 import StoreReconCore
 
 /// The demo's Stripe files: `exports/stripe/objects.jsonl` (every web subscription's objects as
-/// Stripe's API returns them, one truncated line to reject) and the balance report's monthly CSVs
+/// Stripe's API returns them, a truncated copy of a customer's line to reject) and the balance report's monthly CSVs
 /// (``DemoStripeBalance``).
 package final class DemoStripeOutputs {
   package static let objectsPath = "exports/stripe/objects.jsonl"
@@ -46,7 +46,8 @@ package final class DemoStripeOutputs {
         try writer.write(bytes: line.utf8)
         try writer.write("\n")
       }
-      if rejects == 0 && sub.natural, let line = lines.last {
+      // The customer's line, the same in both API shapes.
+      if rejects == 0 && sub.natural, let line = lines.first {
         rejects = 1
         try writer.write(bytes: line.utf8.prefix(line.utf8.count / 2))
         try writer.write("\n")

@@ -23,8 +23,15 @@ import StoreReconTestSupport
     #expect(outcome.exitCode == 0, "\(outcome.text)")
     let out = dir.appendingPathComponent("reports/2026-11-29")
     var files: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: out.path) where name != "manifest.json" {
-      files[name] = try Data(contentsOf: out.appendingPathComponent(name))
+    let walker = FileManager.default.enumerator(atPath: out.path)
+    while let name = walker?.nextObject() as? String {
+      var directory: ObjCBool = false
+      let url = out.appendingPathComponent(name)
+      guard name != "manifest.json",
+        FileManager.default.fileExists(atPath: url.path, isDirectory: &directory),
+        !directory.boolValue
+      else { continue }
+      files[name] = try Data(contentsOf: url)
     }
     let objects = try String(
       contentsOf: dir.appendingPathComponent(DemoStripeOutputs.objectsPath), encoding: .utf8)

@@ -57,16 +57,20 @@ struct StripeFetchDemoTests {
     _ = try FetchRun.execute(
       ["stripe"], config: config, known: KnownKeys(), asOf: options.asOf, progress: MemoryProgress(),
       environment: [:], clock: RecordingClock(time: Double(t)))
-    let fetched = world.into.appendingPathComponent("stripe/objects.jsonl")
-    #expect(FileManager.default.fileExists(atPath: fetched.path))
+    // The fetched file beside the demo's own (a config reads inside its folder).
+    let fetched = demo.appendingPathComponent("exports/stripe/fetched.jsonl")
+    try FileManager.default.copyItem(
+      at: world.into.appendingPathComponent("stripe/objects.jsonl"), to: fetched)
 
     // The demo's config, reading the fetched objects instead of its own.
     let configURL = demo.appendingPathComponent("storerecon.json")
     let configText = try String(contentsOf: configURL, encoding: .utf8)
     #expect(configText.contains("\"\(DemoStripeOutputs.objectsPath)\""))
     try Data(
-      configText.replacingOccurrences(of: "\"\(DemoStripeOutputs.objectsPath)\"", with: "\"\(fetched.path)\"")
-        .utf8
+      configText.replacingOccurrences(
+        of: "\"\(DemoStripeOutputs.objectsPath)\"", with: "\"exports/stripe/fetched.jsonl\""
+      )
+      .utf8
     ).write(to: configURL)
     let result = try ReconciliationRun.execute(
       ReconciliationRun.Request(
@@ -86,7 +90,7 @@ struct StripeFetchDemoTests {
     #expect(planted.subtracting(found).isEmpty, "missed: \(planted.subtracting(found).sorted().prefix(5))")
     let tieOut = DemoTieOutCheck.check(result.tieOut, truth: outcome.truth)
     #expect(tieOut.isExact, "\(tieOut.lines())")
-    let stripe = result.inputs.filter { $0.path == fetched.path }
+    let stripe = result.inputs.filter { $0.path.hasSuffix("fetched.jsonl") }
     #expect(stripe.count == 1 && stripe.first?.counts.rejected == 0)
   }
 }
