@@ -43,6 +43,9 @@ package struct RunConfig: Sendable {
   package var playVoided: [String] = []
   /// Stripe API objects as JSON Lines (`stripe.objects`, glob patterns).
   package var stripeObjects: [String] = []
+  /// Stripe event records read as Stripe's notification history only (`stripe.events`, glob patterns):
+  /// what `fetch stripe` writes to `stripe/events.jsonl`.
+  package var stripeEvents: [String] = []
   /// Stripe's itemized balance change reports (`stripe.reports`, glob patterns).
   package var stripeReports: [String] = []
   /// The metadata key naming the app's user on a Stripe subscription or customer.
@@ -208,6 +211,7 @@ package struct RunConfig: Sendable {
     let stripe = try object(root["stripe"], "stripe")
     config.stripeObjects = try strings(stripe["objects"], "stripe.objects")
     config.stripeReports = try strings(stripe["reports"], "stripe.reports")
+    config.stripeEvents = try strings(stripe["events"], "stripe.events")
     if let key = stripe["userMetadataKey"] {
       guard let text = key as? String, !text.isEmpty else {
         throw fail("stripe.userMetadataKey must be a metadata key such as \"app_user_id\"")

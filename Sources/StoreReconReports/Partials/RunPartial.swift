@@ -109,6 +109,12 @@ extension RunPartial {
         String(o.feeMinor),
       ])
     }
+    for l in tieOut.stripe {
+      out.line([
+        "TS", l.kind.rawValue, l.id, l.chargeId, l.invoiceId, String(l.amountMinor), l.currency.code,
+        String(l.at.ms), l.productId, l.live ? "1" : "0", l.chainKey,
+      ])
+    }
     for d in duplicates {
       out.line([
         "D", d.kind.rawValue, d.store.rawValue, d.id, d.record, String(d.keptInput), String(d.keptLine),
