@@ -43,6 +43,29 @@ struct StripeFetchEventsTests {
     StripeFetchWorld.utc(seconds).replacingOccurrences(of: " ", with: "T") + "Z"
   }
 
+  /// The app's rows: sub_A's entitlement and credential, and the log holding three of the four events
+  /// (the second never received, the fourth never processed).
+  static func writeAppRows(_ world: StripeFetchWorld, _ events: [[String: Any]]) throws {
+    let app = world.directory.appendingPathComponent("app")
+    try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+    let start = Self.utc(world.days(10))
+    try Data(
+      ("entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n"
+        + "e-A,u-sub_A,pro_monthly,stripe,sub_A,active,\(start),\(Self.utc(world.days(-20))),\n").utf8
+    ).write(to: app.appendingPathComponent("entitlements.csv"))
+    try Data(
+      ("store,store_key,user_id,linked_store_key,order_id,claimed_at\nstripe,sub_A,u-sub_A,,,\(start)\n").utf8
+    ).write(to: app.appendingPathComponent("credentials.csv"))
+    var log = "store,notification_id,received_at,processed_at,payload\n"
+    for (event, processed) in [(events[0], true), (events[2], true), (events[3], false)] {
+      let line = try Self.json(event)
+      let at = Self.utc((event["created"] as? Int64 ?? 0) + 2)
+      log +=
+        "stripe,\(event["id"] ?? ""),\(at),\(processed ? at : ""),\"\(line.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
+    }
+    try Data(log.utf8).write(to: app.appendingPathComponent("notifications.csv"))
+  }
+
   @Test func aFetchedWorldGivesTheNotificationHealthOfItsFiles() throws {
     let world = try StripeFetchWorld()
     defer { world.remove() }
@@ -79,24 +102,7 @@ struct StripeFetchEventsTests {
     try Data(served.utf8).write(to: source.appendingPathComponent("objects.jsonl"))
     try Data((try events.map(Self.json).joined(separator: "\n") + "\n").utf8).write(
       to: source.appendingPathComponent("webhooks.jsonl"))
-    let app = world.directory.appendingPathComponent("app")
-    try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
-    let start = Self.utc(world.days(10))
-    try Data(
-      ("entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n"
-        + "e-A,u-sub_A,pro_monthly,stripe,sub_A,active,\(start),\(Self.utc(world.days(-20))),\n").utf8
-    ).write(to: app.appendingPathComponent("entitlements.csv"))
-    try Data(
-      ("store,store_key,user_id,linked_store_key,order_id,claimed_at\nstripe,sub_A,u-sub_A,,,\(start)\n").utf8
-    ).write(to: app.appendingPathComponent("credentials.csv"))
-    var log = "store,notification_id,received_at,processed_at,payload\n"
-    for (event, processed) in [(events[0], true), (events[2], true), (events[3], false)] {
-      let line = try Self.json(event)
-      let at = Self.utc((event["created"] as? Int64 ?? 0) + 2)
-      log +=
-        "stripe,\(event["id"] ?? ""),\(at),\(processed ? at : ""),\"\(line.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
-    }
-    try Data(log.utf8).write(to: app.appendingPathComponent("notifications.csv"))
+    try Self.writeAppRows(world, events)
     func run(_ name: String, _ stripe: [String: Any]) throws -> (findings: String, notifications: String) {
       let config: [String: Any] = [
         "timeZone": "UTC", "stripe": stripe,
