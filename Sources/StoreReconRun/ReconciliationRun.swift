@@ -637,7 +637,7 @@ package enum ReconciliationRun {
     }
     var line = "tie-out: \(tieOut.cells.count) cells (\(counts(tieOut.cells.map(\.status))))"
     if !tieOut.orders.isEmpty {
-      line += "; \(tieOut.orders.count) Play orders (\(counts(tieOut.orders.map(\.status))))"
+      line += "; \(tieOut.orders.count) orders (\(counts(tieOut.orders.map(\.status))))"
     }
     return line
   }

@@ -84,6 +84,14 @@ extension StripeWorld {
         }, nil
       ),
       (
+        // Unpaid since 26 Nov: no grace after the last paid period (only past_due gets graceDays.stripe),
+        // so an entitlement running on to 2 Dec is store_expired at T 29 Nov.
+        p("unpaid") {
+          $0.periods = [((10, 26), (11, 26))]; $0.status = "unpaid"; $0.openFrom = (11, 26)
+          $0.entitlement = ((11, 26), (12, 2))
+        }, "store_expired"
+      ),
+      (
         p("endofperiod") {
           $0.periods = [((11, 5), (12, 5))]; $0.cancelAtPeriodEnd = true; $0.currency = "jpy"
           $0.amount = 1_500; $0.entitlement = ((11, 5), (12, 5))

@@ -280,6 +280,7 @@ enum ChainDerivation {
       }
       chain.paidThrough = paidThrough
       if lastBacking >= 0, commitment(lastBacking) != nil { chain.flags.insert(.commitment) }
+      if lastBacking >= 0, record(lastBacking).flags.contains(.noGrace) { chain.flags.insert(.noGrace) }
 
       var revocation: Chain.Revocation?
       if lastBacking >= 0, let at = revokedAt(lastBacking), at <= t {

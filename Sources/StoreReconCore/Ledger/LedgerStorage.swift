@@ -226,6 +226,7 @@ package final class LedgerStorage: @unchecked Sendable {
     t.familyShared = r.isFamilyShared
     t.isUpgraded = r.isUpgraded
     t.pending = r.flags.contains(.pending)
+    t.noGrace = r.flags.contains(.noGrace)
     if let rare = rareFields(n) {
       t.revokedAt = rare.revokedAt
       t.revocationType = rare.revocationType
@@ -341,6 +342,9 @@ struct ChainState: Sendable {
     static let revoked = Flags(rawValue: 8)
     /// The period that backs access now is a payment of a commitment plan (docs/rules.md#commitment-plans).
     static let commitment = Flags(rawValue: 16)
+    /// The period that backs access now gets no grace after it (a Stripe subscription that is not
+    /// `past_due`, `active` or `trialing`: docs/rules.md#stripe).
+    static let noGrace = Flags(rawValue: 32)
   }
 
   @inline(__always) var production: Bool { flags.contains(.production) }
@@ -348,6 +352,7 @@ struct ChainState: Sendable {
   @inline(__always) var familyShared: Bool { flags.contains(.familyShared) }
   @inline(__always) var revoked: Bool { flags.contains(.revoked) }
   @inline(__always) var onCommitment: Bool { flags.contains(.commitment) }
+  @inline(__always) var withoutGrace: Bool { flags.contains(.noGrace) }
   @inline(__always) var isEmpty: Bool {
     purchaseCount == 0 && refundCount == 0 && voidCount == 0 && status < 0
   }

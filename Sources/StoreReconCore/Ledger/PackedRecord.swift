@@ -34,6 +34,8 @@ package struct PackedRecord: Sendable, BitwiseCopyable {
     static let pending = Flags(rawValue: 1 << 7)
     /// ``PackedRecord/extra`` holds the tax, not an expiry.
     package static let taxInExtra = Flags(rawValue: 1 << 8)
+    /// ``StoreTransaction/noGrace``: no grace past the period paid.
+    package static let noGrace = Flags(rawValue: 1 << 9)
     /// The ledger's side table has more for this record.
     package static let rare = Flags(rawValue: 1 << 10)
     /// Derived: a paid charge of its chain as of T (production, amount > 0, not returned…).

@@ -127,6 +127,7 @@ package final class RecordBatch: @unchecked Sendable {
     if t.familyShared { flags.insert(.familyShared) }
     if t.isUpgraded { flags.insert(.upgraded) }
     if t.pending { flags.insert(.pending) }
+    if t.noGrace { flags.insert(.noGrace) }
     var extra = t.expiresAt?.ms ?? PackedRecord.none
     var rareTax: Int64?
     if let tax = t.taxMinor {

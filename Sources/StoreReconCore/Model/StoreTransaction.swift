@@ -46,6 +46,9 @@ package struct StoreTransaction: Sendable {
   package var isUpgraded: Bool = false
   /// The purchase is pending (Play `SUBSCRIPTION_STATE_PENDING`), so no money has moved.
   package var pending: Bool = false
+  /// The store gives no grace past the period paid: a Stripe subscription `unpaid`, `canceled`,
+  /// `incomplete`, `incomplete_expired` or `paused` (docs/rules.md#stripe).
+  package var noGrace: Bool = false
   /// Apple `appAccountToken` or Play `obfuscatedExternalAccountId`: the app's user, where the app set it.
   package var accountToken: String?
   /// Offer identifier (Apple `offerIdentifier`, Play `offerId`).

@@ -304,8 +304,9 @@ package enum Reconciler {
       return finding(.superseded, c, "replaced by linked purchase \(newer)")
     }
     let slot = LedgerStorage.slot(store)
-    // An App Store commitment plan has no billing grace period: its allowance is 0 (docs/rules.md).
-    let noGrace = store == .appStore && chain.onCommitment
+    // An App Store commitment plan has no billing grace period, nor has a Stripe subscription that is
+    // not past due (unpaid, canceled…): their allowance is 0 (docs/rules.md).
+    let noGrace = (store == .appStore && chain.onCommitment) || chain.withoutGrace
     let grace = noGrace ? 0 : rules.graceMs[slot]
     let graceDays = noGrace ? 0 : rules.graceDays[slot]
     guard chain.paidThrough != PackedRecord.none else {

@@ -2,6 +2,12 @@ import StoreReconCore
 import StoreReconIO
 
 extension StripeChains {
+  /// The subscription states that back nothing past the last paid period: no grace after it
+  /// (docs/rules.md#stripe; `past_due` alone gets `graceDays.stripe`).
+  static let gracelessStatuses: Set<String> = [
+    "unpaid", "canceled", "incomplete", "incomplete_expired", "paused",
+  ]
+
   /// A record of chain `key` with the fields every Stripe record has.
   func record(
     _ kind: StoreTransaction.Kind, key: String, id: String, product: String, at: Instant, origin: Origin,
@@ -24,6 +30,7 @@ extension StripeChains {
     t.productTypeRaw = "subscription"
     t.isTrial = true
     t.expiresAt = end
+    t.noGrace = StripeChains.gracelessStatuses.contains(s.status)
     t.originalAt = s.start
     t.accountToken = userId(subscription: s, customer: s.customer)
     records.append(t)
@@ -48,6 +55,7 @@ extension StripeChains {
       t.expiresAt = end
     }
     t.originalAt = s?.start
+    t.noGrace = s.map { StripeChains.gracelessStatuses.contains($0.status) } ?? false
     t.accountToken = userId(subscription: s, customer: invoice.customer ?? s?.customer)
     addFeed(invoice: invoice, key: key, product: t.productId, live: invoice.live)
     addMoneyBack(invoice.charges + invoice.intents, to: &t)

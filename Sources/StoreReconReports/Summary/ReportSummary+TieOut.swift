@@ -123,7 +123,7 @@ extension ReportSummary {
     }
     var blocks: [SummarySection.Block] = [
       .paragraph(
-        "The stores' own reports against the transaction feed, per cell (Apple: report day; Play: earnings month) of product, country and currency; money is the buyer's gross. Per cell: tieout.csv; per Play order: tieout_orders.csv."
+        "The stores' own reports against the transaction feed, per cell (Apple: report day; Play: earnings month) of product, country and currency; money is the buyer's gross. Per cell: tieout.csv; per Play order or Stripe charge and refund: tieout_orders.csv."
       )
     ]
     var table = SummaryTable(
@@ -140,7 +140,7 @@ extension ReportSummary {
     if !cellSteps.isEmpty { blocks.append(.nextSteps(cellSteps)) }
     let orderLines = Self.tieOutOrderLines(tieOut)
     if !orderLines.isEmpty {
-      blocks.append(.subheading("Google Play orders (earnings Charge against sales Item Price)"))
+      blocks.append(.subheading(Self.ordersHeading(Set(orderLines.map(\.store)))))
       var orders = SummaryTable(
         headers: ["store", "status", "orders", "|earnings − sales|", "|actual − estimated fee|"],
         rightAligned: [2, 3, 4])
@@ -182,6 +182,14 @@ extension ReportSummary {
         "Paid units in the store's latest report of the day, against chains and entitlements (counts.csv)",
         table)
     ]
+  }
+
+  /// The heading of the order table: what each store's orders tie out.
+  static func ordersHeading(_ stores: Set<Store>) -> String {
+    let play = "Google Play orders (earnings Charge against sales Item Price)"
+    let stripe = "Stripe charges and refunds (balance report against the feed)"
+    if !stores.contains(.stripe) { return play }
+    return stores.contains(.play) ? play + "; " + stripe : stripe
   }
 
   /// The next steps of the statuses other than `match` that `cells` and `orders` hold, in status order.

@@ -228,7 +228,8 @@ package struct RunStatus: Sendable, Equatable {
     return (causes, details)
   }
 
-  /// `160 findings, 14 tie-out cells, 8 Play orders, 1 input with rejected rows` (only sources present).
+  /// `160 findings, 14 tie-out cells, 8 tie-out orders, 1 input with rejected rows` (only sources present;
+  /// an order is a Play order or a Stripe charge or refund of tieout_orders.csv).
   static func bySource(_ cases: [Case]) -> String {
     var parts: [String] = []
     for source in Case.Source.allCases {
@@ -237,7 +238,7 @@ package struct RunStatus: Sendable, Equatable {
       switch source {
       case .finding: parts.append(counted(n, "finding", "findings"))
       case .tieOutCell: parts.append(counted(n, "tie-out cell", "tie-out cells"))
-      case .tieOutOrder: parts.append(counted(n, "Play order", "Play orders"))
+      case .tieOutOrder: parts.append(counted(n, "tie-out order", "tie-out orders"))
       case .rejectedRows: parts.append(counted(n, "input with rejected rows", "inputs with rejected rows"))
       }
     }

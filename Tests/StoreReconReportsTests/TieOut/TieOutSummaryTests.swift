@@ -48,6 +48,17 @@ struct TieOutSummaryTests {
   /// The what-to-do sentence of `subject`.
   static func step(_ subject: NextStep.Subject) -> String { NextStep.of(subject)?.whatToDo ?? "?" }
 
+  @Test func theOrderTableIsHeadedByTheStoresItHolds() {
+    #expect(
+      ReportSummary.ordersHeading([.play]) == "Google Play orders (earnings Charge against sales Item Price)")
+    #expect(
+      ReportSummary.ordersHeading([.stripe]) == "Stripe charges and refunds (balance report against the feed)"
+    )
+    #expect(
+      ReportSummary.ordersHeading([.play, .stripe]).hasSuffix(
+        "; Stripe charges and refunds (balance report against the feed)"))
+  }
+
   @Test func payoutTotalsPerKindAndCurrency() {
     let usd = TieOutFixture.usd
     let eur = TieOutFixture.eur
@@ -65,7 +76,7 @@ struct TieOutSummaryTests {
     let text = summary.unwrappedText
     #expect(
       Self.section(text, "Tie-out") == [
-        "The stores' own reports against the transaction feed, per cell (Apple: report day; Play: earnings month) of product, country and currency; money is the buyer's gross. Per cell: tieout.csv; per Play order: tieout_orders.csv.",
+        "The stores' own reports against the transaction feed, per cell (Apple: report day; Play: earnings month) of product, country and currency; money is the buyer's gross. Per cell: tieout.csv; per Play order or Stripe charge and refund: tieout_orders.csv.",
         "  store      source         status         cells  |gross difference|  report gross",
         "  app_store  apple_sales    match              1                   0      9.99 EUR",
         "  app_store  apple_sales    report_more        1            9.99 USD     29.97 USD",
@@ -161,7 +172,7 @@ struct TieOutSummaryTests {
     #expect(summary.isAlert && summary.status == "ALERT")
     #expect(
       summary.headline
-        == "ALERT — 6 new, 0 open — 2026-09-30; tieout/report_more: 1 cells > maxCount 0; tieout_orders/missing_in_earnings: 1 orders > maxCount 0; new (no run history: all new): 3 tie-out cells, 3 Play orders"
+        == "ALERT — 6 new, 0 open — 2026-09-30; tieout/report_more: 1 cells > maxCount 0; tieout_orders/missing_in_earnings: 1 orders > maxCount 0; new (no run history: all new): 3 tie-out cells, 3 tie-out orders"
     )
     #expect(summary.text.contains("\nALERT tieout/report_more: 1 cells > maxCount 0\n"))
     // The same limits one unit wider: no alert.
