@@ -86,7 +86,8 @@ extension ReportSummary {
       // most 40 % of the width); several pictures stay in the flow, each by its own table.
       var blocks = section.blocks
       if blocks.count(where: \.isPicture) == 1, let picture = blocks.firstIndex(where: \.isPicture) {
-        out += "<div style=\"float:right;width:40%;max-width:600px;margin:0 0 8px 16px;\">\n"
+        out +=
+          "<div class=\"\(SummaryTable.floatClass)\" style=\"float:right;width:40%;max-width:600px;margin:0 0 8px 16px;\">\n"
         out += Self.html(blocks.remove(at: picture), border: border)
         out += "</div>\n"
       }

@@ -70,11 +70,14 @@ package struct SummaryTable: Sendable, Equatable {
   /// The class of a table that turns into cards on a narrow screen, and of its header row.
   static let cardsClass = "sr-cards"
   static let headClass = "sr-head"
+  /// The class of a section's floating picture, which a phone shows full width above the section's text.
+  static let floatClass = "sr-float"
 
   /// The summary's one style sheet: below 601 px (a phone) a table of class ``cardsClass`` shows one
   /// card per row — the header row hidden, each cell a line led by its column's name (`data-label`).
-  /// It also lets a phone wrap every cell. Everything else is inline; a mail client that drops the
-  /// style sheet shows the plain table (which mail apps scale or scroll on a phone).
+  /// It also lets a phone wrap every cell, and shows a section's floating picture full width. Everything
+  /// else is inline; a mail client that drops the style sheet shows the plain table (which mail apps
+  /// scale or scroll on a phone).
   package static let narrowScreenCSS = """
     @media only screen and (max-width:600px){
     td,th{white-space:normal!important;overflow-wrap:break-word;}
@@ -84,6 +87,7 @@ package struct SummaryTable: Sendable, Equatable {
     table.sr-cards td{border:0!important;border-top:1px solid #eaeef2!important;text-align:right!important;}
     table.sr-cards td:first-child{border-top:0!important;background:#f2f4f7;font-weight:bold;text-align:left!important;}
     table.sr-cards td::before{content:attr(data-label);float:left;padding-right:8px;color:#59636e;font-weight:normal;}
+    div.sr-float{float:none!important;width:auto!important;margin:0 0 8px 0!important;}
     }
     """
 

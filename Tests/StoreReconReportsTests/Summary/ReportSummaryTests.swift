@@ -247,7 +247,7 @@ struct ReportSummaryTests {
     // One style sheet, in the head: the narrow-screen cards (SummaryLayoutTests); classes only for it.
     #expect(html.components(separatedBy: "<style").count == 2)
     let classes = Set(HTMLClasses.of(html))
-    #expect(classes.isSubset(of: ["sr-cards", "sr-head"]), "\(classes)")
+    #expect(classes.isSubset(of: ["sr-cards", "sr-head", "sr-float"]), "\(classes)")
     // Every opened table is closed.
     #expect(html.components(separatedBy: "<table").count == html.components(separatedBy: "</table>").count)
   }

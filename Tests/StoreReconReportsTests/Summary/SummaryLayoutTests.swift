@@ -56,6 +56,18 @@ struct SummaryLayoutTests {
     #expect(SummaryTable.narrowScreenCSS.components(separatedBy: "@media").count == 2)
   }
 
+  @Test func aSectionsOnePictureFloatsBesideItsTextOnADesktopAndIsFullWidthOnAPhone() {
+    var facts = Self.facts([Self.input("play.sales", read: 10)])
+    var verdict = ExperimentVerdict(experimentId: "paywall", verdict: "high leading")
+    verdict.differences = [SVGChart.Estimate(label: "high", estimate: 120, low: 20, high: 230)]
+    facts.experiments = [verdict]
+    let html = ReportSummary.build(facts).html
+    // The price tests' one picture floats right of the verdict on a desktop…
+    #expect(html.contains("<div class=\"sr-float\" style=\"float:right;width:40%;"))
+    // …and on a phone takes the width (at 40 % of 390 px its labels would be 6 px high).
+    #expect(SummaryTable.narrowScreenCSS.contains("div.sr-float{float:none!important;width:auto!important;"))
+  }
+
   @Test func shortCellsStayOnOneLineLongIdentifiersAreCutLongTextWraps() {
     #expect(SummaryTable.fit("orphaned_charge") == "white-space:nowrap;")
     let token = String(repeating: "k", count: 80)
