@@ -85,20 +85,23 @@ package enum StoreReconCLI {
 
   // MARK: run
 
+  /// The options of run and merge that take a value.
+  static let runValued: Set<String> = [
+    "--config", "--date", "--out", "--database", "--queries", "--lock-timeout", "--partition", "--keymap",
+    "--memory",
+  ]
+  /// The flags of run and merge.
+  static let runFlags: Set<String> = [
+    "--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing",
+    "--allow-damaged",
+    "--mail-incomplete",
+  ]
+
   static func runCommand(_ args: [String], merge: Bool = false) -> Int32 {
     let usage = merge ? Help.mergeUsage : Help.runUsage
     let parsed: ParsedOptions
     do {
-      parsed = try ParsedOptions.parse(
-        args,
-        valued: [
-          "--config", "--date", "--out", "--database", "--queries", "--lock-timeout", "--partition",
-          "--keymap",
-        ],
-        flags: [
-          "--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing",
-          "--allow-damaged", "--mail-incomplete",
-        ])
+      parsed = try ParsedOptions.parse(args, valued: runValued, flags: runFlags)
     } catch {
       return usageError(error.message, usage: usage)
     }
@@ -133,6 +136,11 @@ package enum StoreReconCLI {
       }
       lockTimeout = n
     }
+    let memory: Int64
+    switch memoryOption(parsed, mode: mode) {
+    case .success(let bytes): memory = bytes
+    case .failure(let failure): return usageError(failure.message, usage: usage)
+    }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
     do throws(RunError) {
       var settings: MailSettings?
@@ -150,7 +158,8 @@ package enum StoreReconCLI {
         lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"),
         allowDamaged: parsed.flags.contains("--allow-damaged"))
       request.mode = try resolved(mode)
-      let result = try ReconciliationRun.execute(request, progress: progress)
+      request.memoryBytes = memory
+      let result = try ReconciliationRun.executeWithinMemory(request, progress: progress)
       if case .partition = request.mode { return partitionWritten(result) }
       if let headline = result.summary?.headline { StandardOutput.write(headline + "\n") }
       StandardOutput.write(Summary.text(result))
@@ -161,6 +170,42 @@ package enum StoreReconCLI {
     } catch {
       return fail(error)
     }
+  }
+
+  /// `--memory`'s bytes (default 1 GiB); a usage error for a partition's or a merge's, or a bad size.
+  static func memoryOption(_ parsed: ParsedOptions, mode: PlannedMode) -> Result<Int64, ParsedOptions.Failure>
+  {
+    guard let text = parsed.values["--memory"] else { return .success(ReconciliationRun.defaultMemoryBytes) }
+    guard case .whole = mode else {
+      return .failure(.init(message: "--memory belongs to a whole run, not to a partition or a merge"))
+    }
+    guard let bytes = memoryBytes(text) else {
+      return .failure(
+        .init(
+          message:
+            "--memory must be a size in bytes, or with K, M or G (powers of 1024), e.g. 1G; got '\(text)'"))
+    }
+    return .success(bytes)
+  }
+
+  /// `--memory`'s value in bytes: a whole number, optionally followed by K, M or G (powers of 1024,
+  /// `KiB`, `MiB`, `GiB` too); `nil` for anything else, zero, or more than 1 PiB.
+  static func memoryBytes(_ text: String) -> Int64? {
+    var digits = Substring(text)
+    var unit: Int64 = 1
+    for (suffixes, size) in [
+      (["G", "GiB"], Int64(1) << 30), (["M", "MiB"], Int64(1) << 20), (["K", "KiB"], Int64(1) << 10),
+    ] {
+      if let s = suffixes.first(where: { text.hasSuffix($0) }) {
+        digits = digits.dropLast(s.count)
+        unit = size
+        break
+      }
+    }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(digits), n > 0,
+      n <= (Int64(1) << 50) / unit
+    else { return nil }
+    return n * unit
   }
 
   /// After a run: completeness, the e-mail, then the exit code — 4 (incomplete with --require-complete,

@@ -55,7 +55,7 @@ extension ReconciliationRun {
     if case .partition(let spec, _, let keymap) = request.mode {
       let result = try writePartial(
         spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome, progress: progress,
-        worker: request.worker.map { ($0, asRead) })
+        worker: request.worker.map { ($0, asRead) }, spill: request.spillCharges)
       try publication.publish()
       return result
     }
@@ -304,8 +304,10 @@ extension ReconciliationRun {
         ?? computeReadouts(
           setup.config, ledger: outcome.ledger, rows: inputs.rows, settled: outcome.settled,
           calendar: setup.calendar)
-    outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     let experimentMs = milliseconds(clock.now - experimentStart)
+    // charges.csv from the ledger, before it is freed (docs/reports.md#chargescsv).
+    let chargeFiles = try writeChargeFiles(setup, outcome)
+    outcome.ledger.release()  // nothing below reads the ledger: free it before the reports are rendered
     for readout in readouts {
       progress.note(ExperimentSummary.progressLine(readout) + " (\(experimentMs) ms)")
       if !readout.fxGaps.isEmpty { progress.note("warning: " + ExperimentSummary.gapLine(readout)) }
@@ -329,7 +331,7 @@ extension ReconciliationRun {
         throw RunError(.ioError, error.description)
       }
     }
-    streamed += try writeChargeFiles(setup, outcome)
+    streamed += chargeFiles
     let workbookMs = try finishWorkbooks(
       workbook, readouts: readouts, setup: setup, files: &files, progress: progress, clock: clock)
     // Writing, without the experiments' readout that ran meanwhile (timed on its own).
@@ -396,27 +398,41 @@ extension ReconciliationRun {
   /// decided before (`status`, from `facts`).
   /// charges.csv and revenue_recognition_import.csv, written in pieces as they are rendered: they hold
   /// every charge of the history (546 MB and 225 MB at 300,000 realistic users), so neither is ever whole
-  /// in memory. Returns their names, sizes and checksums for the manifest.
+  /// in memory, nor are their lines: a run renders them from its ledger a block of chains at a time, a
+  /// run in passes merges its passes' spill files. Returns their names, sizes and checksums for the
+  /// manifest.
   static func writeChargeFiles(_ setup: Setup, _ outcome: Outcome) throws(RunError) -> [(
     name: String, bytes: Int64, sha256: String
   )] {
     do {
       let charges = try DurableFile.Stream(path: setup.staging + "/" + ChargeTables.fileName)
-      try ChargeTables.csv(outcome.charges, dayOf: { setup.calendar.day(of: $0) }) {
-        (piece: [UInt8]) throws(DurableFile.WriteError) in try charges.append(piece)
+      let imports = try DurableFile.Stream(path: setup.staging + "/" + ChargeTables.importFileName)
+      let dayOf = { (at: Instant) in setup.calendar.day(of: at) }
+      if !outcome.chargeSpills.isEmpty {
+        try ChargeSpill.merge(
+          outcome.chargeSpills, dayOf: dayOf, charges: { try charges.append($0) },
+          imports: { try imports.append($0) })
+      } else if let lines = outcome.charges {
+        try ChargeTables.csv(lines, dayOf: dayOf) { (piece: [UInt8]) throws(DurableFile.WriteError) in
+          try charges.append(piece)
+        }
+        try ChargeTables.importCSV(lines) { (piece: [UInt8]) throws(DurableFile.WriteError) in
+          try imports.append(piece)
+        }
+      } else {
+        try ChargeTables.write(
+          ledger: outcome.ledger, settled: outcome.settled, dayOf: dayOf,
+          charges: { (piece: [UInt8]) throws(DurableFile.WriteError) in try charges.append(piece) },
+          imports: { (piece: [UInt8]) throws(DurableFile.WriteError) in try imports.append(piece) })
       }
       let written = try charges.finish()
-      let imports = try DurableFile.Stream(path: setup.staging + "/" + ChargeTables.importFileName)
-      try ChargeTables.importCSV(outcome.charges) { (piece: [UInt8]) throws(DurableFile.WriteError) in
-        try imports.append(piece)
-      }
       let imported = try imports.finish()
       return [
         (ChargeTables.fileName, written.bytes, written.sha256),
         (ChargeTables.importFileName, imported.bytes, imported.sha256),
       ]
     } catch {
-      throw RunError(.ioError, error.description)
+      throw RunError(.ioError, "\(error)")
     }
   }
 

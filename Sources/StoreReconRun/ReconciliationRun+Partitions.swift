@@ -81,7 +81,7 @@ extension AppRowSet {
 extension ReconciliationRun {
   /// The partial of one partition: what its lineages contribute (docs/partitions.md).
   package static func partial(
-    _ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome
+    _ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome, spill: Bool = false
   )
     -> RunPartial
   {
@@ -93,7 +93,7 @@ extension ReconciliationRun {
     p.notificationFields = notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf)
     p.revenue = outcome.revenue
     p.recognition = outcome.recognition
-    p.charges = outcome.charges
+    if !spill { p.charges = outcome.charges ?? ChargeLines.lines(ledger: ledger, settled: outcome.settled) }
     p.counts = CountsRow.rows(ledger: ledger, entitlements: inputs.rows.entitlements, asOf: setup.asOf)
     if !setup.config.playSales.isEmpty { p.playUnits = CountsRow.playUnits(ledger: ledger, day: setup.date) }
     let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
@@ -148,6 +148,7 @@ extension ReconciliationRun {
     out.revenue = merged.revenue
     out.recognition = merged.recognition
     out.charges = merged.charges
+    out.chargeSpills = merged.chargeSpills
     let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
     out.counts = CountsRow.withReportUnits(
       merged.counts, reports: inputs.storeReports, date: setup.date,
@@ -165,9 +166,10 @@ extension ReconciliationRun {
   /// Writes a partition's partial and its rejects files (the manifest and reports are the merge's).
   package static func writePartial(
     _ spec: PartitionSpec, keymap: String, setup: Setup, inputs: Inputs, outcome: Outcome,
-    progress: any ProgressSink, worker: (setup: WorkerSetup, asRead: [InputReport])? = nil
+    progress: any ProgressSink, worker: (setup: WorkerSetup, asRead: [InputReport])? = nil,
+    spill: Bool = false
   ) throws(RunError) -> RunResult {
-    var partial = partial(spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome)
+    var partial = partial(spec, keymap: keymap, setup: setup, inputs: inputs, outcome: outcome, spill: spill)
     if let worker {
       partial.inputs = worker.setup.inputsDigest
       partial.engineInputs = engineShares(
@@ -179,7 +181,8 @@ extension ReconciliationRun {
     } catch {
       throw RunError(.ioError, error.description)
     }
-    let streamed = try finishRejects(inputs.rejectFiles)
+    var streamed = try finishRejects(inputs.rejectFiles)
+    if spill { streamed.append(try spillCharges(setup: setup, outcome: outcome)) }
     progress.note(
       "wrote partition \(spec)'s partial: \(partial.findings.count) findings, \(partial.revenue.count) revenue rows, "
         + "\(bytes.count) bytes; peak RSS \(PeakMemory.residentBytes() / 1_048_576) MB")

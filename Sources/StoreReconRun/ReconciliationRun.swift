@@ -47,6 +47,11 @@ package enum ReconciliationRun {
     /// Set for `storerecon worker run`: the engine-keyed inputs' lines, spooled to files
     /// (docs/partitions.md#the-worker-protocol).
     package var worker: WorkerSetup?
+    /// `--memory`: the working set a run may hold, in bytes (docs/partitions.md#runs-in-passes).
+    package var memoryBytes = ReconciliationRun.defaultMemoryBytes
+    /// A pass of a run in passes: the partition spills charges.csv's lines beside its partial
+    /// (``ChargeSpill``) instead of writing them into it.
+    package var spillCharges = false
 
     /// Creates a request.
     package init(
@@ -387,8 +392,11 @@ package enum ReconciliationRun {
     package var skipped = SkippedRules()
     /// Revenue recognised and deferred (``RevenueRecognition``; a merge's from the partials).
     package var recognition = RecognitionSums()
-    /// charges.csv's lines (``ChargeLines``; a merge's from the partials).
-    package var charges: [ChargeLine] = []
+    /// charges.csv's lines: a merge's from the partials; `nil` for a run that has them in its ledger,
+    /// rendered from it as the file is written (``ChargeTables/write(ledger:settled:dayOf:charges:imports:)``).
+    package var charges: [ChargeLine]?
+    /// A run in passes: the passes' charge spill files, merged into charges.csv as it is written.
+    package var chargeSpills: [String] = []
   }
 
   /// Builds the ledger as of T and applies the rules: the findings, the revenue table and the counts.
@@ -468,7 +476,6 @@ package enum ReconciliationRun {
       ledger: ledger, findings: findings, revenue: revenue, counts: counts, tieOut: tieOut, settled: settled,
       unchecked: unchecked, duplicates: inputs.builder.duplicates, ms: reconcileMs)
     outcome.recognition = recognitionSums(setup, ledger: ledger)
-    outcome.charges = ChargeLines.lines(ledger: ledger, settled: settled)
     return outcome
   }
 

@@ -28,6 +28,9 @@ package struct RunPartial: Sendable, Equatable {
   package var recognition = RecognitionSums()
   /// charges.csv's lines (``ChargeLines``): `CL` lines.
   package var charges: [ChargeLine] = []
+  /// A run in passes: the passes' charge spill files (``ChargeSpill``), which hold the charges.csv
+  /// lines in place of ``charges``. Not written to the file.
+  package var chargeSpills: [String] = []
   /// The counts before the stores' own units (chains paid through, active entitlements).
   package var counts: [CountsRow] = []
   /// Play sales units of the report day per product; `nil` where the run reads no Play sales report.

@@ -7,6 +7,9 @@ package struct CSVWriter: Sendable {
   /// The bytes written so far.
   package internal(set) var bytes: [UInt8] = []
 
+  /// Starts a piece of a file, without a header row.
+  package init() {}
+
   /// Starts a file with its header row.
   package init(header: [String]) {
     bytes.reserveCapacity(1 << 16)

@@ -34,15 +34,20 @@ package enum ChargeTables {
     var csv = CSVWriter(header: header)
     for l in lines {
       if csv.bytes.count >= piece { try emit(csv.takeBytes()) }
-      let day = dayOf(l.at)
-      csv.row([
-        l.kind.rawValue, l.store.rawValue, l.chainKey, l.transactionId, l.productId, l.currency.code,
-        l.at.description, day.description, ReportMonth(day).description, l.serviceStart?.description ?? "",
-        l.serviceEnd?.description ?? "", String(l.amountMinor), l.proceedsMinor.map { String($0) } ?? "",
-        l.proceedsSource?.rawValue ?? "", l.inRevenue ? "yes" : "no", l.inRecognition ? "yes" : "no",
-      ])
+      row(l, dayOf: dayOf, to: &csv)
     }
     try emit(csv.takeBytes())
+  }
+
+  /// Appends `l`'s row of charges.csv.
+  static func row(_ l: ChargeLine, dayOf: (Instant) -> CivilDate, to csv: inout CSVWriter) {
+    let day = dayOf(l.at)
+    csv.row([
+      l.kind.rawValue, l.store.rawValue, l.chainKey, l.transactionId, l.productId, l.currency.code,
+      l.at.description, day.description, ReportMonth(day).description, l.serviceStart?.description ?? "",
+      l.serviceEnd?.description ?? "", String(l.amountMinor), l.proceedsMinor.map { String($0) } ?? "",
+      l.proceedsSource?.rawValue ?? "", l.inRevenue ? "yes" : "no", l.inRecognition ? "yes" : "no",
+    ])
   }
 
   /// The columns of revenue_recognition_import.csv.
@@ -65,17 +70,52 @@ package enum ChargeTables {
     var csv = CSVWriter(header: importHeader)
     for l in lines where l.kind == .charge {
       if csv.bytes.count >= piece { try emit(csv.takeBytes()) }
-      let source: String
-      switch l.store {
-      case .appStore: source = "App Store"
-      case .play: source = "Google Play"
-      case .stripe: source = "Stripe"
-      }
-      csv.row([
-        source, l.transactionId, l.serviceStart?.description ?? "", l.serviceEnd?.description ?? "",
-        String(l.amountMinor), l.currency.code,
-      ])
+      importRow(l, to: &csv)
     }
     try emit(csv.takeBytes())
+  }
+
+  /// Appends `l`'s row of revenue_recognition_import.csv (a charge's; other kinds have none).
+  static func importRow(_ l: ChargeLine, to csv: inout CSVWriter) {
+    guard l.kind == .charge else { return }
+    let source: String
+    switch l.store {
+    case .appStore: source = "App Store"
+    case .play: source = "Google Play"
+    case .stripe: source = "Stripe"
+    }
+    csv.row([
+      source, l.transactionId, l.serviceStart?.description ?? "", l.serviceEnd?.description ?? "",
+      String(l.amountMinor), l.currency.code,
+    ])
+  }
+
+  /// Both files rendered straight from `ledger`'s chains (``ChargeLines/inBlocks(ledger:settled:chainsPerBlock:render:emit:)``),
+  /// on every core, each piece handed to `charges` or `imports` in order: the lines are never all in
+  /// memory, as rows or as bytes. The bytes are those of ``csv(_:dayOf:piece:emit:)`` and
+  /// ``importCSV(_:piece:emit:)`` over ``ChargeLines/lines(ledger:settled:)``.
+  package static func write<E: Error>(
+    ledger: Ledger, settled: SettledProceeds, dayOf: (Instant) -> CivilDate,
+    charges: ([UInt8]) throws(E) -> Void, imports: ([UInt8]) throws(E) -> Void
+  ) throws(E) {
+    var head = CSVWriter(header: header)
+    try charges(head.takeBytes())
+    head = CSVWriter(header: importHeader)
+    try imports(head.takeBytes())
+    try ChargeLines.inBlocks(
+      ledger: ledger, settled: settled,
+      render: { lines -> ([UInt8], [UInt8]) in
+        var all = CSVWriter()
+        var charged = CSVWriter()
+        for l in lines {
+          row(l, dayOf: dayOf, to: &all)
+          importRow(l, to: &charged)
+        }
+        return (all.bytes, charged.bytes)
+      },
+      emit: { (pieces: ([UInt8], [UInt8])) throws(E) in
+        if !pieces.0.isEmpty { try charges(pieces.0) }
+        if !pieces.1.isEmpty { try imports(pieces.1) }
+      })
   }
 }
