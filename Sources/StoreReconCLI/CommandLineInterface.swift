@@ -172,7 +172,7 @@ package enum StoreReconCLI {
     }
   }
 
-  /// `--memory`'s bytes (default 1 GiB); a usage error for a partition's or a merge's, or a bad size.
+  /// `--memory`'s bytes (default: no budget, one pass); a usage error for a partition's or a merge's, or a bad size.
   static func memoryOption(_ parsed: ParsedOptions, mode: PlannedMode) -> Result<Int64, ParsedOptions.Failure>
   {
     guard let text = parsed.values["--memory"] else { return .success(ReconciliationRun.defaultMemoryBytes) }

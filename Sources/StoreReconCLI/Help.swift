@@ -106,12 +106,13 @@ enum Help {
                           (default: more than 1 % of its rows, or 100,000) and report ATTENTION,
                           instead of stopping the run with exit 65.
       --memory SIZE       The working set the run may hold: bytes, or with K, M or G (powers of
-                          1024; default: 1G). Where the inputs would need more (about 0.45 bytes
-                          per byte of input; a .gz or .zip counted 8 times its size), the run
-                          reconciles its purchase lineages in passes, one partition after another
-                          inside this process, spilling each pass's partial and charges to a
-                          temporary folder ($TMPDIR, removed at the end), and merges them: the
-                          same reports as one pass (docs/partitions.md#runs-in-passes).
+                          1024; default: none, one pass). Where the inputs would need more (about
+                          0.45 bytes per byte of input; a .gz or .zip counted 8 times its size),
+                          the run reconciles its purchase lineages in passes, one partition after
+                          another inside this process, spilling each pass's partial and charges to
+                          a temporary folder ($TMPDIR, removed at the end), and merges them: the
+                          same reports as one pass (docs/partitions.md#runs-in-passes). Passes do
+                          not yet lower the peak of the read; see there.
       --partition I/N     Run partition I (0 … N−1) of N: keep only the purchase lineages whose
                           key hashes to I (FNV-1a 64 mod N) and write <out>/partial.tsv and the
                           rejects files instead of the reports; `storerecon merge` adds the N
