@@ -4,17 +4,22 @@ enum DemoConfig {
   static let path = "storerecon.json"
 
   /// The config and the test root it names (``DemoTestChain``), as (relative path, text).
-  static func files(notifications: Bool, requireSignatures: Bool = false) -> [(path: String, text: String)] {
+  static func files(notifications: Bool, requireSignatures: Bool = false, stripeWeb: Bool = false)
+    -> [(path: String, text: String)]
+  {
     [
-      (path, text(notifications: notifications, requireSignatures: requireSignatures)),
+      (path, text(notifications: notifications, requireSignatures: requireSignatures, stripeWeb: stripeWeb)),
       (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n"),
     ]
   }
 
   /// The config text (key order fixed, so the file is byte-identical across runs); with
   /// `notifications`, it reads the app's notification log and the store's notification history; with
-  /// `requireSignatures` (every App Store line a JWS), `appStore.signatures` is `require`.
-  static func text(notifications: Bool = true, requireSignatures: Bool = false) -> String {
+  /// `requireSignatures` (every App Store line a JWS), `appStore.signatures` is `require`; with
+  /// `stripeWeb` (the realistic world), it reads Stripe's objects and balance reports (``DemoStripeWeb``).
+  static func text(notifications: Bool = true, requireSignatures: Bool = false, stripeWeb: Bool = false)
+    -> String
+  {
     let history =
       notifications ? ",\n    \"notificationHistory\": [\"exports/apple/notification_history*.jsonl\"]" : ""
     let log = notifications ? ",\n    \"notifications\": \"\(DemoOutputs.notificationsPath)\"" : ""
@@ -26,6 +31,19 @@ enum DemoConfig {
       if let tier = product.catalogTier { entry += ", \"tier\": \"\(tier)\"" }
       if product.tier == .coins { entry += ", \"units\": \(DemoProduct.coinUnits)" }
       catalog.append(entry + "}")
+    }
+    var stripe = ""
+    var stripeFee = ""
+    if stripeWeb {
+      for price in DemoStripeSubscription.Price.allCases {
+        catalog.append(
+          "    \"stripe:\(price.productName)\": {\"type\": \"subscription\", \"period\": \"\(price == .yearly ? "P1Y" : "P1M")\", \"tier\": \"pro\"}"
+        )
+      }
+      stripe =
+        "\"stripe\": {\n      \"objects\": [\"\(DemoStripeWeb.eventsPath)\", \"\(DemoStripeWeb.objectsPath)\"],\n"
+        + "      \"reports\": [\"\(DemoStripeWeb.reportsFolder)/balance_change_from_activity_itemized_*.csv\"]\n    },\n    "
+      stripeFee = ",\n      \"stripe\": {\"bp\": \(DemoStripeWeb.feeBasisPoints)}"
     }
     return """
       {
@@ -44,7 +62,7 @@ enum DemoConfig {
           "voided": ["exports/play/voided*.jsonl"],
           "earnings": ["exports/play/earnings/PlayApps_*.csv"]
         },
-        "app": {
+        \(stripe)"app": {
           "entitlements": "\(DemoOutputs.entitlementsPath)",
           "credentials": "\(DemoOutputs.credentialsPath)",
           "assignments": "\(DemoOutputs.assignmentsPath)",
@@ -74,7 +92,7 @@ enum DemoConfig {
         "fxRates": "\(DemoFX.path)",
         "fees": {
           "appStore": {"standardBp": 3000, "smallBusiness": false, "smallBusinessBp": 1500, "afterFirstYearBp": 1500},
-          "play": {"subscriptionBp": 1500, "oneTimeBp": 3000}
+          "play": {"subscriptionBp": 1500, "oneTimeBp": 3000}\(stripeFee)
         }
       }
 

@@ -45,6 +45,11 @@ package enum DemoWorld {
     var malformedEntitlements: Set<DemoScenario> = []
     var experiment = DemoExperimentTruth(t: builder.t)
     var notificationPlants = DemoNotificationPlants(count: DemoScenario.count(forUsers: options.users))
+    let web =
+      options.realistic
+      ? try DemoStripeWeb(
+        directory: directory, seed: options.seed, t: builder.t, worldStart: builder.worldStart,
+        countries: builder.countries) : nil
     while index < total {
       var rng = DemoRandom(seed: options.seed, stream: UInt64(index))
       var group: DemoGroup
@@ -66,6 +71,10 @@ package enum DemoWorld {
           throw DemoError.inconsistentTruth(
             "clean user \(builder.userId(index)) gives \(describe(found))")
         }
+        if let web {
+          var again = DemoRandom(seed: options.seed, stream: UInt64(index))
+          try web.add(&group, user: builder.user(index, &again), index: index)
+        }
       }
       planted += group.planted
       refundSources.merge(group.refundSources) { a, _ in a }
@@ -79,6 +88,10 @@ package enum DemoWorld {
     try outputs.writeMalformedSales(&builder.ids, &tail)
     let tieOut = try reports.finish(into: directory, ids: &builder.ids)
     var files = try outputs.close() + tieOut.reportFiles + DemoTieOutTruth.paths
+    if let web {
+      files += try web.close()
+      planted += web.planted
+    }
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
     files += try writeFixedFiles(options, builder: builder, experiment: experiment, into: directory)
@@ -122,7 +135,8 @@ package enum DemoWorld {
       currencies: builder.countries.map(\.currency), from: DemoCalendar.date(builder.worldStart),
       through: options.asOf)
     let config = DemoConfig.files(
-      notifications: options.writesNotificationLog, requireSignatures: options.realistic && options.allJWS)
+      notifications: options.writesNotificationLog, requireSignatures: options.realistic && options.allJWS,
+      stripeWeb: options.realistic)
     for (path, text) in [(experimentTruthPath, experiment.csv()), (DemoFX.path, fx)] + config {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
