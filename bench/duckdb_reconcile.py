@@ -2,11 +2,13 @@
 """The DuckDB rival: storerecon's reconciliation as SQL over the same export files.
 
 Reads the files a storerecon config names (App Store JSON Lines with ~5% compact-JWS lines, Play
-sales reports, Play subscriptionsv2 and voided JSON Lines, the app's entitlement, credential,
-goodwill and credits CSVs), applies the rules of docs/rules.md as storerecon implements them (the
-consumable credit rules and double_billing included), and writes
-`findings.csv` (kind, reason, store, chain_key, user_id, product_id, currency, amount_minor) and
-`revenue.csv` (the columns of storerecon's revenue.csv) into --out.
+sales reports, Play subscriptionsv2 and voided JSON Lines, Stripe's objects (JSON Lines of API
+objects and webhook events, both API shapes) and balance report CSVs, the app's entitlement,
+credential, goodwill and credits CSVs), applies the rules of docs/rules.md as storerecon implements
+them (the consumable credit rules and double_billing included; Stripe's chains as the stores'), and
+writes `findings.csv` (kind, reason, store, chain_key, user_id, product_id, currency, amount_minor),
+`revenue.csv` (the columns of storerecon's revenue.csv) and `tieout_orders.csv` (its Stripe rows:
+each Stripe charge and refund against the balance report) into --out.
 
 Python only orchestrates: every row is read, parsed (JWS included: base64url is decoded in SQL
 with from_base64) and reconciled by DuckDB. Money stays in BIGINT minor units or DECIMAL; no
