@@ -53,27 +53,7 @@ extension DemoStripeWeb {
     m.raw("discounts", "[]")
     m.raw("ended_at", seconds(ended))
     m.raw("invoice_settings", "{\"account_tax_ids\":null,\"issuer\":{\"type\":\"self\"}}")
-    var item = DemoLine()
-    item.raw("{\"object\":\"list\",\"data\":[{\"id\":\"")
-    item.text(sub.item)
-    item.raw("\",\"object\":\"subscription_item\",\"billing_thresholds\":null,\"created\":")
-    item.int(sub.created.ms / 1000)
-    if new {
-      item.raw(",\"current_period_end\":")
-      item.int(period.1.ms / 1000)
-      item.raw(",\"current_period_start\":")
-      item.int(period.0.ms / 1000)
-    }
-    item.raw(",\"discounts\":[],\"metadata\":{},\"price\":")
-    item.bytes += priceObject(sub.price, currencyCode: code(sub), amount: amount(sub), live: sub.live)
-    item.raw(",\"quantity\":1,\"subscription\":\"")
-    item.text(sub.id)
-    item.raw(
-      "\",\"tax_rates\":[]}],\"has_more\":false,\"total_count\":1,\"url\":\"/v1/subscription_items?subscription="
-    )
-    item.text(sub.id)
-    item.raw("\"}")
-    m.raw("items", bytes: item.bytes)
+    m.raw("items", bytes: items(sub, period: period, new: new))
     m.raw("latest_invoice", text(latest?.id))
     m.raw("livemode", sub.live ? "true" : "false")
     m.raw("metadata", sub.metadataOnSubscription ? "{\"app_user_id\":\"\(sub.userId)\"}" : "{}")
@@ -101,11 +81,21 @@ extension DemoStripeWeb {
   func invoiceObject(_ sub: DemoStripeSubscription, _ inv: DemoStripeSubscription.Invoice) -> DemoJSONMembers
   {
     let new = inv.paidAt >= DemoStripeWeb.migratedAt
+    var m = DemoJSONMembers()
+    invoiceHead(sub, inv, new: new, &m)
+    invoiceTail(sub, inv, new: new, &m)
+    return m
+  }
+
+  /// The invoice's members from `id` to `on_behalf_of`.
+  private func invoiceHead(
+    _ sub: DemoStripeSubscription, _ inv: DemoStripeSubscription.Invoice, new: Bool,
+    _ m: inout DemoJSONMembers
+  ) {
     let paid = !inv.open
     let charged = paid && !inv.free
     let number =
       String(sub.customer.suffix(8)).uppercased() + "-" + String(1000 + sub.invoices.count).suffix(4)
-    var m = DemoJSONMembers()
     m.text("id", inv.id)
     m.text("object", "invoice")
     m.text("account_country", "US")
@@ -164,6 +154,14 @@ extension DemoStripeWeb {
     m.raw("next_payment_attempt", inv.open ? seconds(t.adding(days: 2)) : "null")
     m.text("number", number)
     m.raw("on_behalf_of", "null")
+  }
+
+  /// The invoice's members from `paid` on.
+  private func invoiceTail(
+    _ sub: DemoStripeSubscription, _ inv: DemoStripeSubscription.Invoice, new: Bool,
+    _ m: inout DemoJSONMembers
+  ) {
+    let paid = !inv.open
     if !new {
       m.raw("paid", paid ? "true" : "false")
       m.raw("paid_out_of_band", "false")
@@ -175,35 +173,7 @@ extension DemoStripeWeb {
       parent.text(sub.id)
       parent.raw("\"},\"type\":\"subscription_details\"}")
       m.raw("parent", bytes: parent.bytes)
-      var payments = DemoLine()
-      payments.raw("{\"object\":\"list\",\"data\":[")
-      if !inv.free {
-        payments.raw("{\"id\":\"")
-        payments.text(inv.invoicePayment)
-        payments.raw("\",\"object\":\"invoice_payment\",\"amount_paid\":")
-        payments.text(paid ? String(inv.amount) : "null")
-        payments.raw(",\"amount_requested\":")
-        payments.int(inv.amount)
-        payments.raw(",\"created\":")
-        payments.int(inv.periodStart.ms / 1000 + 3600)
-        payments.raw(",\"currency\":\"")
-        payments.text(code(sub))
-        payments.raw("\",\"invoice\":\"")
-        payments.text(inv.id)
-        payments.raw("\",\"is_default\":true,\"livemode\":")
-        payments.text(sub.live ? "true" : "false")
-        payments.raw(",\"payment\":{\"payment_intent\":\"")
-        payments.text(inv.intent)
-        payments.raw("\",\"type\":\"payment_intent\"},\"status\":\"")
-        payments.text(paid ? "paid" : "open")
-        payments.raw("\",\"status_transitions\":{\"canceled_at\":null,\"paid_at\":")
-        payments.text(paid ? seconds(inv.paidAt) : "null")
-        payments.raw("}}")
-      }
-      payments.raw("],\"has_more\":false,\"total_count\":")
-      payments.int(inv.free ? 0 : 1)
-      payments.raw(",\"url\":\"/v1/invoice_payments\"}")
-      m.raw("payments", bytes: payments.bytes)
+      m.raw("payments", bytes: payments(sub, inv))
     }
     m.raw(
       "payment_settings",
@@ -253,7 +223,65 @@ extension DemoStripeWeb {
     }
     m.raw("transfer_data", "null")
     m.raw("webhooks_delivered_at", seconds(inv.periodStart.adding(ms: 1000)))
-    return m
+  }
+
+  /// The invoice's `payments` (2025-03-31 on, expanded): its invoice payment through the payment intent.
+  private func payments(_ sub: DemoStripeSubscription, _ inv: DemoStripeSubscription.Invoice) -> [UInt8] {
+    let paid = !inv.open
+    var payments = DemoLine()
+    payments.raw("{\"object\":\"list\",\"data\":[")
+    if !inv.free {
+      payments.raw("{\"id\":\"")
+      payments.text(inv.invoicePayment)
+      payments.raw("\",\"object\":\"invoice_payment\",\"amount_paid\":")
+      payments.text(paid ? String(inv.amount) : "null")
+      payments.raw(",\"amount_requested\":")
+      payments.int(inv.amount)
+      payments.raw(",\"created\":")
+      payments.int(inv.periodStart.ms / 1000 + 3600)
+      payments.raw(",\"currency\":\"")
+      payments.text(code(sub))
+      payments.raw("\",\"invoice\":\"")
+      payments.text(inv.id)
+      payments.raw("\",\"is_default\":true,\"livemode\":")
+      payments.text(sub.live ? "true" : "false")
+      payments.raw(",\"payment\":{\"payment_intent\":\"")
+      payments.text(inv.intent)
+      payments.raw("\",\"type\":\"payment_intent\"},\"status\":\"")
+      payments.text(paid ? "paid" : "open")
+      payments.raw("\",\"status_transitions\":{\"canceled_at\":null,\"paid_at\":")
+      payments.text(paid ? seconds(inv.paidAt) : "null")
+      payments.raw("}}")
+    }
+    payments.raw("],\"has_more\":false,\"total_count\":")
+    payments.int(inv.free ? 0 : 1)
+    payments.raw(",\"url\":\"/v1/invoice_payments\"}")
+    return payments.bytes
+  }
+
+  /// The subscription's `items` list: its one item, with the period on it from 2025-03-31 on.
+  private func items(_ sub: DemoStripeSubscription, period: (Instant, Instant), new: Bool) -> [UInt8] {
+    var item = DemoLine()
+    item.raw("{\"object\":\"list\",\"data\":[{\"id\":\"")
+    item.text(sub.item)
+    item.raw("\",\"object\":\"subscription_item\",\"billing_thresholds\":null,\"created\":")
+    item.int(sub.created.ms / 1000)
+    if new {
+      item.raw(",\"current_period_end\":")
+      item.int(period.1.ms / 1000)
+      item.raw(",\"current_period_start\":")
+      item.int(period.0.ms / 1000)
+    }
+    item.raw(",\"discounts\":[],\"metadata\":{},\"price\":")
+    item.bytes += priceObject(sub.price, currencyCode: code(sub), amount: amount(sub), live: sub.live)
+    item.raw(",\"quantity\":1,\"subscription\":\"")
+    item.text(sub.id)
+    item.raw(
+      "\",\"tax_rates\":[]}],\"has_more\":false,\"total_count\":1,\"url\":\"/v1/subscription_items?subscription="
+    )
+    item.text(sub.id)
+    item.raw("\"}")
+    return item.bytes
   }
 
   /// The invoice's `lines` list: one line for the subscription's period.
