@@ -217,19 +217,32 @@ CREATE TABLE s_feed(kind VARCHAR, id VARCHAR, charge_id VARCHAR, amount BIGINT, 
 """)
         return
     key = sql_str(cfg.stripe_user_key)
-    struct = sql_str(json.dumps(STRIPE_STRUCT, separators=(",", ":")))
+
+    def duck_type(shape):
+        if isinstance(shape, dict):
+            return "STRUCT(" + ", ".join(f'"{k}" {duck_type(v)}' for k, v in shape.items()) + ")"
+        if isinstance(shape, list):
+            return duck_type(shape[0]) + "[]"
+        return shape
+    # The typed members of any object line, and of an event's data.object: DuckDB's JSON reader parses
+    # each line once, straight into these types (members not named are skipped).
+    types = {k: duck_type(v) for k, v in STRIPE_STRUCT.items()}
+    types["data"] = f"STRUCT(object {duck_type(STRIPE_STRUCT)})"
+    columns = "{" + ", ".join(f"{sql_str(k)}: {sql_str(v)}" for k, v in types.items()) + "}"
+    pack = ", ".join(f'"{k}" := "{k}"' for k in STRIPE_STRUCT)
     # Stripe's amounts in its smallest unit → ISO minor units (NULL when not exact: the object is rejected).
     def minor(col):
         return f"(CASE WHEN {col} % c.sdiv = 0 THEN {col} // c.sdiv * c.smul END)"
 
     add("read stripe.objects", f"""
 CREATE MACRO sref(x) AS CASE json_type(x) WHEN 'VARCHAR' THEN x->>'$' WHEN 'OBJECT' THEN x->>'id' END;
-CREATE TEMP TABLE s_all AS  -- every line typed: an event counts as its data.object, at the event's created
-SELECT CASE WHEN top = 'event' THEN ev END AS ev_at,
-       unnest(json_transform(CASE WHEN top = 'event' THEN json->'data'->'object' ELSE json END, {struct}))
-FROM (SELECT json, json->>'object' AS top, TRY_CAST(json->>'created' AS BIGINT) AS ev
-      FROM read_ndjson_objects({sql_list(cfg.stripe_objects)}))
-WHERE top IN ('event', 'subscription', 'invoice', 'charge', 'refund', 'dispute', 'customer', 'price');
+CREATE TEMP TABLE s_all AS  -- every line typed as it is read: an event counts as its data.object, at its created
+SELECT * FROM (
+  SELECT CASE WHEN object = 'event' THEN created END AS ev_at,
+         unnest(CASE WHEN object = 'event' THEN data.object ELSE struct_pack({pack}) END)
+  FROM read_json({sql_list(cfg.stripe_objects)}, format = 'newline_delimited', columns = {columns},
+                 maximum_object_size = 67108864)
+) WHERE object IN ('subscription', 'invoice', 'charge', 'refund', 'dispute', 'customer', 'price');
 CREATE TEMP TABLE s_obj AS  -- each id's latest state (the event's created, else the object's own instants)
 SELECT unnest(arg_max(s, k)) FROM (
   SELECT s, coalesce(ev_at, list_max([created, canceled_at, ended_at, status_transitions.paid_at,
