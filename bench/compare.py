@@ -2,7 +2,9 @@
 """Compares the DuckDB rival's reports with storerecon's on the same world.
 
 Findings must agree row for row on (kind, reason, store, chain_key, user_id); product_id, currency
-and amount_minor are compared too. Revenue must agree on every column. Exit 0 when they agree;
+and amount_minor are compared too. Revenue must agree on every column. Stripe's rows of
+tieout_orders.csv (store `stripe`: each charge and refund of the feed against Stripe's balance report)
+must agree on every column but the words (detail, what to do, docs, case). Exit 0 when they agree;
 otherwise print the differing rows and exit 1 (the benchmark's comparison is then void).
 
 Usage: compare.py STORERECON_OUT_DIR RIVAL_OUT_DIR
@@ -16,6 +18,8 @@ FINDING_KEY = ["kind", "reason", "store", "chain_key", "user_id"]
 FINDING_EXTRA = ["product_id", "currency", "amount_minor"]
 REVENUE = ["day", "store", "product_id", "currency", "charges", "gross_minor", "tax_minor", "refunds_minor",
            "refund_count"]
+TIEOUT = ["store", "order_id", "month", "product_id", "currency", "sales_item_minor", "earnings_charge_minor",
+          "estimated_fee_minor", "actual_fee_minor", "status"]
 SHOW = 20
 
 
@@ -57,6 +61,9 @@ def main():
                FINDING_KEY)
     ok &= diff("findings (with product_id,currency,amount_minor)", ours, theirs, FINDING_KEY + FINDING_EXTRA)
     ok &= diff("revenue", read(f"{ours_dir}/revenue.csv", REVENUE), read(f"{theirs_dir}/revenue.csv", REVENUE), REVENUE)
+    ours_tie = [r for r in read(f"{ours_dir}/tieout_orders.csv", TIEOUT) if r[0] == "stripe"]
+    theirs_tie = read(f"{theirs_dir}/tieout_orders.csv", TIEOUT)
+    ok &= diff("tie-out of Stripe charges and refunds", ours_tie, theirs_tie, TIEOUT)
     if not ok:
         print("compare: MISMATCH — the comparison is void")
         sys.exit(1)

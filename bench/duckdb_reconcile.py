@@ -2,11 +2,13 @@
 """The DuckDB rival: storerecon's reconciliation as SQL over the same export files.
 
 Reads the files a storerecon config names (App Store JSON Lines with ~5% compact-JWS lines, Play
-sales reports, Play subscriptionsv2 and voided JSON Lines, the app's entitlement, credential,
-goodwill and credits CSVs), applies the rules of docs/rules.md as storerecon implements them (the
-consumable credit rules and double_billing included), and writes
-`findings.csv` (kind, reason, store, chain_key, user_id, product_id, currency, amount_minor) and
-`revenue.csv` (the columns of storerecon's revenue.csv) into --out.
+sales reports, Play subscriptionsv2 and voided JSON Lines, Stripe's objects (JSON Lines of API
+objects and webhook events, both API shapes) and balance report CSVs, the app's entitlement,
+credential, goodwill and credits CSVs), applies the rules of docs/rules.md as storerecon implements
+them (the consumable credit rules and double_billing included; Stripe's chains as the stores'), and
+writes `findings.csv` (kind, reason, store, chain_key, user_id, product_id, currency, amount_minor),
+`revenue.csv` (the columns of storerecon's revenue.csv) and `tieout_orders.csv` (its Stripe rows:
+each Stripe charge and refund against the balance report) into --out.
 
 Python only orchestrates: every row is read, parsed (JWS included: base64url is decoded in SQL
 with from_base64) and reconciled by DuckDB. Money stays in BIGINT minor units or DECIMAL; no
@@ -45,6 +47,10 @@ CURRENCY_DIGITS = {
 DISTANT_FUTURE = 2305843009213693951  # Int64.max / 4: "no end"
 DISTANT_PAST = -2305843009213693952  # Int64.min / 4
 MS_PER_DAY = 86_400_000
+
+# Stripe's currencies whose smallest unit is not the ISO 4217 minor unit (docs/inputs.md#stripe-money).
+STRIPE_ZERO_DECIMAL = set("BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF".split())
+STRIPE_TWO_DECIMAL = {"ISK"}
 
 SALES_COLUMNS = [
     ("Order Number", "VARCHAR"), ("Order Charged Date", "DATE"), ("Order Charged Timestamp", "BIGINT"),
@@ -146,6 +152,10 @@ class Config:
         self.sales = patterns("play", "sales")
         self.subscriptions = patterns("play", "subscriptions")
         self.voided = patterns("play", "voided")
+        self.stripe_objects = patterns("stripe", "objects")
+        self.stripe_reports = patterns("stripe", "reports")
+        self.stripe_user_key = root.get("stripe", {}).get("userMetadataKey", "app_user_id")
+        self.stripe_bp = root.get("fees", {}).get("stripe", {}).get("bp", 0)
         app = root.get("app", {})
         self.entitlements = resolve(app["entitlements"])
         self.credentials = resolve(app["credentials"]) if app.get("credentials") else None
@@ -172,6 +182,293 @@ class Config:
         self.t = int(start.timestamp() * 1000)
 
 
+STRIPE_STRUCT = {
+    "id": "VARCHAR", "object": "VARCHAR", "created": "BIGINT", "livemode": "BOOLEAN", "status": "VARCHAR",
+    "customer": "JSON", "metadata": "JSON", "lookup_key": "VARCHAR",
+    "start_date": "BIGINT", "trial_start": "BIGINT", "trial_end": "BIGINT", "ended_at": "BIGINT",
+    "canceled_at": "BIGINT", "items": {"data": [{"price": "JSON", "plan": "JSON"}]},
+    "subscription": "JSON", "parent": {"subscription_details": {"subscription": "JSON"}},
+    "amount_paid": "BIGINT", "currency": "VARCHAR", "tax": "BIGINT", "total_taxes": [{"amount": "BIGINT"}],
+    "status_transitions": {"paid_at": "BIGINT", "finalized_at": "BIGINT", "marked_uncollectible_at": "BIGINT",
+                           "voided_at": "BIGINT"},
+    "charge": "JSON", "payment_intent": "JSON",
+    "payments": {"data": [{"payment": {"charge": "JSON", "payment_intent": "JSON"}}]},
+    "lines": {"data": [{"period": {"start": "BIGINT", "end": "BIGINT"}, "price": "JSON", "plan": "JSON",
+                        "pricing": {"price_details": {"price": "JSON"}}, "quantity": "BIGINT"}]},
+    "amount": "BIGINT", "amount_captured": "BIGINT", "paid": "BOOLEAN", "invoice": "JSON",
+}
+
+
+def stripe_steps(cfg, add, T, DF, DP, product_type, advance):
+    """Stripe's objects and balance report: the chains (`sp` purchases, `schains`), the ids that name a
+    chain (`s_alias`) and the tie-out's feed lines (`s_feed`); empty tables when the config has none."""
+    if not cfg.stripe_objects:
+        add("no stripe", """
+CREATE TABLE sp(chain_key VARCHAR, tid VARCHAR, product VARCHAR, at_ms BIGINT, pend BIGINT, prod BOOLEAN,
+                amount BIGINT, currency VARCHAR, tax BIGINT, revoked BOOLEAN, ptype VARCHAR, token VARCHAR,
+                back_at BIGINT, back_amount BIGINT);
+CREATE TABLE schains(store VARCHAR, chain_key VARCHAR, production BOOLEAN, current_product VARCHAR,
+                     paid_through BIGINT, revoked BOOLEAN, lpc STRUCT(currency VARCHAR, amount BIGINT, product VARCHAR),
+                     lpos STRUCT(currency VARCHAR, amount BIGINT), paid_sum HUGEINT, multi_currency BOOLEAN,
+                     first_token VARCHAR);
+CREATE TABLE s_alias(alias VARCHAR, chain_key VARCHAR);
+CREATE TABLE s_feed(kind VARCHAR, id VARCHAR, charge_id VARCHAR, amount BIGINT, currency VARCHAR, at_ms BIGINT,
+                    product VARCHAR, live BOOLEAN);
+""")
+        return
+    key = sql_str(cfg.stripe_user_key)
+
+    def duck_type(shape):
+        if isinstance(shape, dict):
+            return "STRUCT(" + ", ".join(f'"{k}" {duck_type(v)}' for k, v in shape.items()) + ")"
+        if isinstance(shape, list):
+            return duck_type(shape[0]) + "[]"
+        return shape
+    # The typed members of any object line, and of an event's data.object: DuckDB's JSON reader parses
+    # each line once, straight into these types (members not named are skipped).
+    types = {k: duck_type(v) for k, v in STRIPE_STRUCT.items()}
+    types["data"] = f"STRUCT(object {duck_type(STRIPE_STRUCT)})"
+    columns = "{" + ", ".join(f"{sql_str(k)}: {sql_str(v)}" for k, v in types.items()) + "}"
+    pack = ", ".join(f'"{k}" := "{k}"' for k in STRIPE_STRUCT)
+    # Stripe's amounts in its smallest unit → ISO minor units (NULL when not exact: the object is rejected).
+    def minor(col):
+        return f"(CASE WHEN {col} % c.sdiv = 0 THEN {col} // c.sdiv * c.smul END)"
+
+    add("read stripe.objects", f"""
+CREATE MACRO sref(x) AS CASE json_type(x) WHEN 'VARCHAR' THEN x->>'$' WHEN 'OBJECT' THEN x->>'id' END;
+CREATE TEMP TABLE s_all AS  -- every line typed as it is read: an event counts as its data.object, at its created
+SELECT * FROM (
+  SELECT CASE WHEN object = 'event' THEN created END AS ev_at,
+         unnest(CASE WHEN object = 'event' THEN data.object ELSE struct_pack({pack}) END)
+  FROM read_json({sql_list(cfg.stripe_objects)}, format = 'newline_delimited', columns = {columns},
+                 maximum_object_size = 67108864)
+) WHERE object IN ('subscription', 'invoice', 'charge', 'refund', 'dispute', 'customer', 'price');
+CREATE TEMP TABLE s_obj AS  -- each id's latest state (the event's created, else the object's own instants)
+SELECT unnest(arg_max(s, k)) FROM (
+  SELECT s, coalesce(ev_at, list_max([created, canceled_at, ended_at, status_transitions.paid_at,
+         status_transitions.finalized_at, status_transitions.marked_uncollectible_at, status_transitions.voided_at])) AS k,
+         id, object
+  FROM s_all s WHERE id IS NOT NULL AND object IS NOT NULL
+) GROUP BY object, id;
+DROP TABLE s_all;
+""")
+    add("stripe objects", f"""
+CREATE TABLE s_price AS SELECT id, lookup_key FROM s_obj WHERE object = 'price' AND lookup_key IS NOT NULL;
+CREATE TABLE s_cust AS SELECT id, nullif(metadata->>{key}, '') AS user_id FROM s_obj WHERE object = 'customer';
+CREATE TABLE s_sub AS
+SELECT id, livemode IS DISTINCT FROM false AS live, sref(customer) AS customer, nullif(metadata->>{key}, '') AS user_id,
+       coalesce(start_date, created) * 1000 AS start_ms, trial_start * 1000 AS trial_start, trial_end * 1000 AS trial_end,
+       ended_at * 1000 AS ended,
+       sref(coalesce(items.data[1].price, items.data[1].plan)) AS price,
+       coalesce(items.data[1].price, items.data[1].plan)->>'lookup_key' AS lookup
+FROM s_obj WHERE object = 'subscription';
+CREATE TABLE s_inv AS  -- invoices: subscription and payments in either API shape; the line with the latest period end
+WITH i AS (
+  SELECT *, coalesce(sref(subscription), sref(parent.subscription_details.subscription)) AS sub,
+         coalesce(lines.data[list_position(list_transform(lines.data, lambda x: x.period."end"),
+                                           list_max(list_transform(lines.data, lambda x: x.period."end")))],
+                  lines.data[1]) AS line
+  FROM s_obj WHERE object = 'invoice'
+)
+SELECT i.id, i.livemode IS DISTINCT FROM false AS live, i.sub, sref(i.customer) AS customer,
+       i.status = 'paid' AND coalesce(i.amount_paid, 0) > 0 AS paid,
+       {minor('i.amount_paid')} AS amount, c.code AS currency,
+       CASE WHEN i.tax IS NOT NULL THEN {minor('i.tax')}
+            ELSE {minor('list_sum(list_transform(i.total_taxes, lambda x: x.amount))')} END AS tax,
+       coalesce(i.status_transitions.paid_at, i.created) * 1000 AS paid_at,
+       i.line.period."end" * 1000 AS period_end,
+       sref(coalesce(i.line.price, i.line.pricing.price_details.price, i.line.plan)) AS price,
+       i.line.price->>'lookup_key' AS lookup,
+       i.sub IS NULL AND coalesce(i.line.price->>'type', '') <> 'recurring' AS one_time,
+       list_filter([sref(i.charge)] || coalesce(list_transform(i.payments.data, lambda x: sref(x.payment.charge)), []),
+                   lambda x: x IS NOT NULL)
+         AS charges,
+       list_filter([sref(i.payment_intent)]
+                   || coalesce(list_transform(i.payments.data, lambda x: sref(x.payment.payment_intent)), []),
+                   lambda x: x IS NOT NULL) AS intents
+FROM i LEFT JOIN cur c ON c.code = upper(i.currency);
+CREATE TABLE s_charge AS
+SELECT o.id, o.livemode IS DISTINCT FROM false AS live, {minor('coalesce(o.amount_captured, o.amount)')} AS amount,
+       c.code AS currency, o.status = 'succeeded' AND coalesce(o.paid, true) AS succeeded, o.created * 1000 AS at_ms,
+       sref(o.payment_intent) AS intent, sref(o.invoice) AS invoice, sref(o.customer) AS customer,
+       nullif(o.metadata->>'product_id', '') AS product, nullif(o.metadata->>{key}, '') AS user_id
+FROM s_obj o JOIN cur c ON c.code = upper(o.currency) WHERE o.object = 'charge';
+CREATE TABLE s_ret AS  -- refunds that went through and disputes lost: money back, keyed by charge, else intent
+SELECT coalesce(sref(o.charge), sref(o.payment_intent), o.id) AS pay, o.id, {minor('o.amount')} AS amount,
+       c.code AS currency, o.created * 1000 AS at_ms, o.object = 'dispute' AS dispute,
+       o.livemode IS DISTINCT FROM false AS live
+FROM s_obj o JOIN cur c ON c.code = upper(o.currency)
+WHERE (o.object = 'refund' AND o.status = 'succeeded') OR (o.object = 'dispute' AND o.status = 'lost');
+DROP TABLE s_obj;
+""")
+    # A charge belongs to the invoice that names it (before 2025-03-31), the invoice it names (idem), or the
+    # invoice that names its payment intent (from 2025-03-31 on).
+    add("stripe chains", f"""
+CREATE TABLE s_paymap AS
+SELECT pay, max(id) AS inv FROM (SELECT id, unnest(charges || intents) AS pay FROM s_inv) GROUP BY pay;
+CREATE TABLE s_chinv AS
+SELECT ch.id AS charge, coalesce(a.inv, i.id, b.inv) AS inv
+FROM s_charge ch LEFT JOIN s_paymap a ON a.pay = ch.id LEFT JOIN s_inv i ON i.id = ch.invoice
+LEFT JOIN s_paymap b ON b.pay = ch.intent;
+CREATE TABLE s_invpay AS  -- each invoice's payments: its own and its charges' (and their intents)
+SELECT i.id AS inv, i.charges || coalesce(l.charges, []) AS charges, i.intents || coalesce(l.intents, []) AS intents
+FROM s_inv i LEFT JOIN (
+  SELECT m.inv, list(ch.id ORDER BY ch.id) AS charges, list(ch.intent ORDER BY ch.id) FILTER (WHERE ch.intent IS NOT NULL) AS intents
+  FROM s_chinv m JOIN s_charge ch ON ch.id = m.charge WHERE m.inv IS NOT NULL GROUP BY m.inv
+) l ON l.inv = i.id;
+CREATE TABLE s_rec AS  -- purchases: paid invoices, charges without invoice, trials
+SELECT coalesce(i.sub, p.intents[1], p.charges[1], i.id) AS chain_key, i.id AS tid,
+       CASE WHEN coalesce(i.price, s.price) IS NULL THEN ''
+            ELSE coalesce(i.lookup, s.lookup, pr.lookup_key, coalesce(i.price, s.price)) END AS product,
+       i.paid_at AS at_ms, i.amount, i.currency, i.tax,
+       CASE WHEN NOT i.one_time AND i.period_end IS NOT NULL
+            THEN greatest(i.paid_at, least(i.period_end, coalesce(s.ended, {DF}))) END AS expires,
+       CASE WHEN i.one_time THEN 'non_consumable' ELSE 'subscription' END AS raw_type, i.live AS prod,
+       coalesce(s.user_id, cu.user_id) AS token, list_distinct(p.charges || p.intents) AS pays
+FROM s_inv i JOIN s_invpay p ON p.inv = i.id LEFT JOIN s_sub s ON s.id = i.sub
+LEFT JOIN s_price pr ON pr.id = coalesce(i.price, s.price)
+LEFT JOIN s_cust cu ON cu.id = coalesce(i.customer, s.customer)
+WHERE i.paid AND i.amount IS NOT NULL
+UNION ALL
+SELECT coalesce(ch.intent, ch.id), ch.id, coalesce(ch.product, ''), ch.at_ms, ch.amount, ch.currency, NULL, NULL,
+       'non_consumable', ch.live, coalesce(ch.user_id, cu.user_id), list_filter([ch.id, ch.intent], lambda x: x IS NOT NULL)
+FROM s_charge ch JOIN s_chinv m ON m.charge = ch.id LEFT JOIN s_cust cu ON cu.id = ch.customer
+WHERE m.inv IS NULL AND ch.succeeded AND ch.amount > 0
+UNION ALL
+SELECT s.id, s.id || ':trial', coalesce(s.lookup, pr.lookup_key, s.price, ''), s.trial_start, 0, NULL, NULL,
+       CASE WHEN s.ended IS NOT NULL THEN greatest(s.trial_start, least(s.trial_end, s.ended)) ELSE s.trial_end END,
+       'subscription', s.live, coalesce(s.user_id, cu.user_id), []
+FROM s_sub s LEFT JOIN s_price pr ON pr.id = s.price LEFT JOIN s_cust cu ON cu.id = s.customer
+WHERE s.trial_start IS NOT NULL AND s.trial_end > s.trial_start;
+CREATE TABLE s_back AS  -- per purchase: the money back on its payments in its currency, once per refund or dispute
+SELECT r.tid, sum(b.amount) AS total, bool_or(b.dispute) AS lost, max(b.at_ms) AS last_at
+FROM (SELECT DISTINCT tid, currency, unnest(pays) AS pay FROM s_rec) r
+JOIN (SELECT DISTINCT pay, id, amount, currency, at_ms, dispute FROM s_ret) b ON b.pay = r.pay AND b.currency = r.currency
+GROUP BY r.tid;
+CREATE TABLE sp AS  -- Stripe purchases as of T (an App Store-like ledger: money back revokes on the whole amount)
+SELECT r.chain_key, r.tid, r.product, r.at_ms, r.amount, r.currency, r.tax, r.prod, r.token,
+       {product_type('k', 'r.raw_type')} AS ptype,
+       CASE WHEN {product_type('k', 'r.raw_type')} = 'nonconsumable' THEN {DF}
+            WHEN r.expires IS NOT NULL THEN r.expires ELSE {advance('k', 'r.at_ms')} END AS pend,
+       coalesce((b.lost OR b.total >= r.amount) AND b.last_at <= {T}, false) AS revoked,
+       b.last_at AS back_at, least(b.total, r.amount) AS back_amount
+FROM s_rec r LEFT JOIN s_back b ON b.tid = r.tid
+LEFT JOIN cat k1 ON k1.name = 'stripe:' || r.product LEFT JOIN cat k2 ON k2.name = r.product
+WHERE r.at_ms <= {T};
+CREATE TABLE schains AS
+SELECT 'stripe' AS store, chain_key, bool_or(prod) AS production,
+       coalesce(arg_max(product, (at_ms, tid)) FILTER (WHERE ptype <> 'consumable'), arg_max(product, (at_ms, tid)))
+         AS current_product,
+       max(pend) FILTER (WHERE ptype <> 'consumable' AND NOT revoked) AS paid_through,
+       coalesce(arg_max(revoked, (at_ms, tid)) FILTER (WHERE ptype <> 'consumable'), false) AS revoked,
+       arg_max({{'currency': currency, 'amount': amount, 'product': product}}, (at_ms, tid))
+         FILTER (WHERE amount > 0 AND prod AND NOT revoked) AS lpc,
+       arg_max({{'currency': currency, 'amount': amount}}, (at_ms, tid)) FILTER (WHERE amount > 0) AS lpos,
+       sum(amount) FILTER (WHERE amount > 0 AND prod AND NOT revoked) AS paid_sum,
+       min(currency) FILTER (WHERE amount > 0 AND prod AND NOT revoked)
+         <> max(currency) FILTER (WHERE amount > 0 AND prod AND NOT revoked) AS multi_currency,
+       arg_min(token, (at_ms, tid)) FILTER (WHERE token IS NOT NULL) AS first_token
+FROM sp GROUP BY chain_key;
+CREATE TABLE s_alias AS  -- the other ids that name a chain: an invoice's id, payment intents and charges
+SELECT DISTINCT alias, chain_key FROM (
+  SELECT coalesce(i.sub, p.intents[1], p.charges[1], i.id) AS chain_key, unnest([i.id] || p.intents || p.charges) AS alias
+  FROM s_inv i JOIN s_invpay p ON p.inv = i.id
+  UNION ALL
+  SELECT ch.intent, ch.id FROM s_charge ch JOIN s_chinv m ON m.charge = ch.id WHERE m.inv IS NULL AND ch.intent IS NOT NULL
+) WHERE alias <> chain_key;
+""")
+    add("stripe feed", f"""
+CREATE TABLE s_feed AS  -- the charges and refunds of paid invoices and one-time charges (docs/tieout.md)
+WITH inv_ch AS (
+  SELECT r.tid, r.product, ch.id, ch.amount, ch.currency, ch.at_ms, ch.live, ch.intent
+  FROM s_rec r JOIN s_chinv m ON m.inv = r.tid JOIN s_charge ch ON ch.id = m.charge
+  WHERE ch.succeeded AND ch.amount > 0
+), charged AS (
+  SELECT * FROM inv_ch
+  UNION ALL
+  SELECT r.tid, r.product, ch.id, ch.amount, ch.currency, ch.at_ms, ch.live, ch.intent
+  FROM s_rec r JOIN s_charge ch ON ch.id = r.tid
+)
+SELECT 'charge' AS kind, id, id AS charge_id, amount, currency, at_ms, product, live FROM charged
+UNION ALL
+SELECT 'charge', r.tid, '', r.amount, r.currency, r.at_ms, r.product, r.prod
+FROM s_rec r JOIN s_inv i ON i.id = r.tid ANTI JOIN inv_ch c ON c.tid = r.tid
+UNION ALL
+SELECT DISTINCT 'refund', f.id, c.id, -f.amount, f.currency, f.at_ms, c.product, f.live
+FROM charged c JOIN s_ret f ON (f.pay = c.id OR f.pay = c.intent) AND NOT f.dispute;
+""")
+    if cfg.stripe_reports:
+        bal_cols = ["balance_transaction_id", "created_utc", "created", "currency", "gross", "fee", "net",
+                    "reporting_category", "source_id", "charge_id", "invoice_id", "automatic_payout_id"]
+        add("read stripe.reports", f"""
+CREATE TABLE s_bal AS  -- the balance report's rows (columns by header name, amounts in major units → minor)
+SELECT b.balance_transaction_id AS id,
+       epoch_ms(strptime(regexp_replace(replace(coalesce(b.created_utc, b.created), 'T', ' '), '(Z|\\+00:00)$', ''),
+                         '%Y-%m-%d %H:%M:%S')) AS at_ms,
+       c.code AS currency,
+       CAST(CAST(b.gross AS DECIMAL(38, 6)) * 1000000 AS BIGINT) // c.mdiv AS gross,
+       CAST(CAST(b.fee AS DECIMAL(38, 6)) * 1000000 AS BIGINT) // c.mdiv AS fee,
+       lower(b.reporting_category) AS cat, coalesce(b.source_id, '') AS source_id, coalesce(b.charge_id, '') AS charge_id,
+       coalesce(b.invoice_id, '') AS invoice_id
+FROM read_csv({sql_list(cfg.stripe_reports)}, header = true, union_by_name = true, all_varchar = true,
+              delim = ',', quote = '"') b
+JOIN cur c ON c.code = upper(b.currency)
+WHERE b.balance_transaction_id IS NOT NULL AND coalesce(b.created_utc, b.created) IS NOT NULL
+  AND CAST(CAST(b.gross AS DECIMAL(38, 6)) * 1000000 AS BIGINT) % c.mdiv = 0
+  AND CAST(CAST(b.fee AS DECIMAL(38, 6)) * 1000000 AS BIGINT) % c.mdiv = 0
+QUALIFY row_number() OVER (PARTITION BY b.balance_transaction_id) = 1
+""")
+        bp = cfg.stripe_bp
+        add("stripe tie-out", f"""
+CREATE TABLE s_tied AS  -- the report's charge and refund rows as of T, each with the feed line it ties to
+WITH span AS (SELECT min(at_ms) AS lo, max(at_ms) AS hi FROM s_bal WHERE at_ms <= {T}),
+feed AS (SELECT f.* FROM s_feed f CROSS JOIN span WHERE f.live AND f.at_ms BETWEEN span.lo AND span.hi)
+SELECT r.*, coalesce(fc.id, fi.id, fr.id) AS line
+FROM s_bal r
+LEFT JOIN feed fc ON r.cat = 'charge' AND r.charge_id <> '' AND fc.kind = 'charge' AND fc.charge_id <> ''
+  AND fc.id = r.charge_id
+LEFT JOIN feed fi ON r.cat = 'charge' AND r.invoice_id <> '' AND fi.kind = 'charge' AND fi.charge_id = ''
+  AND fi.id = r.invoice_id
+LEFT JOIN feed fr ON r.cat = 'refund' AND r.source_id <> '' AND fr.kind = 'refund' AND fr.id = r.source_id
+WHERE r.at_ms <= {T} AND r.cat IN ('charge', 'refund');
+CREATE TABLE s_tie AS
+WITH span AS (SELECT min(at_ms) AS lo, max(at_ms) AS hi FROM s_bal WHERE at_ms <= {T}),
+per_line AS (
+  SELECT line, sum(gross) AS gross, sum(fee) AS fee, min(currency) AS lo_cur, max(currency) AS hi_cur
+  FROM s_tied WHERE line IS NOT NULL GROUP BY line
+), judged AS (
+  SELECT f.id AS order_id, f.at_ms, f.product AS product_id, f.currency, f.amount AS sales_item_minor,
+         p.gross AS earnings_charge_minor,
+         CASE WHEN f.kind = 'charge' THEN
+           (f.amount * {bp}) // 10000 + CASE
+             WHEN 2 * ((f.amount * {bp}) % 10000) > 10000 THEN 1
+             WHEN 2 * ((f.amount * {bp}) % 10000) < 10000 THEN 0
+             ELSE ((f.amount * {bp}) // 10000) % 2 END
+         ELSE 0 END AS estimated_fee_minor,
+         p.fee AS actual_fee_minor,
+         p.line IS NULL AS missing, p.lo_cur <> f.currency OR p.hi_cur <> f.currency AS other_currency
+  FROM s_feed f CROSS JOIN span LEFT JOIN per_line p ON p.line = f.id
+  WHERE f.live AND f.at_ms BETWEEN span.lo AND span.hi
+)
+SELECT 'stripe' AS store, order_id, strftime(epoch_ms(at_ms), '%Y-%m') AS month, product_id, currency,
+       sales_item_minor, CASE WHEN NOT missing THEN earnings_charge_minor END AS earnings_charge_minor,
+       estimated_fee_minor, actual_fee_minor,
+       CASE WHEN missing THEN 'missing_in_report'
+            WHEN other_currency OR earnings_charge_minor <> sales_item_minor THEN 'amount_differs'
+            WHEN abs(actual_fee_minor - estimated_fee_minor) > 1 THEN 'fee_differs'
+            ELSE 'match' END AS status
+FROM judged
+UNION ALL
+SELECT 'stripe', CASE WHEN cat = 'charge' THEN coalesce(nullif(charge_id, ''), id) ELSE coalesce(nullif(source_id, ''), id) END,
+       strftime(epoch_ms(at_ms), '%Y-%m'), '', currency, NULL, gross, NULL, fee, 'missing_in_feed'
+FROM s_tied WHERE line IS NULL;
+""")
+    else:
+        add("no stripe reports", "CREATE TABLE s_tie(store VARCHAR, order_id VARCHAR, month VARCHAR, product_id VARCHAR, "
+            "currency VARCHAR, sales_item_minor BIGINT, earnings_charge_minor BIGINT, estimated_fee_minor BIGINT, "
+            "actual_fee_minor BIGINT, status VARCHAR)")
+
+
 def build_sql(cfg):
     """The reconciliation as a list of (label, SQL) steps."""
     T = cfg.t
@@ -193,7 +490,9 @@ def build_sql(cfg):
         for code in codes.split():
             adiv = 10 ** (3 - digits) if digits <= 3 else 1
             amul = 10 ** (digits - 3) if digits > 3 else 1
-            currency_rows.append(f"('{code}', {digits}, {adiv}, {amul}, {10 ** (6 - digits)}, {10 ** (9 - digits)})")
+            sexp = 0 if code in STRIPE_ZERO_DECIMAL else (2 if code in STRIPE_TWO_DECIMAL else digits)
+            currency_rows.append(f"('{code}', {digits}, {adiv}, {amul}, {10 ** (6 - digits)}, {10 ** (9 - digits)}, "
+                                 f"{10 ** max(digits - sexp, 0)}, {10 ** max(sexp - digits, 0)})")
     catalog_rows = [
         f"({sql_str(name)}, {sql_str(kind) if kind else 'NULL'}, {months if months is not None else 'NULL'}, "
         f"{days if days is not None else 'NULL'}, {units if units is not None else 'NULL'}, "
@@ -244,7 +543,8 @@ def build_sql(cfg):
 
     add("setup", f"""
 CREATE MACRO obase(x) AS regexp_replace(x, '\\.\\.[0-9]*$', '');  -- a Play order id without its ..N
-CREATE TABLE cur(code VARCHAR, digits INTEGER, adiv BIGINT, amul BIGINT, mdiv BIGINT, ndiv BIGINT);
+CREATE TABLE cur(code VARCHAR, digits INTEGER, adiv BIGINT, amul BIGINT, mdiv BIGINT, ndiv BIGINT,
+                 smul BIGINT, sdiv BIGINT);  -- smul/sdiv: Stripe's smallest unit → ISO minor units
 INSERT INTO cur VALUES {', '.join(currency_rows)};
 CREATE TABLE cat(name VARCHAR, kind VARCHAR, months INTEGER, days INTEGER, units BIGINT, tier VARCHAR);
 INSERT INTO cat VALUES {', '.join(catalog_rows)};
@@ -521,6 +821,8 @@ UPDATE pchains SET superseded = true WHERE chain_key IN (
     AND coalesce(c.chain_key, o.chain_key) <> n.chain_key);
 """)
 
+    stripe_steps(cfg, add, T, DF, DP, product_type, advance)
+
     add("all chains", """
 CREATE TABLE chains AS
 SELECT store, chain_key, production, pending, family, current_product, paid_through, revoked, superseded,
@@ -528,6 +830,9 @@ SELECT store, chain_key, production, pending, family, current_product, paid_thro
 UNION ALL
 SELECT store, chain_key, production, pending, family, current_product, paid_through, revoked, superseded,
        lpc, lpos, paid_sum, multi_currency, false FROM pchains
+UNION ALL
+SELECT store, chain_key, production, false, false, current_product, paid_through, revoked, false,
+       lpc, lpos, paid_sum, multi_currency, false FROM schains
 """)
 
     # ---------------------------------------------------------------- claims
@@ -540,7 +845,9 @@ SELECT store, chain_key, production, pending, family, current_product, paid_thro
 CREATE TABLE keymap AS  -- every key an app row may name → its chain: the chains' own keys, then Play first-order ids
 SELECT store, chain_key AS key, chain_key FROM chains
 UNION ALL
-SELECT 'play', o.base, o.chain_key FROM play_orders o ANTI JOIN pchains c ON c.chain_key = o.base;
+SELECT 'play', o.base, o.chain_key FROM play_orders o ANTI JOIN pchains c ON c.chain_key = o.base
+UNION ALL
+SELECT 'stripe', alias, chain_key FROM s_alias;
 CREATE TABLE ents_r AS
 SELECT e.*, x.chain_key,
        e.live AND (e.expires IS NULL OR e.expires > {T}) AS active
@@ -599,6 +906,10 @@ WITH fe AS (
   WHERE NOT p.is_refund AND p.amount > 0
     AND NOT EXISTS (SELECT 1 FROM returned r WHERE r.chain_key = p.chain_key AND r.tid = p.tid)
   GROUP BY p.chain_key
+  UNION ALL
+  SELECT 'stripe', p.chain_key, sum(p.amount)
+  FROM sp p JOIN multi m ON m.store = 'stripe' AND m.chain_key = p.chain_key AND m.currency = p.currency
+  WHERE p.amount > 0 AND p.prod AND NOT p.revoked GROUP BY p.chain_key
 )
 SELECT 'free_entitlement' AS kind, reason, store, CASE WHEN reason = 'no_store_record' THEN key ELSE chain_key END
          AS chain_key, user_id, product_id,
@@ -716,6 +1027,11 @@ WITH upg AS (  -- an upgraded transaction's period ends where the next one of it
   WHERE NOT p.is_refund AND p.amount > 0 AND c.production AND NOT c.pending
     AND NOT EXISTS (SELECT 1 FROM returned r WHERE r.chain_key = p.chain_key AND r.tid = p.tid)
     AND {product_type('k', 'p.raw_type')} NOT IN ('consumable', 'nonconsumable')
+  UNION ALL
+  SELECT 'stripe', p.chain_key, p.product, p.at_ms, least(p.pend, coalesce(c.paid_through, {DF}), {T}), p.amount,
+         p.currency, c.first_token
+  FROM sp p JOIN schains c ON c.chain_key = p.chain_key
+  WHERE p.prod AND p.amount > 0 AND NOT p.revoked AND p.ptype NOT IN ('consumable', 'nonconsumable') AND c.production
 )
 SELECT r.store, r.chain_key, r.s, r.e, r.amount, r.currency,
        coalesce(CASE WHEN t1.name IS NOT NULL THEN t1.tier ELSE t2.tier END, r.store || ':' || r.product) AS tier,
@@ -820,6 +1136,12 @@ WITH play_money AS (  -- Play chains that move money: not a license tester's, no
          CASE WHEN p.is_refund THEN p.amount ELSE 0 END, CASE WHEN p.is_refund THEN 1 ELSE 0 END
   FROM pp p SEMI JOIN play_money m ON m.chain_key = p.chain_key
   WHERE p.is_refund OR p.amount > 0
+  UNION ALL
+  SELECT {day('at_ms')}, 'stripe', product, currency, 1, amount, coalesce(tax, 0), 0, 0 FROM sp
+  WHERE prod AND amount > 0
+  UNION ALL
+  SELECT {day('back_at')}, 'stripe', product, currency, 0, 0, 0, back_amount, 1 FROM sp
+  WHERE prod AND amount > 0 AND back_at <= {T}
 )
 SELECT day, store, product AS product_id, currency, sum(charges) AS charges, sum(gross) AS gross_minor,
        sum(tax) AS tax_minor, sum(refunds) AS refunds_minor, sum(refund_count) AS refund_count
@@ -856,6 +1178,8 @@ def main():
                     TO {sql_str(findings_path)} (HEADER, DELIMITER ',')""")
     con.execute(f"""COPY (SELECT * FROM revenue ORDER BY day, store, product_id, currency)
                     TO {sql_str(revenue_path)} (HEADER, DELIMITER ',')""")
+    con.execute(f"""COPY (SELECT * FROM s_tie ORDER BY month, order_id)
+                    TO {sql_str(os.path.join(args.out, 'tieout_orders.csv'))} (HEADER, DELIMITER ',')""")
     timings.append(("write", time.monotonic() - step, time.process_time() - cpu))
     if args.explain:
         for label, seconds, cpu_seconds in timings:

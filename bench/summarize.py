@@ -85,10 +85,12 @@ def main():
                  "workbooks, the summaries, rejects with file and line, the manifest with the SHA-256 of every "
                  "input) and an ES256 verification of every JWS line not "
                  "in its record of verified signatures. The DuckDB rival: `findings.csv` (every finding kind of "
-                 "docs/rules.md the demo plants, the credit rules and `double_billing` included) and "
-                 "`revenue.csv`, nothing else; it decodes JWS payloads and verifies no signature. "
-                 "bench/compare.py checks those two files row for row; the rest of storerecon's work is in its "
-                 "time only.")
+                 "docs/rules.md the demo plants, the credit rules and `double_billing` included, Stripe's chains "
+                 "with the stores'), `revenue.csv` (Stripe's charges and refunds included) and the Stripe rows "
+                 "of `tieout_orders.csv` (each Stripe charge and refund against the balance report), nothing "
+                 "else: not Play's or Apple's tie-out, not payouts.csv; it decodes JWS payloads and verifies no "
+                 "signature. bench/compare.py checks those files row for row; the rest of storerecon's work "
+                 "is in its time only.")
     lines.append("")
     void = False
     for kind, title in WORLDS:
@@ -169,12 +171,14 @@ def section(run_dir, kind, title, sizes):
     w("")
     w("World sizes (the generator's files):")
     w("")
-    w("| users | input bytes | App Store lines | Play sales rows | subscription lines | entitlements | findings |")
-    w("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    w("| users | input bytes | App Store lines | Play sales rows | subscription lines | Stripe object lines "
+      "| Stripe balance rows | entitlements | findings |")
+    w("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for n in sizes:
         info = worlds.get(n, {})
         w(f"| {n:,} | {info.get('bytes', 0):,} | {info.get('apple_lines', 0):,} | {info.get('sales_rows', 0):,} "
-          f"| {info.get('subscription_lines', 0):,} | {info.get('entitlements', 0):,} | {info.get('findings', 0):,} |")
+          f"| {info.get('subscription_lines', 0):,} | {info.get('stripe_lines', 0):,} "
+          f"| {info.get('stripe_rows', 0):,} | {info.get('entitlements', 0):,} | {info.get('findings', 0):,} |")
     w("")
     if phases:
         w("storerecon phases (manifest `timingsMs`, medians; `read` includes the SHA-256 of every input):")

@@ -4,19 +4,28 @@ enum DemoConfig {
   static let path = "storerecon.json"
 
   /// The config and the test root it names (``DemoTestChain``), as (relative path, text).
-  static func files(notifications: Bool, requireSignatures: Bool = false, stripe: Bool = false)
-    -> [(path: String, text: String)]
-  {
+  static func files(
+    notifications: Bool, requireSignatures: Bool = false, stripe: Bool = false, stripeWeb: Bool = false
+  ) -> [(path: String, text: String)] {
     [
-      (path, text(notifications: notifications, requireSignatures: requireSignatures, stripe: stripe)),
+      (
+        path,
+        text(
+          notifications: notifications, requireSignatures: requireSignatures, stripe: stripe,
+          stripeWeb: stripeWeb)
+      ),
       (DemoTestChain.rootPath, DemoTestChain.rootPEM + "\n"),
     ]
   }
 
   /// The config text (key order fixed, so the file is byte-identical across runs); with
   /// `notifications`, it reads the app's notification log and the store's notification history; with
-  /// `requireSignatures` (every App Store line a JWS), `appStore.signatures` is `require`.
-  static func text(notifications: Bool = true, requireSignatures: Bool = false, stripe: Bool = false)
+  /// `requireSignatures` (every App Store line a JWS), `appStore.signatures` is `require`; with `stripe`
+  /// (the classic world), the demo's web subscriptions (``DemoStripeOutputs``); with `stripeWeb` (the
+  /// realistic world), Stripe's objects and balance reports of ``DemoStripeWeb``.
+  static func text(
+    notifications: Bool = true, requireSignatures: Bool = false, stripe: Bool = false, stripeWeb: Bool = false
+  )
     -> String
   {
     let history =
@@ -30,6 +39,19 @@ enum DemoConfig {
       if let tier = product.catalogTier { entry += ", \"tier\": \"\(tier)\"" }
       if product.tier == .coins { entry += ", \"units\": \(DemoProduct.coinUnits)" }
       catalog.append(entry + "}")
+    }
+    var webObjects = ""
+    var stripeFee = ""
+    if stripeWeb {
+      for price in DemoWebSubscription.Price.allCases {
+        catalog.append(
+          "    \"stripe:\(price.productName)\": {\"type\": \"subscription\", \"period\": \"\(price == .yearly ? "P1Y" : "P1M")\", \"tier\": \"pro\"}"
+        )
+      }
+      webObjects =
+        "\"stripe\": {\n      \"objects\": [\"\(DemoStripeWeb.eventsPath)\", \"\(DemoStripeWeb.objectsPath)\"],\n"
+        + "      \"reports\": [\"\(DemoStripeWeb.reportsFolder)/balance_change_from_activity_itemized_*.csv\"]\n    },\n    "
+      stripeFee = ",\n      \"stripe\": {\"bp\": \(DemoStripeWeb.feeBasisPoints)}"
     }
     let web = stripe ? DemoConfig.stripeSections : (input: "", grace: "", catalog: "", fee: "")
     catalog[catalog.count - 1] += web.catalog
@@ -50,7 +72,7 @@ enum DemoConfig {
           "voided": ["exports/play/voided*.jsonl"],
           "earnings": ["exports/play/earnings/PlayApps_*.csv"]
         },\(web.input)
-        "app": {
+        \(webObjects)"app": {
           "entitlements": "\(DemoOutputs.entitlementsPath)",
           "credentials": "\(DemoOutputs.credentialsPath)",
           "assignments": "\(DemoOutputs.assignmentsPath)",
@@ -80,7 +102,7 @@ enum DemoConfig {
         "fxRates": "\(DemoFX.path)",
         "fees": {
           "appStore": {"standardBp": 3000, "smallBusiness": false, "smallBusinessBp": 1500, "afterFirstYearBp": 1500},
-          "play": {"subscriptionBp": 1500, "oneTimeBp": 3000}\(web.fee)
+          "play": {"subscriptionBp": 1500, "oneTimeBp": 3000}\(web.fee)\(stripeFee)
         }
       }
 

@@ -47,6 +47,11 @@ package enum DemoWorld {
     var notificationPlants = DemoNotificationPlants(count: DemoScenario.count(forUsers: options.users))
     var stripePlants = DemoStripePlants(options)
     let stripe = try DemoStripeOutputs(directory: directory, t: builder.t, options: options)
+    let web =
+      options.realistic
+      ? try DemoStripeWeb(
+        directory: directory, seed: options.seed, t: builder.t, worldStart: builder.worldStart,
+        countries: builder.countries) : nil
     while index < total {
       var rng = DemoRandom(seed: options.seed, stream: UInt64(index))
       var group: DemoGroup
@@ -69,6 +74,10 @@ package enum DemoWorld {
           throw DemoError.inconsistentTruth(
             "clean user \(builder.userId(index)) gives \(describe(found))")
         }
+        if let web {
+          var again = DemoRandom(seed: options.seed, stream: UInt64(index))
+          try web.add(&group, user: builder.user(index, &again), index: index)
+        }
       }
       planted += group.planted
       refundSources.merge(group.refundSources) { a, _ in a }
@@ -84,6 +93,10 @@ package enum DemoWorld {
     let webFiles = try stripe.finish(into: directory, reports: reports, outputs: outputs)
     let tieOut = try reports.finish(into: directory, ids: &builder.ids)
     var files = try outputs.close() + tieOut.reportFiles + DemoTieOutTruth.paths + webFiles
+    if let web {
+      files += try web.close()
+      planted += web.planted
+    }
     planted.sort()
     try writeTruth(planted, rejects: outputs.rejects, into: directory)
     files += try writeFixedFiles(options, builder: builder, experiment: experiment, into: directory)
@@ -128,7 +141,7 @@ package enum DemoWorld {
       through: options.asOf)
     let config = DemoConfig.files(
       notifications: options.writesNotificationLog, requireSignatures: options.realistic && options.allJWS,
-      stripe: options.writesStripe)
+      stripe: options.writesStripe, stripeWeb: options.realistic)
     for (path, text) in [(experimentTruthPath, experiment.csv()), (DemoFX.path, fx)] + config {
       let writer = try DemoFileWriter(directory: directory, relativePath: path)
       try writer.write(bytes: text.utf8)
