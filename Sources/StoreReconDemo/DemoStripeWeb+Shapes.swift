@@ -78,8 +78,7 @@ extension DemoStripeWeb {
     return m
   }
 
-  func invoiceObject(_ sub: DemoWebSubscription, _ inv: DemoWebSubscription.Invoice) -> DemoJSONMembers
-  {
+  func invoiceObject(_ sub: DemoWebSubscription, _ inv: DemoWebSubscription.Invoice) -> DemoJSONMembers {
     let new = inv.paidAt >= DemoStripeWeb.migratedAt
     var m = DemoJSONMembers()
     invoiceHead(sub, inv, new: new, &m)
