@@ -96,7 +96,8 @@ struct RunStatusTests {
     let orders = RunStatus.decide(
       RunStatus.Inputs(
         tieOut: TieOut(cells: [], orders: TieOutFixture.orders.filter { $0.status == .feeDiffers })))
-    #expect(orders.label == "ATTENTION" && orders.details == ["new (no run history: all new): 1 tie-out order"])
+    #expect(
+      orders.label == "ATTENTION" && orders.details == ["new (no run history: all new): 1 tie-out order"])
     let all = RunStatus.decide(RunStatus.Inputs(tieOut: TieOutFixture.tieOut))
     #expect(all.reason == "6 new")
   }
