@@ -82,7 +82,7 @@ struct SummaryPageHeightTests {
   }
 }
 
-/// reconciliation.xlsx prints (LibreOffice → PDF) in under 70 pages (65 on the demo, tables printed
+/// reconciliation.xlsx prints (LibreOffice → PDF) in under 70 pages (66 on the demo, tables printed
 /// at a readable scale): a reference sheet printing its thousands of rows would take hundreds.
 @Suite(
   .serialized,
