@@ -26,12 +26,12 @@ enum Help {
     "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic [--all-jws]] [--no-notification-log] [--one-day] [--quiet]"
 
   static let overview = """
-    OVERVIEW: Reconcile what the App Store and Google Play charged with who has access.
+    OVERVIEW: Reconcile what the App Store, Google Play and Stripe charged with who has access.
 
-    storerecon reads the stores' exports and the app's entitlement rows, and reports orphaned charges
-    (money taken, nothing granted), free entitlements (access no paid period backs), duplicate claims,
-    and revenue per store, product, currency and day, and reads out price experiments — all money in
-    exact integer minor units.
+    storerecon reads the stores' exports (Stripe's for the web) and the app's entitlement rows, and
+    reports orphaned charges (money taken, nothing granted), free entitlements (access no paid period
+    backs), duplicate claims, and revenue per store, product, currency and day, and reads out price
+    experiments — all money in exact integer minor units.
 
     USAGE: \(usage)
 
