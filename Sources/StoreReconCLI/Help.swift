@@ -347,11 +347,12 @@ enum Help {
 
     Writes apple/transactions.jsonl (the latest signed transaction per transaction id, one compact JWS
     a line), apple/notifications.jsonl, apple/reports/…, play/subscriptions.jsonl, play/voided.jsonl,
-    play/sales/…, play/earnings/…, stripe/objects.jsonl, stripe/reports/… and state.json, each file whole
-    and atomically, only when it changed; a second fetch asks only for what is new. Keys are read from
-    the files the config names (or the environment variables STORERECON_APPLE_KEY_FILE,
-    STORERECON_APPLE_CONNECT_KEY_FILE, STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE naming them; Stripe's key
-    from STRIPE_API_KEY or fetch.stripe.apiKeyFile, a file only its owner may read), never printed.
+    play/sales/…, play/earnings/…, stripe/objects.jsonl, stripe/events.jsonl, stripe/reports/… and
+    state.json, each file whole and atomically, only when it changed; a second fetch asks only for what
+    is new. Keys are read from the files the config names (or the environment variables
+    STORERECON_APPLE_KEY_FILE, STORERECON_APPLE_CONNECT_KEY_FILE, STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE
+    naming them; Stripe's key from STRIPE_API_KEY or fetch.stripe.apiKeyFile, a file only its owner may
+    read), never printed.
     Exit codes: 0 fetched, 64 wrong arguments, 65 a response that does not parse (an HTML page,
     truncated JSON, a JWS that does not decode) or a broken state.json, 66 a key file or app rows file
     does not exist, 74 cannot write into the fetch folder, 75 a store unreachable or still answering
