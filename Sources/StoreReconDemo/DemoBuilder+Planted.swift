@@ -8,6 +8,7 @@ extension DemoBuilder {
     if let group = try creditGroup(scenario, users[0], &rng) { return group }
     if let group = try commitmentGroup(scenario, users[0], &rng) { return group }
     if let group = try oneSourceRefundGroup(scenario, users[0], &rng) { return group }
+    if let group = try installmentsGroup(scenario, users[0], &rng) { return group }
     return scenario.isPlanted
       ? try plantedGroup(scenario, users, &rng) : try trapGroup(scenario, users[0], &rng)
   }

@@ -119,8 +119,11 @@ extension DemoOutputs {
     let expiry = chain.playExpiry
     let state: StaticString
     let active = !chain.pending && chain.autoRenew && (expiry.map { $0 > t } ?? false)
+    let onHold = chain.isOnHold(at: t)
     if chain.pending {
       state = "SUBSCRIPTION_STATE_PENDING"
+    } else if onHold {
+      state = "SUBSCRIPTION_STATE_ON_HOLD"
     } else if let expiry, expiry > t {
       state = active ? "SUBSCRIPTION_STATE_ACTIVE" : "SUBSCRIPTION_STATE_CANCELED"
     } else {
@@ -149,10 +152,7 @@ extension DemoOutputs {
     let item = chain.country.playAmounts(last.product.tier).item
     let digits = chain.country.currency.minorUnits ?? 2
     let scale = Pow10.int64(digits)
-    line.raw(
-      active
-        ? ",\"autoRenewingPlan\":{\"autoRenewEnabled\":true"
-        : ",\"autoRenewingPlan\":{\"autoRenewEnabled\":false")
+    appendAutoRenewingPlan(chain, enabled: active || onHold)
     line.raw(",\"recurringPrice\":{\"currencyCode\":")
     line.json(chain.country.currency.code)
     line.raw(",\"units\":\"")
@@ -167,7 +167,7 @@ extension DemoOutputs {
       line.raw(",\"linkedPurchaseToken\":")
       line.json(linked)
     }
-    if !chain.pending && !active {
+    if !chain.pending && !active && !onHold {
       if chain.replaced {
         line.raw(",\"canceledStateContext\":{\"replacementCancellation\":{}}")
       } else {

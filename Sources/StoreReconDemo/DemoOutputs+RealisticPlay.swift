@@ -12,12 +12,15 @@ extension DemoOutputs {
     let expiry = chain.playExpiry
     let active = !chain.pending && chain.autoRenew && (expiry.map { $0 > t } ?? false)
     // An auto-renewing subscription that lapsed in the last weeks may be paused rather than expired.
+    let onHold = chain.isOnHold(at: t)
     let paused =
-      !chain.pending && chain.autoRenew && !chain.replaced && !last.isTrial
+      !onHold && !chain.pending && chain.autoRenew && !chain.replaced && !last.isTrial
       && (expiry.map { $0 <= t && $0 > t.adding(days: -60) } ?? false) && style.rng.chance(300)
     let state: String
     if chain.pending {
       state = "SUBSCRIPTION_STATE_PENDING"
+    } else if onHold {
+      state = "SUBSCRIPTION_STATE_ON_HOLD"
     } else if let expiry, expiry > t {
       state = active ? "SUBSCRIPTION_STATE_ACTIVE" : "SUBSCRIPTION_STATE_CANCELED"
     } else {
@@ -28,7 +31,8 @@ extension DemoOutputs {
     m.text("regionCode", chain.country.alpha2)
     m.raw(
       "lineItems",
-      bytes: lineItems(chain, last: last, first: first, active: active, paused: paused, style: style))
+      bytes: lineItems(
+        chain, last: last, first: first, active: active, paused: paused || onHold, style: style))
     if !chain.pending { m.raw("startTime", bytes: timestamp(first.start, style)) }
     m.text("subscriptionState", state)
     if let linked = chain.linkedToken { m.text("linkedPurchaseToken", linked) }
@@ -42,7 +46,7 @@ extension DemoOutputs {
               DemoCalendar.addMonths(expiry, 1 + style.rng.below(3)), style))
         })
     }
-    if !chain.pending && !active && !paused {
+    if !chain.pending && !active && !paused && !onHold {
       m.raw("canceledStateContext", bytes: canceledContext(chain, last: last, style: style))
     }
     if chain.sandbox { m.raw("testPurchase", "{}") }
@@ -94,6 +98,14 @@ extension DemoOutputs {
             $0.text("units", String(amount / scale))
             $0.int("nanos", amount % scale * Pow10.int64(9 - digits))
           })
+        if let counts = chain.installmentCounts {
+          plan.raw(
+            "installmentDetails",
+            bytes: object(style) {
+              $0.int("initialCommittedPaymentsCount", Int64(counts.initial))
+              $0.int("remainingCommittedPaymentsCount", Int64(counts.remaining))
+            })
+        }
       })
     item.raw(
       "offerDetails",

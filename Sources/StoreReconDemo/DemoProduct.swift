@@ -4,6 +4,9 @@ import StoreReconCore
 enum DemoProduct: Int, CaseIterable, Sendable {
   case appleMonthly, appleMonthlyHi, appleYearly, appleLifetime, appleCoins
   case playMonthly, playMonthlyHi, playYearly, playLifetime
+  /// Play installments base plan: a yearly commitment paid in 12 monthly installments, each at the
+  /// monthly price (docs/rules.md#commitment-plans).
+  case playInstallments
 
   /// The price tier, which picks the price in a country's price list.
   enum Tier: Int, Sendable { case monthly, monthlyHi, yearly, lifetime, coins }
@@ -12,7 +15,7 @@ enum DemoProduct: Int, CaseIterable, Sendable {
   var store: Store {
     switch self {
     case .appleMonthly, .appleMonthlyHi, .appleYearly, .appleLifetime, .appleCoins: return .appStore
-    case .playMonthly, .playMonthlyHi, .playYearly, .playLifetime: return .play
+    case .playMonthly, .playMonthlyHi, .playYearly, .playLifetime, .playInstallments: return .play
     }
   }
 
@@ -28,13 +31,14 @@ enum DemoProduct: Int, CaseIterable, Sendable {
     case .playMonthlyHi: return "pro:monthly-hi"
     case .playYearly: return "pro:yearly"
     case .playLifetime: return "lifetime"
+    case .playInstallments: return "pro:yearly-installments"
     }
   }
 
   /// The price tier.
   var tier: Tier {
     switch self {
-    case .appleMonthly, .playMonthly: return .monthly
+    case .appleMonthly, .playMonthly, .playInstallments: return .monthly
     case .appleMonthlyHi, .playMonthlyHi: return .monthlyHi
     case .appleYearly, .playYearly: return .yearly
     case .appleLifetime, .playLifetime: return .lifetime
@@ -83,6 +87,7 @@ enum DemoProduct: Int, CaseIterable, Sendable {
 
   /// Play base plan id; empty for one-time products.
   var playBasePlan: String {
+    if self == .playInstallments { return "yearly-installments" }
     switch tier {
     case .monthly: return "monthly"
     case .monthlyHi: return "monthly-hi"

@@ -39,6 +39,11 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   // and a trap (an App Store refund Apple reversed).
   case playEarningsRefundOnly, playSalesRefundOnly, playVoidOnly, appleRefundNoticeOnly
   case appleRefundReversed
+  // Play installments base plans (docs/rules.md#commitment-plans): two planted problems (the current
+  // installment refunded; the entitlement granted to the commitment's end), three traps (paid month by
+  // month, Play retrying on account hold, an earlier installment refunded).
+  case playInstallmentsRefunded, playInstallmentsWholeYear
+  case playInstallmentsPaid, playInstallmentsOnHold, playInstallmentsOldRefund
 
   /// The store whose data the scenario builds (goodwill and promo grants have none; they use one
   /// store's timestamp precision).
@@ -48,7 +53,8 @@ enum DemoScenario: Int, CaseIterable, Sendable {
       .playSuperseded, .playStoreExpired, .playOverextended, .playProductMismatch, .playDuplicateClaim,
       .playOldRefund, .playOldVoid, .playUpgradeClean, .playExactBound, .playPending, .playTestUnclaimed,
       .playSalesOnly, .playTrialConverted, .playTrialExpired, .promoOnly, .playUpgradeLeftRenewing,
-      .playEarningsRefundOnly, .playSalesRefundOnly, .playVoidOnly:
+      .playEarningsRefundOnly, .playSalesRefundOnly, .playVoidOnly, .playInstallmentsRefunded,
+      .playInstallmentsWholeYear, .playInstallmentsPaid, .playInstallmentsOnHold, .playInstallmentsOldRefund:
       return .play
     default:
       return .appStore
@@ -59,6 +65,7 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   var isPlanted: Bool {
     rawValue <= DemoScenario.playUpgradeLeftRenewing.rawValue || self == .appleCommitmentRefunded
       || self == .appleCommitmentNoGrace || (isOneSourceRefund && self != .appleRefundReversed)
+      || self == .playInstallmentsRefunded || self == .playInstallmentsWholeYear
   }
 
   /// Users the scenario occupies: a duplicate claim needs the owner and a second claimer.
@@ -68,11 +75,11 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   static func count(forUsers users: Int) -> Int { max(2, users / 1000) }
 
   /// How many times this scenario occurs for `users` users: ``count(forUsers:)``, except that the
-  /// commitment-plan scenarios need 1,000 users (so that smaller worlds stay as they were), and the
-  /// one-source refunds need 1,000 users and the classic world (`classic`: the one with the app's
-  /// notification log and the classic store files).
+  /// commitment-plan and installments scenarios need 1,000 users (so that smaller worlds stay as they
+  /// were), and the one-source refunds need 1,000 users and the classic world (`classic`: the one with
+  /// the app's notification log and the classic store files).
   func count(forUsers users: Int, classic: Bool = true) -> Int {
-    if isCommitment && users < 1000 { return 0 }
+    if (isCommitment || isInstallments) && users < 1000 { return 0 }
     if isOneSourceRefund && (users < 1000 || !classic) { return 0 }
     return DemoScenario.count(forUsers: users)
   }
@@ -84,5 +91,14 @@ enum DemoScenario: Int, CaseIterable, Sendable {
   }
 
   /// A scenario of a refund one source shows (or, the trap, a refund reversed).
-  var isOneSourceRefund: Bool { rawValue >= DemoScenario.playEarningsRefundOnly.rawValue }
+  var isOneSourceRefund: Bool {
+    (DemoScenario.playEarningsRefundOnly.rawValue...DemoScenario.appleRefundReversed.rawValue).contains(
+      rawValue)
+  }
+
+  /// A scenario of a Play installments base plan.
+  var isInstallments: Bool {
+    (DemoScenario.playInstallmentsRefunded.rawValue...DemoScenario.playInstallmentsOldRefund.rawValue)
+      .contains(rawValue)
+  }
 }

@@ -190,12 +190,12 @@ struct DemoTieOutTests {
     #expect(count(.appStore, .reportLess) == 3)
     #expect(count(.appStore, .priceDiffers) == 2)
     // The planned 2 of each, and the cells of the refunds one report shows (from 1,000 users, 2 of each
-    // kind): 2 refunds only the sales report has (`report_more`), 2 only the earnings report has, which
-    // at this seed share one cell (`report_less`, 2 units).
+    // kind): 2 refunds only the sales report has (`report_more`), 2 only the earnings report has
+    // (`report_less`), each in a cell of its own at this seed.
     #expect(count(.play, .reportMore) == 2 + 2)
-    #expect(count(.play, .reportLess) == 2 + 1)
+    #expect(count(.play, .reportLess) == 2 + 2)
     #expect(count(.play, .priceDiffers) == 2)
-    #expect(truth.cells.count == 17)
+    #expect(truth.cells.count == 18)
     for status in [TieOutOrder.Status.missingInEarnings, .missingInSales, .amountDiffers, .feeDiffers] {
       #expect(truth.orders.filter { $0.store == .play && $0.status == status }.count == 2, "\(status)")
     }
@@ -207,10 +207,10 @@ struct DemoTieOutTests {
       #expect(truth.orders.filter { $0.store == .stripe && $0.status == status }.count == 2, "\(status)")
     }
     #expect(truth.orders.count == 12 + 8)
-    #expect(truth.plantedCount == 29 + 8)
+    #expect(truth.plantedCount == 30 + 8)
     let cells = try world.lines(DemoTieOutTruth.cellsPath)
     #expect(cells.first == "store,source,day,product_id,country,currency,status")
-    #expect(cells.count == 18)
+    #expect(cells.count == 19)
     #expect(
       cells.contains { $0.hasPrefix("play,play_earnings,2026-") && $0.split(separator: ",")[2].count == 7 })
     let orders = try world.lines(DemoTieOutTruth.ordersPath)

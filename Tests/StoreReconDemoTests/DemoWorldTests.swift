@@ -124,9 +124,10 @@ struct DemoWorldTests {
     let world = try GeneratedWorld(users: 2000, seed: seed, asOf: asOf)
     defer { world.remove() }
     let notification = world.truth.planted.filter { $0.kind.hasPrefix("notification_") }
-    // 37 planted scenarios (two of them commitment plans and four refunds one source shows, present
-    // from 1,000 users) and 11 planted web subscriptions (from 1,000 users), twice each.
-    #expect(world.truth.planted.count - notification.count == 37 * 2 + 11 * 2)
+    // 39 planted scenarios (two of them App Store commitment plans, two Play installments plans and four
+    // refunds one source shows, present from 1,000 users) and 11 planted web subscriptions (from 1,000
+    // users), twice each.
+    #expect(world.truth.planted.count - notification.count == 39 * 2 + 11 * 2)
     #expect(world.truth.planted.filter { $0.store == .stripe }.count == 11 * 2)
     // Each refund one source shows is checked for naming its source.
     #expect(world.truth.refundSources.count == 4 * 2)

@@ -237,8 +237,9 @@ extension Readout {
 
   /// Maturity of a credited lineage: `nil` unless it is a subscription purchase (paid, or at least a
   /// trial); else the instant (ms) it is mature — mature by T when that is at or before T: the end of
-  /// its first billing period from its first charge (a commitment plan's payment: the end of its month);
-  /// without a charge, its latest paid-through, else its original purchase.
+  /// its first billing period from its first charge (a commitment plan's payment: the end of its month,
+  /// an App Store payment's `expiresDate`, a Play installment one month on); without a charge, its latest
+  /// paid-through, else its original purchase.
   @inline(always)
   static func maturity(
     _ charges: [ChargeMoney], trial: Bool, headFirst: PackedRecord?, eligible: [Int], original: Int64,
@@ -255,6 +256,11 @@ extension Readout {
         // (docs/rules.md#commitment-plans): the chain has had its chance to pay again a month on.
         return record.expires != PackedRecord.none
           ? record.expires : BillingPeriod.oneMonth.advance(Instant(ms: first.at)).ms
+      }
+      if s.chain(Int(first.chain)).store == .play && s.chain(Int(first.chain)).onCommitment {
+        // A Play installments plan (its resource states `installmentDetails`): each payment is one
+        // monthly installment, whatever period the catalog gives the base plan (docs/rules.md#commitment-plans).
+        return BillingPeriod.oneMonth.advance(Instant(ms: first.at)).ms
       }
       return c.facts.period[Int(record.variant)].advance(Instant(ms: first.at)).ms
     }
