@@ -286,7 +286,7 @@ extension ReconciliationRun {
     }
     // notifications.csv needs the notification log, which goes with the app's rows below.
     let notificationsFile = inputs.rows.notifications.map { _ in
-      notificationsCSV(
+      ReportTables.notificationsCSV(
         outcome.findings,
         fields: outcome.notificationFields
           ?? notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf))
@@ -294,8 +294,8 @@ extension ReconciliationRun {
     inputs.rows = AppRowSet()  // likewise the app's rows
     var streamed = try finishRejects(inputs.rejectFiles)
     var (files, summary) = reportFiles(
-      setup, outcome, grants: grants, readouts: readouts, facts: facts, status: status)
-    if let notificationsFile { files.append(("notifications.csv", notificationsFile)) }
+      setup, outcome, grants: grants, readouts: readouts, facts: facts, status: status,
+      notifications: notificationsFile)
     for (name, bytes) in files {
       do {
         try DurableFile.write(bytes, to: setup.staging + "/" + name)
@@ -366,9 +366,6 @@ extension ReconciliationRun {
     return WorkbookWriting(work: work, path: path, time: time)
   }
 
-  /// The CSV files (findings, revenue, counts, grants, the experiments', changes, rejects) and the
-  /// summaries, with their bytes, in the order they are written; and the summary, whose status the run
-  /// decided before (`status`, from `facts`).
   /// charges.csv and revenue_recognition_import.csv, written in pieces as they are rendered: they hold
   /// every charge of the history (546 MB and 225 MB at 300,000 realistic users), so neither is ever whole
   /// in memory. Returns their names, sizes and checksums for the manifest.
@@ -395,43 +392,18 @@ extension ReconciliationRun {
     }
   }
 
+  /// The report files written whole, from Reports' list (``ReportFiles/render(_:facts:status:)``), and
+  /// the summary.
   static func reportFiles(
     _ setup: Setup, _ outcome: Outcome, grants: [GrantRow], readouts: [Readout], facts: SummaryFacts,
-    status: RunStatus
+    status: RunStatus, notifications: [UInt8]?
   ) -> ([(String, [UInt8])], ReportSummary) {
-    let config = setup.config
-    var byKey: [String: Case] = [:]
-    for c in outcome.cases?.current ?? [] { byKey[c.key] = c }
-    var files: [(String, [UInt8])] = [
-      (
-        "findings.csv", ReportTables.findingsCSV(outcome.findings, docsBase: config.docsBaseURL, cases: byKey)
-      ),
-      ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
-      (RecognitionTables.fileName, RecognitionTables.csv(recognitionRows(setup, outcome))),
-      ("counts.csv", ReportTables.countsCSV(outcome.counts)),
-      ("grants.csv", ReportTables.grantsCSV(grants)),
-      (
-        "tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells, docsBase: config.docsBaseURL, cases: byKey)
-      ),
-      (
-        "tieout_orders.csv",
-        ReportTables.tieOutOrdersCSV(outcome.tieOut.orders, docsBase: config.docsBaseURL, cases: byKey)
-      ),
-      ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: facts.inputs)),
-      (PayoutTables.fileName, PayoutTables.csv(facts.payoutLines)),
-    ]
-    if !config.experiments.isEmpty {
-      files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
-      files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
-    }
-    if let changes = outcome.changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
-    if let cases = outcome.cases { files.append(("cases.csv", ReportTables.casesCSV(cases))) }
-    var facts = facts
-    facts.experiments = readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict)
-    let summary = ReportSummary.build(facts, status: status)
-    files.append(("summary.txt", Array(summary.text.utf8)))
-    files.append(("summary.html", Array(summary.html.utf8)))
-    return (files, summary)
+    let tables = ReportFiles.Tables(
+      findings: outcome.findings, revenue: outcome.revenue, recognition: recognitionRows(setup, outcome),
+      counts: outcome.counts, grants: grants, tieOut: outcome.tieOut, duplicates: outcome.duplicates,
+      readouts: setup.config.experiments.isEmpty ? nil : readouts, changes: outcome.changes,
+      cases: outcome.cases, notifications: notifications, docsBase: setup.config.docsBaseURL)
+    return ReportFiles.render(tables, facts: facts, status: status)
   }
 
   /// What the summary is built from, price tests aside (their readout comes later): the run's values,
