@@ -199,7 +199,10 @@ let package = Package(
         "StoreReconRun", "StoreReconPlatform", "StoreReconCore", "StoreReconIO", "StoreReconAppRows",
         "StoreReconDemo", "StoreReconTestSupport", "storerecon",
       ],
-      exclude: ["Mail/smtp_sink.py", "Fetch/apple_api_server.py", "Fetch/google_api_server.py"]),
+      exclude: [
+        "Mail/smtp_sink.py", "Fetch/apple_api_server.py", "Fetch/google_api_server.py",
+        "Fetch/stripe_api_server.py", "Fetch/loopback_tls.py",
+      ]),
     // The layering, the fence around pointer code, function length and citations, checked on the sources.
     .testTarget(
       name: "StoreReconTidyTests", path: "Tests/StoreReconTidyTests",

@@ -26,12 +26,12 @@ enum Help {
     "storerecon demo [--out DIR] [--users N] [--seed N] [--date YYYY-MM-DD] [--realistic [--all-jws]] [--no-notification-log] [--one-day] [--quiet]"
 
   static let overview = """
-    OVERVIEW: Reconcile what the App Store and Google Play charged with who has access.
+    OVERVIEW: Reconcile what the App Store, Google Play and Stripe charged with who has access.
 
-    storerecon reads the stores' exports and the app's entitlement rows, and reports orphaned charges
-    (money taken, nothing granted), free entitlements (access no paid period backs), duplicate claims,
-    and revenue per store, product, currency and day, and reads out price experiments — all money in
-    exact integer minor units.
+    storerecon reads the stores' exports (Stripe's for the web) and the app's entitlement rows, and
+    reports orphaned charges (money taken, nothing granted), free entitlements (access no paid period
+    backs), duplicate claims, and revenue per store, product, currency and day, and reads out price
+    experiments — all money in exact integer minor units.
 
     USAGE: \(usage)
 
@@ -347,11 +347,12 @@ enum Help {
 
     Writes apple/transactions.jsonl (the latest signed transaction per transaction id, one compact JWS
     a line), apple/notifications.jsonl, apple/reports/…, play/subscriptions.jsonl, play/voided.jsonl,
-    play/sales/…, play/earnings/…, stripe/objects.jsonl, stripe/reports/… and state.json, each file whole
-    and atomically, only when it changed; a second fetch asks only for what is new. Keys are read from
-    the files the config names (or the environment variables STORERECON_APPLE_KEY_FILE,
-    STORERECON_APPLE_CONNECT_KEY_FILE, STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE naming them; Stripe's key
-    from STRIPE_API_KEY or fetch.stripe.apiKeyFile, a file only its owner may read), never printed.
+    play/sales/…, play/earnings/…, stripe/objects.jsonl, stripe/events.jsonl, stripe/reports/… and
+    state.json, each file whole and atomically, only when it changed; a second fetch asks only for what
+    is new. Keys are read from the files the config names (or the environment variables
+    STORERECON_APPLE_KEY_FILE, STORERECON_APPLE_CONNECT_KEY_FILE, STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE
+    naming them; Stripe's key from STRIPE_API_KEY or fetch.stripe.apiKeyFile, a file only its owner may
+    read), never printed.
     Exit codes: 0 fetched, 64 wrong arguments, 65 a response that does not parse (an HTML page,
     truncated JSON, a JWS that does not decode) or a broken state.json, 66 a key file or app rows file
     does not exist, 74 cannot write into the fetch folder, 75 a store unreachable or still answering

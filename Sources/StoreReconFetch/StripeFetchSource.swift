@@ -60,7 +60,8 @@ package final class StripeFetchSource: FetchSource {
     var line = "fetch stripe: "
     if let listing = outcome.listing { line += "\(outcome.listed) objects listed (\(listing)); " }
     line += "\(outcome.events) events, \(outcome.retrieved) objects asked for again, "
-    line += "\(outcome.referenced) referred to; \(outcome.total) objects in \(StripeObjects.path)"
+    line += "\(outcome.referenced) referred to; \(outcome.total) objects in \(StripeObjects.path), "
+    line += "\(outcome.eventsKept) events in \(StripeEvents.path)"
     if outcome.unknown > 0 { line += "; \(outcome.unknown) unknown to Stripe (404)" }
     return line
   }

@@ -32,6 +32,8 @@ struct StripeObjectFetch {
     var unknown = 0
     /// Objects in the file after the step.
     var total = 0
+    /// Events in `stripe/events.jsonl` after the step.
+    var eventsKept = 0
     /// Why objects were listed (`first fetch`, or the stale cursor's sentence); `nil` when they were not.
     var listing: String?
   }
@@ -41,6 +43,7 @@ struct StripeObjectFetch {
   func run(_ saved: inout StripeFetchState) throws(FetchError) -> Outcome {
     var state = saved
     var objects = try StripeObjects.previous(context.output)
+    var kept = try StripeEvents.previous(context.output)
     var outcome = Outcome()
     let now = Int64(context.clock.now())
     var fresh = Set<String>()
@@ -72,7 +75,7 @@ struct StripeObjectFetch {
       eventsFrom = max(since, now - StripeObjectFetch.eventWindowSeconds)
     }
     let before = state.eventsThrough
-    let named = try events(from: eventsFrom, &state, count: &outcome.events)
+    let named = try events(from: eventsFrom, &state, count: &outcome.events, into: &kept)
     // Objects were listed and no event came: the events from now on are the next fetch's.
     if outcome.listing != nil, state.eventsThrough == before {
       state.eventsThrough = now - StripeObjectFetch.overlapSeconds
@@ -91,7 +94,9 @@ struct StripeObjectFetch {
     }
     outcome.unknown = unknown.count
     outcome.total = objects.count
+    outcome.eventsKept = kept.count
     try context.output.write(objects.bytes(), to: StripeObjects.path)
+    try context.output.write(kept.bytes(), to: StripeEvents.path)
     saved = state
     return outcome
   }
@@ -116,9 +121,11 @@ struct StripeObjectFetch {
     return count
   }
 
-  /// Reads the events created since `from` (skipping those read before), moves the cursor, and returns
-  /// the objects they name (kind and id, in the order first named).
-  func events(from: Int64, _ state: inout StripeFetchState, count: inout Int) throws(FetchError)
+  /// Reads the events created since `from` (skipping those read before) into `kept`, moves the cursor,
+  /// and returns the objects they name (kind and id, in the order first named).
+  func events(
+    from: Int64, _ state: inout StripeFetchState, count: inout Int, into kept: inout StripeEvents
+  ) throws(FetchError)
     -> [(StripeResource, String)]
   {
     let seen = Set(state.recentEvents)
@@ -126,11 +133,12 @@ struct StripeObjectFetch {
     var named: [(StripeResource, String)] = []
     var namedIds = Set<String>()
     let query = [("limit", String(StripeAPI.pageSize)), ("created[gte]", String(from))]
-    try pages("/v1/events", query) { (_, event, request) throws(FetchError) in
+    try pages("/v1/events", query) { (line, event, request) throws(FetchError) in
       guard let id = event["id"] as? String, let created = StripeObjectFetch.integer(event["created"]),
         let data = event["data"] as? [String: Any], let object = data["object"] as? [String: Any]
       else { throw FetchError(.dataError, "\(request.label): an event without id, created or data.object") }
       listed.append((id, created))
+      kept.put(id, line)
       guard !seen.contains(id), let target = StripeObjectFetch.target(of: object) else { return }
       count += 1
       if namedIds.insert(target.1).inserted { named.append(target) }

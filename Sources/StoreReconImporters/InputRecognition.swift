@@ -33,6 +33,8 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
   case appNotifications
   /// Stripe API objects as JSON Lines (`"object"` and `"livemode"`).
   case stripeObjects
+  /// Stripe event records as JSON Lines (the first line's `"object"` is `"event"`).
+  case stripeEvents
   /// Stripe's itemized balance change report (`balance_transaction_id`, `reporting_category`).
   case stripeBalance
   /// Nothing recognisable (empty, or another format).
@@ -62,6 +64,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     case .appCredits: return "the app's credits"
     case .appNotifications: return "the app's notification log"
     case .stripeObjects: return "Stripe API objects (JSON Lines)"
+    case .stripeEvents: return "Stripe events (JSON Lines)"
     case .stripeBalance: return "a Stripe balance report (balance_change_from_activity.itemized)"
     case .unknown: return "an unrecognised file"
     }
@@ -85,6 +88,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     case .appCredits: return "credits"
     case .appNotifications: return "a notification log"
     case .stripeObjects: return "Stripe API objects"
+    case .stripeEvents: return "Stripe events"
     case .stripeBalance: return "a Stripe balance report"
     case .unknown: return "this input"
     }
@@ -107,6 +111,7 @@ package enum RecognisedInput: String, Sendable, CaseIterable {
     ("app.credits", "app.credits", .appCredits),
     ("app.notifications", "app.notifications", .appNotifications),
     ("stripe.objects", "stripe.objects", .stripeObjects),
+    ("stripe.events", "stripe.events", .stripeEvents),
     ("stripe.reports", "stripe.reports", .stripeBalance),
   ]
 }
@@ -122,6 +127,8 @@ package enum InputRecognition {
   package static func check(path: String, displayName: String, role: String) throws(InputError) {
     guard let expected = RecognisedInput.roles.first(where: { $0.role == role })?.kind else { return }
     let found = recognise(path: path, displayName: displayName)
+    // Events are Stripe objects too: a webhook log is a valid `stripe.objects` input.
+    if expected == .stripeObjects && found == .stripeEvents { return }
     guard found != .unknown, found != expected, let key = found.configKey else { return }
     throw .wrongRole(
       path: displayName, looksLike: "\(found.looksLike), not \(expected.roleReads)", belongsUnder: key)
@@ -159,7 +166,7 @@ package enum InputRecognition {
     func has(_ key: String) -> Bool { keys.contains(key) }
     if has("lineItems") || has("subscriptionState") { return .playSubscriptions }
     if has("voidedTimeMillis") || has("voidedSource") || has("voidedReason") { return .playVoided }
-    if has("object") && has("livemode") { return .stripeObjects }
+    if has("object") && has("livemode") { return firstIsEvent(text) ? .stripeEvents : .stripeObjects }
     if has("transactionId") || has("originalTransactionId") || has("signedTransactionInfo")
       || has("signedPayload")
     {
@@ -170,6 +177,47 @@ package enum InputRecognition {
       return .appStoreTransactions
     }
     return .unknown
+  }
+
+  /// Whether the first JSON line of `text` is a Stripe event: its own `"object"` member (the first one
+  /// at the top level) is `"event"`.
+  static func firstIsEvent(_ text: String) -> Bool {
+    let line = Array(text.utf8.prefix { $0 != 0x0A })
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var i = 0
+    let key = Array("\"object\"".utf8)
+    while i < line.count {
+      let b = line[i]
+      if inString {
+        if escaped {
+          escaped = false
+        } else if b == 0x5C {
+          escaped = true
+        } else if b == 0x22 {
+          inString = false
+        }
+        i += 1
+        continue
+      }
+      if b == 0x7B || b == 0x5B { depth += 1 }
+      if b == 0x7D || b == 0x5D { depth -= 1 }
+      if b == 0x22 {
+        if depth == 1, line[i...].starts(with: key) {
+          var j = i + key.count
+          while j < line.count, line[j] == 0x20 || line[j] == 0x09 { j += 1 }
+          if j < line.count, line[j] == 0x3A {
+            j += 1
+            while j < line.count, line[j] == 0x20 || line[j] == 0x09 { j += 1 }
+            return line[j...].starts(with: Array("\"event\"".utf8))
+          }
+        }
+        inString = true
+      }
+      i += 1
+    }
+    return false
   }
 
   /// Every short quoted word (`"lineItems"`: letters, digits, `_`; at most 40 bytes) of `bytes`.

@@ -125,6 +125,8 @@ package struct PayoutLine: Sendable, Equatable {
 
   /// Sorts by store, period, payout, payouts before their regions, then region.
   package static func ordered(_ a: PayoutLine, _ b: PayoutLine) -> Bool {
-    (a.store, a.period, a.payoutId, a.kind, a.region) < (b.store, b.period, b.payoutId, b.kind, b.region)
+    // The currency last: a Stripe payout id (and a Play month) has a line per currency.
+    (a.store, a.period, a.payoutId, a.kind, a.region, a.currency.code)
+      < (b.store, b.period, b.payoutId, b.kind, b.region, b.currency.code)
   }
 }

@@ -24,6 +24,9 @@ package struct StripeFeedLine: Sendable, Equatable {
   package var productId: String = ""
   /// Live mode (test-mode objects are not in the balance report).
   package var live: Bool = true
+  /// The chain the charge belongs to (a subscription id, else a payment intent or charge id): a
+  /// partition carries the lines of its own chains (docs/partitions.md).
+  package var chainKey: String = ""
 
   /// Creates a line.
   package init(kind: Kind, id: String, chargeId: String, amountMinor: Int64, currency: Currency, at: Instant)

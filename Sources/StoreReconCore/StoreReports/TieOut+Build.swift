@@ -129,8 +129,21 @@ extension TieOut {
     return rows
   }
 
-  /// The tie-out of a feed side (one run's, or the partitions' added up) against the stores' reports.
+  /// The tie-out of a feed side (one run's, or the partitions' added up) against the stores' reports,
+  /// Stripe's lines against its balance report after the stores'.
   package static func build(
+    feed: TieOutFeedRows, reports: StoreReportRows, settings: TieOutSettings, asOf: Instant
+  )
+    -> TieOut
+  {
+    var tieOut = buildStores(feed: feed, reports: reports, settings: settings, asOf: asOf)
+    tieOut.orders += StripeTieOut.orders(
+      feed: feed.stripe, rows: reports.stripeBalance, settings: settings, asOf: asOf)
+    return tieOut
+  }
+
+  /// The App Store's and Google Play's tie-out of a feed side.
+  static func buildStores(
     feed: TieOutFeedRows, reports: StoreReportRows, settings: TieOutSettings, asOf: Instant
   )
     -> TieOut

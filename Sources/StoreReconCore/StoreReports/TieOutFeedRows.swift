@@ -82,6 +82,9 @@ package struct TieOutFeedRows: Sendable, Equatable {
   package var cells: [Cell] = []
   /// In the order the feed read them (an order's rows keep their order).
   package var orders: [Order] = []
+  /// The Stripe charges and refunds of the chains read, for the tie-out against Stripe's balance report
+  /// (carried only where the run reads one).
+  package var stripe: [StripeFeedLine] = []
 
   /// No feed.
   package init() {}

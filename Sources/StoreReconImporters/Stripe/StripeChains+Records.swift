@@ -49,7 +49,7 @@ extension StripeChains {
     }
     t.originalAt = s?.start
     t.accountToken = userId(subscription: s, customer: invoice.customer ?? s?.customer)
-    addFeed(invoice: invoice, product: t.productId, live: invoice.live)
+    addFeed(invoice: invoice, key: key, product: t.productId, live: invoice.live)
     addMoneyBack(invoice.charges + invoice.intents, to: &t)
   }
 
@@ -65,17 +65,17 @@ extension StripeChains {
     t.accountToken =
       StripeParts.metadata(charge.metadata, userMetadataKey)
       ?? StripeParts.metadata(charge.customer.flatMap { customers[$0] }, userMetadataKey)
-    addFeed(charge, invoice: "", product: product)
+    addFeed(charge, key: t.chainKey, invoice: "", product: product)
     addMoneyBack([charge.id] + (charge.intent.map { [$0] } ?? []), to: &t)
   }
 
   /// The feed lines of a paid invoice: its succeeded charges (the invoice itself where the feed has none
   /// of them) and their refunds.
-  mutating func addFeed(invoice: StripeParts.Invoice, product: String, live: Bool) {
+  mutating func addFeed(invoice: StripeParts.Invoice, key: String, product: String, live: Bool) {
     let paid = invoice.charges.compactMap { charges[$0] }.filter { $0.succeeded && $0.amount > 0 }
     guard paid.isEmpty else {
       for charge in paid.sorted(by: { $0.id < $1.id }) {
-        addFeed(charge, invoice: invoice.id, product: product)
+        addFeed(charge, key: key, invoice: invoice.id, product: product)
       }
       return
     }
@@ -86,11 +86,12 @@ extension StripeChains {
     line.invoiceId = invoice.id
     line.productId = product
     line.live = live
+    line.chainKey = key
     feed.append(line)
   }
 
   /// The feed lines of one charge: the charge and its refunds that went through (not its disputes).
-  mutating func addFeed(_ charge: StripeParts.Charge, invoice: String, product: String) {
+  mutating func addFeed(_ charge: StripeParts.Charge, key: String, invoice: String, product: String) {
     var line = StripeFeedLine(
       kind: .charge, id: charge.id, chargeId: charge.id, amountMinor: charge.amount,
       currency: charge.currency,
@@ -98,6 +99,7 @@ extension StripeChains {
     line.invoiceId = invoice
     line.productId = product
     line.live = charge.live
+    line.chainKey = key
     feed.append(line)
     var seen = Set<String>()
     for r in (returns[charge.id] ?? []) + (charge.intent.flatMap { returns[$0] } ?? [])
@@ -107,6 +109,7 @@ extension StripeChains {
       refund.invoiceId = invoice
       refund.productId = product
       refund.live = r.live
+      refund.chainKey = key
       feed.append(refund)
     }
   }

@@ -10,10 +10,13 @@ package struct StripeObjectsReader: Sendable {
     package var index: Int32
     package var path: String
     package var display: String
+    /// A `stripe.events` file: every line an event, read as Stripe's notification history only (its
+    /// `data.object` is the object as it was then, not a state to keep).
+    package var eventsOnly = false
 
     /// Creates the value.
-    package init(index: Int32, path: String, display: String) {
-      (self.index, self.path, self.display) = (index, path, display)
+    package init(index: Int32, path: String, display: String, eventsOnly: Bool = false) {
+      (self.index, self.path, self.display, self.eventsOnly) = (index, path, display, eventsOnly)
     }
   }
 
@@ -68,6 +71,7 @@ package struct StripeObjectsReader: Sendable {
     var file = StripeImport.File()
     let rejects = RejectList()
     var lines: [StripeObject] = []
+    var historyLines: [StoreNotification] = []
     do throws(InputError) {
       file.counts = try JSONLinesImport.lines(
         path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects
@@ -79,6 +83,10 @@ package struct StripeObjectsReader: Sendable {
           throw RowRejection("not valid JSON: \(error)")
         }
         // An event is also a notification Stripe sent (its data.object may be of any type).
+        if input.eventsOnly {
+          historyLines.append(try StripeEvent.notification(value, origin: origin))
+          return
+        }
         var event: StoreNotification?
         if case .object = value, value["object"]?.text == "event" {
           event = try StripeEvent.notification(value, origin: origin)
@@ -92,10 +100,19 @@ package struct StripeObjectsReader: Sendable {
       }
     } catch {
       file.error = error.description
+      let accepted = lines.count + historyLines.count
       file.counts = InputCounts(
-        read: lines.count + rejects.rejects.count, accepted: lines.count, rejected: rejects.rejects.count)
+        read: accepted + rejects.rejects.count, accepted: accepted, rejected: rejects.rejects.count)
     }
     file.rejects = rejects.rejects
+    // An event read twice is one notification, its last line kept; the repeat counts as a duplicate.
+    for event in historyLines {
+      if events[event.notificationId] != nil {
+        file.counts.accepted -= 1
+        file.duplicates += 1
+      }
+      events[event.notificationId] = event
+    }
     for object in lines { keep(object, in: &kept, file: &file, result: &result) }
     return file
   }

@@ -188,6 +188,7 @@ extension RunPartial {
     var out = TieOutFeedRows()
     out.cells = table.values.sorted { TieOutFeedRows.Cell.precedes($0, $1) }
     out.orders = parts.flatMap(\.orders)
+    out.stripe = parts.flatMap(\.stripe)
     return out
   }
 }

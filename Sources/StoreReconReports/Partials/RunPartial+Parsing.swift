@@ -90,6 +90,7 @@ extension RunPartial {
         TieOutFeedRows.Order(
           orderId: try f.text(1), month: try f.date(2), productId: try f.text(3), currency: try f.currency(4),
           itemMinor: try f.int64(5), feeMinor: try f.int64(6)))
+    case "TS": tieOut.stripe.append(try f.stripeFeedLine())
     case "D": duplicates.append(try f.duplicate())
     case "G": grants.append(try f.grant())
     case "U": unchecked[try f.store(1)] = try f.int(2)
@@ -168,6 +169,23 @@ extension PartialFields {
       cell.ids = TieOutIds(shown: shown, count: try int64(10))
     }
     return cell
+  }
+
+  func stripeFeedLine() throws(PartialText.FormatError) -> StripeFeedLine {
+    let kindText = try text(1)
+    guard let kind = StripeFeedLine.Kind(rawValue: kindText) else {
+      throw error("unknown Stripe feed line '\(kindText)'")
+    }
+    guard let at = try instant(7) else { throw error("a Stripe feed line without its instant") }
+    var line = StripeFeedLine(
+      kind: kind, id: try text(2), chargeId: try text(3), amountMinor: try int64(5),
+      currency: try currency(6),
+      at: at)
+    line.invoiceId = try text(4)
+    line.productId = try text(8)
+    line.live = try text(9) == "1"
+    line.chainKey = try text(10)
+    return line
   }
 
   func duplicate() throws(PartialText.FormatError) -> RecordDuplicate {

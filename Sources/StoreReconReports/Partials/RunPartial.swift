@@ -95,20 +95,7 @@ extension RunPartial {
       out.line(["PU"])
       for product in playUnits.keys.sorted() { out.line(["P", product, String(playUnits[product] ?? 0)]) }
     }
-    for c in tieOut.cells {
-      out.line(
-        [
-          "TC", c.source.rawValue, c.day.description, c.productId, c.country, c.currency.code,
-          String(c.units),
-          String(c.grossMinor), String(c.proceedsMinor), String(c.freeUnits), String(c.ids.count),
-        ] + c.ids.shown)
-    }
-    for o in tieOut.orders {
-      out.line([
-        "TO", o.orderId, o.month.description, o.productId, o.currency.code, String(o.itemMinor),
-        String(o.feeMinor),
-      ])
-    }
+    tieOutLines(&out)
     for d in duplicates {
       out.line([
         "D", d.kind.rawValue, d.store.rawValue, d.id, d.record, String(d.keptInput), String(d.keptLine),
@@ -137,6 +124,32 @@ extension RunPartial {
     }
     out.line(["end"])
     return out.bytes
+  }
+}
+
+extension RunPartial {
+  /// The tie-out's feed side: `TC` cells, `TO` Play sales rows, `TS` Stripe charges and refunds.
+  func tieOutLines(_ out: inout PartialLines) {
+    for c in tieOut.cells {
+      out.line(
+        [
+          "TC", c.source.rawValue, c.day.description, c.productId, c.country, c.currency.code,
+          String(c.units),
+          String(c.grossMinor), String(c.proceedsMinor), String(c.freeUnits), String(c.ids.count),
+        ] + c.ids.shown)
+    }
+    for o in tieOut.orders {
+      out.line([
+        "TO", o.orderId, o.month.description, o.productId, o.currency.code, String(o.itemMinor),
+        String(o.feeMinor),
+      ])
+    }
+    for l in tieOut.stripe {
+      out.line([
+        "TS", l.kind.rawValue, l.id, l.chargeId, l.invoiceId, String(l.amountMinor), l.currency.code,
+        String(l.at.ms), l.productId, l.live ? "1" : "0", l.chainKey,
+      ])
+    }
   }
 }
 

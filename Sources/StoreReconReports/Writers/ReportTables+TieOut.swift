@@ -45,7 +45,7 @@ extension ReportTables {
   ) -> [UInt8] {
     var csv = CSVWriter(header: tieOutOrdersHeader)
     for o in orders {
-      let step = NextStep.of(o.status)
+      let step = NextStep.of(o.status, store: o.store)
       let key = o.status == .match ? "" : CaseCandidate(o).key
       csv.row(
         [

@@ -16,7 +16,7 @@ package enum ReportTables {
   ) -> [UInt8] {
     var csv = CSVWriter(header: findingsHeader)
     for f in findings {
-      let step = NextStep.of(f.reason)
+      let step = NextStep.of(f.reason, store: f.store)
       csv.row(
         [
           f.key, f.kind.rawValue, f.reason.rawValue, f.store.rawValue, f.chainKey, f.userId, f.productId,

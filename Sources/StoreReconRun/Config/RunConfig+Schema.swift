@@ -27,7 +27,7 @@ package indirect enum ConfigSchema: Sendable {
       "notificationHistory": .value, "verifiedRecord": .value, "verifiedRecordKey": .value,
     ]),
     "play": .object(["sales": .value, "subscriptions": .value, "voided": .value, "earnings": .value]),
-    "stripe": .object(["objects": .value, "reports": .value, "userMetadataKey": .value]),
+    "stripe": .object(["objects": .value, "events": .value, "reports": .value, "userMetadataKey": .value]),
     "app": .object([
       "entitlements": .value, "credentials": .value, "assignments": .value, "goodwill": .value,
       "credits": .value, "notifications": .value, "database": .value, "queries": .value,

@@ -43,6 +43,9 @@ package struct RunConfig: Sendable {
   package var playVoided: [String] = []
   /// Stripe API objects as JSON Lines (`stripe.objects`, glob patterns).
   package var stripeObjects: [String] = []
+  /// Stripe event records read as Stripe's notification history only (`stripe.events`, glob patterns):
+  /// what `fetch stripe` writes to `stripe/events.jsonl`.
+  package var stripeEvents: [String] = []
   /// Stripe's itemized balance change reports (`stripe.reports`, glob patterns).
   package var stripeReports: [String] = []
   /// The metadata key naming the app's user on a Stripe subscription or customer.
@@ -205,15 +208,7 @@ package struct RunConfig: Sendable {
     try parseStoreExports(
       object(root["appStore"], "appStore"), object(root["play"], "play"), into: &config, fail: fail,
       strings: strings)
-    let stripe = try object(root["stripe"], "stripe")
-    config.stripeObjects = try strings(stripe["objects"], "stripe.objects")
-    config.stripeReports = try strings(stripe["reports"], "stripe.reports")
-    if let key = stripe["userMetadataKey"] {
-      guard let text = key as? String, !text.isEmpty else {
-        throw fail("stripe.userMetadataKey must be a metadata key such as \"app_user_id\"")
-      }
-      config.stripeUserMetadataKey = text
-    }
+    try parseStripe(object(root["stripe"], "stripe"), into: &config, fail: fail, strings: strings)
     let app = try object(root["app"], "app")
     config.entitlements = try strings(app["entitlements"], "app.entitlements").first
     config.credentials = try strings(app["credentials"], "app.credentials").first
@@ -263,6 +258,22 @@ package struct RunConfig: Sendable {
 
   /// Reads `appStore` and `play`: the stores' exports and reports (lists of glob patterns) and Apple's
   /// report time zone.
+  /// Reads the `stripe` section: its objects, events and balance reports, and the metadata key.
+  static func parseStripe(
+    _ stripe: [String: Any], into config: inout RunConfig, fail: (String) -> RunError,
+    strings: (Any?, String) throws(RunError) -> [String]
+  ) throws(RunError) {
+    config.stripeObjects = try strings(stripe["objects"], "stripe.objects")
+    config.stripeReports = try strings(stripe["reports"], "stripe.reports")
+    config.stripeEvents = try strings(stripe["events"], "stripe.events")
+    if let key = stripe["userMetadataKey"] {
+      guard let text = key as? String, !text.isEmpty else {
+        throw fail("stripe.userMetadataKey must be a metadata key such as \"app_user_id\"")
+      }
+      config.stripeUserMetadataKey = text
+    }
+  }
+
   package static func parseStoreExports(
     _ appStore: [String: Any], _ play: [String: Any], into config: inout RunConfig,
     fail: (String) -> RunError, strings: (Any?, String) throws(RunError) -> [String]

@@ -3,26 +3,29 @@ import StoreReconPlatform
 import StoreReconImporters
 
 extension ReconciliationRun {
-  /// Reads every `stripe.objects` input at once (an object's latest state and the charge a refund names
-  /// may be in another file); `nil` when the run has none. Damaged files and worker shares are left out.
+  /// Reads every `stripe.objects` and `stripe.events` input at once (an object's latest state and the
+  /// charge a refund names may be in another file, an event's chain is found through the objects);
+  /// `nil` when the run has none. Damaged files and worker shares are left out.
   static func readStripe(
     _ plan: [PlannedInput], skipping damaged: [Int: String], engine: [Int: EngineInput],
     progress: any ProgressSink
   ) -> StripeImport? {
     let inputs = plan.indices.filter {
-      plan[$0].role == "stripe.objects" && damaged[$0] == nil && engine[$0] == nil
+      ["stripe.objects", "stripe.events"].contains(plan[$0].role) && damaged[$0] == nil && engine[$0] == nil
     }
     guard let first = inputs.first else { return nil }
     let reader = StripeObjectsReader(userMetadataKey: plan[first].stripeUserKey)
     let result = reader.read(
       inputs.map {
-        StripeObjectsReader.Input(index: Int32($0), path: plan[$0].path, display: plan[$0].display)
+        StripeObjectsReader.Input(
+          index: Int32($0), path: plan[$0].path, display: plan[$0].display,
+          eventsOnly: plan[$0].role == "stripe.events")
       })
     if let note = result.unknownNote { progress.note(note) }
     return result
   }
 
-  /// One `stripe.objects` file's share of the Stripe read: its records into the builder, its rejected
+  /// One `stripe.objects` or `stripe.events` file's share of the Stripe read: its records into the builder, its rejected
   /// lines into its rejects file; returns its report.
   static func takeStripe(
     _ share: StripeImport.File, _ input: PlannedInput, _ index: Int, rejects: RejectFileSink,
@@ -52,6 +55,13 @@ extension ReconciliationRun {
     if let line = emptyContractLine(inputs.reports) { inputs.attention.append(line) }
     if let stripe { takeStripeEvents(stripe, into: &inputs) }
     inputs.rows.keepCreditsOnce()
+  }
+
+  /// The feed lines of the chains `filter` keeps (all of them without one): a partition's share of the
+  /// Stripe tie-out's feed side.
+  static func keptFeed(_ feed: [StripeFeedLine], _ filter: LineageFilter?) -> [StripeFeedLine] {
+    guard let filter else { return feed }
+    return feed.filter { filter.chain(.stripe, $0.chainKey) }
   }
 
   /// Stripe's events as its notification history, and each Stripe notification of the app's log keyed

@@ -178,6 +178,9 @@ package enum ReconciliationRun {
     package var stripeAliases: [String: String] = [:]
     /// Stripe disputes still open, per chain key (``StripeImport/openDisputes``).
     package var stripeDisputes: [String: [StripeOpenDispute]] = [:]
+    /// The Stripe feed's charges and refunds of the chains this run keeps (a whole run: all of them),
+    /// what a partition carries to the merge for the Stripe tie-out.
+    package var stripeFeed: [StripeFeedLine] = []
   }
 
   /// Where the rejects files go, and when an input is damaged.
@@ -257,6 +260,7 @@ package enum ReconciliationRun {
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
     settleRows(&inputs, stripe: stripe)
+    inputs.stripeFeed = keptFeed(stripe?.feed ?? [], filter)
     if let filter {
       try keepLineages(filter, &inputs, plan: plan, strict: strict, notifications: refusals.total)
     }
@@ -541,7 +545,8 @@ package enum ReconciliationRun {
       ("app_store.financial_summaries", config.appStoreFinancialSummaries),
       ("play.earnings", config.playEarnings),
       ("app_store.notification_history", config.appStoreNotificationHistory),
-      ("stripe.objects", config.stripeObjects), ("stripe.reports", config.stripeReports),
+      ("stripe.objects", config.stripeObjects), ("stripe.events", config.stripeEvents),
+      ("stripe.reports", config.stripeReports),
     ]
     for (role, patterns) in groups {
       for pattern in patterns {

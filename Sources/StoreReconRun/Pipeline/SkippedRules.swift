@@ -106,8 +106,10 @@ package struct SkippedRules: Sendable {
       app: ["app.notifications", "app.entitlements"], feed: false, applies: { $0.readsNotifications }),
     Family(
       name: "missing notifications", kinds: [.notificationMissing],
-      app: ["app.notifications", "app_store.notification_history"], feed: false,
-      applies: { $0.readsNotifications && !$0.appStoreNotificationHistory.isEmpty }),
+      app: ["app.notifications", "app_store.notification_history", "stripe.events"], feed: false,
+      applies: {
+        $0.readsNotifications && !($0.appStoreNotificationHistory.isEmpty && $0.stripeEvents.isEmpty)
+      }),
     Family(
       name: "the tie-out", app: [], reports: true, tieOut: true, applies: { $0.hasStoreReports }),
     Family(

@@ -98,6 +98,7 @@ extension ReconciliationRun {
     if !setup.config.playSales.isEmpty { p.playUnits = CountsRow.playUnits(ledger: ledger, day: setup.date) }
     let settings = tieOutSettings(setup.config, reports: inputs.storeReports)
     p.tieOut = TieOut.feedRows(ledger: ledger, reports: inputs.storeReports, settings: settings)
+    if !inputs.storeReports.stripeBalance.isEmpty { p.tieOut.stripe = inputs.stripeFeed }
     p.duplicates = outcome.duplicates
     p.grants = GrantRow.rows(
       goodwill: inputs.rows.goodwill, entitlements: inputs.rows.entitlements, asOf: setup.asOf)

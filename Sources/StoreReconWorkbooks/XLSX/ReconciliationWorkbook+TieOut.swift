@@ -79,7 +79,7 @@ extension ReconciliationWorkbook {
         .money(minor: o.estimatedFeeMinor, currency: o.currency),
         .money(minor: o.actualFeeMinor, currency: o.currency), .text(o.status.rawValue),
         wrapped(o.detail),
-      ] + nextStep(NextStep.of(o.status), docsBase: docsBase)
+      ] + nextStep(NextStep.of(o.status, store: o.store), docsBase: docsBase)
     }
     if orders.isEmpty {
       try sheets[0].write(.text(noOrdersNote), row: 1, column: 0, fitting: false)

@@ -103,7 +103,7 @@ package enum ReconciliationWorkbook {
           .text(f.productId), f.currency.map { .text($0.code) } ?? .empty, money(f.amountMinor, f.currency),
           f.since.map { since in CivilDate.parse(since).map(date) ?? .text(since) } ?? .empty,
           wrapped(f.detail),
-        ] + nextStep(NextStep.of(f.reason), docsBase: docsBase)
+        ] + nextStep(NextStep.of(f.reason, store: f.store), docsBase: docsBase)
       }
     }
   }

@@ -79,7 +79,7 @@ struct SparkAdapterTests {
   @Test func sparkCarriesStripeIntoTheSingleRunsReports() throws {
     // stripe.objects is shared: every worker reads it whole and keeps its lineages; the user paying on
     // the App Store and the web is decided in one partition.
-    let (world, config, date) = try StripePartitionTests.world(.basil)
+    let (world, config, date) = try StripePartitionTests.world(.basil, balance: true)
     defer { world.remove() }
     let dir = try TempDir()
     let (status, text) = try SparkAdapterTests.spark(

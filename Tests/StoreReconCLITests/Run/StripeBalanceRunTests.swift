@@ -130,6 +130,22 @@ import StoreReconTestSupport
       differences.filter { $0.value != "missing_in_report" }
         == planted.filter { $0.value != "missing_in_report" })
     #expect(orders.filter { $0[9] == "match" }.count >= 5, "\(orders)")
+    // Stripe's rows say what to do in Stripe's terms (docs/reports.md#what-to-do-and-docs).
+    let orderLines = try world.file("tieout_orders.csv").split(separator: "\n").filter {
+      $0.hasPrefix("stripe,")
+    }
+    for line in orderLines where !line.contains(",match,") {
+      #expect(line.contains("Stripe Dashboard") && !line.contains("Play Console"), "\(line)")
+      #expect(!line.contains("fees.play"), "\(line)")
+    }
+    let findingLines = try world.file("findings.csv").split(separator: "\n").filter {
+      $0.split(separator: ",", maxSplits: 4).dropFirst(3).first == "stripe"
+    }
+    #expect(findingLines.count >= 3)
+    for line in findingLines {
+      #expect(!line.contains("App Store Connect") && !line.contains("Play Console"), "\(line)")
+    }
+    #expect(findingLines.contains { $0.contains("Stripe Dashboard") })
     let revenue = try world.file("revenue.csv")
     #expect(revenue.contains(",settled"))
     let payouts = try world.file("payouts.csv")

@@ -10,15 +10,52 @@ import StoreReconTestSupport
 
 /// Stripe in a partitioned run (docs/partitions.md): `run --partition` and the engine's workers carry
 /// `stripe.objects`, and the merge writes the whole run's reports byte for byte — the web plants, the
-/// controls and the user who pays on the App Store and the web at once included.
+/// controls, the user who pays on the App Store and the web at once, and the Stripe tie-out's
+/// differences against the balance report included.
 @Suite(.serialized) struct StripePartitionTests {
-  /// The Stripe world in `shape`, with its whole run in `<world>/out`.
-  static func world(_ shape: StripeWorld.Shape) throws -> (StripeWorld, config: String, date: CivilDate) {
+  /// The Stripe world in `shape`, with its whole run in `<world>/out`; with `balance`, Stripe's balance
+  /// report beside it holding one tie-out difference of each kind (``plantBalance(_:)``).
+  static func world(_ shape: StripeWorld.Shape, balance: Bool = false) throws -> (
+    StripeWorld, config: String, date: CivilDate
+  ) {
     let world = try StripeWorld(shape: shape)
+    if balance { try plantBalance(world) }
     let date = CivilDate(year: 2026, month: 11, day: 29)
     _ = try ReconciliationRun.execute(
       PartitionedRunTests.request(world.config.path, date, world.out.path), progress: MemoryProgress())
+    if balance {
+      // The whole run ties out every kind of difference: the partitions must carry each.
+      let statuses = Set(try StripeBalanceRunTests.stripeOrders(world).map { $0[9] })
+      #expect(
+        statuses.isSuperset(of: ["match", "missing_in_feed", "amount_differs", "fee_differs"]), "\(statuses)")
+    }
     return (world, world.config.path, date)
+  }
+
+  /// Stripe's balance report for the world, Stripe keeping 2.9 % of each charge, but for the second
+  /// charge's amount and the third's fee; a charge the feed lacks; fee rows bounding the interval.
+  static func plantBalance(_ world: StripeWorld) throws {
+    try StripeBalanceRunTests.configure(world)
+    var charges = 0
+    let text = try StripeBalanceRunTests.report(world) { _, cells in
+      guard var c = cells, c[6] == "charge" else { return }
+      charges += 1
+      if charges == 2 {
+        c[3] = "1.00"
+        c[5] = "1.00"
+      } else if charges == 3 {
+        c[4] = c[3]
+        c[5] = c[2] == "jpy" ? "0" : "0.00"
+      }
+      cells = c
+    }
+    let extra =
+      [
+        "txn_web,2026-11-10 10:00:00,usd,5.00,0.15,4.85,charge,ch_notinfeed,ch_notinfeed,,po_1,2026-11-30 00:00:00",
+        "txn_f1,2026-01-01 00:00:00,usd,-1.00,0.00,-1.00,fee,fee_1,,,,",
+        "txn_f2,2026-11-28 23:00:00,usd,-1.00,0.00,-1.00,fee,fee_2,,,,",
+      ].joined(separator: "\n") + "\n"
+    try StripeBalanceRunTests.write(world, "balance_2026-11.csv", text + extra)
   }
 
   /// Every file of the merge is the whole run's (the manifest's timings aside).
@@ -39,7 +76,7 @@ import StoreReconTestSupport
   }
 
   @Test func partitionsCarryStripeIntoTheWholeRunsReports() throws {
-    let (world, config, date) = try Self.world(.basil)
+    let (world, config, date) = try Self.world(.basil, balance: true)
     defer { world.remove() }
     let findings = try world.file("findings.csv")
     // The run is the one the partitions must match: web plants and the cross-store double billing.
@@ -65,7 +102,7 @@ import StoreReconTestSupport
   }
 
   @Test func workersCarryStripeIntoTheWholeRunsReports() throws {
-    let (world, config, date) = try Self.world(.acacia)
+    let (world, config, date) = try Self.world(.acacia, balance: true)
     defer { world.remove() }
     let dir = try TempDir()
     let keymap = try WorkerProtocolTests.keymap(config, date, in: dir)

@@ -39,8 +39,47 @@ import Testing
     #expect(NextStep.table.count == Finding.Reason.allCases.count + 3 + 8 + 1)
   }
 
+  /// A finding of each reason and a tie-out order of each status about Stripe names Stripe's Dashboard,
+  /// API or events, never a store's console, receipts or notifications; the stores' rows keep theirs.
+  @Test func stripeRowsOfEveryKindNameStripeNotTheStores() {
+    let storeWords = [
+      "App Store", "Play Console", "Apple", "Google", "Play ", "fees.play", "receipt", "license-tester",
+      "voided", "store's console", "finishes the transaction",
+    ]
+    var subjects: [(String, NextStep?, NextStep?)] = Finding.Reason.allCases.map {
+      ($0.rawValue, NextStep.of($0, store: .stripe), NextStep.of($0))
+    }
+    // The statuses a Stripe tie-out row can have (docs/tieout.md#stripe-charges-and-refunds).
+    let stripeStatuses: [TieOutOrder.Status] = [
+      .missingInReport, .missingInFeed, .amountDiffers, .feeDiffers,
+    ]
+    subjects += stripeStatuses.map {
+      ($0.rawValue, NextStep.of($0, store: .stripe), NextStep.of($0))
+    }
+    for (name, stripe, general) in subjects {
+      guard let stripe, let general else {
+        Issue.record("\(name): no step")
+        continue
+      }
+      for word in storeWords {
+        #expect(!stripe.whatToDo.contains(word), "\(name): the Stripe step says '\(word)'")
+      }
+      let console = ["App Store Connect", "Play Console", "store's console"].contains {
+        general.whatToDo.contains($0)
+      }
+      if console {
+        #expect(stripe.whatToDo.contains("Stripe Dashboard"), "\(name): \(stripe.whatToDo)")
+      }
+    }
+    #expect(NextStep.of(.neverReceived, store: .stripe)?.whatToDo.contains("Developers, Webhooks") == true)
+    #expect(NextStep.of(.neverReceived, store: .stripe)?.anchor == "rules.md#stripe-webhook-events")
+    #expect(NextStep.of(.neverReceived, store: .appStore) == NextStep.of(.neverReceived))
+    #expect(NextStep.of(.feeDiffers, store: .play) == NextStep.of(TieOutOrder.Status.feeDiffers))
+    #expect(NextStep.of(.feeDiffers, store: .stripe)?.whatToDo.contains("fees.stripe") == true)
+  }
+
   @Test func stepsAreShortSentencesWithAnAnchor() {
-    for step in NextStep.table {
+    for step in NextStep.table + NextStep.stripeTable {
       #expect(!step.whatToDo.isEmpty && step.whatToDo.count <= 320, "\(step.subject.name): length")
       #expect(step.whatToDo.last == ".", "\(step.subject.name): not a sentence")
       #expect(!step.whatToDo.contains("\n") && !step.whatToDo.contains("  "), "\(step.subject.name)")
@@ -71,11 +110,15 @@ import Testing
   }
 
   /// Each entry's text stands verbatim (line breaks aside) as a `**What to do:**` line in its anchor's
-  /// section, and the anchor is a heading of the page.
+  /// section (a Stripe entry's as a `**What to do (Stripe):**` line), and the anchor is a heading of the
+  /// page.
   @Test func docsHoldTheSameSentencesUnderTheirAnchors() throws {
     let docs = try #require(Self.docsFolder(), "no docs/ folder above \(#filePath)")
     var pages: [String: MarkdownSections] = [:]
-    for step in NextStep.table {
+    let steps =
+      NextStep.table.map { ("**What to do:** ", $0) }
+      + NextStep.stripeTable.map { ("**What to do (Stripe):** ", $0) }
+    for (label, step) in steps {
       let parts = step.anchor.split(separator: "#").map(String.init)
       try #require(parts.count == 2, "\(step.anchor)")
       let page = parts[0]
@@ -89,8 +132,8 @@ import Testing
         continue
       }
       #expect(
-        section.contains("**What to do:** " + step.whatToDo),
-        "\(step.subject.name): docs/\(step.anchor) does not say `**What to do:** \(step.whatToDo)`")
+        section.contains(label + step.whatToDo),
+        "\(step.subject.name): docs/\(step.anchor) does not say `\(label)\(step.whatToDo)`")
     }
   }
 

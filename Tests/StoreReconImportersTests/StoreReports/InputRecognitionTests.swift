@@ -64,6 +64,11 @@ import StoreReconTestSupport
       "{\"id\":\"sub_1Qx\",\"object\":\"subscription\",\"livemode\":true,\"status\":\"active\"}\n"
     ),
     (
+      "stripe.events", .stripeEvents, "events.jsonl",
+      "{\"id\":\"evt_1Qx\",\"object\":\"event\",\"type\":\"invoice.paid\",\"livemode\":true,"
+        + "\"data\":{\"object\":{\"id\":\"in_1\",\"object\":\"invoice\"}}}\n"
+    ),
+    (
       "stripe.reports", .stripeBalance, "balance.csv",
       "balance_transaction_id,created_utc,currency,gross,fee,net,reporting_category\n"
         + "txn_1,2026-11-03 14:05:06,usd,9.99,0.59,9.40,charge\n"
@@ -96,6 +101,28 @@ import StoreReconTestSupport
         path: try dir.write("subs.jsonl", "{\"purchaseToken\":\"t\",\"lineItems\":[]}\n"),
         displayName: "subs.jsonl",
         role: "stripe.objects")
+    }
+  }
+
+  /// Events are Stripe objects too (a webhook log under `stripe.objects`); other objects under
+  /// `stripe.events` are named, even when an event is nested in them.
+  @Test func stripeEventsAndObjectsAreToldApart() throws {
+    let dir = try TempDir()
+    let events = try dir.write(
+      "log.jsonl",
+      "{\"object\": \"event\", \"id\":\"evt_1\",\"livemode\":true,\"data\":{\"object\":{\"object\":\"charge\"}}}\n"
+    )
+    #expect(InputRecognition.recognise(path: events, displayName: "log.jsonl") == .stripeEvents)
+    #expect(throws: Never.self) {
+      try InputRecognition.check(path: events, displayName: "log.jsonl", role: "stripe.objects")
+    }
+    let objects = try dir.write(
+      "objects.jsonl",
+      "{\"id\":\"ch_1\",\"type\":\"object\",\"object\":\"charge\",\"livemode\":true,"
+        + "\"metadata\":{\"object\":\"event\"}}\n")
+    #expect(InputRecognition.recognise(path: objects, displayName: "objects.jsonl") == .stripeObjects)
+    #expect(throws: InputError.self) {
+      try InputRecognition.check(path: objects, displayName: "objects.jsonl", role: "stripe.events")
     }
   }
 

@@ -14,17 +14,7 @@ final class AppleAPIServer {
   static let bundleId = "com.acme.app"
 
   /// Whether python3 and openssl are there.
-  static let available: Bool = {
-    guard TestCertificate.opensslAvailable else { return false }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import ssl, http.server"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
-  }()
+  static let available = TestCertificate.opensslAvailable && LoopbackScript.pythonImports("ssl, http.server")
 
   static let unavailable: Comment =
     "python3 or /usr/bin/openssl is not installed: App Store fetch tests skipped"

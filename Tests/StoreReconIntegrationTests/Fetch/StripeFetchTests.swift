@@ -139,6 +139,11 @@ struct StripeFetchTests {
     #expect(world.objectsById()["sub_A"]?["status"] as? String == "past_due")
     #expect((world.objectsById()["ch_NEW"]?["balance_transaction"] as? [String: Any]) != nil)
     #expect(progress.contains { $0.contains("2 events, 2 objects asked for again") }, "\(progress)")
+    // Every event listed is kept, as Stripe wrote it, by id (the one older than Stripe's 30 days is gone).
+    let events = (world.fetched("stripe/events.jsonl") ?? "").split(separator: "\n")
+    #expect(
+      events.map { String($0.prefix(13)) } == ["{\"id\":\"evt_1\"", "{\"id\":\"evt_2\"", "{\"id\":\"evt_3\""])
+    #expect(progress.contains { $0.contains("3 events in stripe/events.jsonl") }, "\(progress)")
     // The report: Stripe's data reach no further, so no run.
     #expect(!second.contains("/v1/reporting/report_runs"))
 

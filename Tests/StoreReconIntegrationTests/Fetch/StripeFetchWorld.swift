@@ -16,17 +16,8 @@ final class StripeFetchWorld {
   static let key = "rk_test_51StoreReconTestKey0000000000000000abcd"
 
   /// Whether python3 and openssl are there.
-  static let available: Bool = {
-    guard TestCertificate.opensslAvailable else { return false }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import ssl, http.server, csv"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
-  }()
+  static let available =
+    TestCertificate.opensslAvailable && LoopbackScript.pythonImports("ssl, http.server, csv")
 
   static let unavailable: Comment =
     "python3 or /usr/bin/openssl is not installed: Stripe fetch tests (stripe_api_server.py) skipped"

@@ -45,6 +45,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+import loopback_tls
 
 LOCK = threading.Lock()
 STATE = {"faults": None, "expired": set(), "seen_tokens": set(), "verified": {}}
@@ -283,15 +284,7 @@ def main():
     args = parser.parse_args()
     server = Server(("127.0.0.1", 0), Handler)
     server.args = args
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(args.cert, args.key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    temporary = args.port_file + ".tmp"
-    with open(temporary, "w") as f:
-        f.write(str(server.server_address[1]))
-    os.rename(temporary, args.port_file)
-    threading.Timer(args.lifetime, lambda: os._exit(0)).start()
-    server.serve_forever()
+    loopback_tls.serve(server, args.cert, args.key, args.port_file, args.lifetime)
 
 
 if __name__ == "__main__":

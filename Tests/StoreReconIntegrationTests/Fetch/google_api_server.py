@@ -55,6 +55,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+import loopback_tls
 
 SCOPE = ("https://www.googleapis.com/auth/androidpublisher "
          "https://www.googleapis.com/auth/devstorage.read_only")
@@ -337,15 +338,7 @@ def main():
     port = server.server_address[1]
     args.audience = "https://127.0.0.1:%d/token" % port
     server.state = State(args)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(args.cert, args.key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    tmp = args.port_file + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(str(port))
-    os.replace(tmp, args.port_file)
-    server.serve_forever()
+    loopback_tls.serve(server, args.cert, args.key, args.port_file, args.lifetime)
     return 0
 
 

@@ -48,6 +48,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import loopback_tls
 
 KINDS = {"subscriptions": "subscription", "invoices": "invoice", "charges": "charge", "refunds": "refund",
          "disputes": "dispute", "customers": "customer", "prices": "price", "products": "product"}
@@ -350,15 +351,7 @@ def main():
     server = Server(("127.0.0.1", 0), Handler)
     port = server.server_address[1]
     server.state = State(args)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(args.cert, args.key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    tmp = args.port_file + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(str(port))
-    os.replace(tmp, args.port_file)
-    server.serve_forever()
+    loopback_tls.serve(server, args.cert, args.key, args.port_file, args.lifetime)
     return 0
 
 

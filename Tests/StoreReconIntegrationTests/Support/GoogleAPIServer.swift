@@ -13,17 +13,8 @@ final class GoogleAPIServer {
   static let bucket = "pubsite_prod_rev_01234567890123456789"
 
   /// Whether python3 and openssl are there (the server and its signature check need both).
-  static let available: Bool = {
-    guard ServiceAccountFixture.available else { return false }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import http.server, ssl, hashlib"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
-  }()
+  static let available =
+    ServiceAccountFixture.available && LoopbackScript.pythonImports("http.server, ssl, hashlib")
 
   /// Why the Google fetch tests are skipped, printed by Swift Testing.
   static let unavailable: Comment =

@@ -19,6 +19,18 @@ enum LoopbackScript {
     throw CocoaError(.fileReadNoSuchFile)
   }
 
+  /// Whether `python3` runs `import <modules>` (the loopback scripts' standard-library needs).
+  static func pythonImports(_ modules: String) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import " + modules]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
   /// Ends `process` (SIGTERM, then SIGKILL after 2 s) and waits for it.
   static func stop(_ process: Process) {
     guard process.isRunning else { return }
