@@ -11,11 +11,15 @@ import PackageDescription
 //   StoreReconAppRows    Core, IO — the app's rows    │ neither sees the other
 //   StoreReconPostgres   Core, IO, AppRows, CLibPQ
 //   StoreReconSQLite     Core, CSQLite — the run history without a server
-//   StoreReconReports    Core, CXLSXWriter — CSV, XLSX, summaries
-//   StoreReconMail       Core, Reports, CCurl, CRsvg
-//   StoreReconFetch      Core, IO, CCurl — the stores' APIs over HTTPS (`storerecon fetch`)
+//   StoreReconReports    Core, Platform — CSV, the list of report files, summaries
+//   StoreReconWorkbooks  Core, Reports, CXLSXWriter — the XLSX workbooks
+//   StoreReconSettings   Core, Platform — the config reader, the mail and fetch settings
+//   StoreReconMail       Core, Reports, Settings, CCurl, CRsvg
+//   StoreReconFetch      Core, IO, Settings, CCurl — the stores' APIs over HTTPS (`storerecon fetch`)
 //   StoreReconDemo       Core — the seeded demo world
-//   StoreReconCLI        everything — the only place errors become exit codes
+//   StoreReconRun        Core, IO, Importers, AppRows, Reports, Settings — every phase of a run; what
+//                        needs libpq, libsqlite3 or libxlsxwriter comes in as an adapter value
+//   StoreReconCLI        everything — arguments, the adapters, exit codes
 
 // The targets whose inner loops run over every input byte, every ledger record and every credited
 // charge. Release builds skip the run-time exclusivity checks on class properties there (the

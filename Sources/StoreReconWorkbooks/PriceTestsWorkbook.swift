@@ -1,5 +1,5 @@
 package import StoreReconCore
-import StoreReconReports
+package import StoreReconReports
 
 /// `price-tests.xlsx`: the price-test readout as one Excel workbook for the product team, one sheet per
 /// experiment.
@@ -19,7 +19,7 @@ import StoreReconReports
 /// The same readouts give the same bytes.
 package enum PriceTestsWorkbook {
   /// The file name beside the CSV reports.
-  package static let fileName = "price-tests.xlsx"
+  package static let fileName = ReportFiles.priceTestsWorkbook
 
   /// The arm table's columns: `experiment_arms.csv`'s, with the product manager's readout first (after
   /// the arm: verdict, relative lift over control with its interval, probability of being best), the

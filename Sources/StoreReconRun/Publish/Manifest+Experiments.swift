@@ -1,12 +1,11 @@
-import StoreReconPlatform
-import StoreReconCore
+package import StoreReconPlatform
+package import StoreReconCore
 import StoreReconReports
-package import StoreReconRun
 
 /// The manifest's experiment parts: the fee options and, per readout, its arms, what was not credited
 /// and every FX gap.
 extension Manifest {
-  static func fees(_ fees: FeeSchedule) -> JSONText {
+  package static func fees(_ fees: FeeSchedule) -> JSONText {
     .object([
       ("appStoreStandardBp", .int(fees.appStoreStandardBp)),
       ("appStoreSmallBusiness", .bool(fees.appStoreSmallBusiness)),
@@ -16,7 +15,7 @@ extension Manifest {
     ])
   }
 
-  static func experiment(_ r: Readout) -> JSONText {
+  package static func experiment(_ r: Readout) -> JSONText {
     let e = r.experiment
     let arms: [JSONText] = r.arms.map { a in
       .object([

@@ -1,14 +1,13 @@
 import Foundation
 import StoreReconPlatform
 import StoreReconIO
-package import StoreReconRun
 
 /// Checks a report folder against its `manifest.json` before it is mailed: every output the manifest
 /// lists must be there with its size and SHA-256. A folder mixed from two runs, or changed by hand
 /// since, is refused (exit 65) rather than mailed; a folder without a manifest is exit 66.
-enum ManifestCheck {
+package enum ManifestCheck {
   /// Throws one line naming the first file that does not match (or the missing manifest).
-  static func verify(folder: String) throws(RunError) {
+  package static func verify(folder: String) throws(RunError) {
     let manifestPath = folder + "/manifest.json"
     guard let data = FileManager.default.contents(atPath: manifestPath) else {
       throw RunError(

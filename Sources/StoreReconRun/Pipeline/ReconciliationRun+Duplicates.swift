@@ -1,6 +1,6 @@
 package import StoreReconCore
 package import StoreReconPlatform
-package import StoreReconReports
+import StoreReconReports
 import StoreReconIO
 
 extension ReconciliationRun {
@@ -112,21 +112,6 @@ extension ReconciliationRun {
   package static func location(_ index: Int32, _ line: Int, _ reports: [InputReport]) -> String {
     let file = reports.indices.contains(Int(index)) ? reports[Int(index)].path : "?"
     return line > 0 ? "\(file) line \(line)" : file
-  }
-
-  /// `duplicates.csv`: one row per record read again.
-  package static func duplicatesCSV(_ duplicates: [RecordDuplicate], reports: [InputReport]) -> [UInt8] {
-    var csv = CSVWriter(header: [
-      "kind", "store", "record", "id", "kept_file", "kept_line", "dropped_file", "dropped_line",
-    ])
-    func file(_ i: Int32) -> String { reports.indices.contains(Int(i)) ? reports[Int(i)].path : "" }
-    for d in duplicates {
-      csv.row([
-        d.kind.rawValue, d.store.rawValue, d.record, d.id, file(d.keptInput), String(d.keptLine),
-        file(d.droppedInput), String(d.droppedLine),
-      ])
-    }
-    return csv.bytes
   }
 
   /// The summary's line on records read twice.

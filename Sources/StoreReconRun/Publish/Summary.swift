@@ -1,10 +1,10 @@
 import StoreReconCore
 import StoreReconReports
-package import StoreReconRun
 
 /// The short text `storerecon run` prints on stdout: where the reports are and what they found.
-enum Summary {
-  static func text(_ result: RunResult) -> String {
+package enum Summary {
+  /// The text for `result`.
+  package static func text(_ result: RunResult) -> String {
     var lines: [String] = []
     lines.append(
       "storerecon \(StoreReconVersion.version) — as of \(result.asOf) (report date \(result.date))")

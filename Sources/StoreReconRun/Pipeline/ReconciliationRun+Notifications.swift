@@ -1,13 +1,13 @@
 package import StoreReconCore
 package import StoreReconAppRows
-package import StoreReconReports
+import StoreReconReports
 
 extension ReconciliationRun {
   /// `notifications.csv` (with a notification log): one row per notification-health finding, with the
   /// notification's id, type, the store's time, when it was received and processed, and its age in hours
   /// at T (docs/reports.md#notificationscsv).
   package static func notificationsCSV(_ findings: [Finding], rows: AppRowSet, asOf: Instant) -> [UInt8] {
-    notificationsCSV(findings, fields: notificationFields(findings, rows: rows, asOf: asOf))
+    ReportTables.notificationsCSV(findings, fields: notificationFields(findings, rows: rows, asOf: asOf))
   }
 
   /// Per finding about a notification (`store|notification id`): the notification's type, signed,
@@ -30,23 +30,6 @@ extension ReconciliationRun {
       ]
     }
     return fields
-  }
-
-  /// notifications.csv: one row per finding about a notification, its fields from `fields`.
-  package static func notificationsCSV(_ findings: [Finding], fields: [String: [String]]) -> [UInt8] {
-    var csv = CSVWriter(header: [
-      "finding_key", "kind", "reason", "store", "notification_id", "notification_type", "chain_key",
-      "user_id",
-      "signed_at", "received_at", "processed_at", "age_hours",
-    ])
-    for f in findings {
-      guard let id = f.notificationId else { continue }
-      let n = fields["\(f.store.rawValue)|\(id)"] ?? ["", "", "", "", ""]
-      csv.row(
-        [f.key, f.kind.rawValue, f.reason.rawValue, f.store.rawValue, id, n[0], f.chainKey, f.userId]
-          + n[1...])
-    }
-    return csv.bytes
   }
 
   /// The progress line on the notification log: how many notifications, how many carried a store

@@ -1,5 +1,4 @@
 package import StoreReconCore
-import StoreReconReports
 
 /// New, still-open and resolved findings against the previous run, from run history (kept in PostgreSQL
 /// when a database is configured). The workbook's Summary shows it; without it the Summary says there is

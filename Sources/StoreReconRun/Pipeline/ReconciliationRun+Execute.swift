@@ -1,20 +1,18 @@
 import Foundation
 package import StoreReconPlatform
-package import StoreReconCore
+import StoreReconCore
 import StoreReconIO
-package import StoreReconAppRows
-package import StoreReconPostgres
-package import StoreReconReports
-package import StoreReconWorkbooks
-package import StoreReconRun
+import StoreReconAppRows
+import StoreReconReports
 
 /// Running the job: the database, the run history, the reports and the manifest around the run.
 extension ReconciliationRun {
-  /// Runs the job. Throws only for what stops a run (bad config, missing input, unwritable output);
-  /// a malformed input file is reported in the result and the run goes on.
-  package static func execute(
-    _ request: Request, progress: any ProgressSink, workbookOptions: ReconciliationWorkbook.Options = .init()
-  ) throws(RunError) -> RunResult {
+  /// Runs the job, with the shell's `adapters` (the database, the history stores, the workbooks). Throws
+  /// only for what stops a run (bad config, missing input, unwritable output); a malformed input file is
+  /// reported in the result and the run goes on.
+  package static func execute(_ request: Request, adapters: RunAdapters, progress: any ProgressSink)
+    throws(RunError) -> RunResult
+  {
     let clock = ContinuousClock()
     let started = clock.now
     // The machine clock, for the run history's metadata only.
@@ -36,20 +34,22 @@ extension ReconciliationRun {
     // The run history (docs/history.md): on that connection when it lives there, else opened on its own
     // (a SQLite file by default), with the date's lock taken before any file is read.
     let location = request.history ? setup.historyLocation : nil
-    var session: DatabaseSession?
+    var session: (any AppRowDatabaseSession)?
     if let uri = setup.databaseURI {
-      session = try openDatabase(uri, request: request, setup: &setup, history: location, progress: progress)
+      session = try openDatabase(
+        uri, request: request, setup: &setup, history: location, opener: adapters.database, progress: progress
+      )
     }
     var history: (any RunHistory)? = session?.history
     if let location, history == nil {
-      history = try openHistory(
+      history = try adapters.history.open(
         location, lockDate: setup.date, lockTimeoutSeconds: request.lockTimeoutSeconds, progress: progress)
     }
-    let database = session?.connection.description
+    let database = session?.description
     // The rejects files are written into the temporary folder while the inputs are read.
     setup.staging = try publication.createStaging()
     var (inputs, outcome, asRead, readMs) = try readAndReconcile(
-      request, setup: setup, database: session?.connection,
+      request, setup: setup, database: session,
       afterRead: { () throws(RunError) in try session?.endSnapshot() }, progress: progress, clock: clock,
       started: started)
     if case .partition(let spec, _, let keymap) = request.mode {
@@ -69,7 +69,7 @@ extension ReconciliationRun {
         progress: progress)
     }
     var written = try writeReports(
-      setup, &inputs, outcome, database: database, workbookOptions: workbookOptions, progress: progress,
+      setup, &inputs, outcome, database: database, workbooks: adapters.workbooks, progress: progress,
       clock: clock)
     let timings: [(String, Int64)] = [
       ("read", readMs), ("reconcile", outcome.ms), ("experiments", written.experimentMs),
@@ -84,35 +84,19 @@ extension ReconciliationRun {
     return written.result
   }
 
-  /// The database connection of a run whose app rows come from PostgreSQL, and its run history store
-  /// (holding the report date's lock) when history is kept.
-  struct DatabaseSession {
-    let connection: PostgresConnection
-    let history: PostgresRunHistory?
-
-    /// Ends the read-only transaction the contract queries ran in (docs/postgresql.md).
-    func endSnapshot() throws(RunError) {
-      do {
-        try connection.endReadOnlySnapshot()
-      } catch {
-        throw RunError(error.databaseError("ending the contract queries' read-only transaction"))
-      }
-    }
-  }
-
-  /// Connects to the database, takes the report date's history lock (when `history` is this database),
-  /// checks the contract queries and plans them as the app-row inputs.
+  /// Connects to the database (through the shell's `opener`), takes the report date's history lock
+  /// (when `history` is this database), checks the contract queries and plans them as the app-row inputs.
   static func openDatabase(
-    _ uri: String, request: Request, setup: inout Setup, history: HistoryLocation?, progress: any ProgressSink
-  ) throws(RunError) -> DatabaseSession {
+    _ uri: String, request: Request, setup: inout Setup, history: HistoryLocation?,
+    opener: any AppRowDatabaseOpener, progress: any ProgressSink
+  ) throws(RunError) -> any AppRowDatabaseSession {
     let config = setup.config
-    let queries = try viaDatabase { () throws(DatabaseError) in
-      try QueryFolder.contractQueries(
-        directory: request.queriesDirectory ?? config.queries,
-        optional: Set(
-          [config.readsCredits ? .credits : nil, config.readsNotifications ? .notifications : nil].compactMap
-          { $0 }))
-    }
+    let queries = try opener.contractQueries(
+      directory: request.queriesDirectory ?? config.queries,
+      optional: Set(
+        [config.readsCredits ? .credits : nil, config.readsNotifications ? .notifications : nil].compactMap {
+          $0
+        }))
     let appFiles = [
       config.entitlements, config.credentials, config.assignments, config.goodwill, config.credits,
       config.notifications,
@@ -120,28 +104,18 @@ extension ReconciliationRun {
     if appFiles.contains(where: { $0 != nil }) {
       progress.note("app rows come from the database; the config's app CSV files are not read")
     }
-    let connection = try viaDatabase { () throws(DatabaseError) in try PostgresConnection.open(uri) }
-    progress.note("connected to \(connection.description) (server version \(connection.serverVersion))")
-    var historyStore: PostgresRunHistory?
-    if history == .postgres(uri) {
-      let store = PostgresRunHistory(connection: connection)
-      try viaHistory { () throws(HistoryStoreError) in try store.ensureTables() }
-      let date = setup.date
-      try viaHistory { () throws(HistoryStoreError) in
-        try store.lock(date: date, timeoutSeconds: request.lockTimeoutSeconds) { progress.note($0) }
-      }
-      historyStore = store
-    }
-    try viaDatabase { () throws(DatabaseError) in
-      try DatabaseAppRows.checkContracts(queries, connection: connection)
-    }
+    let session = try opener.connect(
+      uri, queries: queries,
+      historyLock: history == .postgres(uri)
+        ? HistoryLock(date: setup.date, timeoutSeconds: request.lockTimeoutSeconds) : nil,
+      progress: progress)
     for query in queries {
       let name = query.displayName
       var input = PlannedInput(role: query.contract.role, path: name, display: name, query: query)
       if query.contract == .notifications { input.verifier = try config.signatureVerifier() }
       setup.plan.append(input)
     }
-    return DatabaseSession(connection: connection, history: historyStore)
+    return session
   }
 
   /// Run history: compares the findings with the previous run's (each finding gets its `since`), gives
@@ -280,7 +254,7 @@ extension ReconciliationRun {
   /// the app's rows once nothing reads them.
   static func writeReports(
     _ setup: Setup, _ inputs: inout Inputs, _ outcome: Outcome, database: String?,
-    workbookOptions: ReconciliationWorkbook.Options, progress: any ProgressSink, clock: ContinuousClock
+    workbooks: any WorkbookRenderer, progress: any ProgressSink, clock: ContinuousClock
   ) throws(RunError) -> Written {
     let writeStart = clock.now
     let grants =
@@ -295,7 +269,7 @@ extension ReconciliationRun {
     let workbook = try startWorkbook(
       setup, inputs, outcome, grants: grants, status: status, trend: trend,
       findingsTrend: FindingsTrend.build(totals: outcome.historyDays, fx: fx),
-      reportingTotals: ReportingTotals.build(facts), options: workbookOptions, clock: clock)
+      reportingTotals: ReportingTotals.build(facts), workbooks: workbooks, clock: clock)
     let experimentStart = clock.now
     let readouts =
       outcome.skipped.dropsReadouts
@@ -314,7 +288,7 @@ extension ReconciliationRun {
     }
     // notifications.csv needs the notification log, which goes with the app's rows below.
     let notificationsFile = inputs.rows.notifications.map { _ in
-      notificationsCSV(
+      ReportTables.notificationsCSV(
         outcome.findings,
         fields: outcome.notificationFields
           ?? notificationFields(outcome.findings, rows: inputs.rows, asOf: setup.asOf))
@@ -322,8 +296,8 @@ extension ReconciliationRun {
     inputs.rows = AppRowSet()  // likewise the app's rows
     var streamed = try finishRejects(inputs.rejectFiles)
     var (files, summary) = reportFiles(
-      setup, outcome, grants: grants, readouts: readouts, facts: facts, status: status)
-    if let notificationsFile { files.append(("notifications.csv", notificationsFile)) }
+      setup, outcome, grants: grants, readouts: readouts, facts: facts, status: status,
+      notifications: notificationsFile)
     for (name, bytes) in files {
       do {
         try DurableFile.write(bytes, to: setup.staging + "/" + name)
@@ -333,7 +307,8 @@ extension ReconciliationRun {
     }
     streamed += chargeFiles
     let workbookMs = try finishWorkbooks(
-      workbook, readouts: readouts, setup: setup, files: &files, progress: progress, clock: clock)
+      workbook, readouts: readouts, setup: setup, workbooks: workbooks, files: &files, progress: progress,
+      clock: clock)
     // Writing, without the experiments' readout that ran meanwhile (timed on its own).
     let writeMs = milliseconds(clock.now - writeStart) - experimentMs
     var result = RunResult(
@@ -355,7 +330,7 @@ extension ReconciliationRun {
 
   /// The reconciliation workbook being written on its own thread.
   struct WorkbookWriting {
-    let work: BackgroundWork<XLSXError>
+    let work: BackgroundWork<RunError>
     let path: String
     let time: WorkbookTime
   }
@@ -365,10 +340,10 @@ extension ReconciliationRun {
   static func startWorkbook(
     _ setup: Setup, _ inputs: Inputs, _ outcome: Outcome, grants: [GrantRow], status: RunStatus,
     trend: RevenueTrend?, findingsTrend: FindingsTrend?, reportingTotals: ReportingTotals?,
-    options: ReconciliationWorkbook.Options, clock: ContinuousClock
+    workbooks: any WorkbookRenderer, clock: ContinuousClock
   ) throws(RunError) -> WorkbookWriting {
     let workbookStart = clock.now
-    var workbook = ReconciliationWorkbook.Content(
+    var workbook = WorkbookContent(
       date: setup.date, asOf: setup.asOf, timeZone: setup.config.timeZone, inputs: inputs.reports,
       findings: outcome.findings, revenue: outcome.revenue, counts: outcome.counts, grants: grants,
       rejects: shownRejects(inputs.rejectFiles),
@@ -384,18 +359,15 @@ extension ReconciliationRun {
     workbook.findingsTrend = findingsTrend
     workbook.reportingTotals = reportingTotals
     workbook.docsBase = setup.config.docsBaseURL
-    let path = setup.staging + "/" + ReconciliationWorkbook.fileName
+    let path = setup.staging + "/" + ReportFiles.reconciliationWorkbook
     let time = WorkbookTime()
-    let work = BackgroundWork { () throws(XLSXError) in
-      try ReconciliationWorkbook.write(workbook, to: path, options: options)
+    let work = BackgroundWork { () throws(RunError) in
+      try workbooks.writeReconciliation(workbook, to: path)
       time.ms = milliseconds(clock.now - workbookStart)
     }
     return WorkbookWriting(work: work, path: path, time: time)
   }
 
-  /// The CSV files (findings, revenue, counts, grants, the experiments', changes, rejects) and the
-  /// summaries, with their bytes, in the order they are written; and the summary, whose status the run
-  /// decided before (`status`, from `facts`).
   /// charges.csv and revenue_recognition_import.csv, written in pieces as they are rendered: they hold
   /// every charge of the history (546 MB and 225 MB at 300,000 realistic users), so neither is ever whole
   /// in memory, nor are their lines: a run renders them from its ledger a block of chains at a time, a
@@ -436,43 +408,18 @@ extension ReconciliationRun {
     }
   }
 
+  /// The report files written whole, from Reports' list (``ReportFiles/render(_:facts:status:)``), and
+  /// the summary.
   static func reportFiles(
     _ setup: Setup, _ outcome: Outcome, grants: [GrantRow], readouts: [Readout], facts: SummaryFacts,
-    status: RunStatus
+    status: RunStatus, notifications: [UInt8]?
   ) -> ([(String, [UInt8])], ReportSummary) {
-    let config = setup.config
-    var byKey: [String: Case] = [:]
-    for c in outcome.cases?.current ?? [] { byKey[c.key] = c }
-    var files: [(String, [UInt8])] = [
-      (
-        "findings.csv", ReportTables.findingsCSV(outcome.findings, docsBase: config.docsBaseURL, cases: byKey)
-      ),
-      ("revenue.csv", ReportTables.revenueCSV(outcome.revenue)),
-      (RecognitionTables.fileName, RecognitionTables.csv(recognitionRows(setup, outcome))),
-      ("counts.csv", ReportTables.countsCSV(outcome.counts)),
-      ("grants.csv", ReportTables.grantsCSV(grants)),
-      (
-        "tieout.csv", ReportTables.tieOutCSV(outcome.tieOut.cells, docsBase: config.docsBaseURL, cases: byKey)
-      ),
-      (
-        "tieout_orders.csv",
-        ReportTables.tieOutOrdersCSV(outcome.tieOut.orders, docsBase: config.docsBaseURL, cases: byKey)
-      ),
-      ("duplicates.csv", duplicatesCSV(outcome.duplicates, reports: facts.inputs)),
-      (PayoutTables.fileName, PayoutTables.csv(facts.payoutLines)),
-    ]
-    if !config.experiments.isEmpty {
-      files.append(("experiment_arms.csv", ExperimentTables.armsCSV(readouts)))
-      files.append(("experiment_lineage.csv", ExperimentTables.lineageCSV(readouts)))
-    }
-    if let changes = outcome.changes { files.append(("changes.csv", ReportTables.changesCSV(changes))) }
-    if let cases = outcome.cases { files.append(("cases.csv", ReportTables.casesCSV(cases))) }
-    var facts = facts
-    facts.experiments = readouts.isEmpty ? nil : readouts.map(ExperimentSummary.verdict)
-    let summary = ReportSummary.build(facts, status: status)
-    files.append(("summary.txt", Array(summary.text.utf8)))
-    files.append(("summary.html", Array(summary.html.utf8)))
-    return (files, summary)
+    let tables = ReportFiles.Tables(
+      findings: outcome.findings, revenue: outcome.revenue, recognition: recognitionRows(setup, outcome),
+      counts: outcome.counts, grants: grants, tieOut: outcome.tieOut, duplicates: outcome.duplicates,
+      readouts: setup.config.experiments.isEmpty ? nil : readouts, changes: outcome.changes,
+      cases: outcome.cases, notifications: notifications, docsBase: setup.config.docsBaseURL)
+    return ReportFiles.render(tables, facts: facts, status: status)
   }
 
   /// What the summary is built from, price tests aside (their readout comes later): the run's values,
@@ -517,30 +464,23 @@ extension ReconciliationRun {
   /// Waits for the reconciliation workbook, then writes the price-tests workbook (with experiments);
   /// adds both to `files` and returns the milliseconds they took.
   static func finishWorkbooks(
-    _ workbook: WorkbookWriting, readouts: [Readout], setup: Setup, files: inout [(String, [UInt8])],
-    progress: any ProgressSink, clock: ContinuousClock
+    _ workbook: WorkbookWriting, readouts: [Readout], setup: Setup, workbooks: any WorkbookRenderer,
+    files: inout [(String, [UInt8])], progress: any ProgressSink, clock: ContinuousClock
   ) throws(RunError) -> Int64 {
-    do {
-      try workbook.work.wait()
-    } catch {
-      throw RunError(.ioError, error.description)
-    }
-    files.append((ReconciliationWorkbook.fileName, try readBytes(workbook.path)))
+    try workbook.work.wait()
+    files.append((ReportFiles.reconciliationWorkbook, try readBytes(workbook.path)))
     let workbookBytes = files.last?.1.count ?? 0
-    progress.note("wrote \(ReconciliationWorkbook.fileName): \(workbookBytes) bytes (\(workbook.time.ms) ms)")
+    progress.note(
+      "wrote \(ReportFiles.reconciliationWorkbook): \(workbookBytes) bytes (\(workbook.time.ms) ms)")
     var priceMs: Int64 = 0
     if !readouts.isEmpty {
       let priceStart = clock.now
-      let pricePath = setup.staging + "/" + PriceTestsWorkbook.fileName
-      do {
-        try PriceTestsWorkbook.write(readouts, date: setup.date, to: pricePath)
-      } catch {
-        throw RunError(.ioError, error.description)
-      }
-      files.append((PriceTestsWorkbook.fileName, try readBytes(pricePath)))
+      let pricePath = setup.staging + "/" + ReportFiles.priceTestsWorkbook
+      try workbooks.writePriceTests(readouts, date: setup.date, to: pricePath)
+      files.append((ReportFiles.priceTestsWorkbook, try readBytes(pricePath)))
       let priceBytes = files.last?.1.count ?? 0
       priceMs = milliseconds(clock.now - priceStart)
-      progress.note("wrote \(PriceTestsWorkbook.fileName): \(priceBytes) bytes (\(priceMs) ms)")
+      progress.note("wrote \(ReportFiles.priceTestsWorkbook): \(priceBytes) bytes (\(priceMs) ms)")
     }
     return workbook.time.ms + priceMs
   }
@@ -572,10 +512,9 @@ final class WorkbookTime: @unchecked Sendable {
 extension ReconciliationRun {
   /// `storerecon keymap`: reads every input once and writes the lineage keymap to `path`; returns the
   /// progress line (nodes, entries, bytes).
-  package static func writeKeymap(_ request: Request, to path: String, progress: any ProgressSink)
-    throws(RunError)
-    -> String
-  {
+  package static func writeKeymap(
+    _ request: Request, to path: String, adapters: RunAdapters, progress: any ProgressSink
+  ) throws(RunError) -> String {
     var setup = try setUp(request, progress: progress)
     let scratch = NSTemporaryDirectory() + "storerecon-keymap-\(ProcessInfo.processInfo.processIdentifier)"
     do {
@@ -585,14 +524,15 @@ extension ReconciliationRun {
     }
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     // The app's rows from the database where the run reads them there (no run history is touched).
-    var session: DatabaseSession?
+    var session: (any AppRowDatabaseSession)?
     if let uri = setup.databaseURI {
       var readOnly = request
       readOnly.history = false
-      session = try openDatabase(uri, request: readOnly, setup: &setup, history: nil, progress: progress)
+      session = try openDatabase(
+        uri, request: readOnly, setup: &setup, history: nil, opener: adapters.database, progress: progress)
     }
     let inputs = try readInputs(
-      setup.plan, database: session?.connection,
+      setup.plan, database: session,
       rejects: RejectRules(folder: scratch, damaged: setup.config.damaged, allowDamaged: true),
       progress: progress, clock: ContinuousClock())
     try session?.endSnapshot()
@@ -613,32 +553,4 @@ extension ReconciliationRun {
     return "wrote \(path): \(graph.nodeCount) nodes, \(keymap.entries.count) entries, \(bytes.count) bytes"
   }
 
-}
-
-extension PostgresConnection: AppRowDatabase {
-  package func read(
-    _ query: ContractQuery, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet,
-    notifications: NotificationCSVReader
-  ) throws(RunError) -> InputCounts {
-    try viaDatabase { () throws(DatabaseError) in
-      try DatabaseAppRows.read(
-        query, connection: self, fileIndex: fileIndex, rejects: rejects, rows: &rows,
-        notifications: notifications
-      ).counts
-    }
-  }
-}
-
-extension RunError {
-  /// The run error of a PostgreSQL adapter failure.
-  init(_ error: DatabaseError) { self.init(kind: error.kind, error.message) }
-}
-
-/// `body`, a step of the PostgreSQL adapter, with its failure thrown as the run error of its kind.
-func viaDatabase<T>(_ body: () throws(DatabaseError) -> T) throws(RunError) -> T {
-  do {
-    return try body()
-  } catch {
-    throw RunError(error)
-  }
 }

@@ -1,5 +1,12 @@
 import StoreReconPlatform
 
+// Safety: `base` is the one allocation of `count` chains (64-byte aligned, from Platform's `Memory`),
+// made and fully initialized in `init(count:_:)` and freed once in `deinit`; `count` only shrinks
+// (`removeLast`), so every index below it stays inside the allocation. The door checks (debug and
+// release) that a table is made with a count that is not negative and fits the address space; each
+// index is checked in debug builds (an assertion on the hot path, as the ledger's other buffers do).
+// The buffers handed to `withUnsafe…` bodies are valid for the length of the call only.
+
 /// The ledger's chains: ``ChainState`` values (64 bytes each) in one block aligned to 64 bytes, so that
 /// every chain is exactly one cache line. (In a Swift `Array`, whose elements follow a 32-byte header in
 /// a 16-byte-aligned block, each chain would straddle two lines, and a look-up that reads a chain at
@@ -17,6 +24,8 @@ final class AlignedChains: RandomAccessCollection, @unchecked Sendable {
 
   /// `count` chains, which `initialize` must initialize (every one of them) through the buffer.
   init(count: Int, _ initialize: (UnsafeMutableBufferPointer<ChainState>) -> Void) {
+    precondition(
+      count >= 0 && count <= Int.max / MemoryLayout<ChainState>.stride, "AlignedChains: bad count \(count)")
     guard count > 0 else { return }
     let raw = Memory.allocate(bytes: count * MemoryLayout<ChainState>.stride, alignment: 64)
     let chains = raw.bindMemory(to: ChainState.self, capacity: count)

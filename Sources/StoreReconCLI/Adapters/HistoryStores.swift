@@ -1,17 +1,17 @@
-package import StoreReconCore
-package import StoreReconPlatform
-package import StoreReconPostgres
-package import StoreReconRun
-package import StoreReconSQLite
+import StoreReconCore
+import StoreReconPlatform
+import StoreReconPostgres
+import StoreReconRun
+import StoreReconSQLite
 
-/// Opening the run history where ``HistoryLocation`` says it is (docs/history.md): a SQLite file or a
-/// PostgreSQL database of its own. (History on the app rows' own database opens with that connection,
-/// in ``ReconciliationRun/openDatabase(_:request:setup:history:progress:)``.)
-extension ReconciliationRun {
+/// The run history stores (docs/history.md): a SQLite file or a PostgreSQL database of its own, the
+/// adapter the shell hands to the run. (History on the app rows' own database opens with that
+/// connection, in ``PostgresAppRows``.)
+struct HistoryStores: RunHistoryOpener {
   /// Opens the history at `location`, creating its tables when missing, and, with `lockDate`, takes
   /// that date's lock (waiting at most `lockTimeoutSeconds`). Any command that reads or writes the
   /// history (`run`, `settle`) opens it here.
-  package static func openHistory(
+  func open(
     _ location: HistoryLocation, lockDate: CivilDate?, lockTimeoutSeconds: Int, progress: any ProgressSink
   ) throws(RunError) -> any RunHistory {
     let history: any RunHistory

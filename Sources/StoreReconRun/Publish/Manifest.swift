@@ -1,11 +1,11 @@
-import StoreReconPlatform
-import StoreReconCore
+package import StoreReconPlatform
+package import StoreReconCore
 import StoreReconReports
-package import StoreReconRun
 
 /// Renders `manifest.json`: version, options, every input with size, checksum and counts, every output, timings.
-enum Manifest {
-  static func render(
+package enum Manifest {
+  /// The manifest's bytes.
+  package static func render(
     result: RunResult, config: RunConfig, configPath: String, database: String? = nil,
     outputs: [(String, [UInt8])], streamed: [(name: String, bytes: Int64, sha256: String)] = [],
     timings: [(String, Int64)]
@@ -66,7 +66,7 @@ enum Manifest {
   }
 
   /// One family of rules the run left out: its name, kinds, store (`null`: every store) and causes.
-  static func skipped(_ s: SkippedRules.Skip) -> JSONText {
+  package static func skipped(_ s: SkippedRules.Skip) -> JSONText {
     .object([
       ("rules", .string(s.name)), ("kinds", .array(s.kinds.map(\.rawValue).sorted().map { .string($0) })),
       ("store", s.store.map { .string($0.rawValue) } ?? .null), ("tieOut", .bool(s.tieOut)),
@@ -75,7 +75,7 @@ enum Manifest {
   }
 
   /// The run's options (also recorded in `storerecon_runs.options`).
-  static func options(config: RunConfig, database: String?) -> JSONText {
+  package static func options(config: RunConfig, database: String?) -> JSONText {
     let grace: [(String, JSONText)] = Store.allCases.map { ($0.rawValue, .int(config.graceDays[$0] ?? 0)) }
     var fields: [(String, JSONText)] = [
       ("graceDays", .object(grace)), ("toleranceHours", .int(config.toleranceHours)),
@@ -91,7 +91,7 @@ enum Manifest {
   }
 
   /// One input: role, path, size, checksum, counts (also recorded in `storerecon_runs.inputs`).
-  static func input(_ r: InputReport) -> JSONText {
+  package static func input(_ r: InputReport) -> JSONText {
     func instant(_ i: Instant?) -> JSONText { i.map { .string($0.description) } ?? .null }
     var fields: [(String, JSONText)] = [("role", .string(r.role)), ("path", .string(r.path))]
     if let database = r.database {
