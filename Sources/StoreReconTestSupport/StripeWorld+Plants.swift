@@ -118,7 +118,7 @@ extension StripeWorld {
   }()
 
   /// Every object of the world in `shape`, in file order.
-  static func objects(_ shape: Shape) -> [[String: Any]] {
+  package static func objects(_ shape: Shape) -> [[String: Any]] {
     var out: [[String: Any]] = [
       [
         "id": "price_1ProMonthlyA", "object": "price", "lookup_key": "pro_monthly", "type": "recurring",

@@ -19,6 +19,13 @@ extension ReconciliationRun {
     try execute(request, adapters: .shell(workbookOptions: workbookOptions), progress: progress)
   }
 
+  /// A whole run within `--memory` (in passes where needed) with the full binary's adapters.
+  package static func executeWithinMemory(_ request: Request, progress: any ProgressSink) throws(RunError)
+    -> RunResult
+  {
+    try executeWithinMemory(request, adapters: .shell(), progress: progress)
+  }
+
   /// `storerecon keymap` with the full binary's adapters.
   package static func writeKeymap(_ request: Request, to path: String, progress: any ProgressSink)
     throws(RunError) -> String

@@ -59,6 +59,7 @@ struct StripeChains {
     for customer in sorted(.customer) { customers[customer.id] = customer.value }
     for s in each(.subscription, StripeParts.subscription) { subscriptions[s.id] = s }
     invoices = each(.invoice, StripeParts.invoice)
+    linkInvoicePayments()
     for c in each(.charge, StripeParts.charge) { charges[c.id] = c }
     for (n, invoice) in invoices.enumerated() {
       for charge in invoice.charges { invoiceOfCharge[charge] = n }
@@ -88,6 +89,23 @@ struct StripeChains {
       invoiceOfCharge[charge.id] = n
       if !invoices[n].charges.contains(charge.id) { invoices[n].charges.append(charge.id) }
       if let intent = charge.intent, !invoices[n].intents.contains(intent) {
+        invoices[n].intents.append(intent)
+      }
+    }
+  }
+
+  /// Puts the payment of each `invoice_payment` object read on its own (a `GET /v1/invoice_payments`
+  /// export or a webhook, from 2025-03-31 on) on its invoice, as the invoice's expanded `payments` would:
+  /// without it, an invoice of that shape names no payment and its charge would be a one-time purchase.
+  mutating func linkInvoicePayments() {
+    var invoiceIndex: [String: Int] = [:]
+    for (n, invoice) in invoices.enumerated() { invoiceIndex[invoice.id] = n }
+    for payment in each(.invoicePayment, StripeParts.invoicePayment) {
+      guard let n = invoiceIndex[payment.invoice] else { continue }
+      for charge in payment.charges where !invoices[n].charges.contains(charge) {
+        invoices[n].charges.append(charge)
+      }
+      for intent in payment.intents where !invoices[n].intents.contains(intent) {
         invoices[n].intents.append(intent)
       }
     }

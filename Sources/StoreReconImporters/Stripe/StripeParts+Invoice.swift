@@ -2,6 +2,20 @@ import StoreReconCore
 import StoreReconIO
 
 extension StripeParts {
+  /// Reads an `invoice_payment` object: its `invoice` and the charge or payment intent of its `payment`.
+  static func invoicePayment(_ object: StripeObject) throws(RowRejection) -> (
+    invoice: String, charges: [String], intents: [String]
+  ) {
+    let v = object.value
+    guard let invoice = try StripeObject.reference(v, "invoice") else {
+      throw RowRejection("missing \"invoice\" (an invoice payment names the invoice it pays)")
+    }
+    guard let payment = try v.optionalObject("payment") else { return (invoice, [], []) }
+    let charge = try StripeObject.reference(payment, "charge")
+    let intent = try StripeObject.reference(payment, "payment_intent")
+    return (invoice, charge.map { [$0] } ?? [], intent.map { [$0] } ?? [])
+  }
+
   /// Reads an invoice: its subscription from `subscription` (before 2025-03-31) or
   /// `parent.subscription_details.subscription`; its payments from `charge`/`payment_intent` or
   /// `payments.data[].payment`; its period and price from the line with the latest period end.

@@ -50,6 +50,38 @@ import StoreReconTestSupport
 }
 
 extension StripeRunTests {
+  /// From 2025-03-31 an invoice names its payments only when `payments` is expanded; an export that lists
+  /// `invoice_payment` objects on their own must link them as the expanded list does.
+  @Test func invoicePaymentsListedOnTheirOwnLinkChargesToTheirInvoices() throws {
+    let expanded = try StripeWorld(shape: .basil)
+    let listed = try StripeWorld(shape: .basil)
+    defer {
+      expanded.remove()
+      listed.remove()
+    }
+    var lines: [String] = []
+    var moved = 0
+    for object in StripeWorld.objects(.basil) {
+      var object = object
+      if object["object"] as? String == "invoice", let payments = object["payments"] as? [String: Any] {
+        object.removeValue(forKey: "payments")
+        for var payment in payments["data"] as? [[String: Any]] ?? [] {
+          payment["invoice"] = object["id"]
+          lines.append(StripeWorld.json(payment))
+          moved += 1
+        }
+      }
+      lines.append(StripeWorld.json(object))
+    }
+    #expect(moved >= 5, "the basil world pays its invoices through payments")
+    try listed.write("exports/stripe/objects.jsonl", lines.joined(separator: "\n") + "\n")
+    _ = try expanded.run()
+    _ = try listed.run()
+    for name in ["findings.csv", "revenue.csv", "charges.csv"] {
+      #expect(try expanded.file(name) == listed.file(name), "\(name)")
+    }
+  }
+
   @Test func revenueCountsStripeChargesAndRefundsInTheirCurrency() throws {
     let world = try StripeWorld(shape: .acacia)
     defer { world.remove() }

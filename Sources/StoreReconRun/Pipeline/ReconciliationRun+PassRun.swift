@@ -2,39 +2,40 @@ import Foundation
 package import StoreReconPlatform
 package import StoreReconCore
 import StoreReconReports
-package import StoreReconRun
 
 /// A whole run within `--memory` (docs/partitions.md#runs-in-passes).
 extension ReconciliationRun {
-  /// Runs the job as ``execute(_:progress:workbookOptions:)`` does, in one pass while the inputs'
+  /// Runs the job as ``execute(_:adapters:progress:)`` does, in one pass while the inputs'
   /// estimated working set fits `request.memoryBytes`, else in passes by lineage inside this process:
   /// the keymap, then each partition one after another (its partial and its charges spilled to a
   /// temporary folder), then their merge, which writes the reports a one-pass run writes.
-  package static func executeWithinMemory(_ request: Request, progress: any ProgressSink) throws(RunError)
-    -> RunResult
-  {
+  package static func executeWithinMemory(
+    _ request: Request, adapters: RunAdapters, progress: any ProgressSink
+  ) throws(RunError) -> RunResult {
     guard case .whole = request.mode, request.worker == nil else {
-      return try execute(request, progress: progress)
+      return try execute(request, adapters: adapters, progress: progress)
     }
     let config = try RunConfig.load(path: request.configPath)
     guard let calendar = ReportCalendar(identifier: config.timeZone) else {
-      return try execute(request, progress: progress)  // which names the unknown time zone
+      // The run names the unknown time zone.
+      return try execute(request, adapters: adapters, progress: progress)
     }
     let (plan, _) = try planInputs(
       config, configPath: request.configPath, appFiles: (request.database ?? config.database) == nil,
       allowMissing: true)
     let workingSet = estimatedWorkingSet(plan)
     let passes = passCount(workingSet: workingSet, budget: request.memoryBytes)
-    guard passes > 1 else { return try execute(request, progress: progress) }
+    guard passes > 1 else { return try execute(request, adapters: adapters, progress: progress) }
     var whole = request
     whole.date = request.date ?? calendar.yesterday()
-    return try executeInPasses(whole, passes: passes, workingSet: workingSet, progress: progress)
+    return try executeInPasses(
+      whole, passes: passes, workingSet: workingSet, adapters: adapters, progress: progress)
   }
 
   /// The run in `passes` passes; the temporary folder is removed when it ends, whatever the outcome.
-  static func executeInPasses(_ request: Request, passes: Int, workingSet: Int64, progress: any ProgressSink)
-    throws(RunError) -> RunResult
-  {
+  static func executeInPasses(
+    _ request: Request, passes: Int, workingSet: Int64, adapters: RunAdapters, progress: any ProgressSink
+  ) throws(RunError) -> RunResult {
     let folder = NSTemporaryDirectory() + "storerecon-passes-\(ProcessInfo.processInfo.processIdentifier)"
     try? FileManager.default.removeItem(atPath: folder)
     do {
@@ -48,7 +49,7 @@ extension ReconciliationRun {
       "memory: the inputs need about \(workingSet / 1_048_576) MB of working set, more than --memory "
         + "\(request.memoryBytes / 1_048_576) MB: \(passes) passes by lineage, spilling to \(folder)")
     let keymapPath = folder + "/keymap.tsv"
-    progress.note(try writeKeymap(request, to: keymapPath, progress: progress))
+    progress.note(try writeKeymap(request, to: keymapPath, adapters: adapters, progress: progress))
     let (keymap, digest) = try readKeymap(keymapPath)
     var parts: [String] = []
     for index in 0..<passes {
@@ -61,7 +62,7 @@ extension ReconciliationRun {
       pass.history = false
       pass.spillCharges = true
       progress.note("pass \(index + 1) of \(passes): the lineages of partition \(spec)")
-      _ = try execute(pass, progress: progress)
+      _ = try execute(pass, adapters: adapters, progress: progress)
       parts.append(folder + "/pass\(index)")
     }
     var merged = try readPartials(parts)
@@ -71,7 +72,7 @@ extension ReconciliationRun {
         + "peak RSS \(PeakMemory.residentBytes() / 1_048_576) MB)")
     var last = request
     last.mode = .merge(merged)
-    return try execute(last, progress: progress)
+    return try execute(last, adapters: adapters, progress: progress)
   }
 
   /// The bytes of the files in `folder` and below.
