@@ -95,11 +95,12 @@ extension StripeRunTests {
     #expect(revenue.contains("2026-11-05,stripe,pro_monthly,JPY,1,1500,0,0,0,1456,estimated"))
     // A full refund and a lost dispute each return the whole charge, once.
     #expect(revenue.contains("2026-11-20,stripe,pro_monthly,USD,0,0,0,999,1,-970,estimated"))
-    // Test mode moves no money; the trial and the open invoice charge nothing.
+    // Test mode moves no money; the trial and the open invoices charge nothing: 12 paid live invoices
+    // (the unpaid subscription's one paid period included).
     let stripeCharges = revenue.filter { $0.contains(",stripe,") }.compactMap {
       Int($0.split(separator: ",")[4])
     }
-    #expect(stripeCharges.reduce(0, +) == 11)
+    #expect(stripeCharges.reduce(0, +) == 12)
     let charges = try world.file("charges.csv")
     #expect(charges.contains(",\(StripeWorld.id("in", "partial0")),"))
     #expect(!charges.contains(StripeWorld.id("sub", "testmode")))
