@@ -82,7 +82,7 @@ struct SummaryPageHeightTests {
   }
 }
 
-/// reconciliation.xlsx prints (LibreOffice → PDF) in under 80 pages (71 on the demo, tables printed
+/// reconciliation.xlsx prints (LibreOffice → PDF) in under 80 pages (73 on the demo, tables printed
 /// at a readable scale): a reference sheet printing its thousands of rows would take hundreds.
 @Suite(
   .serialized,
