@@ -40,19 +40,10 @@ enum DemoConfig {
       if product.tier == .coins { entry += ", \"units\": \(DemoProduct.coinUnits)" }
       catalog.append(entry + "}")
     }
-    var webObjects = ""
-    var stripeFee = ""
-    if stripeWeb {
-      for price in DemoWebSubscription.Price.allCases {
-        catalog.append(
-          "    \"stripe:\(price.productName)\": {\"type\": \"subscription\", \"period\": \"\(price == .yearly ? "P1Y" : "P1M")\", \"tier\": \"pro\"}"
-        )
-      }
-      webObjects =
-        "\"stripe\": {\n      \"objects\": [\"\(DemoStripeWeb.eventsPath)\", \"\(DemoStripeWeb.objectsPath)\"],\n"
-        + "      \"reports\": [\"\(DemoStripeWeb.reportsFolder)/balance_change_from_activity_itemized_*.csv\"]\n    },\n    "
-      stripeFee = ",\n      \"stripe\": {\"bp\": \(DemoStripeWeb.feeBasisPoints)}"
-    }
+    let realistic = stripeWeb ? webSections() : (catalog: [], objects: "", fee: "")
+    catalog += realistic.catalog
+    let webObjects = realistic.objects
+    let stripeFee = realistic.fee
     let web = stripe ? DemoConfig.stripeSections : (input: "", grace: "", catalog: "", fee: "")
     catalog[catalog.count - 1] += web.catalog
     return """
@@ -107,5 +98,17 @@ enum DemoConfig {
       }
 
       """
+  }
+
+  /// The realistic world's Stripe pieces (``DemoStripeWeb``): its catalog entries, its `stripe` input
+  /// section (before `app`) and its fee entry.
+  static func webSections() -> (catalog: [String], objects: String, fee: String) {
+    let catalog = DemoWebSubscription.Price.allCases.map { price in
+      "    \"stripe:\(price.productName)\": {\"type\": \"subscription\", \"period\": \"\(price == .yearly ? "P1Y" : "P1M")\", \"tier\": \"pro\"}"
+    }
+    let objects =
+      "\"stripe\": {\n      \"objects\": [\"\(DemoStripeWeb.eventsPath)\", \"\(DemoStripeWeb.objectsPath)\"],\n"
+      + "      \"reports\": [\"\(DemoStripeWeb.reportsFolder)/balance_change_from_activity_itemized_*.csv\"]\n    },\n    "
+    return (catalog, objects, ",\n      \"stripe\": {\"bp\": \(DemoStripeWeb.feeBasisPoints)}")
   }
 }

@@ -12,6 +12,14 @@ import StoreReconCore
 /// `cancel_at_period_end`, `past_due`, partial refunds, refunds of older invoices, open and won
 /// disputes, test mode.
 final class DemoStripeWeb {
+  /// The realistic world's web store (nil for the classic world).
+  static func make(_ options: DemoOptions, builder: DemoBuilder, directory: String) throws -> DemoStripeWeb? {
+    guard options.realistic else { return nil }
+    return try DemoStripeWeb(
+      directory: directory, seed: options.seed, t: builder.t, worldStart: builder.worldStart,
+      countries: builder.countries)
+  }
+
   /// The config's Stripe fee (`fees.stripe.bp`); the balance report's fees are this rate, rounded.
   static let feeBasisPoints: Int64 = 290
   /// Objects written from this instant on have the 2025-03-31 API shape (the team migrated then).

@@ -21,16 +21,8 @@ package enum DemoWorld {
   ) throws -> DemoTruth {
     let builder = DemoBuilder(options: options, countries: try DemoCountry.all())
 
-    // Special users: every scenario `count` times, shuffled, spread evenly among clean users.
-    var specials = DemoScenario.allCases.flatMap {
-      Array(repeating: $0, count: $0.count(forUsers: options.users, classic: options.writesNotificationLog))
-    }
-    var layout = DemoRandom(seed: options.seed, stream: 0x5EC1_A150_0000_0000)
-    layout.shuffle(&specials)
-    let minimum = 3 * specials.count
-    guard options.users >= minimum else {
-      throw DemoError.tooFewUsers(requested: options.users, minimum: minimum)
-    }
+    // Special users spread evenly among clean users.
+    let specials = try specialLayout(options)
     let total = options.users
     func position(_ j: Int) -> Int { (2 * j + 1) * total / (2 * specials.count) }
 
@@ -47,11 +39,7 @@ package enum DemoWorld {
     var notificationPlants = DemoNotificationPlants(count: DemoScenario.count(forUsers: options.users))
     var stripePlants = DemoStripePlants(options)
     let stripe = try DemoStripeOutputs(directory: directory, t: builder.t, options: options)
-    let web =
-      options.realistic
-      ? try DemoStripeWeb(
-        directory: directory, seed: options.seed, t: builder.t, worldStart: builder.worldStart,
-        countries: builder.countries) : nil
+    let web = try DemoStripeWeb.make(options, builder: builder, directory: directory)
     while index < total {
       var rng = DemoRandom(seed: options.seed, stream: UInt64(index))
       var group: DemoGroup
@@ -105,6 +93,20 @@ package enum DemoWorld {
       experimentArms: experiment.arms, tieOut: tieOut)
     truth.refundSources = refundSources
     return truth
+  }
+
+  /// Every special scenario `count` times, shuffled (seeded); a world needs 3 users per special.
+  static func specialLayout(_ options: DemoOptions) throws -> [DemoScenario] {
+    var specials = DemoScenario.allCases.flatMap {
+      Array(repeating: $0, count: $0.count(forUsers: options.users, classic: options.writesNotificationLog))
+    }
+    var layout = DemoRandom(seed: options.seed, stream: 0x5EC1_A150_0000_0000)
+    layout.shuffle(&specials)
+    let minimum = 3 * specials.count
+    guard options.users >= minimum else {
+      throw DemoError.tooFewUsers(requested: options.users, minimum: minimum)
+    }
+    return specials
   }
 
   /// The group of special `scenario` starting at user `index`, its truth checked against the rules (the

@@ -12,18 +12,18 @@ extension ReconciliationRun {
   package static func executeWithinMemory(
     _ request: Request, adapters: RunAdapters, progress: any ProgressSink
   ) throws(RunError) -> RunResult {
-    guard case .whole = request.mode, request.worker == nil else {
+    // Without a budget, or where the plan cannot be made, the one-pass run is the run (and names
+    // what is wrong with the config or the inputs exactly as it always has).
+    guard case .whole = request.mode, request.worker == nil, request.memoryBytes < defaultMemoryBytes,
+      let config = try? RunConfig.load(path: request.configPath),
+      let calendar = ReportCalendar(identifier: config.timeZone),
+      let planned = try? planInputs(
+        config, configPath: request.configPath, appFiles: (request.database ?? config.database) == nil,
+        allowMissing: true)
+    else {
       return try execute(request, adapters: adapters, progress: progress)
     }
-    let config = try RunConfig.load(path: request.configPath)
-    guard let calendar = ReportCalendar(identifier: config.timeZone) else {
-      // The run names the unknown time zone.
-      return try execute(request, adapters: adapters, progress: progress)
-    }
-    let (plan, _) = try planInputs(
-      config, configPath: request.configPath, appFiles: (request.database ?? config.database) == nil,
-      allowMissing: true)
-    let workingSet = estimatedWorkingSet(plan)
+    let workingSet = estimatedWorkingSet(planned.0)
     let passes = passCount(workingSet: workingSet, budget: request.memoryBytes)
     guard passes > 1 else { return try execute(request, adapters: adapters, progress: progress) }
     var whole = request
