@@ -77,8 +77,8 @@ struct SparkAdapterTests {
   }
 
   @Test func sparkCarriesStripeIntoTheSingleRunsReports() throws {
-    // stripe.objects is shared: every worker reads it whole and keeps its lineages; the user paying on
-    // the App Store and the web is decided in one partition.
+    // stripe.objects and stripe.reports are shared: every worker reads them whole and keeps its
+    // lineages; the user paying on the App Store and the web is decided in one partition.
     let (world, config, date) = try StripePartitionTests.world(.basil, balance: true)
     defer { world.remove() }
     let dir = try TempDir()
@@ -88,7 +88,7 @@ struct SparkAdapterTests {
         "--executor-worker", try #require(Binary.workerPath),
       ], in: dir)
     #expect(status == 0, "\(text.suffix(3000))")
-    #expect(text.contains("3 keyed inputs, 1 shared"))
+    #expect(text.contains("3 keyed inputs, 2 shared"))
     try StripePartitionTests.expectSame(world.out.path, dir.path("spark"), "Spark with Stripe, N=4")
   }
 }
