@@ -17,7 +17,7 @@ from collections import Counter
 FINDING_KEY = ["kind", "reason", "store", "chain_key", "user_id"]
 FINDING_EXTRA = ["product_id", "currency", "amount_minor"]
 REVENUE = ["day", "store", "product_id", "currency", "charges", "gross_minor", "tax_minor", "refunds_minor",
-           "refund_count"]
+           "refund_count", "disputed_minor", "dispute_fees_minor"]
 TIEOUT = ["store", "order_id", "month", "product_id", "currency", "sales_item_minor", "earnings_charge_minor",
           "estimated_fee_minor", "actual_fee_minor", "status"]
 SHOW = 20

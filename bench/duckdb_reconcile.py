@@ -214,6 +214,7 @@ CREATE TABLE schains(store VARCHAR, chain_key VARCHAR, production BOOLEAN, curre
 CREATE TABLE s_alias(alias VARCHAR, chain_key VARCHAR);
 CREATE TABLE s_feed(kind VARCHAR, id VARCHAR, charge_id VARCHAR, amount BIGINT, currency VARCHAR, at_ms BIGINT,
                     product VARCHAR, live BOOLEAN);
+CREATE TABLE s_disp(at_ms BIGINT, product VARCHAR, currency VARCHAR, disputed BIGINT, fee BIGINT);
 """)
         return
     key = sql_str(cfg.stripe_user_key)
@@ -463,10 +464,22 @@ SELECT 'stripe', CASE WHEN cat = 'charge' THEN coalesce(nullif(charge_id, ''), i
        strftime(epoch_ms(at_ms), '%Y-%m'), '', currency, NULL, gross, NULL, fee, 'missing_in_feed'
 FROM s_tied WHERE line IS NULL;
 """)
+        add("stripe disputes", f"""
+CREATE TABLE s_disp AS  -- the report's dispute rows as of T under their live charge's product (docs/tieout.md)
+SELECT r.at_ms, f.product, f.currency, -r.gross AS disputed, r.fee
+FROM s_bal r
+JOIN (SELECT charge_id, any_value(product) AS product, any_value(currency) AS currency FROM s_feed
+      WHERE kind = 'charge' AND charge_id <> '' AND live GROUP BY charge_id) f
+  ON f.charge_id = coalesce(nullif(r.charge_id, ''),
+                            CASE WHEN starts_with(r.source_id, 'ch_') OR starts_with(r.source_id, 'py_')
+                                 THEN r.source_id END)
+WHERE r.at_ms <= {T} AND r.cat IN ('dispute', 'dispute_reversal') AND r.currency = f.currency;
+""")
     else:
         add("no stripe reports", "CREATE TABLE s_tie(store VARCHAR, order_id VARCHAR, month VARCHAR, product_id VARCHAR, "
             "currency VARCHAR, sales_item_minor BIGINT, earnings_charge_minor BIGINT, estimated_fee_minor BIGINT, "
-            "actual_fee_minor BIGINT, status VARCHAR)")
+            "actual_fee_minor BIGINT, status VARCHAR);"
+            "CREATE TABLE s_disp(at_ms BIGINT, product VARCHAR, currency VARCHAR, disputed BIGINT, fee BIGINT)")
 
 
 def build_sql(cfg):
@@ -1118,7 +1131,7 @@ WITH play_money AS (  -- Play chains that move money: not a license tester's, no
   SELECT chain_key FROM pchains WHERE production AND NOT pending
 ), parts AS (
   SELECT {day('at_ms')} AS day, 'app_store' AS store, product, currency, 1 AS charges, amount AS gross, 0 AS tax,
-         0 AS refunds, 0 AS refund_count
+         0 AS refunds, 0 AS refund_count, 0 AS disputed, 0 AS dispute_fees
   FROM ap WHERE prod AND NOT family AND amount > 0
   UNION ALL
   SELECT {day('revoked_at')}, 'app_store', product, currency, 0, 0, 0,
@@ -1127,24 +1140,27 @@ WITH play_money AS (  -- Play chains that move money: not a license tester's, no
              WHEN 2 * ((amount * rev_pct) % 100000) > 100000 THEN 1
              WHEN 2 * ((amount * rev_pct) % 100000) < 100000 THEN 0
              ELSE ((amount * rev_pct) // 100000) % 2 END
-         ELSE amount END, 1
+         ELSE amount END, 1, 0, 0
   FROM ap WHERE prod AND NOT family AND amount > 0 AND revoked AND rev_type IS DISTINCT FROM 'FAMILY_REVOKE'
     AND NOT (upgraded AND rev_type IS NULL AND rev_reason IS NULL)
   UNION ALL
   SELECT {day('p.at_ms')}, 'play', p.product, p.currency, CASE WHEN p.is_refund THEN 0 ELSE 1 END,
          CASE WHEN p.is_refund THEN 0 ELSE p.amount END, CASE WHEN p.is_refund THEN 0 ELSE p.tax END,
-         CASE WHEN p.is_refund THEN p.amount ELSE 0 END, CASE WHEN p.is_refund THEN 1 ELSE 0 END
+         CASE WHEN p.is_refund THEN p.amount ELSE 0 END, CASE WHEN p.is_refund THEN 1 ELSE 0 END, 0, 0
   FROM pp p SEMI JOIN play_money m ON m.chain_key = p.chain_key
   WHERE p.is_refund OR p.amount > 0
   UNION ALL
-  SELECT {day('at_ms')}, 'stripe', product, currency, 1, amount, coalesce(tax, 0), 0, 0 FROM sp
+  SELECT {day('at_ms')}, 'stripe', product, currency, 1, amount, coalesce(tax, 0), 0, 0, 0, 0 FROM sp
   WHERE prod AND amount > 0
   UNION ALL
-  SELECT {day('back_at')}, 'stripe', product, currency, 0, 0, 0, back_amount, 1 FROM sp
+  SELECT {day('back_at')}, 'stripe', product, currency, 0, 0, 0, back_amount, 1, 0, 0 FROM sp
   WHERE prod AND amount > 0 AND back_at <= {T}
+  UNION ALL
+  SELECT {day('at_ms')}, 'stripe', product, currency, 0, 0, 0, 0, 0, disputed, fee FROM s_disp
 )
 SELECT day, store, product AS product_id, currency, sum(charges) AS charges, sum(gross) AS gross_minor,
-       sum(tax) AS tax_minor, sum(refunds) AS refunds_minor, sum(refund_count) AS refund_count
+       sum(tax) AS tax_minor, sum(refunds) AS refunds_minor, sum(refund_count) AS refund_count,
+       sum(disputed) AS disputed_minor, sum(dispute_fees) AS dispute_fees_minor
 FROM parts GROUP BY day, store, product, currency
 """)
     return steps

@@ -26,6 +26,13 @@ package struct RevenueRow: Sendable, Equatable {
   package var proceedsMinor: Int64 = 0
   /// Where ``proceedsMinor`` comes from: the least settled source of any of the row's charges.
   package var proceedsSource: ProceedsSource = .estimated
+  /// Stripe: what disputes took from the balance that day, less what won disputes reinstated, in minor
+  /// units of ``currency`` (positive when money went out): Stripe's `dispute` and `dispute_reversal`
+  /// balance rows (docs/tieout.md#disputes-in-revenuecsv). 0 for the stores, which have no disputes.
+  package var disputedMinor: Int64 = 0
+  /// Stripe: the dispute fees of those rows (positive when Stripe kept a fee, negative when it returned
+  /// one). 0 for the stores.
+  package var disputeFeesMinor: Int64 = 0
   /// Whether a sum of the row did not fit an `Int64`: the run stops with exit 65 rather than write it
   /// (docs/inputs.md#amounts-beyond-the-bound). Never written.
   package var overflowed = false

@@ -140,6 +140,8 @@ extension RunPartial {
       m.refundCount = Int(try sum(Int64(m.refundCount), Int64(r.refundCount), what))
       m.proceedsMinor = try sum(m.proceedsMinor, r.proceedsMinor, what)
       m.proceedsSource = max(m.proceedsSource, r.proceedsSource)
+      m.disputedMinor = try sum(m.disputedMinor, r.disputedMinor, what)
+      m.disputeFeesMinor = try sum(m.disputeFeesMinor, r.disputeFeesMinor, what)
       table[key] = m
     }
     return table.values.sorted { a, b in

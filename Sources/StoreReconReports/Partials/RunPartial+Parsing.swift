@@ -151,6 +151,8 @@ extension PartialFields {
     let source = try text(11)
     guard let s = ProceedsSource(rawValue: source) else { throw error("unknown proceeds source '\(source)'") }
     r.proceedsSource = s
+    r.disputedMinor = try int64(12)
+    r.disputeFeesMinor = try int64(13)
     return r
   }
 

@@ -84,7 +84,8 @@ extension RunPartial {
       out.line([
         "R", r.day.description, r.store.rawValue, r.productId, r.currency.code, String(r.charges),
         String(r.grossMinor), String(r.taxMinor), String(r.refundsMinor), String(r.refundCount),
-        String(r.proceedsMinor), r.proceedsSource.rawValue,
+        String(r.proceedsMinor), r.proceedsSource.rawValue, String(r.disputedMinor),
+        String(r.disputeFeesMinor),
       ])
     }
     for fields in recognitionLines() { out.line(fields) }

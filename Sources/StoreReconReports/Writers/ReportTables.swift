@@ -27,19 +27,19 @@ package enum ReportTables {
     return csv.bytes
   }
 
-  /// `revenue.csv`; `proceeds_minor` and `proceeds_source` (`settled`, `reported`, `estimated`) come
-  /// after the columns it had before them.
+  /// `revenue.csv`; `proceeds_minor` and `proceeds_source` (`settled`, `reported`, `estimated`), then
+  /// Stripe's `disputed_minor` and `dispute_fees_minor`, come after the columns it had before them.
   package static func revenueCSV(_ rows: [RevenueRow]) -> [UInt8] {
     var csv = CSVWriter(header: [
       "day", "store", "product_id", "currency", "charges", "gross_minor", "tax_minor", "refunds_minor",
-      "refund_count", "proceeds_minor", "proceeds_source",
+      "refund_count", "proceeds_minor", "proceeds_source", "disputed_minor", "dispute_fees_minor",
     ])
     for r in rows {
       csv.row([
         r.day.description, r.store.rawValue, r.productId, r.currency.code, String(r.charges),
         String(r.grossMinor),
         String(r.taxMinor), String(r.refundsMinor), String(r.refundCount), String(r.proceedsMinor),
-        r.proceedsSource.rawValue,
+        r.proceedsSource.rawValue, String(r.disputedMinor), String(r.disputeFeesMinor),
       ])
     }
     return csv.bytes

@@ -43,7 +43,11 @@ extension ReconciliationRun {
       }
       return overflowed ? what : nil
     }
-    for r in outcome.revenue { add(r.currency, r.grossMinor, r.taxMinor, r.refundsMinor, r.proceedsMinor) }
+    for r in outcome.revenue {
+      add(
+        r.currency, r.grossMinor, r.taxMinor, r.refundsMinor, r.proceedsMinor, r.disputedMinor,
+        r.disputeFeesMinor)
+    }
     if let what = check("revenue") { return what }
     for (cell, a) in outcome.recognition.cells { add(cell.currency, a.billed, a.refunded, a.recognized) }
     if let what = check("revenue recognition") { return what }

@@ -481,7 +481,7 @@ package enum ReconciliationRun {
 
   /// The tie-out beside the reports' look-ups (revenue's proceeds and the readout's settled ones,
   /// built once) and the revenue rows, each building its tables from the reports on one core; then the
-  /// revenue rows' proceeds.
+  /// revenue rows' proceeds and Stripe's disputes.
   static func tieOutAndRevenue(_ setup: Setup, _ inputs: Inputs, ledger: Ledger, settings: TieOutSettings)
     -> (TieOut, SettledProceeds, [RevenueRow])
   {
@@ -497,7 +497,10 @@ package enum ReconciliationRun {
     let revenue = RevenueProceeds.apply(
       rows, ledger: ledger, reports: inputs.storeReports, settings: settings, lookups: settled,
       dayOf: { calendar.day(of: $0) })
-    return (tieOut, settled, revenue)
+    let disputed = RevenueDisputes.apply(
+      revenue, feed: inputs.stripeFeed, report: inputs.storeReports.stripeBalance, asOf: ledger.asOf,
+      dayOf: { calendar.day(of: $0) })
+    return (tieOut, settled, disputed)
   }
 
   /// How long each step of a phase took, for the progress line.

@@ -17,6 +17,9 @@ extension ReconciliationWorkbook {
     var proceeds: Int64 = 0
     /// The least settled source of the month's rows (`estimated` when any day's is).
     var proceedsSource = ProceedsSource.settled
+    /// Stripe's disputes: the money they took (less what won ones reinstated) and their fees.
+    var disputed: Int64 = 0
+    var disputeFees: Int64 = 0
   }
 
   /// The line under the Revenue sheet's table: where the daily detail is.
@@ -42,6 +45,8 @@ extension ReconciliationWorkbook {
       m.tax = try add(m.tax, r.taxMinor, what, path: path)
       m.refunds = try add(m.refunds, r.refundsMinor, what, path: path)
       m.proceeds = try add(m.proceeds, r.proceedsMinor, what, path: path)
+      m.disputed = try add(m.disputed, r.disputedMinor, what, path: path)
+      m.disputeFees = try add(m.disputeFees, r.disputeFeesMinor, what, path: path)
       m.charges += r.charges
       m.refundCount += r.refundCount
       m.proceedsSource = max(m.proceedsSource, r.proceedsSource)
@@ -60,7 +65,7 @@ extension ReconciliationWorkbook {
     let months = try revenueMonths(revenue, path: workbook.displayPath)
     let header = [
       "month", "store", "product_id", "currency", "gross", "tax", "refunds", "charges", "refund_count",
-      "proceeds", "proceeds_source",
+      "proceeds", "proceeds_source", "disputed", "dispute_fees",
     ]
     let sheets = try workbook.writeTable(
       name: "Revenue", header: header, rowCount: months.count, rowLimit: rowLimit
@@ -71,7 +76,8 @@ extension ReconciliationWorkbook {
         .money(minor: m.gross, currency: m.currency), .money(minor: m.tax, currency: m.currency),
         .money(minor: m.refunds, currency: m.currency), .integer(Int64(m.charges)),
         .integer(Int64(m.refundCount)), .money(minor: m.proceeds, currency: m.currency),
-        .text(m.proceedsSource.rawValue),
+        .text(m.proceedsSource.rawValue), .money(minor: m.disputed, currency: m.currency),
+        .money(minor: m.disputeFees, currency: m.currency),
       ]
     }
     if let last = sheets.last {

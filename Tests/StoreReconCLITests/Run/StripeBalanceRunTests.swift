@@ -152,6 +152,48 @@ import StoreReconTestSupport
     #expect(payouts.contains("stripe,po_1,2026-11-30,payout,"))
   }
 
+  /// Stripe's dispute rows are revenue.csv's `disputed_minor` and `dispute_fees_minor` on their days,
+  /// under their charge's product (docs/tieout.md#disputes-in-revenuecsv).
+  @Test func disputeRowsAreRevenueColumnsOfTheirOwn() throws {
+    let world = try StripeWorld(shape: .basil)
+    defer { world.remove() }
+    try Self.configure(world)
+    let lost = StripeWorld.id("ch", "dispute0")
+    let won = StripeWorld.id("ch", "canceled0")
+    func row(
+      _ id: String, _ day: Int, _ gross: String, _ fee: String, _ net: String, _ category: String,
+      _ charge: String
+    ) -> String {
+      "\(id),\(Self.time(Int(StripeWorld.at(11, day)))),usd,\(gross),\(fee),\(net),\(category),du_\(id),"
+        + "\(charge),,po_1,2026-11-30 00:00:00"
+    }
+    let disputes = [
+      row("txn_d1", 20, "-9.99", "15.00", "-24.99", "dispute", lost),
+      row("txn_d2", 21, "-9.99", "15.00", "-24.99", "dispute", won),
+      row("txn_d3", 24, "9.99", "-15.00", "24.99", "dispute_reversal", won),
+      row("txn_d4", 21, "-5.00", "15.00", "-20.00", "dispute", "ch_notinfeed"),
+    ]
+    try Self.write(world, "balance.csv", try Self.report(world) + disputes.joined(separator: "\n") + "\n")
+    let result = try world.run()
+    #expect([0, 1, 3].contains(result.status), "\(result.stderr)")
+    let lines = try world.file("revenue.csv").split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+    #expect(Array(lines[0].suffix(2)) == ["disputed_minor", "dispute_fees_minor"])
+    func disputed(_ day: Int) -> [String] {
+      lines.filter { $0[0] == "2026-11-\(day)" && $0[1] == "stripe" && ($0[11] != "0" || $0[12] != "0") }
+        .map { "\($0[2]) \($0[3]) \($0[11]) \($0[12])" }
+    }
+    #expect(disputed(20) == ["pro_monthly USD 999 1500"])
+    // A charge the feed does not hold is left out.
+    #expect(disputed(21) == ["pro_monthly USD 999 1500"])
+    // The won dispute's reversal: a day without charges gets a row of its own.
+    #expect(disputed(24) == ["pro_monthly USD -999 -1500"])
+    #expect(lines.contains { $0[0] == "2026-11-24" && $0[1] == "stripe" && $0[4] == "0" && $0[11] == "-999" })
+    // The App Store and Play have no disputes; no other Stripe day has any.
+    #expect(lines.dropFirst().filter { $0[11] != "0" || $0[12] != "0" }.count == 3)
+  }
+
   @Test func aRowWithTooManyDecimalsIsRejectedAndARepeatedReportCountsOnce() throws {
     let world = try StripeWorld(shape: .basil)
     defer { world.remove() }

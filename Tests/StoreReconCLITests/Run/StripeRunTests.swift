@@ -89,12 +89,12 @@ extension StripeRunTests {
     _ = try world.run()
     let revenue = try world.file("revenue.csv").split(separator: "\n").map(String.init)
     // ISK 129900 in Stripe's units is 1299 króna; 2.9 % of it is 37.67, rounded half-even once: 38.
-    #expect(revenue.contains("2026-11-12,stripe,pro_monthly,ISK,1,1299,0,0,0,1261,estimated"))
+    #expect(revenue.contains("2026-11-12,stripe,pro_monthly,ISK,1,1299,0,0,0,1261,estimated,0,0"))
     // The partial refund (300 króna) takes back its share of the proceeds and leaves the chain alone.
-    #expect(revenue.contains("2026-11-14,stripe,pro_monthly,ISK,0,0,0,300,1,-291,estimated"))
-    #expect(revenue.contains("2026-11-05,stripe,pro_monthly,JPY,1,1500,0,0,0,1456,estimated"))
+    #expect(revenue.contains("2026-11-14,stripe,pro_monthly,ISK,0,0,0,300,1,-291,estimated,0,0"))
+    #expect(revenue.contains("2026-11-05,stripe,pro_monthly,JPY,1,1500,0,0,0,1456,estimated,0,0"))
     // A full refund and a lost dispute each return the whole charge, once.
-    #expect(revenue.contains("2026-11-20,stripe,pro_monthly,USD,0,0,0,999,1,-970,estimated"))
+    #expect(revenue.contains("2026-11-20,stripe,pro_monthly,USD,0,0,0,999,1,-970,estimated,0,0"))
     // Test mode moves no money; the trial and the open invoices charge nothing: 12 paid live invoices
     // (the unpaid subscription's one paid period included).
     let stripeCharges = revenue.filter { $0.contains(",stripe,") }.compactMap {

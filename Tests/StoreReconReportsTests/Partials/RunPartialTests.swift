@@ -25,6 +25,8 @@ import StoreReconPlatform
     r.grossMinor = 998
     r.proceedsMinor = 700 + Int64(i)
     r.proceedsSource = i == 0 ? .settled : .estimated
+    r.disputedMinor = 500 + Int64(i)
+    r.disputeFeesMinor = 1500
     p.revenue = [r]
     var c = CountsRow(store: .play, productId: "pro")
     c.chainsPaidThrough = 3
@@ -112,6 +114,8 @@ import StoreReconPlatform
     #expect(merged.revenue.count == 1)
     #expect(merged.revenue[0].charges == 4)
     #expect(merged.revenue[0].proceedsMinor == 1401)
+    #expect(merged.revenue[0].disputedMinor == 1001)
+    #expect(merged.revenue[0].disputeFeesMinor == 3000)
     #expect(merged.revenue[0].proceedsSource == .estimated)
     #expect(merged.counts[0].chainsPaidThrough == 6)
     #expect(merged.playUnits == ["pro": 4])

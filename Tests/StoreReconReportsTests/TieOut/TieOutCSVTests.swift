@@ -118,12 +118,18 @@ struct TieOutCSVTests {
     estimated.charges = 1
     estimated.grossMinor = 4900
     estimated.proceedsMinor = 4165
+    var disputed = RevenueRow(
+      day: CivilDate(year: 2026, month: 9, day: 3), store: .stripe, productId: "pro.monthly",
+      currency: TieOutFixture.usd)
+    disputed.disputedMinor = 999
+    disputed.disputeFeesMinor = 1500
     #expect(
-      Self.text(ReportTables.revenueCSV([settled, estimated])) == """
+      Self.text(ReportTables.revenueCSV([settled, estimated, disputed])) == """
         day,store,product_id,currency,charges,gross_minor,tax_minor,refunds_minor,refund_count,\
-        proceeds_minor,proceeds_source
-        2026-09-03,play,pro.monthly,USD,2,1998,160,999,1,849,settled
-        2026-09-03,app_store,pro.yearly,JPY,1,4900,0,0,0,4165,estimated
+        proceeds_minor,proceeds_source,disputed_minor,dispute_fees_minor
+        2026-09-03,play,pro.monthly,USD,2,1998,160,999,1,849,settled,0,0
+        2026-09-03,app_store,pro.yearly,JPY,1,4900,0,0,0,4165,estimated,0,0
+        2026-09-03,stripe,pro.monthly,USD,0,0,0,0,0,0,estimated,999,1500
 
         """)
   }

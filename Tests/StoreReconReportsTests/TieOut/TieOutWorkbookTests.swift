@@ -95,11 +95,12 @@ import StoreReconTestSupport
     #expect(summary.contains(["apple_financial", "USD", "20.97", "1"]))
     #expect(summary.contains(["play_earnings", "EUR", "6.99", "2"]))
     let revenue = try XLSXPackage.rows(try package.sheet("Revenue"), strings: strings)
-    #expect(Array(revenue[0].suffix(2)) == ["proceeds", "proceeds_source"])
+    #expect(
+      Array(revenue[0].suffix(4)) == ["proceeds", "proceeds_source", "disputed", "dispute_fees"])
     // Per month: JPY, then USD, whose settled day and estimated day make an estimated month (the
-    // least settled of its days).
-    #expect(Array(revenue[1].suffix(2)) == ["0", "estimated"])
-    #expect(Array(revenue[2].suffix(2)) == ["8.49", "estimated"])
+    // least settled of its days); no disputes in the stores' rows.
+    #expect(Array(revenue[1].suffix(4)) == ["0", "estimated", "0", "0"])
+    #expect(Array(revenue[2].suffix(4)) == ["8.49", "estimated", "0", "0"])
     let counts = try XLSXPackage.rows(try package.sheet("Counts"), strings: strings)
     #expect(
       counts == [

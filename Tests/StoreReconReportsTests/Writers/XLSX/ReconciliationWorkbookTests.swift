@@ -205,7 +205,7 @@ import StoreReconTestSupport
       #expect(revenue.cells[ref]?.type == nil && revenue.cells[ref]?.value == value, "\(ref)")
       #expect(styles.formatCode(style: revenue.cells[ref]?.style ?? -1) == format, "\(ref)")
     }
-    #expect(revenue.frozenRows == 1 && revenue.autofilter == "A1:K3")
+    #expect(revenue.frozenRows == 1 && revenue.autofilter == "A1:M3")
     #expect(text("A1") == "month" && text("A2") == "2026-11")
     money("E2", "1400", "#,##0")
     #expect(text("D3") == "USD")
@@ -252,7 +252,7 @@ import StoreReconTestSupport
     var months: [String] = []
     for name in ["Revenue", "Revenue (2)", "Revenue (3)"] {
       let sheet = try package.sheet(name)
-      #expect(sheet.frozenRows == 1 && sheet.autofilter?.hasPrefix("A1:K") == true, "\(name)")
+      #expect(sheet.frozenRows == 1 && sheet.autofilter?.hasPrefix("A1:M") == true, "\(name)")
       for row in 2...sheet.rowCount {
         months.append(XLSXPackage.text(sheet.cells["A\(row)"], strings: strings) ?? "?")
       }
