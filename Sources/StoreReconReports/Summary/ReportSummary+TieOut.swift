@@ -106,8 +106,9 @@ extension ReportSummary {
   /// difference, which need not name each currency), else each amount with its code.
   static func moneyText(_ list: [Money]) -> String {
     if list.isEmpty { return "—" }
-    if list.allSatisfy({ $0.minor == 0 }) { return "0" }
-    return list.map(Grouped.money).joined(separator: ", ")
+    let nonZero = list.filter { $0.minor != 0 }
+    if nonZero.isEmpty { return "0" }
+    return nonZero.map(Grouped.money).joined(separator: ", ")
   }
 
   var tieOutSection: SummarySection {
@@ -218,14 +219,40 @@ extension ReportSummary {
         p.kind.rawValue, p.currency.code, Grouped.amount(p.amountMinor, p.currency), Grouped.count(p.rows),
       ])
     }
+    for (currency, total) in stripePayoutTotals {
+      table.rows.append([
+        "stripe_balance", currency.code, Grouped.amount(total.amount, currency), Grouped.count(total.rows),
+      ])
+    }
     return SummarySection(
       title: "Payouts",
       blocks: [
         .paragraph(
-          "What the settlement reports pay out per payout currency: Play earnings Σ Amount (Merchant Currency), fees and taxes included; Apple Financial reports Σ Extended Partner Share per Partner Share Currency."
+          "What the settlement reports pay out per payout currency: Play earnings Σ Amount (Merchant Currency), fees and taxes included; Apple Financial reports Σ Extended Partner Share per Partner Share Currency; Stripe's balance report Σ net of the balance transactions its payouts pay out (automatic_payout_id)."
         ),
-        .table(table),
+        // Stripe pays out in each balance currency: past a few rows the table folds, as the other
+        // secondary tables do.
+        table.rows.count > 3
+          ? .folded("Per report and payout currency (\(Grouped.count(table.rows.count)) rows)", table)
+          : .table(table),
       ] + payoutLinesBlocks)
+  }
+
+  /// Stripe's payouts of payouts.csv summed per payout currency (what each pays, and the balance report
+  /// rows behind it), in currency order; a currency whose sum overflows is left out (the run stops on it
+  /// before the summary).
+  var stripePayoutTotals: [(Currency, (amount: Int64, rows: Int))] {
+    var sums: [Currency: (amount: Int64, rows: Int)] = [:]
+    var overflowed: Set<Currency> = []
+    for p in facts.payoutLines where p.store == .stripe && p.kind == .payout {
+      var sum = sums[p.payoutCurrency] ?? (0, 0)
+      var o = false
+      sum.amount.add(p.payoutMinor, overflow: &o)
+      if o { overflowed.insert(p.payoutCurrency) }
+      sum.rows += p.rows
+      sums[p.payoutCurrency] = sum
+    }
+    return sums.keys.sorted().filter { !overflowed.contains($0) }.map { ($0, sums[$0] ?? (0, 0)) }
   }
 
   /// Each payout of payouts.csv, folded under one line: store, payout, what it pays, and how many of its

@@ -110,7 +110,7 @@ struct TieOutSummaryTests {
       ])
     #expect(
       Self.section(text, "Payouts") == [
-        "What the settlement reports pay out per payout currency: Play earnings Σ Amount (Merchant Currency), fees and taxes included; Apple Financial reports Σ Extended Partner Share per Partner Share Currency.",
+        "What the settlement reports pay out per payout currency: Play earnings Σ Amount (Merchant Currency), fees and taxes included; Apple Financial reports Σ Extended Partner Share per Partner Share Currency; Stripe's balance report Σ net of the balance transactions its payouts pay out (automatic_payout_id).",
         "  report           currency  payout  rows",
         "  apple_financial  USD        20.97     1",
         "  play_earnings    EUR         6.99     2",
@@ -144,6 +144,47 @@ struct TieOutSummaryTests {
     // Sections in order: revenue, tie-out, payouts, price tests, then the inputs.
     let titles = summary.sections.map(\.title)
     #expect(Array(titles.suffix(5)) == ["Revenue", "Tie-out", "Payouts", "Price tests", "Inputs"])
+  }
+
+  /// A money cell lists the currencies whose difference is not zero only; all zero is `0`, none `—`.
+  @Test func zeroAmountsAreLeftOutOfAMoneyCell() {
+    let usd = Currency.named("USD")!
+    let chf = Currency.named("CHF")!
+    let jpy = Currency.named("JPY")!
+    #expect(
+      ReportSummary.moneyText([Money(minor: 0, currency: chf), Money(minor: 0, currency: jpy)]) == "0")
+    #expect(
+      ReportSummary.moneyText([
+        Money(minor: 0, currency: chf), Money(minor: 0, currency: jpy), Money(minor: 2, currency: usd),
+      ]) == "0.02 USD")
+    #expect(ReportSummary.moneyText([]) == "—")
+  }
+
+  /// Stripe's payouts are rows of the Payouts table beside Play's and Apple's: per payout currency, what
+  /// they pay and the balance report rows behind them (regions and other lines left out).
+  @Test func stripePayoutsAreRowsOfThePayoutsTable() {
+    let usd = Currency.named("USD")!
+    let eur = Currency.named("EUR")!
+    func line(_ id: String, _ currency: Currency, _ minor: Int64, rows: Int) -> PayoutLine {
+      var l = PayoutLine(
+        store: .stripe, payoutId: id, period: "2026-11-03", kind: .payout, currency: currency,
+        netMinor: minor,
+        payoutCurrency: currency, payoutMinor: minor, source: "stripe_balance")
+      l.rows = rows
+      return l
+    }
+    var facts = Self.facts(tieOut: TieOutFixture.tieOut, payouts: Self.payouts)
+    facts.payoutLines = [
+      line("po_2", usd, 20_000, rows: 5), line("po_1", usd, 1_234, rows: 2), line("po_3", eur, 999, rows: 1),
+    ]
+    let rows = Self.section(ReportSummary.build(facts).unwrappedText, "Payouts").filter {
+      $0.hasPrefix("  stripe_balance")
+    }
+    #expect(
+      rows == [
+        "  stripe_balance   EUR         9.99     1",
+        "  stripe_balance   USD       212.34     7",
+      ])
   }
 
   @Test func withoutStoreReports() {
