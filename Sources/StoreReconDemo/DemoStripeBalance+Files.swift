@@ -52,6 +52,15 @@ extension DemoStripeBalance {
       case .feeOffByOne: report[i].fee += 1
       }
     }
+    var planted = Set<Int>()
+    for j in 0..<wanted { planted.insert(candidates[(2 * j + 1) * candidates.count / (2 * wanted)]) }
+    if let i = candidates.first(where: { !planted.contains($0) && sorted[$0].currency.code == "EUR" }),
+      let usd = Currency.named("USD")
+    {
+      report[i].balance = (
+        usd, DemoStripeBalance.atRate(report[i].gross), DemoStripeBalance.atRate(report[i].fee)
+      )
+    }
     report = report.indices.filter { !dropped.contains($0) }.map { report[$0] }
     report.sort { ($0.at, $0.txn) < ($1.at, $1.txn) }
     let orders = truth(feed: sorted.filter { $0.category != "dispute" }, report: report)
@@ -99,6 +108,15 @@ extension DemoStripeBalance {
     return out.sorted()
   }
 
+  /// `minor` at the control's rate of 1.1 (one EUR is 1.1 USD; both have two digits), half-even.
+  static func atRate(_ minor: Int64) -> Int64 {
+    let tenths = minor * 11
+    var quotient = tenths / 10
+    let remainder = tenths % 10
+    if remainder > 5 || (remainder == 5 && quotient % 2 != 0) { quotient += 1 }
+    return quotient
+  }
+
   /// Writes one file per month of the report (a month without rows: none). Returns the paths.
   func write(_ report: [Row], into directory: String) throws -> [String] {
     var payouts: [String: String] = [:]
@@ -115,20 +133,25 @@ extension DemoStripeBalance {
       for row in rows {
         var payout = ""
         var payoutAt = ""
+        let c = row.balance?.currency ?? row.currency
+        let gross = row.balance?.gross ?? row.gross
+        let fee = row.balance?.fee ?? row.fee
         if next.startUTC <= t {
-          let key = "\(month) \(row.currency.code)"
+          let key = "\(month) \(c.code)"
           if payouts[key] == nil { payouts[key] = DemoStripePlants.id("po", &rng) }
           payout = payouts[key] ?? ""
           payoutAt = DemoStripeBalance.time(next.startUTC.adding(days: 2))
         }
-        let c = row.currency
-        let fields = [
-          row.txn, DemoStripeBalance.time(row.at), DemoStripeBalance.time(row.at.adding(days: 2)),
-          c.code.lowercased(), c.format(row.gross), c.format(row.fee), c.format(row.gross - row.fee),
-          row.category,
-          row.source, row.category == "charge" ? "Subscription update" : "", "", "",
-          payout, payoutAt, row.customer, row.charge, row.intent, row.invoice, row.subscription,
-        ]
+        let facing =
+          row.balance == nil ? ["", ""] : [row.currency.format(row.gross), row.currency.code.lowercased()]
+        let fields =
+          [
+            row.txn, DemoStripeBalance.time(row.at), DemoStripeBalance.time(row.at.adding(days: 2)),
+            c.code.lowercased(), c.format(gross), c.format(fee), c.format(gross - fee), row.category,
+            row.source, row.category == "charge" ? "Subscription update" : "",
+          ] + facing + [
+            payout, payoutAt, row.customer, row.charge, row.intent, row.invoice, row.subscription,
+          ]
         line.reset()
         for (i, field) in fields.enumerated() {
           if i > 0 { line.byte(0x2C) }

@@ -7,7 +7,9 @@ import StoreReconCore
 ///
 /// Planted, `count` of each: a charge left out (`missing_in_report`), a charge the feed lacks
 /// (`missing_in_feed`), a gross off (`amount_differs`), a fee off (`fee_differs`); and, as controls, a
-/// fee one minor unit off (`match`). The truth is worked out back from the rows as written, by the
+/// fee one minor unit off (`match`), and a EUR charge booked in a USD balance at 1.1 USD per EUR, its
+/// charge amount stated as Stripe's itemized report states it (`customer_facing_amount` and
+/// `customer_facing_currency`), which ties out through that amount (`match`). The truth is worked out back from the rows as written, by the
 /// rules of docs/tieout.md#stripe-charges-and-refunds, and checked against the plan.
 struct DemoStripeBalance {
   /// The config's `fees.stripe.bp`.
@@ -31,6 +33,9 @@ struct DemoStripeBalance {
     var customer: String
     /// Of a clean web subscriber's charge without refunds: may carry a planted difference.
     var plantable = false
+    /// Where the balance is kept in another currency than the charge's: the row's gross and fee in
+    /// that currency (the report then states the charge's amount as `customer_facing_amount`).
+    var balance: (currency: Currency, gross: Int64, fee: Int64)?
   }
 
   let t: Instant
