@@ -109,11 +109,12 @@ package enum InputReaders {
     case "app.credentials":
       if rows.credentials.count == 0 { rows.credentials = ledger.packedCredentials() }
       if let source = prepared as? CSVChunkImport.Source<CredentialCSVReader.Packer> {
-        return try CredentialCSVReader().read(source, rejects: rejects, into: &rows.credentials)
+        return try CredentialCSVReader().read(
+          source, rejects: rejects, into: &rows.credentials, keeps: rows.keepsUser)
       }
       return try CredentialCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
-        into: &rows.credentials)
+        into: &rows.credentials, keeps: rows.keepsUser)
     case "fx.rates":
       guard let reporting = input.reporting else {
         throw InputError.malformed(
@@ -137,7 +138,9 @@ package enum InputReaders {
       }
       var credits = rows.credits ?? []
       defer { rows.credits = credits }
-      return try CreditCSVReader().read(source, fileIndex: fileIndex, rejects: rejects) { credits.append($0) }
+      return try CreditCSVReader().read(source, fileIndex: fileIndex, rejects: rejects) {
+        rows.add(credit: $0, to: &credits)
+      }
     default: return try readOtherAppRows(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
     }
   }
@@ -149,11 +152,12 @@ package enum InputReaders {
   ) throws(InputError) -> InputCounts {
     if let source = prepared as? CSVChunkImport.Source<EntitlementCSVReader.Packer> {
       return try EntitlementCSVReader().read(
-        source, fileIndex: fileIndex, rejects: rejects, into: &rows.entitlements, ids: rows.entitlementIds)
+        source, fileIndex: fileIndex, rejects: rejects, into: &rows.entitlements, ids: rows.entitlementIds,
+        keeps: rows.idRowsKeepUser)
     }
     return try EntitlementCSVReader().read(
       path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
-      into: &rows.entitlements, ids: rows.entitlementIds)
+      into: &rows.entitlements, ids: rows.entitlementIds, keeps: rows.idRowsKeepUser)
   }
 
   /// Reads the store's notification history: the lines first, then their JWS decoded on all cores;
@@ -232,13 +236,13 @@ package enum InputReaders {
     guard input.role == "app.credits" else {
       return try GoodwillCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
-      ) { rows.goodwill.append($0) }
+      ) { rows.add(goodwill: $0) }
     }
     var credits = rows.credits ?? []
     defer { rows.credits = credits }
     return try CreditCSVReader().read(
       path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
-    ) { credits.append($0) }
+    ) { rows.add(credit: $0, to: &credits) }
   }
 
   /// Throws when the file of `input` clearly is another kind of input than its role reads (a Sales
