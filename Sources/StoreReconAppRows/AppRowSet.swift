@@ -69,7 +69,9 @@ package struct AppRowSet {
       credits.append(c)
       return
     }
-    if let seen = droppedCredits[c.creditId], (seen.file, seen.line) < (c.origin.file, c.origin.line) { return }
+    if let seen = droppedCredits[c.creditId], (seen.file, seen.line) < (c.origin.file, c.origin.line) {
+      return
+    }
     droppedCredits[c.creditId] = c.origin
   }
 

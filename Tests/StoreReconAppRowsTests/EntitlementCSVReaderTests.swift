@@ -158,8 +158,8 @@ extension EntitlementCSVReaderTests {
     var table = PackedEntitlements()
     let ids = EntitlementIds()
     let counts = try EntitlementCSVReader().read(
-      path: path, displayName: "entitlements.csv", fileIndex: 0, rejects: RejectList(), into: &table, ids: ids,
-      keeps: { $0 == "us" }, chunkBytes: chunkBytes, threads: 2)
+      path: path, displayName: "entitlements.csv", fileIndex: 0, rejects: RejectList(), into: &table,
+      ids: ids, keeps: { $0 == "us" }, chunkBytes: chunkBytes, threads: 2)
     #expect(counts == InputCounts(read: 7, accepted: 7, rejected: 0))
     #expect(table.rows.map(\.entitlementId) == ["e2", "e3"], "only our users' first rows are held")
     #expect(table.rows.allSatisfy { $0.userId == "us" })
