@@ -16,17 +16,19 @@ package enum InputReaders {
     switch input.role {
     case "app_store.transactions":
       read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-        path: input.path, displayName: input.display, settings: input.verifier ?? JWSVerifier(),
+        path: input.path, displayName: input.display,
+        settings: AppStoreTransactionImporter.Settings(
+          verifier: input.verifier ?? JWSVerifier(), window: input.window),
         checksums: true)
     case "play.sales":
       read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
-        path: input.path, displayName: input.display, checksums: true)
+        path: input.path, displayName: input.display, settings: input.window, checksums: true)
     case "play.subscriptions":
       read = JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer>(
-        path: input.path, displayName: input.display, checksums: true)
+        path: input.path, displayName: input.display, settings: input.window, checksums: true)
     case "play.voided":
       read = JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer>(
-        path: input.path, displayName: input.display, checksums: true)
+        path: input.path, displayName: input.display, settings: input.window, checksums: true)
     case "app.entitlements":
       read = CSVChunkImport.Source<EntitlementCSVReader.Packer>(
         path: input.path, displayName: input.display, checksums: true)
@@ -75,23 +77,24 @@ package enum InputReaders {
       packed = try readAppStore(input, rejects: rejects, ledger: ledger, report: &report, prepared: prepared)
     case "play.sales":
       if let source = prepared as? CSVChunkImport.Source<PlaySalesReportImporter.Packer> {
-        packed = try PlaySalesReportImporter().read(source, rejects: rejects, into: ledger)
+        packed = try PlaySalesReportImporter(window: input.window).read(
+          source, rejects: rejects, into: ledger)
       } else {
-        packed = try PlaySalesReportImporter().read(
+        packed = try PlaySalesReportImporter(window: input.window).read(
           path: input.path, displayName: input.display, rejects: rejects, into: ledger)
       }
     case "play.subscriptions":
       if let source = prepared as? JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer> {
         packed = try source.consume(rejects: rejects, into: ledger)
       } else {
-        packed = try PlaySubscriptionImporter().read(
+        packed = try PlaySubscriptionImporter(window: input.window).read(
           path: input.path, displayName: input.display, rejects: rejects, into: ledger)
       }
     case "play.voided":
       if let source = prepared as? JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer> {
         packed = try source.consume(rejects: rejects, into: ledger)
       } else {
-        packed = try PlayVoidedPurchaseImporter().read(
+        packed = try PlayVoidedPurchaseImporter(window: input.window).read(
           path: input.path, displayName: input.display, rejects: rejects, into: ledger)
       }
     default: packed = nil
@@ -166,6 +169,7 @@ package enum InputReaders {
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet
   ) throws(InputError) -> InputCounts {
     let verifier = input.verifier ?? JWSVerifier()
+    let window = input.window
     // Decoded a batch of lines at a time, on all cores: the history is never held whole.
     var lines: [(String, Origin)] = []
     var delta = InputCounts()
@@ -173,7 +177,7 @@ package enum InputReaders {
       ParallelDecode.run(
         lines, counts: &delta, displayName: input.display, rejects: rejects, origin: \.1, raw: \.0,
         makeDecoder: {
-          let decoder = NotificationDecoder(verifier: verifier)
+          let decoder = NotificationDecoder(verifier: verifier, window: window)
           return { (line: (String, Origin)) throws(RowRejection) -> DecodedNotification in
             try decoder.historyEntry(line.0, origin: line.1)
           }
@@ -200,14 +204,16 @@ package enum InputReaders {
   /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with the input's
   /// verifier.
   package static func notificationReader(_ input: ReconciliationRun.PlannedInput) -> NotificationCSVReader {
-    notificationReader(verifier: input.verifier ?? JWSVerifier())
+    notificationReader(verifier: input.verifier ?? JWSVerifier(), window: input.window)
   }
 
   /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with `verifier`
-  /// (the run's, and the fetch's for the purchases the log names).
-  package static func notificationReader(verifier: JWSVerifier) -> NotificationCSVReader {
+  /// (the run's, and the fetch's for the purchases the log names), its times within `window`.
+  package static func notificationReader(verifier: JWSVerifier, window: StoreTimeWindow = .standalone)
+    -> NotificationCSVReader
+  {
     NotificationCSVReader {
-      let decoder = NotificationDecoder(verifier: verifier)
+      let decoder = NotificationDecoder(verifier: verifier, window: window)
       return { (row: NotificationRow) throws(RowRejection) -> DecodedNotification in try decoder.decode(row) }
     }
   }
@@ -295,7 +301,7 @@ package enum InputReaders {
     if let source = prepared as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
       packed = try source.consume(rejects: rejects, into: ledger)
     } else {
-      packed = try AppStoreTransactionImporter(verifier: verifier).read(
+      packed = try AppStoreTransactionImporter(verifier: verifier, window: input.window).read(
         path: input.path, displayName: input.display, rejects: rejects, into: ledger)
     }
     report.signatures =

@@ -88,6 +88,8 @@ package enum ReconciliationRun {
     package var verifier: JWSVerifier?
     /// For `stripe.objects`: the metadata key naming the app's user (`stripe.userMetadataKey`).
     package var stripeUserKey = "app_user_id"
+    /// The span the store readers take timestamps in: T + 10 years, set by ``setUp(_:progress:)``.
+    package var window = StoreTimeWindow.standalone
 
     /// An input of `role` at `path`, named `display`.
     package init(
@@ -156,7 +158,10 @@ package enum ReconciliationRun {
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
     }
     let asOf = calendar.asOf(date)
-    // Store timestamps later than T + 10 years are damage (docs/inputs.md): set before any reader runs.
+    // Store timestamps later than T + 10 years are damage (docs/inputs.md): every reader is handed the
+    // window as a value; the Stripe readers still read it process-wide (issue 31), set before any runs.
+    let window = StoreTimeWindow(asOf: asOf)
+    for index in plan.indices { plan[index].window = window }
     StoreTimeWindow.set(asOf: asOf)
     var setup = Setup(
       config: config, calendar: calendar, date: date, asOf: asOf, out: out, staging: out,
