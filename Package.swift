@@ -18,7 +18,7 @@ import PackageDescription
 //   StoreReconFetch      Core, IO, Settings, CCurl — the stores' APIs over HTTPS (`storerecon fetch`)
 //   StoreReconDemo       Core — the seeded demo world
 //   StoreReconRun        Core, IO, Importers, AppRows, Reports, Settings — every phase of a run; what
-//                        needs libpq, libsqlite3 or libxlsxwriter comes in as an adapter value
+//                        needs libpq, libsqlite3, libxlsxwriter or libcurl comes in as an adapter value
 //   StoreReconCLI        everything — arguments, the adapters, exit codes
 
 // The targets whose inner loops run over every input byte, every ledger record and every credited
@@ -161,7 +161,8 @@ let package = Package(
     .testTarget(
       name: "StoreReconRunTests",
       dependencies: [
-        "StoreReconRun", "StoreReconReports", "StoreReconCore", "StoreReconPlatform", "StoreReconTestSupport",
+        "StoreReconRun", "StoreReconReports", "StoreReconSettings", "StoreReconCore", "StoreReconPlatform",
+        "StoreReconTestSupport",
       ]),
     .testTarget(
       name: "StoreReconMailTests",

@@ -46,18 +46,20 @@ package struct CredentialCSVReader: AppRowReader {
   /// cores for a plain file, with the same rows, rejects and line numbers as ``read(path:displayName:fileIndex:rejects:emit:)``.
   package func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
-    into table: inout PackedCredentials, chunkBytes: Int = CSVChunkImport.chunkSize,
-    threads: Int = Parallel.cores
+    into table: inout PackedCredentials, keeps: ((String) -> Bool)? = nil,
+    chunkBytes: Int = CSVChunkImport.chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
     let schedule = ReadSchedule(workers: threads)
     let source = CSVChunkImport.Source<Packer>(path: path, displayName: displayName, chunkBytes: chunkBytes)
     schedule.add(source)
-    return try read(source, rejects: rejects, into: &table)
+    return try read(source, rejects: rejects, into: &table, keeps: keeps)
   }
 
-  /// Reads one credentials CSV file, chunked by a ``ReadSchedule``, into `table`.
+  /// Reads one credentials CSV file, chunked by a ``ReadSchedule``, into `table`; with `keeps` (a run
+  /// in passes), a row whose user it refuses is left out as it is read.
   package func read(
-    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout PackedCredentials
+    _ source: CSVChunkImport.Source<Packer>, rejects: any RejectSink, into table: inout PackedCredentials,
+    keeps: ((String) -> Bool)? = nil
   )
     throws(InputError) -> InputCounts
   {
@@ -65,7 +67,7 @@ package struct CredentialCSVReader: AppRowReader {
     var packed = PackedCredentials(pool: pool)
     swap(&packed, &table)
     defer { swap(&packed, &table) }
-    packed.reserve(AppRowCSV.estimatedRows(source.path))
+    if keeps == nil { packed.reserve(AppRowCSV.estimatedRows(source.path)) }
     return try source.consume(rejects: rejects) { chunk, _ in
       // Keys and order ids were numbered in the chunk's own pool: renumber them in the table's.
       var map = [UInt32](repeating: UInt32.max, count: chunk.pool.count)
@@ -75,7 +77,7 @@ package struct CredentialCSVReader: AppRowReader {
         if map[local] == UInt32.max { map[local] = chunk.pool.withBytes(id.poolID) { pool.intern($0) } }
         return .pooled(map[local])
       }
-      for r in chunk.rows {
+      for r in chunk.rows where keeps?(r.userId) ?? true {
         packed.append(
           userId: r.userId, key: global(r.key), store: r.store, claimedAt: r.claimedAt,
           linked: global(r.linked),

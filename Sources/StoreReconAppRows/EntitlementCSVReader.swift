@@ -49,21 +49,23 @@ package struct EntitlementCSVReader: AppRowReader {
   /// cores for a plain file, with the same rows, rejects and line numbers as ``read(path:displayName:fileIndex:rejects:emit:)``.
   package func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
-    into table: inout PackedEntitlements, ids: EntitlementIds? = nil,
+    into table: inout PackedEntitlements, ids: EntitlementIds? = nil, keeps: ((String) -> Bool)? = nil,
     chunkBytes: Int = CSVChunkImport.chunkSize,
     threads: Int = Parallel.cores
   ) throws(InputError) -> InputCounts {
     let schedule = ReadSchedule(workers: threads)
     let source = CSVChunkImport.Source<Packer>(path: path, displayName: displayName, chunkBytes: chunkBytes)
     schedule.add(source)
-    return try read(source, fileIndex: fileIndex, rejects: rejects, into: &table, ids: ids)
+    return try read(source, fileIndex: fileIndex, rejects: rejects, into: &table, ids: ids, keeps: keeps)
   }
 
   /// Reads one entitlements CSV file, chunked by a ``ReadSchedule``, into `table`; with `ids`, a row
   /// whose `entitlement_id` was read before is left out and recorded there (docs/contracts.md#one-row-per-id).
+  /// With `keeps` (a run in passes), a row whose user it refuses is left out as it is read, its id
+  /// still recorded in `ids`.
   package func read(
     _ source: CSVChunkImport.Source<Packer>, fileIndex: Int32 = -1, rejects: any RejectSink,
-    into table: inout PackedEntitlements, ids: EntitlementIds? = nil
+    into table: inout PackedEntitlements, ids: EntitlementIds? = nil, keeps: ((String) -> Bool)? = nil
   )
     throws(InputError) -> InputCounts
   {
@@ -72,12 +74,21 @@ package struct EntitlementCSVReader: AppRowReader {
     var rows: [PackedEntitlements.Row] = []
     swap(&rows, &table.rows)
     defer { swap(&rows, &table.rows) }
-    rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(source.path))
+    if keeps == nil { rows.reserveCapacity(rows.count + AppRowCSV.estimatedRows(source.path)) }
     return try source.consume(rejects: rejects) { chunk, linesBefore in
       // Keys and product names were numbered in the chunk's own pools: renumber them in the table's.
       var keys = [UInt32](repeating: UInt32.max, count: chunk.pool.count)
       let names = chunk.products.names.map { products.name($0) }
       for (i, var row) in chunk.rows.enumerated() {
+        let kept = keeps?(row.userId) ?? true
+        if !kept {
+          // Another lineage's row: only its id is recorded (a later row repeating it is left out too).
+          if let ids {
+            let line = Int32(clamping: linesBefore + Int(chunk.lines[i]))
+            ids.recordDropped(id: row.entitlementId, origin: Origin(file: fileIndex, line: line))
+          }
+          continue
+        }
         if row.key.kind == .pooled {
           let local = Int(row.key.poolID)
           if keys[local] == UInt32.max {

@@ -3,16 +3,9 @@ import StoreReconPlatform
 package import StoreReconRun
 
 extension StoreReconCLI {
-  /// What a path names before it is read: a keymap or partials, checked once the arguments are.
-  enum PlannedMode {
-    case whole
-    case partition(PartitionSpec, keymap: String)
-    case merge([String])
-  }
-
   /// `--partition I/N --keymap FILE` for run, the partials for merge; a usage error otherwise.
   static func partitionMode(_ parsed: ParsedOptions, merge: Bool) -> Result<
-    PlannedMode, ParsedOptions.Failure
+    ReconciliationRun.PlannedMode, ParsedOptions.Failure
   > {
     if merge {
       if parsed.values["--partition"] != nil || parsed.values["--keymap"] != nil {
@@ -46,25 +39,6 @@ extension StoreReconCLI {
         return .failure(.init(message: "--partition needs --date and --out"))
       }
       return .success(.partition(spec, keymap: keymap))
-    }
-  }
-
-  /// After a partition's run: where its partial is and the partition's peak RSS; exit 0, or 65 when
-  /// an input was malformed (the partial is written either way).
-  static func partitionWritten(_ result: RunResult) -> Int32 {
-    let megabytes = PeakMemory.residentBytes() / 1_048_576
-    StandardOutput.write("partial written to \(result.outDirectory) (peak RSS \(megabytes) MB)\n")
-    return result.failedInputs.isEmpty ? 0 : RunError.Code.dataError.rawValue
-  }
-
-  /// Reads the keymap or the partials the mode names.
-  static func resolved(_ mode: PlannedMode) throws(RunError) -> RunMode {
-    switch mode {
-    case .whole: return .whole
-    case .partition(let spec, let path):
-      let (keymap, digest) = try ReconciliationRun.readKeymap(path)
-      return .partition(spec, keymap, digest: digest)
-    case .merge(let paths): return .merge(try ReconciliationRun.readPartials(paths))
     }
   }
 

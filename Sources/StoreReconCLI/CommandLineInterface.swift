@@ -114,7 +114,7 @@ package enum StoreReconCLI {
     if dryRun && !mail { return usageError("--dry-run needs --mail", usage: usage) }
     let mailIncomplete = parsed.flags.contains("--mail-incomplete")
     if mailIncomplete && !mail { return usageError("--mail-incomplete needs --mail", usage: usage) }
-    let mode: PlannedMode
+    let mode: ReconciliationRun.PlannedMode
     switch partitionMode(parsed, merge: merge) {
     case .success(let m): mode = m
     case .failure(let failure): return usageError(failure.message, usage: usage)
@@ -142,39 +142,37 @@ package enum StoreReconCLI {
     case .failure(let failure): return usageError(failure.message, usage: usage)
     }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
+    var request = ReconciliationRun.Request(
+      configPath: config, date: date, outDirectory: parsed.values["--out"],
+      database: parsed.values["--database"], queriesDirectory: parsed.values["--queries"],
+      history: !parsed.flags.contains("--no-history"),
+      lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"),
+      allowDamaged: parsed.flags.contains("--allow-damaged"))
+    request.memoryBytes = memory
+    var command = ReconciliationRun.Command(request: request, planned: mode)
+    if mail { command.mail = .init(dryRun: dryRun, mailIncomplete: mailIncomplete) }
+    command.requireComplete = parsed.flags.contains("--require-complete")
     do throws(RunError) {
-      var settings: MailSettings?
-      if mail {
-        // Checked before the run: a run that cannot mail should say so before it reads anything.
-        settings = try RunConfig.load(path: config).mail
-        guard settings != nil else {
-          throw RunError(.config, "config \(config): --mail needs a \"mail\" section (from, to, smtp)")
-        }
-      }
-      var request = ReconciliationRun.Request(
-        configPath: config, date: date, outDirectory: parsed.values["--out"],
-        database: parsed.values["--database"], queriesDirectory: parsed.values["--queries"],
-        history: !parsed.flags.contains("--no-history"),
-        lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"),
-        allowDamaged: parsed.flags.contains("--allow-damaged"))
-      request.mode = try resolved(mode)
-      request.memoryBytes = memory
-      let result = try ReconciliationRun.executeWithinMemory(request, progress: progress)
-      if case .partition = request.mode { return partitionWritten(result) }
-      if let headline = result.summary?.headline { StandardOutput.write(headline + "\n") }
-      StandardOutput.write(Summary.text(result))
-      reportFailedInputs(result)
-      return finish(
-        result, mail: settings, dryRun: dryRun, requireComplete: parsed.flags.contains("--require-complete"),
-        mailIncomplete: mailIncomplete, progress: progress)
+      return exitCode(try ReconciliationRun.command(command, adapters: .shell(), progress: progress))
     } catch {
       return fail(error)
     }
   }
 
+  /// The exit code of how a run ended (docs/config.md#exit-codes).
+  static func exitCode(_ outcome: RunOutcome) -> Int32 {
+    switch outcome {
+    case .incomplete: return RunError.Code.incomplete.rawValue
+    case .malformedInput: return RunError.Code.dataError.rawValue
+    case .thresholdExceeded: return RunError.Code.thresholdExceeded.rawValue
+    case .clean: return 0
+    }
+  }
+
   /// `--memory`'s bytes (default: no budget, one pass); a usage error for a partition's or a merge's, or a bad size.
-  static func memoryOption(_ parsed: ParsedOptions, mode: PlannedMode) -> Result<Int64, ParsedOptions.Failure>
-  {
+  static func memoryOption(_ parsed: ParsedOptions, mode: ReconciliationRun.PlannedMode) -> Result<
+    Int64, ParsedOptions.Failure
+  > {
     guard let text = parsed.values["--memory"] else { return .success(ReconciliationRun.defaultMemoryBytes) }
     guard case .whole = mode else {
       return .failure(.init(message: "--memory belongs to a whole run, not to a partition or a merge"))
@@ -208,52 +206,6 @@ package enum StoreReconCLI {
     return n * unit
   }
 
-  /// After a run: completeness, the e-mail, then the exit code — 4 (incomplete with --require-complete,
-  /// or with --mail and without --mail-incomplete: nothing mailed) before a mail failure (75/77/78)
-  /// before 65 (a malformed input file) before 3 (a threshold exceeded) before 0.
-  static func finish(
-    _ result: RunResult, mail: MailSettings?, dryRun: Bool, requireComplete: Bool,
-    mailIncomplete: Bool = false,
-    progress: any ProgressSink
-  ) -> Int32 {
-    let summary = result.summary
-    let incomplete = summary?.facts.incomplete ?? []
-    if !incomplete.isEmpty {
-      let reasons = incomplete.joined(separator: "; ")
-      if requireComplete {
-        StandardError.write(
-          "storerecon: error: INCOMPLETE — \(reasons); not mailed (--require-complete); reports written to \(result.outDirectory)\n"
-        )
-        return RunError.Code.incomplete.rawValue
-      }
-      StandardError.write("storerecon: warning: INCOMPLETE — \(reasons)\n")
-      if mail != nil && !mailIncomplete {
-        // An incomplete answer is not mailed as if it were the answer (docs/email.md).
-        StandardError.write(
-          "storerecon: error: INCOMPLETE — not mailed; reports written to \(result.outDirectory); "
-            + "add --mail-incomplete to mail an incomplete run, or mail it later with "
-            + "'storerecon mail --out \(result.outDirectory)'\n")
-        return RunError.Code.incomplete.rawValue
-      }
-    }
-    if let mail {
-      do {
-        _ = try MailDelivery.deliver(
-          folder: result.outDirectory, settings: mail, dryRun: dryRun,
-          environment: ProcessInfo.processInfo.environment,
-          progress: progress)
-      } catch {
-        return fail(RunError(error))
-      }
-    }
-    if !result.failedInputs.isEmpty { return RunError.Code.dataError.rawValue }
-    if let summary, summary.isAlert {
-      StandardError.write("storerecon: ALERT — \(summary.breaches.map(\.text).joined(separator: "; "))\n")
-      return RunError.Code.thresholdExceeded.rawValue
-    }
-    return 0
-  }
-
   // MARK: mail
 
   static func mailCommand(_ args: [String]) -> Int32 {
@@ -283,29 +235,10 @@ package enum StoreReconCLI {
     }
     let progress: any ProgressSink = parsed.flags.contains("--quiet") ? MemoryProgress() : StderrProgress()
     do throws(RunError) {
-      let config = try RunConfig.load(path: configPath)
-      guard let settings = config.mail else {
-        throw RunError(.config, "config \(configPath) has no \"mail\" section (from, to, smtp)")
-      }
-      var folder = parsed.values["--out"]
-      if folder == nil {
-        guard let calendar = ReportCalendar(identifier: config.timeZone) else {
-          throw RunError(.config, "config \(configPath): unknown time zone '\(config.timeZone)'")
-        }
-        folder = "reports/\(date ?? calendar.yesterday())"
-      }
-      // Only one run's reports, whole and unchanged, are mailed.
-      try ManifestCheck.verify(folder: folder ?? ".")
-      let outcome = try viaMail { () throws(MailError) in
-        try MailDelivery.deliver(
-          folder: folder ?? ".", settings: settings, dryRun: parsed.flags.contains("--dry-run"),
-          environment: ProcessInfo.processInfo.environment, progress: progress)
-      }
-      if let eml = outcome.emlPath {
-        StandardOutput.write("wrote \(eml): \(outcome.subject)\n")
-      } else {
-        StandardOutput.write("mailed \(outcome.subject) to \(outcome.recipients.joined(separator: ", "))\n")
-      }
+      let line = try ReconciliationRun.mailReports(
+        configPath: configPath, date: date, folder: parsed.values["--out"],
+        dryRun: parsed.flags.contains("--dry-run"), transport: SMTPMail(), progress: progress)
+      StandardOutput.write(line + "\n")
       return 0
     } catch {
       return fail(error)
@@ -382,15 +315,6 @@ package enum StoreReconCLI {
     }
   }
 
-  /// A malformed input file is said loudly on stderr, even with `--quiet`.
-  static func reportFailedInputs(_ result: RunResult) {
-    for input in result.failedInputs {
-      StandardError.write(
-        "storerecon: error: \(input.error ?? input.path) — reconciled without this file; reports written to \(result.outDirectory)\n"
-      )
-    }
-  }
-
   // MARK: demo
 
   static func demoCommand(_ args: [String]) -> Int32 {
@@ -444,7 +368,7 @@ package enum StoreReconCLI {
         options: options, directory: directory, progress: progress, showPercent: !quiet,
         dayBefore: !parsed.flags.contains("--one-day"))
       StandardOutput.write(outcome.text)
-      reportFailedInputs(outcome.result)
+      ReconciliationRun.sayFailedInputs(outcome.result)
       return outcome.exitCode
     } catch {
       if error.code == .usage { return usageError(error.message, usage: usage) }

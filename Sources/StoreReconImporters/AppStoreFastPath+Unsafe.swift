@@ -4,7 +4,7 @@
 
 import StoreReconPlatform
 package import StoreReconCore
-import StoreReconIO
+package import StoreReconIO
 
 /// The fast path for the common App Store line: a flat decoded transaction object with plain values.
 ///
@@ -15,9 +15,11 @@ import StoreReconIO
 /// the two on generated worlds, and LineVariants' variants in the differential tests and fuzzers).
 package struct AppStoreFastPath {
   private let interner = StringInterner()
+  /// The span a timestamp must fall in (``StoreTimeWindow``, from the run's T).
+  let window: StoreTimeWindow
 
-  /// A fast path with its own interner of product and type names.
-  package init() {}
+  /// A fast path with its own interner of product and type names, reading times within `window`.
+  package init(window: StoreTimeWindow = .standalone) { self.window = window }
 
   /// The fields of a plain transaction line, as spans of the line and plain integers, checked as the
   /// full path checks them.
@@ -86,7 +88,7 @@ package struct AppStoreFastPath {
     var quantity: Int64? = nil
   }
 
-  static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Fields? {
+  static func scan(_ line: UnsafeBufferPointer<UInt8>, window: StoreTimeWindow) -> Fields? {
     guard line.first == 0x7B else { return nil }
     var s = Scanned()
     var unusual = false
@@ -189,13 +191,13 @@ package struct AppStoreFastPath {
       if AppStoreFastPath.isWrapper(key) || AppStoreFastPath.isCommitment(key) { unusual = true }
     }
     guard ok, !unusual else { return nil }
-    return Fields(s)
+    return Fields(s, window: window)
   }
 }
 
 extension AppStoreFastPath.Fields {
   /// The fields of a scanned line, checked as the full path checks them; `nil` for the full path.
-  init?(_ s: AppStoreFastPath.Scanned) {
+  init?(_ s: AppStoreFastPath.Scanned, window: StoreTimeWindow) {
     guard let originalTransactionId = s.originalTransactionId, let transactionId = s.transactionId,
       let productId = s.productId, let purchaseDate = s.purchaseDate,
       let price = s.price, price >= 0, let currencyBytes = s.currency,
@@ -204,7 +206,7 @@ extension AppStoreFastPath.Fields {
     else { return nil }
     @inline(__always) func inRange(_ ms: Int64?) -> Bool {
       guard let ms else { return true }
-      return StoreTimeWindow.contains(ms)
+      return window.contains(ms)
     }
     guard inRange(purchaseDate), inRange(s.originalPurchaseDate), inRange(s.expiresDate),
       inRange(s.revocationDate)
@@ -267,7 +269,7 @@ extension AppStoreFastPath {
 
   /// The record for a plain transaction line, or `nil` to send the line down the full path.
   package func transaction(_ line: UnsafeBufferPointer<UInt8>, origin: Origin) -> StoreTransaction? {
-    guard let f = AppStoreFastPath.scan(line) else { return nil }
+    guard let f = AppStoreFastPath.scan(line, window: window) else { return nil }
 
     var record = StoreTransaction(
       store: .appStore, kind: .purchase, chainKey: String(decoding: f.originalTransactionId, as: UTF8.self),
@@ -300,7 +302,7 @@ extension AppStoreFastPath {
   package func pack(_ line: UnsafeBufferPointer<UInt8>, into batch: RecordBatch, cache: inout PackCache)
     -> Bool
   {
-    guard let f = AppStoreFastPath.scan(line) else { return false }
+    guard let f = AppStoreFastPath.scan(line, window: window) else { return false }
     batch.noteInstant(f.purchaseDate)
     let type = f.type ?? UnsafeBufferPointer(start: nil, count: 0)
     let variant = cache.variant(

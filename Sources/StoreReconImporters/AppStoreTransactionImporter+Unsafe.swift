@@ -12,12 +12,25 @@ extension AppStoreTransactionImporter {
   /// Packs lines: the fast path where it applies, else the full path's record. A JWS line's signature is
   /// verified here, on the worker thread, before its payload is packed (``JWSVerifier``).
   package struct Packer: JSONLinePacker {
-    let fast = AppStoreFastPath()
+    /// The verifier and the window (``AppStoreTransactionImporter/Settings``).
+    package typealias Settings = AppStoreTransactionImporter.Settings
+    let fast: AppStoreFastPath
     var cache = AppStoreFastPath.PackCache()
     let checker: JWSChecker
+    let window: StoreTimeWindow
 
-    /// A packer checking signatures with `verifier`.
-    package init(settings verifier: JWSVerifier) { checker = JWSChecker(verifier) }
+    /// A packer checking signatures with the settings' verifier, reading times within their window.
+    package init(settings: Settings) {
+      checker = JWSChecker(settings.verifier)
+      window = settings.window
+      fast = AppStoreFastPath(window: settings.window)
+    }
+
+    /// A packer on its own (tests, fuzzing) checking signatures with `verifier`: times within
+    /// ``StoreTimeWindow/standalone``.
+    package init(settings verifier: JWSVerifier) {
+      self.init(settings: AppStoreTransactionImporter.Settings(verifier: verifier))
+    }
 
     /// About one record per 560 bytes (a plain transaction line is 500 to 700).
     package func reserve(_ batch: RecordBatch, bytes: Int) {
@@ -39,7 +52,7 @@ extension AppStoreTransactionImporter {
           return
         }
         let (record, verified) = try AppStoreTransactionImporter.transaction(
-          line: line, origin: Origin(file: -1, line: 0), checker: checker)
+          line: line, origin: Origin(file: -1, line: 0), checker: checker, window: window)
         batch.add(try checker.accept(record, verified: verified, batch: batch))
         if record.currency == nil { batch.unpricedLines += 1 }
         return
@@ -49,7 +62,7 @@ extension AppStoreTransactionImporter {
       guard JWSVerifier.dots(line) != nil, let payload = try checker.lineJWSPayload(line) else {
         // Neither JSON nor a JWS: the full path says why.
         _ = try AppStoreTransactionImporter.transaction(
-          line: line, origin: Origin(file: -1, line: 0), checker: checker)
+          line: line, origin: Origin(file: -1, line: 0), checker: checker, window: window)
         return
       }
       let packed = payload.withUnsafeBufferPointer { fast.pack($0, into: batch, cache: &cache) }
@@ -59,7 +72,7 @@ extension AppStoreTransactionImporter {
         return
       }
       let (record, inner) = try AppStoreTransactionImporter.transaction(
-        jwsPayload: payload, origin: Origin(file: -1, line: 0), checker: checker)
+        jwsPayload: payload, origin: Origin(file: -1, line: 0), checker: checker, window: window)
       batch.add(try checker.accept(record, verified: verified || inner, batch: batch))
       if record.currency == nil { batch.unpricedLines += 1 }
     }
@@ -68,23 +81,25 @@ extension AppStoreTransactionImporter {
   /// The transaction one line holds (JSON or compact JWS), or why it is rejected; and whether a
   /// signature on the way to it verified.
   package static func transaction(
-    line: UnsafeBufferPointer<UInt8>, origin: Origin, checker: JWSChecker
+    line: UnsafeBufferPointer<UInt8>, origin: Origin, checker: JWSChecker,
+    window: StoreTimeWindow = .standalone
   ) throws(RowRejection) -> (StoreTransaction, verified: Bool) {
     let first = line.first ?? 0
     let isJSON = first == 0x7B || first == 0x5B || first == 0x22
     if !isJSON, JWSVerifier.dots(line) != nil, let payload = try checker.lineJWSPayload(line) {
-      let (record, inner) = try transaction(jwsPayload: payload, origin: origin, checker: checker)
+      let (record, inner) = try transaction(
+        jwsPayload: payload, origin: origin, checker: checker, window: window)
       return (record, checker.mode != .off || inner)
     }
     let value = try JSONLinesImport.parse(line)
     let (payload, verified) = try unwrap(value, depth: 0, checker: checker)
-    return (try transaction(from: payload, origin: origin), verified)
+    return (try transaction(from: payload, origin: origin, window: window), verified)
   }
 
   /// The transaction of a line's JWS payload (decoded JSON bytes).
-  static func transaction(jwsPayload payload: [UInt8], origin: Origin, checker: JWSChecker)
-    throws(RowRejection) -> (StoreTransaction, verified: Bool)
-  {
+  static func transaction(
+    jwsPayload payload: [UInt8], origin: Origin, checker: JWSChecker, window: StoreTimeWindow
+  ) throws(RowRejection) -> (StoreTransaction, verified: Bool) {
     let value: JSONValue
     do {
       value = try JSONParser.parse(payload)
@@ -92,6 +107,21 @@ extension AppStoreTransactionImporter {
       throw RowRejection("JWS payload is not valid JSON: \(error)")
     }
     let (inner, verified) = try unwrap(value, depth: 1, checker: checker)
-    return (try transaction(from: inner, origin: origin), verified)
+    return (try transaction(from: inner, origin: origin, window: window), verified)
+  }
+}
+
+extension JSONLinesBatchImport.Source where P == AppStoreTransactionImporter.Packer {
+  /// The read of `path` on its own (tests) checking signatures with `verifier`: times within
+  /// ``StoreTimeWindow/standalone``. A run hands its packers the window of its T instead.
+  package convenience init(
+    path: String, displayName: String, settings verifier: JWSVerifier,
+    chunkBytes: Int = JSONLinesBatchImport.chunkSize, checksums: Bool = false
+  ) {
+    self.init(
+      path: path, displayName: displayName,
+      settings: AppStoreTransactionImporter.Settings(verifier: verifier),
+      chunkBytes: chunkBytes,
+      checksums: checksums)
   }
 }

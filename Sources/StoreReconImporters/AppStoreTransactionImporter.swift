@@ -12,23 +12,43 @@ package import StoreReconIO
 package struct AppStoreTransactionImporter: StoreImporter {
   /// Checks the signatures.
   package let verifier: JWSVerifier
+  /// The span a timestamp must fall in (``StoreTimeWindow``, from the run's T).
+  package let window: StoreTimeWindow
 
   /// Creates the importer; by default it verifies against the pinned Apple root only.
-  package init(verifier: JWSVerifier = JWSVerifier(mode: .verify)) { self.verifier = verifier }
+  package init(verifier: JWSVerifier = JWSVerifier(mode: .verify), window: StoreTimeWindow = .standalone) {
+    self.verifier = verifier
+    self.window = window
+  }
+
+  /// What each packer of a batch read is given: the signature checks and the window.
+  package struct Settings: Sendable {
+    /// Checks the signatures.
+    package var verifier: JWSVerifier
+    /// The span a timestamp must fall in.
+    package var window: StoreTimeWindow
+
+    /// Settings of `verifier` and `window`.
+    package init(verifier: JWSVerifier, window: StoreTimeWindow = .standalone) {
+      self.verifier = verifier
+      self.window = window
+    }
+  }
 
   /// Reads one JSON Lines file of App Store transactions.
   package func read(
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     emit: (StoreTransaction) -> Void
   ) throws(InputError) -> InputCounts {
-    let fast = AppStoreFastPath()
+    let fast = AppStoreFastPath(window: window)
     let checker = JWSChecker(verifier)
+    let window = self.window
     return try JSONLinesImport.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, emit: emit
     ) { (line, origin) throws(RowRejection) -> StoreTransaction in
       if checker.mode != .require, let record = fast.transaction(line, origin: origin) { return record }
       let (record, verified) = try AppStoreTransactionImporter.transaction(
-        line: line, origin: origin, checker: checker)
+        line: line, origin: origin, checker: checker, window: window)
       if !verified { try checker.acceptUnverified() }
       return record
     }
@@ -40,7 +60,8 @@ package struct AppStoreTransactionImporter: StoreImporter {
     chunkBytes: Int = JSONLinesBatchImport.chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> PackedImport {
     try JSONLinesBatchImport.run(
-      Packer.self, settings: verifier, path: path, displayName: displayName, rejects: rejects, into: builder,
+      Packer.self, settings: Settings(verifier: verifier, window: window), path: path,
+      displayName: displayName, rejects: rejects, into: builder,
       chunkBytes: chunkBytes,
       threads: threads)
   }
@@ -95,16 +116,16 @@ package struct AppStoreTransactionImporter: StoreImporter {
   }
 
   /// Maps a decoded `JWSTransactionDecodedPayload` to a purchase record.
-  package static func transaction(from payload: JSONValue, origin: Origin) throws(RowRejection)
-    -> StoreTransaction
-  {
+  package static func transaction(
+    from payload: JSONValue, origin: Origin, window: StoreTimeWindow = .standalone
+  ) throws(RowRejection) -> StoreTransaction {
     guard case .object = payload else {
       throw RowRejection("expected a transaction object, found \(payload.brief)")
     }
     let chainKey = try payload.requiredText("originalTransactionId")
     let transactionId = try payload.requiredText("transactionId")
     let productId = try payload.requiredText("productId")
-    let at = try payload.requiredMillis("purchaseDate")
+    let at = try payload.requiredMillis("purchaseDate", within: window)
     var record = StoreTransaction(
       store: .appStore, kind: .purchase, chainKey: chainKey, transactionId: transactionId,
       productId: productId,
@@ -124,8 +145,8 @@ package struct AppStoreTransactionImporter: StoreImporter {
         try currency.minor(milliunits: value)
       }
     }
-    record.originalAt = try payload.optionalMillis("originalPurchaseDate")
-    record.expiresAt = try payload.optionalMillis("expiresDate")
+    record.originalAt = try payload.optionalMillis("originalPurchaseDate", within: window)
+    record.expiresAt = try payload.optionalMillis("expiresDate", within: window)
     record.productTypeRaw = try payload.optionalText("type") ?? ""
     let offerDiscountType = try payload.optionalText("offerDiscountType")
     let offerType = try payload.optionalInt64("offerType")
@@ -134,7 +155,7 @@ package struct AppStoreTransactionImporter: StoreImporter {
       record.environment = environment == "Production" ? .production : .sandbox
     }
     record.familyShared = try payload.optionalText("inAppOwnershipType") == "FAMILY_SHARED"
-    record.revokedAt = try payload.optionalMillis("revocationDate")
+    record.revokedAt = try payload.optionalMillis("revocationDate", within: window)
     record.revocationType = try payload.optionalText("revocationType")
     if let reason = try payload.optionalInt64("revocationReason") {
       guard let small = Int(exactly: reason) else {
@@ -144,7 +165,7 @@ package struct AppStoreTransactionImporter: StoreImporter {
     }
     record.revocationPercentMilli = try payload.optionalInt64("revocationPercentage")
     record.isUpgraded = try payload.optionalBool("isUpgraded") ?? false
-    record.commitment = try CommitmentFields.appStore(payload)
+    record.commitment = try CommitmentFields.appStore(payload, window: window)
     record.accountToken = try payload.optionalText("appAccountToken")
     record.offerId = try payload.optionalText("offerIdentifier")
     record.reason = try payload.optionalText("transactionReason")

@@ -16,7 +16,9 @@ package enum CommitmentFields {
 
   /// The commitment an App Store transaction states: a `MONTHLY` billing plan, or a `commitmentInfo`
   /// object (`BILLED_UPFRONT` or no plan and no object: none).
-  package static func appStore(_ payload: JSONValue) throws(RowRejection) -> Commitment? {
+  package static func appStore(_ payload: JSONValue, window: StoreTimeWindow) throws(RowRejection)
+    -> Commitment?
+  {
     let plan = try payload.optionalText("billingPlanType")
     let info = try payload.optionalObject("commitmentInfo")
     guard plan?.uppercased() == "MONTHLY" || info != nil else { return nil }
@@ -24,7 +26,7 @@ package enum CommitmentFields {
     if let info {
       commitment.paymentNumber = try count(info, "billingPeriodNumber", in: "commitmentInfo")
       commitment.totalPayments = try count(info, "totalBillingPeriods", in: "commitmentInfo")
-      commitment.endsAt = try info.optionalMillis("commitmentExpiresDate")
+      commitment.endsAt = try info.optionalMillis("commitmentExpiresDate", within: window)
       if let n = commitment.paymentNumber, let total = commitment.totalPayments {
         guard n <= total else {
           throw RowRejection("commitmentInfo.billingPeriodNumber \(n) is past totalBillingPeriods \(total)")

@@ -8,9 +8,14 @@ package import StoreReconIO
 /// decoded `DeveloperNotification`), or a Stripe event (the webhook's body, ``StripeEvent``). Also reads the entries of the store's notification history.
 package struct NotificationDecoder {
   let checker: JWSChecker
+  /// The span a timestamp must fall in (``StoreTimeWindow``, from the run's T).
+  let window: StoreTimeWindow
 
   /// A decoder verifying Apple's JWS with `verifier`.
-  package init(verifier: JWSVerifier) { checker = JWSChecker(verifier) }
+  package init(verifier: JWSVerifier, window: StoreTimeWindow = .standalone) {
+    checker = JWSChecker(verifier)
+    self.window = window
+  }
 
   /// The row decoded, or why it is rejected.
   package func decode(_ row: NotificationRow) throws(RowRejection) -> DecodedNotification {
@@ -65,7 +70,7 @@ package struct NotificationDecoder {
       store: .appStore, notificationId: try body.optionalText("notificationUUID") ?? "", type: type,
       origin: origin)
     n.subtype = try body.optionalText("subtype")
-    n.eventAt = try body.optionalMillis("signedDate")
+    n.eventAt = try body.optionalMillis("signedDate", within: window)
     var record: StoreTransaction?
     if let data = try body.optionalObject("data") {
       if let environment = try data.optionalText("environment") { n.production = environment == "Production" }
@@ -74,7 +79,8 @@ package struct NotificationDecoder {
           throw RowRejection("signedTransactionInfo is not a string")
         }
         let payload = try jws(compact, field: "signedTransactionInfo")
-        let transaction = try AppStoreTransactionImporter.transaction(from: payload, origin: origin)
+        let transaction = try AppStoreTransactionImporter.transaction(
+          from: payload, origin: origin, window: window)
         n.chainKey = transaction.chainKey
         n.transactionId = transaction.transactionId
         n.productId = transaction.productId
@@ -128,7 +134,7 @@ package struct NotificationDecoder {
     guard case .object = d else {
       throw RowRejection("expected a DeveloperNotification object, found \(d.brief)")
     }
-    let at = try d.optionalMillis("eventTimeMillis")
+    let at = try d.optionalMillis("eventTimeMillis", within: window)
     var n: StoreNotification
     var record: StoreTransaction?
     if let s = try d.optionalObject("subscriptionNotification") {

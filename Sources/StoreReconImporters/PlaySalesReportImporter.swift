@@ -8,11 +8,15 @@ package import StoreReconIO
 /// `SKU ID`, `Currency of Sale`, `Charged Amount`, and `Order Charged Timestamp` or `Order Charged Date`.
 /// `Charged` rows become purchases, `Refund` rows refunds (amounts stored positive, either sign read).
 package struct PlaySalesReportImporter: StoreImporter {
-  /// Creates the importer.
-  package init() {}
+  /// The span a timestamp must fall in (``StoreTimeWindow``, from the run's T).
+  package let window: StoreTimeWindow
 
-  /// The columns this importer reads, resolved once from the header.
+  /// Creates the importer reading timestamps within `window`.
+  package init(window: StoreTimeWindow = .standalone) { self.window = window }
+
+  /// The columns this importer reads, resolved once from the header, and the window of the read.
   package struct Columns {
+    var window: StoreTimeWindow
     var orderNumber: Int
     var status: Int
     var sku: Int
@@ -26,12 +30,13 @@ package struct PlaySalesReportImporter: StoreImporter {
     var taxes: Int
     var country: Int
 
-    /// The columns of `csv`'s header.
-    package init(_ csv: CSVReader) throws(InputError) {
-      try self.init(displayName: csv.displayName) { csv.columnIndex(anyOf: $0) }
+    /// The columns of `csv`'s header, read within `window`.
+    package init(_ csv: CSVReader, window: StoreTimeWindow = .standalone) throws(InputError) {
+      try self.init(displayName: csv.displayName, window: window) { csv.columnIndex(anyOf: $0) }
     }
 
-    init(displayName: String, lookup: ([String]) -> Int?) throws(InputError) {
+    init(displayName: String, window: StoreTimeWindow, lookup: ([String]) -> Int?) throws(InputError) {
+      self.window = window
       var missing: [String] = []
       func find(_ names: [String], required: Bool) -> Int {
         if let index = lookup(names) { return index }
@@ -61,7 +66,7 @@ package struct PlaySalesReportImporter: StoreImporter {
     emit: (StoreTransaction) -> Void
   ) throws(InputError) -> InputCounts {
     let csv = try CSVReader(path: path, displayName: displayName)
-    let columns = try Columns(csv)
+    let columns = try Columns(csv, window: window)
     var counter = RecordCounter(displayName: displayName, rejects: rejects)
     let expected = csv.header.count
     while let record = try csv.next() {
@@ -87,7 +92,8 @@ package struct PlaySalesReportImporter: StoreImporter {
     chunkBytes: Int = CSVChunkImport.chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> PackedImport {
     let schedule = ReadSchedule(workers: threads)
-    let source = CSVChunkImport.Source<Packer>(path: path, displayName: displayName, chunkBytes: chunkBytes)
+    let source = CSVChunkImport.Source<Packer>(
+      path: path, displayName: displayName, settings: window, chunkBytes: chunkBytes)
     schedule.add(source)
     return try read(source, rejects: rejects, into: builder)
   }
@@ -119,8 +125,16 @@ package struct PlaySalesReportImporter: StoreImporter {
     private var knownIn: ProductNames?
     var scratch: [UInt8] = []
 
+    /// The window a reader on its own uses (``StoreTimeWindow/standalone``).
     package static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> Columns {
-      try Columns(displayName: header.displayName) { header.columnIndex(anyOf: $0) }
+      try columns(header, settings: .standalone)
+    }
+
+    /// The columns of `header`, read within `window`.
+    package static func columns(_ header: CSVChunkImport.Header, settings window: StoreTimeWindow)
+      throws(InputError) -> Columns
+    {
+      try Columns(displayName: header.displayName, window: window) { header.columnIndex(anyOf: $0) }
     }
 
     package init(columns: Columns) { self.columns = columns }
@@ -158,7 +172,7 @@ package struct PlaySalesReportImporter: StoreImporter {
       guard let id = PackedID.packed(order), id.kind == .playOrder else { return false }
       let seconds = ByteText.trimmed(record.field(columns.timestamp))
       guard !seconds.isEmpty, let value = ByteText.int64(seconds), value > -100_000_000_000,
-        value < 100_000_000_000, StoreTimeWindow.contains(value * 1000)
+        value < 100_000_000_000, columns.window.contains(value * 1000)
       else { return false }
       let sku = ByteText.trimmed(record.field(columns.sku))
       guard !sku.isEmpty else { return false }
@@ -277,7 +291,7 @@ package struct PlaySalesReportImporter: StoreImporter {
         throw RowRejection(
           "Order Charged Timestamp \(ByteText.quoted(seconds)) is not a Unix time in seconds")
       }
-      if let problem = StoreTimeWindow.problem("Order Charged Timestamp", value * 1000) {
+      if let problem = columns.window.problem("Order Charged Timestamp", value * 1000) {
         throw RowRejection(problem)
       }
       return Instant(ms: value * 1000)
@@ -289,7 +303,7 @@ package struct PlaySalesReportImporter: StoreImporter {
     guard let date = CivilDate.parse(String(decoding: dateBytes, as: UTF8.self)) else {
       throw RowRejection("Order Charged Date \(ByteText.quoted(dateBytes)) is not a date (YYYY-MM-DD)")
     }
-    if let problem = StoreTimeWindow.problem("Order Charged Date", date.startUTC.ms) {
+    if let problem = columns.window.problem("Order Charged Date", date.startUTC.ms) {
       throw RowRejection(problem)
     }
     return date.startUTC

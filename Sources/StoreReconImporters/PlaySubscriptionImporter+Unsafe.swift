@@ -10,13 +10,18 @@ package import StoreReconIO
 // during the call, and the plain resource's fields read as spans of it.
 extension PlaySubscriptionImporter {
   /// Packs lines: the plain resource straight from its bytes, anything else through the full parser.
-  package struct Packer: PlainJSONLinePacker {
+  package struct Packer: JSONLinePacker {
+    let window: StoreTimeWindow
     private var products: ProductNames?
     private var lastProduct: [UInt8] = []
     private var lastVariant: UInt32 = 0
     private var subscriptionType: UInt32 = 0
 
-    package init() {}
+    /// A packer reading times within `window`.
+    package init(settings window: StoreTimeWindow) { self.window = window }
+
+    /// A packer on its own (tests): times within ``StoreTimeWindow/standalone``.
+    package init() { self.init(settings: .standalone) }
 
     /// About one resource per 640 bytes (a resource line is 700 to 800).
     package func reserve(_ batch: RecordBatch, bytes: Int) {
@@ -32,7 +37,7 @@ extension PlaySubscriptionImporter {
       if packPlain(line, into: batch) { return }
       batch.add(
         try PlaySubscriptionImporter.transaction(
-          from: try JSONLinesImport.parse(line), origin: Origin(file: -1, line: 0)))
+          from: try JSONLinesImport.parse(line), origin: Origin(file: -1, line: 0), window: window))
     }
 
     /// One line item's fields.
@@ -55,13 +60,13 @@ extension PlaySubscriptionImporter {
 
     /// An RFC 3339 timestamp member; `false` when it is not one.
     @inline(__always)
-    static func timestamp(_ value: JSONSpanScanner.Value, into slot: inout Int64?) -> Bool {
+    func timestamp(_ value: JSONSpanScanner.Value, into slot: inout Int64?) -> Bool {
       guard let text = value.text else { return false }
       guard let text else {
         slot = nil
         return true
       }
-      guard let instant = Instant.parseISO8601(text), StoreTimeWindow.contains(instant.ms) else {
+      guard let instant = Instant.parseISO8601(text), window.contains(instant.ms) else {
         return false
       }
       slot = instant.ms
@@ -121,7 +126,7 @@ extension PlaySubscriptionImporter {
         } else if FlatJSONScanner.equals(key, "subscriptionState") {
           ok = ok && Packer.text(value, into: &state)
         } else if FlatJSONScanner.equals(key, "startTime") {
-          ok = ok && Packer.timestamp(value, into: &start)
+          ok = ok && timestamp(value, into: &start)
         } else if FlatJSONScanner.equals(key, "lineItems") {
           switch value {
           case .array: lineItems = value
@@ -159,7 +164,7 @@ extension PlaySubscriptionImporter {
             if FlatJSONScanner.equals(key, "productId") {
               ok = ok && Packer.text(value, into: &item.productId)
             } else if FlatJSONScanner.equals(key, "expiryTime") {
-              ok = ok && Packer.timestamp(value, into: &item.expiry)
+              ok = ok && timestamp(value, into: &item.expiry)
             } else if FlatJSONScanner.equals(key, "latestSuccessfulOrderId") {
               ok = ok && Packer.text(value, into: &item.order)
             } else if FlatJSONScanner.equals(key, "offerDetails") {

@@ -8,8 +8,11 @@ package import StoreReconIO
 /// Each line becomes a `status` record: the chain's current state, paid-through (latest line-item
 /// expiry), product, linked token, account and order ids.
 package struct PlaySubscriptionImporter: StoreImporter {
-  /// Creates the importer.
-  package init() {}
+  /// The span a timestamp must fall in (``StoreTimeWindow``, from the run's T).
+  package let window: StoreTimeWindow
+
+  /// Creates the importer reading timestamps within `window`.
+  package init(window: StoreTimeWindow = .standalone) { self.window = window }
 
   /// Reads one JSON Lines file of subscription resources.
   package func read(
@@ -19,7 +22,8 @@ package struct PlaySubscriptionImporter: StoreImporter {
     try JSONLinesImport.run(
       path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects, emit: emit
     ) { (line, origin) throws(RowRejection) -> StoreTransaction in
-      try PlaySubscriptionImporter.transaction(from: try JSONLinesImport.parse(line), origin: origin)
+      try PlaySubscriptionImporter.transaction(
+        from: try JSONLinesImport.parse(line), origin: origin, window: window)
     }
   }
 
@@ -29,7 +33,7 @@ package struct PlaySubscriptionImporter: StoreImporter {
     chunkBytes: Int = JSONLinesBatchImport.chunkSize, threads: Int = Parallel.cores
   ) throws(InputError) -> PackedImport {
     try JSONLinesBatchImport.run(
-      Packer.self, path: path, displayName: displayName, rejects: rejects, into: builder,
+      Packer.self, settings: window, path: path, displayName: displayName, rejects: rejects, into: builder,
       chunkBytes: chunkBytes,
       threads: threads)
   }
@@ -40,16 +44,16 @@ package struct PlaySubscriptionImporter: StoreImporter {
   ]
 
   /// Maps one `SubscriptionPurchaseV2` (plus `purchaseToken`) to a status record.
-  package static func transaction(from resource: JSONValue, origin: Origin) throws(RowRejection)
-    -> StoreTransaction
-  {
+  package static func transaction(
+    from resource: JSONValue, origin: Origin, window: StoreTimeWindow = .standalone
+  ) throws(RowRejection) -> StoreTransaction {
     guard case .object = resource else {
       throw RowRejection("expected a subscription object, found \(resource.brief)")
     }
     let token = try resource.requiredText("purchaseToken")
     let state = try resource.optionalText("subscriptionState")
     let pending = state.map { pendingStates.contains($0) } ?? false
-    let start = try resource.optionalTimestamp("startTime")
+    let start = try resource.optionalTimestamp("startTime", within: window)
     guard let at = start ?? (pending ? Instant.distantPast : nil) else {
       throw RowRejection("missing startTime")
     }
@@ -60,7 +64,7 @@ package struct PlaySubscriptionImporter: StoreImporter {
     var orderBaseIds: [String] = []
     for (index, item) in (try resource.optionalArray("lineItems") ?? []).enumerated() {
       guard case .object = item else { throw RowRejection("lineItems[\(index)] is not an object") }
-      let expiry = try item.optionalTimestamp("expiryTime")
+      let expiry = try item.optionalTimestamp("expiryTime", within: window)
       if let expiry, expiresAt.map({ expiry > $0 }) ?? true {
         expiresAt = expiry
         current = item

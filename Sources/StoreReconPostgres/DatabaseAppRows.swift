@@ -48,13 +48,13 @@ package enum DatabaseAppRows {
         counts = try EntitlementCSVReader().read(
           source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
         ) {
-          rows.entitlements.append($0, ids: rows.entitlementIds)
+          rows.add(entitlement: $0)
         }
       case .credentials:
         counts = try CredentialCSVReader().read(
           source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
         ) {
-          rows.credentials.append($0)
+          rows.add(credential: $0)
         }
       case .assignments:
         counts = try AssignmentCSVReader().read(
@@ -66,14 +66,14 @@ package enum DatabaseAppRows {
         counts = try GoodwillCSVReader().read(
           source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
         ) {
-          rows.goodwill.append($0)
+          rows.add(goodwill: $0)
         }
       case .credits:
         var credits = rows.credits ?? []
         counts = try CreditCSVReader().read(
           source: source, displayName: name, fileIndex: fileIndex, rejects: rejects
         ) {
-          credits.append($0)
+          rows.add(credit: $0, to: &credits)
         }
         rows.credits = credits
       case .notifications:

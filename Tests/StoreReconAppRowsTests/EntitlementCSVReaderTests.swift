@@ -141,4 +141,30 @@ extension EntitlementCSVReaderTests {
     #expect(sink.rejects.map(\.line) == [3])
     #expect(sink.rejects.map(\.reason) == [Self.unbalancedReason])
   }
+
+  @Test(arguments: [40, 1 << 20])
+  func aPassLeavesOtherUsersRowsOutAsItReadsThemAndStillKnowsTheirIds(chunkBytes: Int) throws {
+    let header = "entitlement_id,user_id,product_id,source,store_key,status,starts_at,expires_at,updated_at\n"
+    let row = { (id: String, user: String) in
+      "\(id),\(user),pro,app_store,1000,active,2026-01-01T00:00:00Z,2027-01-01T00:00:00Z,2026-01-01T00:00:00Z\n"
+    }
+    // e1 first read for another user, then for ours (a repeat); e2 ours, then another user's (theirs
+    // to report); e3 ours twice (a duplicate).
+    let text =
+      header + row("e1", "them") + row("e1", "us") + row("e2", "us") + row("e2", "them") + row("e3", "us")
+      + row("e3", "us") + row("e4", "them")
+    let dir = try TempDir()
+    let path = try dir.write("entitlements.csv", text)
+    var table = PackedEntitlements()
+    let ids = EntitlementIds()
+    let counts = try EntitlementCSVReader().read(
+      path: path, displayName: "entitlements.csv", fileIndex: 0, rejects: RejectList(), into: &table,
+      ids: ids, keeps: { $0 == "us" }, chunkBytes: chunkBytes, threads: 2)
+    #expect(counts == InputCounts(read: 7, accepted: 7, rejected: 0))
+    #expect(table.rows.map(\.entitlementId) == ["e2", "e3"], "only our users' first rows are held")
+    #expect(table.rows.allSatisfy { $0.userId == "us" })
+    #expect(ids.repeats.map(\.id) == ["e1", "e3"])
+    #expect(ids.repeats.map(\.conflict) == ["user_id", nil])
+    #expect(ids.repeats.map(\.kept.line) == [2, 6])
+  }
 }

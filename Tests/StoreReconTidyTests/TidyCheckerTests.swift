@@ -8,6 +8,26 @@ struct TidyCheckerTests {
     TidyFile(path: "Sources/StoreReconCore/Chain.swift", text: text)
   }
 
+  // MARK: 9. The time window
+
+  @Test("a new reader of the process-wide time window is flagged; a window value and the listed ones are not")
+  func timeWindowGlobal() {
+    let reader = TidyFile(
+      path: "Sources/StoreReconImporters/NewImporter.swift",
+      text: "// StoreTimeWindow.problem in a comment\nlet p = StoreTimeWindow.problem(\"at\", ms)\n"
+        + "let q = window.problem(\"at\", ms)\nlet w = StoreTimeWindow.ofTheRun\nStoreTimeWindow.set(asOf: t)\n"
+    )
+    #expect(TidyTimeWindow.check([reader]).map(\.line) == [2, 4, 5])
+    let stripe = TidyFile(
+      path: "Sources/StoreReconImporters/Stripe/StripeObject.swift",
+      text: "_ = StoreTimeWindow.problem(k, s)\n")
+    let run = TidyFile(path: TidyTimeWindow.writer, text: "StoreTimeWindow.set(asOf: asOf)\n")
+    let value = TidyFile(
+      path: "Sources/StoreReconRun/X.swift",
+      text: "let w = StoreTimeWindow(asOf: t)\nlet s = StoreTimeWindow.standalone\n")
+    #expect(TidyTimeWindow.check([stripe, run, value]) == [])
+  }
+
   // MARK: 1. Imports
 
   @Test("a Core file importing Foundation is flagged, at its line")

@@ -153,6 +153,12 @@ struct TidyTreeTests {
     tree.record(violations, hint: "tidy rule 8; see TidyArchitecture.swift")
   }
 
+  @Test("9. the run's time window reaches the readers as a value, not through the global")
+  func timeWindow() throws {
+    let tree = try TidyTree.shared.get()
+    tree.record(TidyTimeWindow.check(tree.files), hint: "tidy rule 9; see TidyTimeWindow.swift")
+  }
+
   /// Run by make-allowlists.sh (`TIDY_WRITE_ALLOWLISTS=1`): rewrites both ratchet lists from the tree.
   @Test("write the allowlists from the current tree", .enabled(if: TidyTree.regenerating))
   func writeAllowlists() throws {

@@ -3,11 +3,12 @@ package import StoreReconWorkbooks
 package import StoreReconRun
 
 extension RunAdapters {
-  /// The full binary's adapters: PostgreSQL, the SQLite and PostgreSQL history stores, libxlsxwriter.
+  /// The full binary's adapters: PostgreSQL, the SQLite and PostgreSQL history stores, libxlsxwriter,
+  /// the e-mail through libcurl.
   package static func shell(workbookOptions: ReconciliationWorkbook.Options = .init()) -> RunAdapters {
     RunAdapters(
       database: PostgresAppRows(), history: HistoryStores(),
-      workbooks: XLSXWorkbooks(options: workbookOptions))
+      workbooks: XLSXWorkbooks(options: workbookOptions), mail: SMTPMail())
   }
 }
 

@@ -86,14 +86,23 @@ package final class EntitlementIds: @unchecked Sendable {
   package func append(_ row: PackedEntitlements.Row, origin: Origin, to rows: inout [PackedEntitlements.Row])
   {
     if let (k, kept) = first[row.entitlementId] {
+      // A first row of another lineage (``recordDropped(id:origin:)``) has another user: rows of one
+      // user are one lineage.
       repeats.append(
         AppRowRepeats.Repeat(
           column: "entitlement_id", id: row.entitlementId, dropped: origin, kept: kept,
-          conflict: Self.difference(rows[k], row)))
+          conflict: k < 0 ? "user_id" : Self.difference(rows[k], row)))
       return
     }
     first[row.entitlementId] = (rows.count, origin)
     rows.append(row)
+  }
+
+  /// Records the id of a row, read at `origin`, that a run in passes leaves out (another lineage's
+  /// user), when it is the first with its id: a later row with that id is a repeat all the same. A
+  /// repeat of a row already read is not recorded: neither row is this run's.
+  package func recordDropped(id: String, origin: Origin) {
+    if first[id] == nil { first[id] = (-1, origin) }
   }
 
   /// The first column in which two rows differ (keys and products numbered in one table's pools), or
@@ -116,5 +125,10 @@ extension PackedEntitlements {
     var one = PackedEntitlements(pool: pool, products: products)
     one.append(e)
     for row in one.rows { ids.append(row, origin: e.origin, to: &rows) }
+  }
+
+  /// Records the id of `e`, an entitlement a run in passes leaves out (another lineage's user).
+  package func recordDropped(_ e: Entitlement, ids: EntitlementIds) {
+    ids.recordDropped(id: e.entitlementId, origin: e.origin)
   }
 }

@@ -4,8 +4,8 @@
 package struct PackedEntitlements: Sendable {
   /// One entitlement row.
   package struct Row: Sendable {
-    var entitlementId: String
-    var userId: String
+    package internal(set) var entitlementId: String
+    package internal(set) var userId: String
     /// The store key, or ``PackedID/absent``.
     package var key: PackedID
     /// Product name number in ``PackedEntitlements/products``.

@@ -7,8 +7,12 @@ package protocol CSVRecordPacker {
   associatedtype Output
   /// The columns the packer reads, found once in the header row.
   associatedtype Columns
+  /// What the run hands every packer of a read (the store readers: the ``StoreTimeWindow`` of T).
+  associatedtype Settings: Sendable = Void
   /// Finds the columns in the header row (throws ``InputError/missingColumns(file:_:)``).
   static func columns(_ header: CSVChunkImport.Header) throws(InputError) -> Columns
+  /// Finds the columns in the header row, with the read's settings; by default ``columns(_:)``.
+  static func columns(_ header: CSVChunkImport.Header, settings: Settings) throws(InputError) -> Columns
   /// A packer for one chunk.
   init(columns: Columns)
   /// An empty output for one chunk.
@@ -25,6 +29,11 @@ package protocol CSVRecordPacker {
 }
 
 extension CSVRecordPacker {
+  package static func columns(_ header: CSVChunkImport.Header, settings: Settings) throws(InputError)
+    -> Columns
+  {
+    try columns(header)
+  }
   package func reserve(_ output: inout Output, bytes: Int) {}
   package static func noteLine(_ line: Int, in output: Output) {}
   package static func noteLineOffset(_ offset: Int, in output: Output) {}
@@ -107,7 +116,7 @@ package enum CSVChunkImport {
   static func run<P: CSVRecordPacker>(
     _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
     chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output) -> Void
-  ) throws(InputError) -> InputCounts {
+  ) throws(InputError) -> InputCounts where P.Settings == Void {
     try run(
       packer, path: path, displayName: displayName, rejects: rejects, chunkBytes: chunkBytes, threads: threads
     ) { output, _ in merge(output) }
@@ -118,7 +127,7 @@ package enum CSVChunkImport {
   static func run<P: CSVRecordPacker>(
     _ packer: P.Type, path: String, displayName: String, rejects: any RejectSink,
     chunkBytes: Int = chunkSize, threads: Int = Parallel.cores, merge: (P.Output, Int) -> Void
-  ) throws(InputError) -> InputCounts {
+  ) throws(InputError) -> InputCounts where P.Settings == Void {
     let schedule = ReadSchedule(workers: threads)
     let source = Source<P>(path: path, displayName: displayName, chunkBytes: chunkBytes)
     schedule.add(source)
@@ -136,6 +145,7 @@ package enum CSVChunkImport {
     package let path: String
     let displayName: String
     let chunkBytes: Int
+    let settings: P.Settings
     private var file: FileByteSource?
     private var size: Int64 = 0
     private var failure: InputError?
@@ -149,12 +159,15 @@ package enum CSVChunkImport {
     /// Hashes the file as its chunks are parsed (``ScheduledRead/checksums``, mapped plain files).
     private var hasher: ChunkHasher?
 
-    /// The read of `path`; with `checksums`, also its size and SHA-256 (``ScheduledRead/fileChecksum()``).
+    /// The read of `path` with the packers' `settings`; with `checksums`, also its size and SHA-256
+    /// (``ScheduledRead/fileChecksum()``).
     package init(
-      path: String, displayName: String, chunkBytes: Int = CSVChunkImport.chunkSize, checksums: Bool = false
+      path: String, displayName: String, settings: P.Settings, chunkBytes: Int = CSVChunkImport.chunkSize,
+      checksums: Bool = false
     ) {
       self.path = path
       self.displayName = displayName
+      self.settings = settings
       self.chunkBytes = max(1, chunkBytes)
       super.init(checksums: checksums)
     }
@@ -204,7 +217,8 @@ package enum CSVChunkImport {
           throw .malformed(
             path: displayName, reason: "line \(tooLong) is longer than \(LineReader.maximumLineLength) bytes")
         }
-        columns = try P.columns(try Header(names: header, displayName: displayName, line: lineBase))
+        columns = try P.columns(
+          try Header(names: header, displayName: displayName, line: lineBase), settings: settings)
         expected = header.count
         file.mapWhole()
         self.file = file
@@ -268,7 +282,11 @@ package enum CSVChunkImport {
       }
       if let failure { throw failure }
       if needsStreaming {
-        return try streaming(P.self, path: path, displayName: displayName, rejects: rejects) { merge($0, 0) }
+        return try streaming(
+          P.self, settings: settings, path: path, displayName: displayName, rejects: rejects
+        ) {
+          merge($0, 0)
+        }
       }
       guard let file, let columns else { return InputCounts() }
       var counter = RecordCounter(displayName: displayName, rejects: rejects)
@@ -474,12 +492,13 @@ package enum CSVChunkImport {
 
   /// A compressed or UTF-16 file: one core, through ``CSVReader``.
   static func streaming<P: CSVRecordPacker>(
-    _ packerType: P.Type, path: String, displayName: String, rejects: any RejectSink,
+    _ packerType: P.Type, settings: P.Settings, path: String, displayName: String, rejects: any RejectSink,
     merge: (P.Output) -> Void
   ) throws(InputError) -> InputCounts {
     let csv = try CSVReader(path: path, displayName: displayName)
     var packer = P(
-      columns: try P.columns(try Header(names: csv.header, displayName: displayName, line: csv.headerLine)))
+      columns: try P.columns(
+        try Header(names: csv.header, displayName: displayName, line: csv.headerLine), settings: settings))
     var counter = RecordCounter(displayName: displayName, rejects: rejects)
     let expected = csv.header.count
     var output = packer.makeOutput()
@@ -505,5 +524,27 @@ package enum CSVChunkImport {
     }
     merge(output)
     return counter.counts
+  }
+}
+
+extension CSVChunkImport.Source where P.Settings == Void {
+  /// The read of `path` by a packer without settings.
+  package convenience init(
+    path: String, displayName: String, chunkBytes: Int = CSVChunkImport.chunkSize, checksums: Bool = false
+  ) {
+    self.init(
+      path: path, displayName: displayName, settings: (), chunkBytes: chunkBytes, checksums: checksums)
+  }
+}
+
+extension CSVChunkImport.Source where P.Settings == StoreTimeWindow {
+  /// The read of `path` by a store reader on its own (the benchmark, tests): times within
+  /// ``StoreTimeWindow/standalone``. A run hands its packers the window of its T instead.
+  package convenience init(
+    path: String, displayName: String, chunkBytes: Int = CSVChunkImport.chunkSize, checksums: Bool = false
+  ) {
+    self.init(
+      path: path, displayName: displayName, settings: .standalone, chunkBytes: chunkBytes,
+      checksums: checksums)
   }
 }

@@ -258,3 +258,16 @@ extension JSONLinesBatchImport.Source where P: PlainJSONLinePacker {
       path: path, displayName: displayName, settings: (), chunkBytes: chunkBytes, checksums: checksums)
   }
 }
+
+extension JSONLinesBatchImport.Source where P.Settings == StoreTimeWindow {
+  /// The read of `path` by a store reader on its own (the benchmark, tests): times within
+  /// ``StoreTimeWindow/standalone``. A run hands its packers the window of its T instead.
+  package convenience init(
+    path: String, displayName: String, chunkBytes: Int = JSONLinesBatchImport.chunkSize,
+    checksums: Bool = false
+  ) {
+    self.init(
+      path: path, displayName: displayName, settings: .standalone, chunkBytes: chunkBytes,
+      checksums: checksums)
+  }
+}

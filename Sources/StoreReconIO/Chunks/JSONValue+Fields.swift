@@ -18,31 +18,35 @@ extension JSONValue {
     return text.isEmpty ? nil : text
   }
 
-  /// A Unix time in milliseconds that must be there (number or numeric string; fractions rounded).
-  package func requiredMillis(_ key: String) throws(RowRejection) -> Instant {
-    guard let instant = try optionalMillis(key) else { throw RowRejection("missing \(key)") }
+  /// A Unix time in milliseconds that must be there (number or numeric string; fractions rounded),
+  /// within `window`.
+  package func requiredMillis(_ key: String, within window: StoreTimeWindow) throws(RowRejection) -> Instant {
+    guard let instant = try optionalMillis(key, within: window) else { throw RowRejection("missing \(key)") }
     return instant
   }
 
   /// A Unix time in milliseconds that may be absent (number or numeric string; fractions rounded to the nearest ms),
-  /// within ``StoreTimeWindow``.
-  package func optionalMillis(_ key: String) throws(RowRejection) -> Instant? {
+  /// within `window`.
+  package func optionalMillis(_ key: String, within window: StoreTimeWindow) throws(RowRejection) -> Instant?
+  {
     guard let value = self[key] else { return nil }
     if case .string(let text) = value, text.isEmpty { return nil }
     guard let ms = value.roundedInt64Value, ms > Instant.distantPast.ms, ms < Instant.distantFuture.ms else {
       throw RowRejection("\(key) '\(value.brief)' is not a Unix time in milliseconds")
     }
-    if let problem = StoreTimeWindow.problem(key, ms) { throw RowRejection(problem) }
+    if let problem = window.problem(key, ms) { throw RowRejection(problem) }
     return Instant(ms: ms)
   }
 
-  /// An RFC 3339 timestamp that may be absent (`2026-11-29T10:00:00.123Z`), within ``StoreTimeWindow``.
-  package func optionalTimestamp(_ key: String) throws(RowRejection) -> Instant? {
+  /// An RFC 3339 timestamp that may be absent (`2026-11-29T10:00:00.123Z`), within `window`.
+  package func optionalTimestamp(_ key: String, within window: StoreTimeWindow) throws(RowRejection)
+    -> Instant?
+  {
     guard let text = try optionalText(key) else { return nil }
     guard let instant = Instant.parseISO8601(text) else {
       throw RowRejection("\(key) '\(RawText.truncated(text))' is not an ISO 8601 timestamp with an offset")
     }
-    if let problem = StoreTimeWindow.problem(key, instant.ms) { throw RowRejection(problem) }
+    if let problem = window.problem(key, instant.ms) { throw RowRejection(problem) }
     return instant
   }
 

@@ -16,17 +16,19 @@ package enum InputReaders {
     switch input.role {
     case "app_store.transactions":
       read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
-        path: input.path, displayName: input.display, settings: input.verifier ?? JWSVerifier(),
+        path: input.path, displayName: input.display,
+        settings: AppStoreTransactionImporter.Settings(
+          verifier: input.verifier ?? JWSVerifier(), window: input.window),
         checksums: true)
     case "play.sales":
       read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
-        path: input.path, displayName: input.display, checksums: true)
+        path: input.path, displayName: input.display, settings: input.window, checksums: true)
     case "play.subscriptions":
       read = JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer>(
-        path: input.path, displayName: input.display, checksums: true)
+        path: input.path, displayName: input.display, settings: input.window, checksums: true)
     case "play.voided":
       read = JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer>(
-        path: input.path, displayName: input.display, checksums: true)
+        path: input.path, displayName: input.display, settings: input.window, checksums: true)
     case "app.entitlements":
       read = CSVChunkImport.Source<EntitlementCSVReader.Packer>(
         path: input.path, displayName: input.display, checksums: true)
@@ -75,23 +77,24 @@ package enum InputReaders {
       packed = try readAppStore(input, rejects: rejects, ledger: ledger, report: &report, prepared: prepared)
     case "play.sales":
       if let source = prepared as? CSVChunkImport.Source<PlaySalesReportImporter.Packer> {
-        packed = try PlaySalesReportImporter().read(source, rejects: rejects, into: ledger)
+        packed = try PlaySalesReportImporter(window: input.window).read(
+          source, rejects: rejects, into: ledger)
       } else {
-        packed = try PlaySalesReportImporter().read(
+        packed = try PlaySalesReportImporter(window: input.window).read(
           path: input.path, displayName: input.display, rejects: rejects, into: ledger)
       }
     case "play.subscriptions":
       if let source = prepared as? JSONLinesBatchImport.Source<PlaySubscriptionImporter.Packer> {
         packed = try source.consume(rejects: rejects, into: ledger)
       } else {
-        packed = try PlaySubscriptionImporter().read(
+        packed = try PlaySubscriptionImporter(window: input.window).read(
           path: input.path, displayName: input.display, rejects: rejects, into: ledger)
       }
     case "play.voided":
       if let source = prepared as? JSONLinesBatchImport.Source<PlayVoidedPurchaseImporter.Packer> {
         packed = try source.consume(rejects: rejects, into: ledger)
       } else {
-        packed = try PlayVoidedPurchaseImporter().read(
+        packed = try PlayVoidedPurchaseImporter(window: input.window).read(
           path: input.path, displayName: input.display, rejects: rejects, into: ledger)
       }
     default: packed = nil
@@ -109,11 +112,12 @@ package enum InputReaders {
     case "app.credentials":
       if rows.credentials.count == 0 { rows.credentials = ledger.packedCredentials() }
       if let source = prepared as? CSVChunkImport.Source<CredentialCSVReader.Packer> {
-        return try CredentialCSVReader().read(source, rejects: rejects, into: &rows.credentials)
+        return try CredentialCSVReader().read(
+          source, rejects: rejects, into: &rows.credentials, keeps: rows.keepsUser)
       }
       return try CredentialCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
-        into: &rows.credentials)
+        into: &rows.credentials, keeps: rows.keepsUser)
     case "fx.rates":
       guard let reporting = input.reporting else {
         throw InputError.malformed(
@@ -137,7 +141,9 @@ package enum InputReaders {
       }
       var credits = rows.credits ?? []
       defer { rows.credits = credits }
-      return try CreditCSVReader().read(source, fileIndex: fileIndex, rejects: rejects) { credits.append($0) }
+      return try CreditCSVReader().read(source, fileIndex: fileIndex, rejects: rejects) {
+        rows.add(credit: $0, to: &credits)
+      }
     default: return try readOtherAppRows(input, fileIndex: fileIndex, rejects: rejects, rows: &rows)
     }
   }
@@ -149,11 +155,12 @@ package enum InputReaders {
   ) throws(InputError) -> InputCounts {
     if let source = prepared as? CSVChunkImport.Source<EntitlementCSVReader.Packer> {
       return try EntitlementCSVReader().read(
-        source, fileIndex: fileIndex, rejects: rejects, into: &rows.entitlements, ids: rows.entitlementIds)
+        source, fileIndex: fileIndex, rejects: rejects, into: &rows.entitlements, ids: rows.entitlementIds,
+        keeps: rows.idRowsKeepUser)
     }
     return try EntitlementCSVReader().read(
       path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects,
-      into: &rows.entitlements, ids: rows.entitlementIds)
+      into: &rows.entitlements, ids: rows.entitlementIds, keeps: rows.idRowsKeepUser)
   }
 
   /// Reads the store's notification history: the lines first, then their JWS decoded on all cores;
@@ -162,6 +169,7 @@ package enum InputReaders {
     _ input: ReconciliationRun.PlannedInput, fileIndex: Int32, rejects: any RejectSink, rows: inout AppRowSet
   ) throws(InputError) -> InputCounts {
     let verifier = input.verifier ?? JWSVerifier()
+    let window = input.window
     // Decoded a batch of lines at a time, on all cores: the history is never held whole.
     var lines: [(String, Origin)] = []
     var delta = InputCounts()
@@ -169,7 +177,7 @@ package enum InputReaders {
       ParallelDecode.run(
         lines, counts: &delta, displayName: input.display, rejects: rejects, origin: \.1, raw: \.0,
         makeDecoder: {
-          let decoder = NotificationDecoder(verifier: verifier)
+          let decoder = NotificationDecoder(verifier: verifier, window: window)
           return { (line: (String, Origin)) throws(RowRejection) -> DecodedNotification in
             try decoder.historyEntry(line.0, origin: line.1)
           }
@@ -196,14 +204,16 @@ package enum InputReaders {
   /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with the input's
   /// verifier.
   package static func notificationReader(_ input: ReconciliationRun.PlannedInput) -> NotificationCSVReader {
-    notificationReader(verifier: input.verifier ?? JWSVerifier())
+    notificationReader(verifier: input.verifier ?? JWSVerifier(), window: input.window)
   }
 
   /// The notification log's reader, decoding each payload (and verifying Apple's JWS) with `verifier`
-  /// (the run's, and the fetch's for the purchases the log names).
-  package static func notificationReader(verifier: JWSVerifier) -> NotificationCSVReader {
+  /// (the run's, and the fetch's for the purchases the log names), its times within `window`.
+  package static func notificationReader(verifier: JWSVerifier, window: StoreTimeWindow = .standalone)
+    -> NotificationCSVReader
+  {
     NotificationCSVReader {
-      let decoder = NotificationDecoder(verifier: verifier)
+      let decoder = NotificationDecoder(verifier: verifier, window: window)
       return { (row: NotificationRow) throws(RowRejection) -> DecodedNotification in try decoder.decode(row) }
     }
   }
@@ -232,13 +242,13 @@ package enum InputReaders {
     guard input.role == "app.credits" else {
       return try GoodwillCSVReader().read(
         path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
-      ) { rows.goodwill.append($0) }
+      ) { rows.add(goodwill: $0) }
     }
     var credits = rows.credits ?? []
     defer { rows.credits = credits }
     return try CreditCSVReader().read(
       path: input.path, displayName: input.display, fileIndex: fileIndex, rejects: rejects
-    ) { credits.append($0) }
+    ) { rows.add(credit: $0, to: &credits) }
   }
 
   /// Throws when the file of `input` clearly is another kind of input than its role reads (a Sales
@@ -291,7 +301,7 @@ package enum InputReaders {
     if let source = prepared as? JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer> {
       packed = try source.consume(rejects: rejects, into: ledger)
     } else {
-      packed = try AppStoreTransactionImporter(verifier: verifier).read(
+      packed = try AppStoreTransactionImporter(verifier: verifier, window: input.window).read(
         path: input.path, displayName: input.display, rejects: rejects, into: ledger)
     }
     report.signatures =

@@ -531,18 +531,9 @@ extension ReconciliationRun {
       session = try openDatabase(
         uri, request: readOnly, setup: &setup, history: nil, opener: adapters.database, progress: progress)
     }
-    let inputs = try readInputs(
-      setup.plan, database: session,
-      rejects: RejectRules(folder: scratch, damaged: setup.config.damaged, allowDamaged: true),
-      progress: progress, clock: ContinuousClock())
+    let rules = RejectRules(folder: scratch, damaged: setup.config.damaged, allowDamaged: true)
+    var graph = try keymapGraph(setup.plan, database: session, rules: rules, progress: progress)
     try session?.endSnapshot()
-    var graph = LineageGraph()
-    inputs.builder.joinLineages(into: &graph)
-    inputs.rows.joinLineages(into: &graph)
-    // A Stripe notification may name its chain by an invoice, payment intent or charge id.
-    for (alias, key) in inputs.stripeAliases.sorted(by: { $0.key < $1.key }) {
-      graph.join(LineageNode.chain(.stripe, alias), LineageNode.chain(.stripe, key))
-    }
     let keymap = graph.keymap()
     let bytes = keymap.rendered()
     do {
@@ -553,4 +544,27 @@ extension ReconciliationRun {
     return "wrote \(path): \(graph.nodeCount) nodes, \(keymap.entries.count) entries, \(bytes.count) bytes"
   }
 
+  /// The lineage graph of `plan`'s inputs, read one at a time (Stripe's inputs together, as their
+  /// chains span files): each input's records and rows are joined into the graph and freed before the
+  /// next is read, so the keymap pass holds the graph and one input, never the whole read.
+  static func keymapGraph(
+    _ plan: [PlannedInput], database: (any AppRowDatabase)?, rules: RejectRules, progress: any ProgressSink
+  ) throws(RunError) -> LineageGraph {
+    var graph = LineageGraph()
+    let stripe = plan.filter { $0.role.hasPrefix("stripe.") }
+    var groups = plan.filter { !$0.role.hasPrefix("stripe.") }.map { [$0] }
+    if !stripe.isEmpty { groups.append(stripe) }
+    for group in groups {
+      let inputs = try readInputs(
+        group, database: database, rejects: rules, progress: progress, clock: ContinuousClock())
+      inputs.builder.joinLineages(into: &graph)
+      inputs.rows.joinLineages(into: &graph)
+      // A Stripe notification may name its chain by an invoice, payment intent or charge id.
+      for (alias, key) in inputs.stripeAliases.sorted(by: { $0.key < $1.key }) {
+        graph.join(LineageNode.chain(.stripe, alias), LineageNode.chain(.stripe, key))
+      }
+    }
+    FreeMemory.release()
+    return graph
+  }
 }

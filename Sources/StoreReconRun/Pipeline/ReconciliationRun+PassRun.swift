@@ -50,19 +50,23 @@ extension ReconciliationRun {
         + "\(request.memoryBytes / 1_048_576) MB: \(passes) passes by lineage, spilling to \(folder)")
     let keymapPath = folder + "/keymap.tsv"
     progress.note(try writeKeymap(request, to: keymapPath, adapters: adapters, progress: progress))
-    let (keymap, digest) = try readKeymap(keymapPath)
     var parts: [String] = []
     for index in 0..<passes {
       guard let spec = PartitionSpec(index: index, count: passes) else {
         throw RunError(.software, "passes: no partition \(index) of \(passes)")
       }
+      // Each pass holds only its share of the keymap, read afresh.
+      let (keymap, digest) = try readKeymap(keymapPath, share: spec)
       var pass = request
       pass.mode = .partition(spec, keymap, digest: digest)
       pass.outDirectory = folder + "/pass\(index)"
       pass.history = false
       pass.spillCharges = true
+      pass.filtersWhileReading = true
       progress.note("pass \(index + 1) of \(passes): the lineages of partition \(spec)")
       _ = try execute(pass, adapters: adapters, progress: progress)
+      // The pass's ledger, rows and outcome went with its scope: hand what they held back.
+      FreeMemory.release()
       parts.append(folder + "/pass\(index)")
     }
     var merged = try readPartials(parts)
@@ -72,6 +76,7 @@ extension ReconciliationRun {
         + "peak RSS \(PeakMemory.residentBytes() / 1_048_576) MB)")
     var last = request
     last.mode = .merge(merged)
+    last.filtersWhileReading = true
     return try execute(last, adapters: adapters, progress: progress)
   }
 

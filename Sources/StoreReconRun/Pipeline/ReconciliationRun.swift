@@ -49,6 +49,9 @@ package enum ReconciliationRun {
     package var worker: WorkerSetup?
     /// `--memory`: the working set a run may hold, in bytes (docs/partitions.md#runs-in-passes).
     package var memoryBytes = ReconciliationRun.defaultMemoryBytes
+    /// A pass or the merge of a run in passes: the app rows of other lineages are left out while they
+    /// are read (``WhileReading``).
+    package var filtersWhileReading = false
     /// A pass of a run in passes: the partition spills charges.csv's lines beside its partial
     /// (``ChargeSpill``) instead of writing them into it.
     package var spillCharges = false
@@ -85,6 +88,8 @@ package enum ReconciliationRun {
     package var verifier: JWSVerifier?
     /// For `stripe.objects`: the metadata key naming the app's user (`stripe.userMetadataKey`).
     package var stripeUserKey = "app_user_id"
+    /// The span the store readers take timestamps in: T + 10 years, set by ``setUp(_:progress:)``.
+    package var window = StoreTimeWindow.standalone
 
     /// An input of `role` at `path`, named `display`.
     package init(
@@ -153,7 +158,10 @@ package enum ReconciliationRun {
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
     }
     let asOf = calendar.asOf(date)
-    // Store timestamps later than T + 10 years are damage (docs/inputs.md): set before any reader runs.
+    // Store timestamps later than T + 10 years are damage (docs/inputs.md): every reader is handed the
+    // window as a value; the Stripe readers still read it process-wide (issue 31), set before any runs.
+    let window = StoreTimeWindow(asOf: asOf)
+    for index in plan.indices { plan[index].window = window }
     StoreTimeWindow.set(asOf: asOf)
     var setup = Setup(
       config: config, calendar: calendar, date: date, asOf: asOf, out: out, staging: out,
@@ -188,6 +196,16 @@ package enum ReconciliationRun {
     package var stripeFeed: [StripeFeedLine] = []
   }
 
+  /// Which app rows of other lineages a run in passes leaves out while it reads them
+  /// (docs/partitions.md#runs-in-passes), rather than after the read.
+  package enum WhileReading: Sendable {
+    /// Every contract's: a pass.
+    case everyRow
+    /// Credentials' and goodwill's, not entitlements' or credits' (whose repeated ids the rejects name
+    /// with the column that differs): the merge.
+    case rowsWithoutIds
+  }
+
   /// Where the rejects files go, and when an input is damaged.
   package struct RejectRules {
     package var folder: String
@@ -211,7 +229,7 @@ package enum ReconciliationRun {
   package static func readInputs(
     _ plan: [PlannedInput], database: (any AppRowDatabase)?, rejects rules: RejectRules,
     progress: any ProgressSink, clock: ContinuousClock, filter: LineageFilter? = nil,
-    engine: [Int: EngineInput] = [:], strict: Set<Int> = []
+    engine: [Int: EngineInput] = [:], strict: Set<Int> = [], whileReading: WhileReading? = nil
   ) throws(RunError) -> Inputs {
     // First, before anything is read: a damaged gzip or zip is found whole (none of its rows counts),
     // and a file in the wrong role would reject every line and report a flood of false findings.
@@ -232,6 +250,10 @@ package enum ReconciliationRun {
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
     inputs.builder.keeps = filter?.chain
     inputs.builder.strictInputs = Set(strict.map { Int32($0) })
+    if let whileReading, let filter, strict.isEmpty {
+      inputs.rows.keepsUser = filter.user
+      inputs.rows.keepsUserOfIdRows = whileReading == .everyRow
+    }
     let refusals = keepNotifications(
       filter, in: &inputs.rows, counting: strict.contains { plan[$0].role.contains("notification") })
     let stripe = readStripe(plan, skipping: damagedContainers, engine: engine, progress: progress)

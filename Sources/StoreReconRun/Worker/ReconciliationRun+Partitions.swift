@@ -14,8 +14,8 @@ package struct LineageFilter: Sendable {
   /// Partition `spec`'s lineages, as `keymap` joins them.
   package static func partition(_ spec: PartitionSpec, keymap: LineageKeymap) -> LineageFilter {
     LineageFilter(
-      chain: { spec.owns(lineage: keymap.lineage(of: LineageNode.chain($0, $1))) },
-      user: { spec.owns(lineage: keymap.lineage(of: LineageNode.user($0))) },
+      chain: { keymap.owns(LineageNode.chain($0, $1), in: spec) },
+      user: { keymap.owns(LineageNode.user($0), in: spec) },
       noKey: spec.owns(lineage: ""))
   }
 
@@ -234,11 +234,13 @@ extension ReconciliationRun {
     }
   }
 
-  /// Reads a keymap file.
-  package static func readKeymap(_ path: String) throws(RunError) -> (keymap: LineageKeymap, digest: String) {
+  /// Reads a keymap file; with `share`, only that partition's share of it (a pass's).
+  package static func readKeymap(_ path: String, share: PartitionSpec? = nil) throws(RunError) -> (
+    keymap: LineageKeymap, digest: String
+  ) {
     let bytes = try readBytes(path)
     do {
-      return (try LineageKeymap(parsing: bytes), SHA256Digest.hex(of: bytes))
+      return (try LineageKeymap(parsing: bytes, share: share), SHA256Digest.hex(of: bytes))
     } catch {
       throw RunError(.dataError, "keymap \(path): \(error.description)")
     }

@@ -136,7 +136,7 @@ extension ReconciliationRun {
         folder: setup.staging, damaged: setup.config.damaged,
         allowDamaged: request.allowDamaged || request.worker != nil, keepsAll: request.worker != nil),
       progress: progress, clock: clock, filter: request.mode.filter, engine: request.mode.engineInputs,
-      strict: request.worker?.keyed ?? [])
+      strict: request.worker?.keyed ?? [], whileReading: whileReading(request))
     if let record = setup.verifiedRecord { saveVerifiedRecord(record, progress: progress) }
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try afterRead()
@@ -172,6 +172,14 @@ extension ReconciliationRun {
     applyDuplicates(outcome.duplicates, to: &inputs, progress: progress)
     applyNotificationRepeats(repeats, to: &inputs, progress: progress)
     return (inputs, outcome, asRead, readMs)
+  }
+
+  /// What a run in passes leaves out while reading: a pass every other lineage's app rows, the merge
+  /// the rows without ids (``WhileReading``); `nil` for any other run.
+  static func whileReading(_ request: Request) -> WhileReading? {
+    guard request.filtersWhileReading, request.worker == nil else { return nil }
+    if case .merge = request.mode { return .rowsWithoutIds }
+    return .everyRow
   }
 
   /// `storerecon worker run`'s partition: no database, no history, no reports; writes the partial
