@@ -94,7 +94,7 @@ package enum StoreReconCLI {
   static let runFlags: Set<String> = [
     "--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing",
     "--allow-damaged",
-    "--mail-incomplete",
+    "--mail-incomplete", "--from-scratch",
   ]
 
   static func runCommand(_ args: [String], merge: Bool = false) -> Int32 {
@@ -159,6 +159,7 @@ package enum StoreReconCLI {
         allowDamaged: parsed.flags.contains("--allow-damaged"))
       request.mode = try resolved(mode)
       request.memoryBytes = memory
+      request.fromScratch = parsed.flags.contains("--from-scratch")
       let result = try ReconciliationRun.executeWithinMemory(request, progress: progress)
       if case .partition = request.mode { return partitionWritten(result) }
       if let headline = result.summary?.headline { StandardOutput.write(headline + "\n") }

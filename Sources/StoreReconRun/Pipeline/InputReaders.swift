@@ -17,7 +17,7 @@ package enum InputReaders {
     case "app_store.transactions":
       read = JSONLinesBatchImport.Source<AppStoreTransactionImporter.Packer>(
         path: input.path, displayName: input.display, settings: input.verifier ?? JWSVerifier(),
-        checksums: true)
+        checksums: true, snapshot: input.snapshot)
     case "play.sales":
       read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
         path: input.path, displayName: input.display, checksums: true)
