@@ -214,7 +214,8 @@ package struct SnapshotReader {
     guard let n = int() else { return false }
     for i in 0..<n {
       guard let length = int(), let raw = raw(length) else { return false }
-      let number = raw.withUnsafeBufferPointer { pool.intern($0) }
+      // (the pooled texts are valid UTF-8: every line is checked before it is packed)
+      let number = pool.intern(String(decoding: raw, as: UTF8.self))
       guard number == UInt32(i) else { return false }
     }
     return true

@@ -24,8 +24,8 @@ package final class ParseSnapshot: @unchecked Sendable {
   let macKey: [UInt8]
   let context: [UInt8]
   let latestMs: Int64
-  /// `--from-scratch`: the old snapshot is not read (a new one is written).
-  let fresh: Bool
+  /// Why the old snapshot is not read (`--from-scratch`, an untrusted record); a new one is written.
+  let fresh: String?
 
   /// What happened to this input's snapshot in the run.
   package enum Outcome: Equatable, Sendable {
@@ -51,8 +51,9 @@ package final class ParseSnapshot: @unchecked Sendable {
   private var file: (size: Int64, sha: [UInt8]) = (0, [])
 
   /// The snapshot at `path` of an input, under `macKey`, for a parse whose every other dependency
-  /// `context` digests, with store instants read up to `asOf` + 10 years; `fresh`: do not read the old.
-  package init(path: String, macKey: [UInt8], context: [UInt8], asOf: Instant, fresh: Bool) {
+  /// `context` digests, with store instants read up to `asOf` + 10 years; `fresh`: why the old one is
+  /// not read, if it is not.
+  package init(path: String, macKey: [UInt8], context: [UInt8], asOf: Instant, fresh: String?) {
     self.path = path
     self.macKey = macKey
     self.context = context
@@ -77,7 +78,7 @@ package final class ParseSnapshot: @unchecked Sendable {
 
   /// Why the stored snapshot cannot stand for the file, or `nil` when it can (every chunk decoded).
   private func check(size: Int64, sha: [UInt8]) -> String? {
-    if fresh { return "--from-scratch" }
+    if let fresh { return fresh }
     guard let bytes = DurableFile.read(path) else { return "no snapshot yet" }
     let n = bytes.count
     guard n >= ParseSnapshot.headerSize + 32, Array(bytes[0..<8]) == ParseSnapshot.magic else {

@@ -9,12 +9,15 @@ extension ReconciliationRun {
   package static let snapshotFolderName = "parsed-inputs"
 
   /// Gives each App Store transactions file of `plan` its snapshot (docs/snapshot.md), checked with the
-  /// key of the whole run's `record` of verified signatures; `fresh` (`--from-scratch`): old snapshots
-  /// are not read. Snapshots of files the plan no longer names are removed.
+  /// key of the whole run's `record` of verified signatures; with `fromScratch`, or when that record
+  /// was not trusted, old snapshots are not read. Snapshots of files the plan no longer names are removed.
   package static func attachSnapshots(
-    _ plan: inout [PlannedInput], record: VerifiedRecordFile, asOf: Instant, fresh: Bool
+    _ plan: inout [PlannedInput], record: VerifiedRecordFile, asOf: Instant, fromScratch: Bool
   ) {
     guard record.key.count >= 32 else { return }
+    let fresh =
+      fromScratch
+      ? "--from-scratch" : record.rebuild ? "the record of verified signatures is not trusted" : nil
     let folder = DurableFile.folder(of: record.path) + "/" + snapshotFolderName
     var kept: Set<String> = []
     let binary = FileDigest.of(path: "/proc/self/exe")?.sha256 ?? "unknown binary"

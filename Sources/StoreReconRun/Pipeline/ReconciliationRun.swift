@@ -160,7 +160,7 @@ package enum ReconciliationRun {
     let asOf = calendar.asOf(date)
     // Store timestamps later than T + 10 years are damage (docs/inputs.md): set before any reader runs.
     StoreTimeWindow.set(asOf: asOf)
-    if let record { attachSnapshots(&plan, record: record, asOf: asOf, fresh: request.fromScratch) }
+    if let record { attachSnapshots(&plan, record: record, asOf: asOf, fromScratch: request.fromScratch) }
     var setup = Setup(
       config: config, calendar: calendar, date: date, asOf: asOf, out: out, staging: out,
       databaseURI: databaseURI, plan: plan, missing: missing, repeats: repeats)
