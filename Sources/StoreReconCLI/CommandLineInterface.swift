@@ -94,7 +94,7 @@ package enum StoreReconCLI {
   static let runFlags: Set<String> = [
     "--quiet", "--no-history", "--mail", "--dry-run", "--require-complete", "--allow-missing",
     "--allow-damaged",
-    "--mail-incomplete",
+    "--mail-incomplete", "--from-scratch",
   ]
 
   static func runCommand(_ args: [String], merge: Bool = false) -> Int32 {
@@ -149,6 +149,7 @@ package enum StoreReconCLI {
       lockTimeoutSeconds: lockTimeout, allowMissing: parsed.flags.contains("--allow-missing"),
       allowDamaged: parsed.flags.contains("--allow-damaged"))
     request.memoryBytes = memory
+    request.fromScratch = parsed.flags.contains("--from-scratch")
     var command = ReconciliationRun.Command(request: request, planned: mode)
     if mail { command.mail = .init(dryRun: dryRun, mailIncomplete: mailIncomplete) }
     command.requireComplete = parsed.flags.contains("--require-complete")

@@ -7,7 +7,7 @@ enum Help {
   static let runUsage = """
     storerecon run --config FILE [--date YYYY-MM-DD] [--out DIR] [--database URI] [--queries DIR] \
     [--no-history] [--lock-timeout SECONDS] [--mail [--dry-run] [--mail-incomplete]] [--require-complete] \
-    [--allow-missing] [--allow-damaged] [--memory SIZE] [--partition I/N --keymap FILE] [--quiet]
+    [--allow-missing] [--allow-damaged] [--memory SIZE] [--from-scratch] [--partition I/N --keymap FILE] [--quiet]
     """
   static let mergeUsage = """
     storerecon merge --config FILE --date YYYY-MM-DD --out DIR [--database URI] [--queries DIR] \
@@ -113,6 +113,10 @@ enum Help {
                           a temporary folder ($TMPDIR, removed at the end), and merges them: the
                           same reports as one pass (docs/partitions.md#runs-in-passes). Passes do
                           not yet lower the peak of the read; see there.
+      --from-scratch      Parse every input and verify every signature, as a first run does:
+                          read no snapshot of the last run's parse (<report root>/parsed-inputs)
+                          and no record of verified signatures; both are written anew
+                          (docs/snapshot.md).
       --partition I/N     Run partition I (0 … N−1) of N: keep only the purchase lineages whose
                           key hashes to I (FNV-1a 64 mod N) and write <out>/partial.tsv and the
                           rejects files instead of the reports; `storerecon merge` adds the N

@@ -45,3 +45,21 @@ extension FileByteSource {
     return FileDigest.of(path: path, buffer: buffer)
   }
 }
+
+extension FileByteSource {
+  /// The size and SHA-256 of this open file's bytes, read from its start through a 1 MiB buffer of its
+  /// own (the same file the reads see, even if its path is replaced meanwhile).
+  func digestBytes() throws(InputError) -> (bytes: Int64, sha256: [UInt8]) {
+    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
+    defer { buffer.deallocate() }
+    var digest = SHA256Digest()
+    var offset: Int64 = 0
+    while true {
+      let got = try read(at: offset, into: buffer)
+      if got == 0 { break }
+      digest.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[0..<got])))
+      offset += Int64(got)
+    }
+    return (offset, digest.finalizeBytes())
+  }
+}

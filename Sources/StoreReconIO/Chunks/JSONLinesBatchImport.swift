@@ -38,7 +38,7 @@ package enum JSONLinesBatchImport {
 
   /// One parsed chunk.
   final class Chunk: @unchecked Sendable {
-    let batch = RecordBatch()
+    var batch = RecordBatch()
     /// Physical lines that start in the chunk.
     var lines = 0
     /// Rejected lines: chunk-relative line number (1-based), reason, raw text.
@@ -81,17 +81,23 @@ package enum JSONLinesBatchImport {
     private var tickets: [ReadTicket<Chunk>?] = []
     /// Hashes the file as its chunks are parsed (``ScheduledRead/checksums``, mapped plain files).
     private var hasher: ChunkHasher?
+    /// The input's snapshot (docs/snapshot.md): a plain file whose bytes it holds is not parsed.
+    let snapshot: ParseSnapshot?
+    /// The snapshot holds this file: its chunks are merged instead of parsed.
+    private var replaying = false
 
-    /// The read of `path`; with `checksums`, also its size and SHA-256 (``ScheduledRead/fileChecksum()``).
+    /// The read of `path`; with `checksums`, also its size and SHA-256 (``ScheduledRead/fileChecksum()``);
+    /// with `snapshot`, the file is hashed first and, when the snapshot holds its bytes, not parsed.
     package init(
       path: String, displayName: String, settings: P.Settings,
       chunkBytes: Int = JSONLinesBatchImport.chunkSize,
-      checksums: Bool = false
+      checksums: Bool = false, snapshot: ParseSnapshot? = nil
     ) {
       self.path = path
       self.displayName = displayName
       self.settings = settings
       self.chunkBytes = max(1, chunkBytes)
+      self.snapshot = snapshot
       super.init(checksums: checksums)
     }
 
@@ -116,11 +122,19 @@ package enum JSONLinesBatchImport {
           checksumInBackground(path)
           return
         }
+        if let snapshot {
+          let digest = try file.digestBytes()
+          setChecksum((digest.bytes, ParseSnapshot.hex(digest.sha256)))
+          if snapshot.begin(size: digest.bytes, sha: digest.sha256) {
+            replaying = true
+            return
+          }
+        }
         file.mapWhole()
         self.file = file
         size = file.size
         taskCount = size > start ? Int((size - start + Int64(chunkBytes) - 1) / Int64(chunkBytes)) : 0
-        if checksums {
+        if checksums && snapshot == nil {
           if let map = file.mapping {
             let hasher = ChunkHasher(map: map)
             hasher.offer(0, Int(start))
@@ -178,6 +192,11 @@ package enum JSONLinesBatchImport {
           P.self, settings: settings, path: path, displayName: displayName, rejects: rejects, into: builder)
       }
       var result = Merger(displayName: displayName, rejects: rejects, builder: builder)
+      if replaying, let snapshot {
+        while let chunk = snapshot.nextChunk() { try result.merge(chunk) }
+        return result.finish()
+      }
+      result.recorder = snapshot
       var k = 0
       while k < taskCount {
         ensureSubmitted(k)
@@ -187,6 +206,7 @@ package enum JSONLinesBatchImport {
         try result.merge(chunk)
         k += 1
       }
+      snapshot?.finish()
       return result.finish()
     }
   }
@@ -201,6 +221,8 @@ package enum JSONLinesBatchImport {
     var lastAt = Int64.min
     var unverified = 0
     var unpriced = 0
+    /// Keeps each parsed chunk for the input's snapshot.
+    var recorder: ParseSnapshot?
 
     init(displayName: String, rejects: any RejectSink, builder: LedgerBuilder) {
       counter = RecordCounter(displayName: displayName, rejects: rejects)
@@ -215,6 +237,7 @@ package enum JSONLinesBatchImport {
       }
       unverified += chunk.batch.unverifiedLines
       unpriced += chunk.batch.unpricedLines
+      recorder?.record(chunk)
       chunk.batch.lineOffset = linesBefore
       builder.merge(chunk.batch)
       firstAt = min(firstAt, chunk.batch.firstAt)

@@ -89,7 +89,7 @@ extension ReconciliationRun {
   /// (``saveVerifiedRecord(_:progress:)``).
   package static func attachSignatures(
     _ config: RunConfig, to plan: inout [PlannedInput], record paths: (record: String, key: String)?,
-    progress: any ProgressSink
+    fromScratch: Bool = false, progress: any ProgressSink
   ) throws(RunError) -> VerifiedRecordFile? {
     for line in config.signatureWarnings { progress.note(line) }
     let roles: Set<String> = [
@@ -99,7 +99,7 @@ extension ReconciliationRun {
     var verifier = try config.signatureVerifier()
     var file: VerifiedRecordFile?
     if let paths, verifier.mode != .off {
-      file = VerifiedRecordFile.open(paths, for: &verifier, progress: progress)
+      file = VerifiedRecordFile.open(paths, for: &verifier, fromScratch: fromScratch, progress: progress)
     }
     for index in plan.indices where roles.contains(plan[index].role) {
       plan[index].verifier = verifier.scoped(to: plan[index].display)
@@ -144,11 +144,15 @@ package struct VerifiedRecordFile {
   package var keyPath: String
   /// A key made by this run (there was no key file): written with the record.
   package var newKey: [UInt8]?
+  /// The record's key (it also checks the run's snapshots, docs/snapshot.md).
+  package var key: [UInt8] = []
 
   /// Opens the record at `paths` for `verifier` (which then uses it); `nil` when its key cannot be had
   /// (said on `progress`: every signature is then verified in full and nothing is recorded).
+  /// `fromScratch`: the old record is not read; every signature is verified and the record rebuilt.
   static func open(
-    _ paths: (record: String, key: String), for verifier: inout JWSVerifier, progress: any ProgressSink
+    _ paths: (record: String, key: String), for verifier: inout JWSVerifier, fromScratch: Bool = false,
+    progress: any ProgressSink
   ) -> VerifiedRecordFile? {
     let key: [UInt8]
     var made = false
@@ -162,17 +166,20 @@ package struct VerifiedRecordFile {
           + "every signature is verified in full and none is recorded")
       return nil
     }
-    let (record, distrust) = VerifiedRecord.open(
+    var (record, distrust) = VerifiedRecord.open(
       DurableFile.read(paths.record), macKey: key, roots: verifier.rootsFingerprint)
-    if let distrust {
+    if fromScratch {
+      record = VerifiedRecord.empty(roots: verifier.rootsFingerprint, macKey: key)
+      distrust = nil
+    } else if let distrust {
       progress.note(
         "warning: the record of verified signatures \(paths.record) is not trusted: \(distrust); "
           + "every signature is verified in full and the record is rebuilt")
     }
     verifier = verifier.recording(record)
     return VerifiedRecordFile(
-      path: paths.record, record: record, verifier: verifier, rebuild: distrust != nil,
-      keyPath: paths.key, newKey: made ? key : nil)
+      path: paths.record, record: record, verifier: verifier, rebuild: distrust != nil || fromScratch,
+      keyPath: paths.key, newKey: made ? key : nil, key: key)
   }
 
   /// Why a key file cannot be used.

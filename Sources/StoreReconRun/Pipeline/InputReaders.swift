@@ -19,7 +19,7 @@ package enum InputReaders {
         path: input.path, displayName: input.display,
         settings: AppStoreTransactionImporter.Settings(
           verifier: input.verifier ?? JWSVerifier(), window: input.window),
-        checksums: true)
+        checksums: true, snapshot: input.snapshot)
     case "play.sales":
       read = CSVChunkImport.Source<PlaySalesReportImporter.Packer>(
         path: input.path, displayName: input.display, settings: input.window, checksums: true)

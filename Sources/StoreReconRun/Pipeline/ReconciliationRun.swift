@@ -55,6 +55,8 @@ package enum ReconciliationRun {
     /// A pass of a run in passes: the partition spills charges.csv's lines beside its partial
     /// (``ChargeSpill``) instead of writing them into it.
     package var spillCharges = false
+    /// `--from-scratch`: no snapshot is read and every signature is verified (both are written anew).
+    package var fromScratch = false
 
     /// Creates a request.
     package init(
@@ -86,6 +88,8 @@ package enum ReconciliationRun {
     package var query: ContractQuery?
     /// Checks the signatures of App Store transaction lines.
     package var verifier: JWSVerifier?
+    /// What the last run parsed of this file, and what this run parses (docs/snapshot.md).
+    package var snapshot: ParseSnapshot?
     /// For `stripe.objects`: the metadata key naming the app's user (`stripe.userMetadataKey`).
     package var stripeUserKey = "app_user_id"
     /// The span the store readers take timestamps in: T + 10 years, set by ``setUp(_:progress:)``.
@@ -152,7 +156,8 @@ package enum ReconciliationRun {
     if case .whole = request.mode, request.worker == nil {
       recordPaths = config.verifiedRecordPaths(reportRoot: HistoryLocation.reportRoot(ofOut: out))
     }
-    let record = try attachSignatures(config, to: &plan, record: recordPaths, progress: progress)
+    let record = try attachSignatures(
+      config, to: &plan, record: recordPaths, fromScratch: request.fromScratch, progress: progress)
     for m in missing {
       progress.note(
         "warning: no file matches \(m.role) '\(m.pattern)' — reported as INCOMPLETE (--allow-missing)")
@@ -163,6 +168,7 @@ package enum ReconciliationRun {
     let window = StoreTimeWindow(asOf: asOf)
     for index in plan.indices { plan[index].window = window }
     StoreTimeWindow.set(asOf: asOf)
+    if let record { attachSnapshots(&plan, record: record, asOf: asOf, fromScratch: request.fromScratch) }
     var setup = Setup(
       config: config, calendar: calendar, date: date, asOf: asOf, out: out, staging: out,
       databaseURI: databaseURI, plan: plan, missing: missing, repeats: repeats)

@@ -138,6 +138,7 @@ extension ReconciliationRun {
       progress: progress, clock: clock, filter: request.mode.filter, engine: request.mode.engineInputs,
       strict: request.worker?.keyed ?? [], whileReading: whileReading(request))
     if let record = setup.verifiedRecord { saveVerifiedRecord(record, progress: progress) }
+    noteSnapshots(setup.plan, progress: progress)
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try afterRead()
     try readStoreReportsOnce(&inputs, progress: progress)

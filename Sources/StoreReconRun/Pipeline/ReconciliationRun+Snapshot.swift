@@ -1,0 +1,71 @@
+import Foundation
+package import StoreReconCore
+package import StoreReconIO
+package import StoreReconPlatform
+
+extension ReconciliationRun {
+  /// The folder of the run's snapshots, beside the record of verified signatures
+  /// (`<report root>/parsed-inputs` by default; docs/snapshot.md).
+  package static let snapshotFolderName = "parsed-inputs"
+
+  /// Gives each App Store transactions file of `plan` its snapshot (docs/snapshot.md), checked with the
+  /// key of the whole run's `record` of verified signatures; with `fromScratch`, or when that record
+  /// was not trusted, old snapshots are not read. Snapshots of files the plan no longer names are removed.
+  package static func attachSnapshots(
+    _ plan: inout [PlannedInput], record: VerifiedRecordFile, asOf: Instant, fromScratch: Bool
+  ) {
+    guard record.key.count >= 32 else { return }
+    let fresh =
+      fromScratch
+      ? "--from-scratch" : record.rebuild ? "the record of verified signatures is not trusted" : nil
+    let folder = DurableFile.folder(of: record.path) + "/" + snapshotFolderName
+    var kept: Set<String> = []
+    let binary = FileDigest.of(path: "/proc/self/exe")?.sha256 ?? "unknown binary"
+    for index in plan.indices where plan[index].role == "app_store.transactions" && plan[index].query == nil {
+      let input = plan[index]
+      let name = String(ParseSnapshot.hex(SHA256Digest.bytes(of: Array(input.display.utf8))).prefix(32))
+      kept.insert(name + ".bin")
+      let verifier = input.verifier ?? JWSVerifier()
+      var context = SnapshotBytes()
+      context.text(binary)
+      context.text(input.display)
+      context.text(verifier.mode.rawValue)
+      context.bytes += verifier.rootsFingerprint
+      context.int(JSONLinesBatchImport.chunkSize)
+      plan[index].snapshot = ParseSnapshot(
+        path: folder + "/" + name + ".bin", macKey: record.key,
+        context: SHA256Digest.bytes(of: context.bytes),
+        asOf: asOf, fresh: fresh)
+    }
+    // A file no input names any more: its snapshot goes.
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name.hasSuffix(".bin") && !kept.contains(name) {
+      try? FileManager.default.removeItem(atPath: folder + "/" + name)
+    }
+  }
+
+  /// Says on `progress` what the snapshots of `plan` saved: how many files were merged without being
+  /// parsed, and why the others were parsed.
+  package static func noteSnapshots(_ plan: [PlannedInput], progress: any ProgressSink) {
+    var replayed = 0
+    var parsed: [String: Int] = [:]
+    var folder = ""
+    for input in plan {
+      guard let snapshot = input.snapshot else { continue }
+      folder = DurableFile.folder(of: snapshot.path)
+      switch snapshot.outcome {
+      case .unread: break
+      case .replayed: replayed += 1
+      case .parsed(let why): parsed[why, default: 0] += 1
+      case .notKept(let why):
+        progress.note("warning: the snapshot of \(input.display) was not kept (\(why)); it is parsed again")
+      }
+    }
+    guard replayed + parsed.values.reduce(0, +) > 0 else { return }
+    let reasons = parsed.sorted { $0.key < $1.key }.map { "\($0.value): \($0.key)" }
+    progress.note(
+      "snapshot: \(replayed) App Store file\(replayed == 1 ? "" : "s") merged without parsing, "
+        + "\(parsed.values.reduce(0, +)) parsed in full"
+        + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")") + " (\(folder))")
+  }
+}
