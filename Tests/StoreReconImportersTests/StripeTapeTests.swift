@@ -50,13 +50,13 @@ import StoreReconTestSupport
     let refund =
       #"{"object":"refund","id":"re_1","charge":"ch_9","amount":500,"currency":"usd","status":"succeeded","created":1795100000}"#
     let event =
-      #"{"id":"evt_1","object":"event","type":"invoice.paid","created":1795000200,"livemode":false,"data":{"object":\#(basilInvoice)}}"#
+      #"{"id":"evt_1","object":"event","type":"invoice.paid","created":1795000200,"livemode":false,"data":{"object":\#(Self.basilInvoice)}}"#
     let price =
       #"{"object":"price","id":"price_1X","lookup_key":"pro_monthly","recurring":{"interval":"month"}}"#
     let customer = #"{"object":"customer","id":"cus_1","metadata":{"app_user_id":"u1"},"email":"a@b.c"}"#
     let payment =
       #"{"object":"invoice_payment","id":"inpay_1","invoice":"in_1","payment":{"type":"charge","charge":"ch_9"}}"#
-    for line in [basilInvoice, Self.acaciaSubscription, charge, refund, event, price, customer, payment] {
+    for line in [Self.basilInvoice, Self.acaciaSubscription, charge, refund, event, price, customer, payment] {
       for order in 0..<3 {
         let variant = order == 0 ? line : Self.reordered(line, reversed: order == 2)
         let (lean, tree) = try Self.both(variant)
