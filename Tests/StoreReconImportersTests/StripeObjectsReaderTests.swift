@@ -124,4 +124,26 @@ import StoreReconTestSupport
       #expect(records.first { $0.kind == .refund }?.amountMinor == 999)
     }
   }
+
+  @Test func aReorderedRepeatIsADuplicateAndTheLaterOfEqualInstantsWins() throws {
+    let past =
+      #"{"object":"subscription","id":"sub_1QabcDEF0123456789xyzUVW","status":"past_due","created":1795000000,"trial_start":1795000000,"trial_end":1795600000}"#
+    let reordered =
+      #"{"trial_end":1795600000,"trial_start":1795000000,"created":1795000000,"status":"past_due","id":"sub_1QabcDEF0123456789xyzUVW","object":"subscription"}"#
+    let canceled =
+      #"{"object":"subscription","id":"sub_1QabcDEF0123456789xyzUVW","status":"canceled","created":1795000000,"trial_start":1795000000,"trial_end":1795600000}"#
+    // Same instants (no event, the same own timestamps): the line read later wins; the reordered repeat
+    // of the first line is a duplicate.
+    let result = try read([[past, reordered], [canceled]])
+    #expect(result.files[0]?.duplicates == 1)
+    #expect(result.files[0]?.superseded == 1)
+    #expect(result.files[0]?.counts.accepted == 0)
+    #expect(result.files[1]?.counts.accepted == 1)
+    let trial = try #require(result.files[1]?.records.first)
+    #expect(trial.noGrace)  // canceled: the later state
+    for file in result.files.values {
+      #expect(
+        file.counts.read == file.counts.accepted + file.counts.rejected + file.duplicates + file.superseded)
+    }
+  }
 }

@@ -54,6 +54,30 @@ package enum JSONLinesImport {
     return counter.counts
   }
 
+  /// ``lines(path:displayName:fileIndex:rejects:accept:)`` handing each line's bytes (valid UTF-8, without
+  /// leading and trailing whitespace; valid only during the call) instead of a String.
+  package static func byteLines(
+    path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
+    accept: (UnsafeBufferPointer<UInt8>, Origin) throws(RowRejection) -> Void
+  ) throws(InputError) -> InputCounts {
+    let lines = try LineReader(path: path, displayName: displayName)
+    var counter = RecordCounter(displayName: displayName, rejects: rejects)
+    while let line = try lines.next() {
+      let text = trimmed(line)
+      if text.isEmpty { continue }
+      let number = lines.lineNumber
+      let origin = Origin(file: fileIndex, line: Int32(clamping: number))
+      do throws(RowRejection) {
+        if let problem = UTF8Validation.problem(text) { throw RowRejection(problem.reason) }
+        try accept(text, origin)
+        counter.accept()
+      } catch {
+        counter.reject(line: number, reason: error.reason, raw: RawText.truncated(text))
+      }
+    }
+    return counter.counts
+  }
+
   /// Parses a line as JSON, rejecting it with "not valid JSON: …" when it is not.
   package static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(RowRejection) -> JSONValue {
     do {

@@ -15,7 +15,7 @@ struct StripeChains {
   var feed: [StripeFeedLine] = []
 
   var lookupKeys: [String: String] = [:]
-  var customers: [String: JSONValue] = [:]
+  var customers: [String: StripeParts.Metadata] = [:]
   var subscriptions: [String: StripeParts.Subscription] = [:]
   var invoices: [StripeParts.Invoice] = []
   var charges: [String: StripeParts.Charge] = [:]
@@ -39,13 +39,14 @@ struct StripeChains {
     (objects[kind] ?? [:]).values.sorted { $0.id < $1.id }
   }
 
-  /// Runs `read` on each object of `kind`; a failure rejects the object's line.
-  mutating func each<T>(_ kind: StripeObject.Kind, _ read: (StripeObject) throws(RowRejection) -> T) -> [T] {
+  /// What was read of each object of `kind` as `part`; an object that could not be read rejects its line.
+  mutating func each<T>(_ kind: StripeObject.Kind, _ part: KeyPath<StripePart, T?>) -> [T] {
     var out: [T] = []
     for object in sorted(kind) {
-      do {
-        out.append(try read(object))
-      } catch {
+      switch object.part {
+      case .success(let read):
+        if let value = read[keyPath: part] { out.append(value) }
+      case .failure(let error):
         rejected.append((object.origin, "\(kind.rawValue) \(RawText.truncated(object.id)): \(error.reason)"))
       }
     }
@@ -54,13 +55,13 @@ struct StripeChains {
 
   mutating func build() {
     for price in sorted(.price) {
-      if let key = price.value["lookup_key"]?.text, !key.isEmpty { lookupKeys[price.id] = key }
+      if let key = try? price.part.get().lookupKey, !key.isEmpty { lookupKeys[price.id] = key }
     }
-    for customer in sorted(.customer) { customers[customer.id] = customer.value }
-    for s in each(.subscription, StripeParts.subscription) { subscriptions[s.id] = s }
-    invoices = each(.invoice, StripeParts.invoice)
+    for customer in sorted(.customer) { customers[customer.id] = try? customer.part.get().customer }
+    for s in each(.subscription, \.subscription) { subscriptions[s.id] = s }
+    invoices = each(.invoice, \.invoice)
     linkInvoicePayments()
-    for c in each(.charge, StripeParts.charge) { charges[c.id] = c }
+    for c in each(.charge, \.charge) { charges[c.id] = c }
     for (n, invoice) in invoices.enumerated() {
       for charge in invoice.charges { invoiceOfCharge[charge] = n }
       for intent in invoice.intents { invoiceOfIntent[intent] = n }
@@ -100,7 +101,7 @@ struct StripeChains {
   mutating func linkInvoicePayments() {
     var invoiceIndex: [String: Int] = [:]
     for (n, invoice) in invoices.enumerated() { invoiceIndex[invoice.id] = n }
-    for payment in each(.invoicePayment, StripeParts.invoicePayment) {
+    for payment in each(.invoicePayment, \.invoicePayment) {
       guard let n = invoiceIndex[payment.invoice] else { continue }
       for charge in payment.charges where !invoices[n].charges.contains(charge) {
         invoices[n].charges.append(charge)
@@ -124,10 +125,10 @@ struct StripeChains {
 
   /// Refunds that succeeded and disputes the seller lost, per charge.
   mutating func collectReturns() {
-    for refund in each(.refund, StripeParts.moneyBack) where refund.status == "succeeded" {
+    for refund in each(.refund, \.moneyBack) where refund.status == "succeeded" {
       returns[refund.charge ?? refund.intent ?? refund.id, default: []].append(refund)
     }
-    let disputes = each(.dispute, StripeParts.moneyBack)
+    let disputes = each(.dispute, \.moneyBack)
     for dispute in disputes where dispute.status == "lost" {
       returns[dispute.charge ?? dispute.intent ?? dispute.id, default: []].append(dispute)
     }

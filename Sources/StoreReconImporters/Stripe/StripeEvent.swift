@@ -11,7 +11,14 @@ package enum StripeEvent {
   package static func notification(_ value: JSONValue, origin: Origin) throws(RowRejection)
     -> StoreNotification
   {
-    guard case .object = value else { throw RowRejection("expected a Stripe event, found \(value.brief)") }
+    try notification(of: value, origin: origin)
+  }
+
+  /// ``notification(_:origin:)`` of a parsed tree or of a line read in place.
+  static func notification<V: StripeJSON>(of value: V, origin: Origin) throws(RowRejection)
+    -> StoreNotification
+  {
+    guard value.isObject else { throw RowRejection("expected a Stripe event, found \(value.brief)") }
     guard try value.optionalText("object") == "event" else {
       throw RowRejection("not a Stripe event (its \"object\" is not \"event\")")
     }
@@ -30,9 +37,9 @@ package enum StripeEvent {
   /// shape), else its payment; a charge's payment intent, else its id; a refund's or dispute's payment
   /// intent, else its charge; a payment intent's id; a checkout session's subscription, else its
   /// payment intent. `nil` for objects that name no purchase (a customer, a price).
-  static func key(of object: JSONValue) throws(RowRejection) -> String? {
+  static func key<V: StripeJSON>(of object: V) throws(RowRejection) -> String? {
     let id = try object.optionalText("id")
-    var candidates: [(JSONValue?, String)] = []
+    var candidates: [(V?, String)] = []
     switch try object.optionalText("object") ?? "" {
     case "subscription", "payment_intent":
       return id
@@ -58,7 +65,7 @@ package enum StripeEvent {
   }
 
   /// The first of `references` (an object and the key of an id in it) that is set.
-  static func first(_ references: [(JSONValue?, String)]) throws(RowRejection) -> String? {
+  static func first<V: StripeJSON>(_ references: [(V?, String)]) throws(RowRejection) -> String? {
     for (object, key) in references {
       guard let object else { continue }
       if let id = try StripeObject.reference(object, key) { return id }

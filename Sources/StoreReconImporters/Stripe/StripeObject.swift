@@ -14,8 +14,11 @@ package struct StripeObject: Sendable {
   package var kind: Kind
   /// Its `id` (`sub_…`, `in_…`, `ch_…`).
   package var id: String
-  /// The object as Stripe returns it.
-  package var value: JSONValue
+  /// What the chains read of it, or why it cannot be read (which rejects its line only if it is the
+  /// state kept).
+  var part: Result<StripePart, RowRejection>
+  /// ``StripeFingerprint`` of the object as Stripe returns it: an identical repeat has the same.
+  package var fingerprint: UInt64
   /// Which state is the latest: the event's `created`, else the latest of the object's own
   /// timestamps, in Unix seconds.
   package var version: Int64
@@ -29,8 +32,10 @@ package struct StripeObject: Sendable {
   }
 
   /// Reads one parsed line; rejects a line that is not a Stripe object.
-  package static func line(_ value: JSONValue, origin: Origin) throws(RowRejection) -> Line {
-    guard case .object = value else {
+  static func line<V: StripeJSON>(_ value: V, origin: Origin, metadataKeys: [String]) throws(RowRejection)
+    -> Line
+  {
+    guard value.isObject else {
       throw RowRejection("expected a Stripe object, found \(value.brief)")
     }
     guard let type = try value.optionalText("object") else {
@@ -51,13 +56,19 @@ package struct StripeObject: Sendable {
     guard let kind = Kind(rawValue: innerType) else { return .unknown(type: innerType) }
     let id = try object.requiredText("id")
     let own = try ownVersion(object)
+    let origin = origin
+    let part = Result { () throws(RowRejection) -> StripePart in
+      try StripePart.read(kind, object, id: id, origin: origin, metadataKeys: metadataKeys)
+    }
     return .object(
-      StripeObject(kind: kind, id: id, value: object, version: version ?? own, origin: origin))
+      StripeObject(
+        kind: kind, id: id, part: part, fingerprint: object.fingerprint, version: version ?? own,
+        origin: origin))
   }
 
   /// The latest of the object's own timestamps (its `created`, cancellation and end, and its
   /// invoice status transitions).
-  static func ownVersion(_ object: JSONValue) throws(RowRejection) -> Int64 {
+  static func ownVersion<V: StripeJSON>(_ object: V) throws(RowRejection) -> Int64 {
     var latest: Int64 = 0
     for key in ["created", "canceled_at", "ended_at"] {
       if let at = try seconds(object, key) { latest = max(latest, at) }
@@ -71,7 +82,7 @@ package struct StripeObject: Sendable {
   }
 
   /// A Unix time in seconds that may be absent.
-  static func seconds(_ object: JSONValue, _ key: String) throws(RowRejection) -> Int64? {
+  static func seconds<V: StripeJSON>(_ object: V, _ key: String) throws(RowRejection) -> Int64? {
     guard let value = try object.optionalInt64(key) else { return nil }
     guard value >= 0, value < Instant.distantFuture.ms / 1000 else {
       throw RowRejection("\(key) '\(value)' is not a Unix time in seconds")
@@ -80,16 +91,16 @@ package struct StripeObject: Sendable {
   }
 
   /// A Unix time in seconds that may be absent, as an instant within the stores' time window.
-  static func instant(_ object: JSONValue, _ key: String) throws(RowRejection) -> Instant? {
+  static func instant<V: StripeJSON>(_ object: V, _ key: String) throws(RowRejection) -> Instant? {
     guard let s = try seconds(object, key) else { return nil }
     if let problem = StoreTimeWindow.problem(key, s * 1000) { throw RowRejection(problem) }
     return Instant(ms: s * 1000)
   }
 
   /// An id field that is either the id or the expanded object holding it.
-  static func reference(_ object: JSONValue, _ key: String) throws(RowRejection) -> String? {
+  static func reference<V: StripeJSON>(_ object: V, _ key: String) throws(RowRejection) -> String? {
     guard let value = object[key] else { return nil }
-    if case .object = value { return try value.optionalText("id") }
+    if value.isObject { return try value.optionalText("id") }
     return try object.optionalText(key)
   }
 }

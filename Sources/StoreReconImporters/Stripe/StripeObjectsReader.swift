@@ -64,43 +64,50 @@ package struct StripeObjectsReader: Sendable {
   }
 
   /// Reads one file's lines into `kept`; returns the file's share so far.
+  ///
+  /// A line is read in place (``StripeTape``) and only the fields the chains use are kept
+  /// (``StripePart``); a line the tape declines is parsed into a tree and read by the same functions.
   func readFile(
     _ input: Input, kept: inout [StripeObject.Kind: [String: StripeObject]],
     events: inout [String: StoreNotification], result: inout StripeImport
   ) -> StripeImport.File {
     var file = StripeImport.File()
     let rejects = RejectList()
-    var lines: [StripeObject] = []
+    // Each object is kept (or counted as a repeat) as soon as it is read: `kept` holds one state per id.
+    var objectLines = 0
+    var repeats = StripeImport.File()
     var historyLines: [StoreNotification] = []
+    let tape = StripeTape()
+    let metadataKeys = [userMetadataKey, "product_id"]
+    func take<V: StripeJSON>(_ value: V, _ origin: Origin) throws(RowRejection) {
+      // An event is also a notification Stripe sent (its data.object may be of any type).
+      if input.eventsOnly {
+        historyLines.append(try StripeEvent.notification(of: value, origin: origin))
+        return
+      }
+      var event: StoreNotification?
+      if value.isObject, value["object"]?.text == "event" {
+        event = try StripeEvent.notification(of: value, origin: origin)
+      }
+      let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys)
+      if let event { events[event.notificationId] = event }
+      switch line {
+      case .object(let object):
+        objectLines += 1
+        keep(object, in: &kept, file: &repeats, result: &result)
+      case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
+      }
+    }
     do throws(InputError) {
-      file.counts = try JSONLinesImport.lines(
+      file.counts = try JSONLinesImport.byteLines(
         path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects
-      ) { (text, origin) throws(RowRejection) in
-        let value: JSONValue
-        do {
-          value = try JSONParser.parse(text)
-        } catch {
-          throw RowRejection("not valid JSON: \(error)")
-        }
-        // An event is also a notification Stripe sent (its data.object may be of any type).
-        if input.eventsOnly {
-          historyLines.append(try StripeEvent.notification(value, origin: origin))
-          return
-        }
-        var event: StoreNotification?
-        if case .object = value, value["object"]?.text == "event" {
-          event = try StripeEvent.notification(value, origin: origin)
-        }
-        let line = try StripeObject.line(value, origin: origin)
-        if let event { events[event.notificationId] = event }
-        switch line {
-        case .object(let object): lines.append(object)
-        case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
-        }
+      ) { (bytes, origin) throws(RowRejection) in
+        let read: Void? = try tape.scan(bytes) { (span) throws(RowRejection) in try take(span, origin) }
+        if read == nil { try take(try JSONLinesImport.parse(bytes), origin) }
       }
     } catch {
       file.error = error.description
-      let accepted = lines.count + historyLines.count
+      let accepted = objectLines + historyLines.count
       file.counts = InputCounts(
         read: accepted + rejects.rejects.count, accepted: accepted, rejected: rejects.rejects.count)
     }
@@ -113,7 +120,9 @@ package struct StripeObjectsReader: Sendable {
       }
       events[event.notificationId] = event
     }
-    for object in lines { keep(object, in: &kept, file: &file, result: &result) }
+    file.counts.accepted += repeats.counts.accepted
+    file.duplicates += repeats.duplicates
+    file.superseded += repeats.superseded
     return file
   }
 
@@ -127,7 +136,7 @@ package struct StripeObjectsReader: Sendable {
       return
     }
     file.counts.accepted -= 1
-    if old.value == object.value {
+    if old.fingerprint == object.fingerprint {
       file.duplicates += 1
       return
     }

@@ -3,24 +3,23 @@ import StoreReconIO
 
 extension StripeParts {
   /// Reads an `invoice_payment` object: its `invoice` and the charge or payment intent of its `payment`.
-  static func invoicePayment(_ object: StripeObject) throws(RowRejection) -> (
-    invoice: String, charges: [String], intents: [String]
-  ) {
-    let v = object.value
+  static func invoicePayment<V: StripeJSON>(_ v: V) throws(RowRejection) -> InvoicePayment {
     guard let invoice = try StripeObject.reference(v, "invoice") else {
       throw RowRejection("missing \"invoice\" (an invoice payment names the invoice it pays)")
     }
-    guard let payment = try v.optionalObject("payment") else { return (invoice, [], []) }
+    guard let payment = try v.optionalObject("payment") else {
+      return InvoicePayment(invoice: invoice, charges: [], intents: [])
+    }
     let charge = try StripeObject.reference(payment, "charge")
     let intent = try StripeObject.reference(payment, "payment_intent")
-    return (invoice, charge.map { [$0] } ?? [], intent.map { [$0] } ?? [])
+    return InvoicePayment(
+      invoice: invoice, charges: charge.map { [$0] } ?? [], intents: intent.map { [$0] } ?? [])
   }
 
   /// Reads an invoice: its subscription from `subscription` (before 2025-03-31) or
   /// `parent.subscription_details.subscription`; its payments from `charge`/`payment_intent` or
   /// `payments.data[].payment`; its period and price from the line with the latest period end.
-  static func invoice(_ object: StripeObject) throws(RowRejection) -> Invoice {
-    let v = object.value
+  static func invoice<V: StripeJSON>(_ v: V, _ object: Head) throws(RowRejection) -> Invoice {
     let details = try v.optionalObject("parent")?.optionalObject("subscription_details")
     var subscription = try StripeObject.reference(v, "subscription")
     if subscription == nil, let details { subscription = try StripeObject.reference(details, "subscription") }
@@ -59,7 +58,7 @@ extension StripeParts {
   }
 
   /// The invoice's tax: `tax` before 2025-03-31, the sum of `total_taxes[].amount` after.
-  static func tax(_ v: JSONValue, _ currency: Currency) throws(RowRejection) -> Int64? {
+  static func tax<V: StripeJSON>(_ v: V, _ currency: Currency) throws(RowRejection) -> Int64? {
     if v["tax"] != nil { return try amount(v, "tax", currency) }
     guard let taxes = try v.optionalArray("total_taxes") else { return nil }
     var sum: Int64 = 0
@@ -72,8 +71,8 @@ extension StripeParts {
   }
 
   /// The line with the latest period end: its period, price and quantity.
-  static func line(_ v: JSONValue, into invoice: inout Invoice) throws(RowRejection) {
-    var best: JSONValue?
+  static func line<V: StripeJSON>(_ v: V, into invoice: inout Invoice) throws(RowRejection) {
+    var best: V?
     var bestEnd: Int64 = -1
     for line in try v.optionalObject("lines")?.optionalArray("data") ?? [] {
       var end: Int64?
@@ -95,7 +94,7 @@ extension StripeParts {
       invoice.price = price.id
       invoice.priceLookupKey = price.lookupKey
     }
-    if let embedded = line["price"], case .object = embedded {
+    if let embedded = line["price"], embedded.isObject {
       let type = try embedded.optionalText("type")
       invoice.oneTime = invoice.subscription == nil && type != "recurring"
     }

@@ -3,8 +3,7 @@ import StoreReconIO
 
 extension StripeParts {
   /// Reads a charge.
-  static func charge(_ object: StripeObject) throws(RowRejection) -> Charge {
-    let v = object.value
+  static func charge<V: StripeJSON>(_ v: V, _ object: Head) throws(RowRejection) -> Charge {
     let currency = try currency(v)
     let status = try v.optionalText("status") ?? ""
     let paid = try v.optionalBool("paid") ?? (status == "succeeded")
@@ -17,12 +16,12 @@ extension StripeParts {
       currency: currency, succeeded: status == "succeeded" && paid, created: created,
       intent: try StripeObject.reference(v, "payment_intent"),
       invoice: try StripeObject.reference(v, "invoice"),
-      customer: try StripeObject.reference(v, "customer"), live: try live(v), metadata: v)
+      customer: try StripeObject.reference(v, "customer"), live: try live(v),
+      metadata: Metadata(v, keys: object.metadataKeys))
   }
 
   /// Reads a refund or a dispute.
-  static func moneyBack(_ object: StripeObject) throws(RowRejection) -> Return {
-    let v = object.value
+  static func moneyBack<V: StripeJSON>(_ v: V, _ object: Head) throws(RowRejection) -> Return {
     let currency = try currency(v)
     guard let created = try StripeObject.instant(v, "created") else { throw RowRejection("missing created") }
     return Return(
@@ -34,17 +33,17 @@ extension StripeParts {
 
   /// Reads a subscription: its price from the first item (the first item's period, before and after
   /// 2025-03-31, is not needed: the paid invoices state the periods).
-  static func subscription(_ object: StripeObject) throws(RowRejection) -> Subscription {
-    let v = object.value
+  static func subscription<V: StripeJSON>(_ v: V, _ object: Head) throws(RowRejection) -> Subscription {
     var price: (id: String, lookupKey: String?)?
-    if let first = try v.optionalObject("items")?.optionalArray("data")?.first {
+    if let first: V = try v.optionalObject("items")?.optionalArray("data")?.first {
       price = try StripeParts.price(first["price"] ?? first["plan"])
     }
     var start = try StripeObject.instant(v, "start_date")
     if start == nil { start = try StripeObject.instant(v, "created") }
     return Subscription(
       id: object.id, origin: object.origin, status: try v.optionalText("status") ?? "",
-      customer: try StripeObject.reference(v, "customer"), metadata: v, live: try live(v),
+      customer: try StripeObject.reference(v, "customer"),
+      metadata: Metadata(v, keys: object.metadataKeys), live: try live(v),
       start: start,
       trialStart: try StripeObject.instant(v, "trial_start"),
       trialEnd: try StripeObject.instant(v, "trial_end"),

@@ -38,7 +38,7 @@ enum StripeParts {
     var invoice: String?
     var customer: String?
     var live: Bool
-    var metadata: JSONValue?
+    var metadata: Metadata?
   }
 
   /// A refund or a dispute: money going back on a charge.
@@ -62,7 +62,7 @@ enum StripeParts {
     var origin: Origin
     var status: String
     var customer: String?
-    var metadata: JSONValue?
+    var metadata: Metadata?
     var live: Bool
     var start: Instant?
     var trialStart: Instant?
@@ -72,10 +72,36 @@ enum StripeParts {
     var priceLookupKey: String?
   }
 
+  /// An `invoice_payment`: the invoice it pays and the charge or payment intent of its `payment`.
+  struct InvoicePayment {
+    var invoice: String
+    var charges: [String]
+    var intents: [String]
+  }
+
+  /// The metadata values the chains read (``StripeChains/userMetadataKey`` and `product_id`).
+  struct Metadata {
+    var keys: [String] = []
+    var values: [String] = []
+
+    /// The non-empty values of `keys` in the `metadata` of `object`.
+    init<V: StripeJSON>(_ object: V, keys wanted: [String]) {
+      guard let metadata = object["metadata"] else { return }
+      for key in wanted {
+        guard let text = metadata[key]?.text, !text.isEmpty else { continue }
+        keys.append(key)
+        values.append(text)
+      }
+    }
+
+    /// The value of `key`.
+    func value(_ key: String) -> String? { keys.firstIndex(of: key).map { values[$0] } }
+  }
+
   /// A price id and lookup key, from an id or an expanded price object.
-  static func price(_ value: JSONValue?) throws(RowRejection) -> (id: String, lookupKey: String?)? {
+  static func price<V: StripeJSON>(_ value: V?) throws(RowRejection) -> (id: String, lookupKey: String?)? {
     guard let value else { return nil }
-    if case .object = value {
+    if value.isObject {
       guard let id = try value.optionalText("id") else { return nil }
       return (id, try value.optionalText("lookup_key"))
     }
@@ -84,25 +110,24 @@ enum StripeParts {
   }
 
   /// A metadata value.
-  static func metadata(_ object: JSONValue?, _ key: String) -> String? {
-    guard let text = object?["metadata"]?[key]?.text, !text.isEmpty else { return nil }
-    return text
-  }
+  static func metadata(_ metadata: Metadata?, _ key: String) -> String? { metadata?.value(key) }
 
   /// Whether the object is from live mode (test mode: `livemode` false).
-  static func live(_ object: JSONValue) throws(RowRejection) -> Bool {
+  static func live<V: StripeJSON>(_ object: V) throws(RowRejection) -> Bool {
     try object.optionalBool("livemode") ?? true
   }
 
   /// A non-negative amount in Stripe's smallest unit, as ISO minor units of `currency`.
-  static func amount(_ object: JSONValue, _ key: String, _ currency: Currency) throws(RowRejection) -> Int64 {
+  static func amount<V: StripeJSON>(_ object: V, _ key: String, _ currency: Currency) throws(RowRejection)
+    -> Int64
+  {
     let value = try object.optionalInt64(key) ?? 0
     guard value >= 0 else { throw RowRejection("\(key) '\(value)' is negative") }
     return try StripeCurrency.minor(value, currency, field: key)
   }
 
   /// The object's `currency`, which must be there.
-  static func currency(_ object: JSONValue) throws(RowRejection) -> Currency {
+  static func currency<V: StripeJSON>(_ object: V) throws(RowRejection) -> Currency {
     guard let code = try object.optionalText("currency") else { throw RowRejection("missing currency") }
     return try StripeCurrency.named(code)
   }
