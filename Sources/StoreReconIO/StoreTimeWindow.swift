@@ -43,21 +43,3 @@ package struct StoreTimeWindow: Sendable, Equatable {
     return nil
   }
 }
-
-// Issue 31: the last readers of a process-wide window are the Stripe readers
-// (Sources/StoreReconImporters/Stripe/StripeObject.swift and
-// Sources/StoreReconImporters/StoreReports/StripeBalanceCells+Unsafe.swift), being rewritten at the same
-// time; they call the static `problem(_:_:)` below, whose window the run still sets once
-// from T before any reader starts. Once they take the window from their settings, this extension goes.
-// No other reader may use it: the tidy test (`TidyTimeWindow`) fails on a new one.
-extension StoreTimeWindow {
-  /// The run's window, for the Stripe readers only (see above). Written once by the run before the
-  /// readers' threads start (they only read it).
-  nonisolated(unsafe) package static var ofTheRun = StoreTimeWindow.standalone
-
-  /// Sets the run's window from its as-of instant (the Stripe readers' only).
-  package static func set(asOf t: Instant) { ofTheRun = StoreTimeWindow(asOf: t) }
-
-  /// The rejection reason for field `name` at `ms` in the run's window (the Stripe readers' only).
-  package static func problem(_ name: String, _ ms: Int64) -> String? { ofTheRun.problem(name, ms) }
-}

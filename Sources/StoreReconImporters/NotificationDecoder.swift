@@ -26,7 +26,7 @@ package struct NotificationDecoder {
     case .stripe:
       decoded = DecodedNotification(
         notification: try StripeEvent.notification(
-          try parse(row.payload, what: "payload"), origin: row.origin),
+          try parse(row.payload, what: "payload"), origin: row.origin, window: window),
         record: nil, origin: row.origin)
     }
     if decoded.notification.notificationId.isEmpty {

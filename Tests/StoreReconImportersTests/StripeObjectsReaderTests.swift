@@ -3,17 +3,18 @@ import StoreReconTestSupport
 
 @testable import StoreReconCore
 @testable import StoreReconImporters
+import StoreReconIO
 
 /// The `stripe.objects` reader: currencies, both API shapes, rejections, duplicates and later states.
 @Suite struct StripeObjectsReaderTests {
-  func read(_ files: [[String]]) throws -> StripeImport {
+  func read(_ files: [[String]], window: StoreTimeWindow = .standalone) throws -> StripeImport {
     let dir = try TempDir()
     var inputs: [StripeObjectsReader.Input] = []
     for (n, lines) in files.enumerated() {
       let path = try dir.write("objects\(n).jsonl", lines.joined(separator: "\n") + "\n")
       inputs.append(StripeObjectsReader.Input(index: Int32(n), path: path, display: "objects\(n).jsonl"))
     }
-    return StripeObjectsReader().read(inputs)
+    return StripeObjectsReader(window: window).read(inputs)
   }
 
   /// A paid invoice of `currency` for `amount` in Stripe's smallest unit, with a long id.
@@ -23,6 +24,19 @@ import StoreReconTestSupport
     -> String
   {
     #"{"object":"invoice","id":"\#(id)","status":"paid","amount_paid":\#(amount),"currency":"\#(currency)","subscription":"\#(sub)","created":1795000000,"status_transitions":{"paid_at":1795000000},"lines":{"data":[{"period":{"start":1795000000,"end":1797592000},"price":{"id":"price_1X","lookup_key":"pro_monthly"}}]}}"#
+  }
+
+  @Test("the run's time window is the reader's own: a time past T + 10 years is rejected, as of T")
+  func timesPastTheRunsWindowAreRejected() throws {
+    // 1795000000 s is 2026-11-18; as of 2016-01-01 that is more than ten years after the report date.
+    let asOf2016 = StoreTimeWindow(asOf: Instant(ms: 1_451_606_400_000))
+    let early = try read([[invoice("in_late", 999, "usd")]], window: asOf2016)
+    #expect(early.files[0]?.counts == InputCounts(read: 1, accepted: 0, rejected: 1))
+    #expect(
+      early.files[0]?.rejects.first?.reason.hasSuffix("is more than 10 years after the report date") == true)
+    let now = try read(
+      [[invoice("in_late", 999, "usd")]], window: StoreTimeWindow(asOf: Instant(ms: 1_796_000_000_000)))
+    #expect(now.files[0]?.counts == InputCounts(read: 1, accepted: 1, rejected: 0))
   }
 
   @Test func currenciesConvertToISOMinorUnits() throws {

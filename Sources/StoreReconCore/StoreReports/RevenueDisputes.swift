@@ -11,8 +11,8 @@ package enum RevenueDisputes {
   /// The report categories that move dispute money.
   static let categories: Set<String> = ["dispute", "dispute_reversal"]
 
-  /// `rows` with the dispute columns set, and a row (no charges) added for a day, product and currency
-  /// that has disputes only; sorted by day, store, product and currency.
+  /// `rows` with the dispute columns set, and a row (no charges, proceeds 0 `settled`) added for a day,
+  /// product and currency that has disputes only; sorted by day, store, product and currency.
   package static func apply(
     _ rows: [RevenueRow], feed: [StripeFeedLine], report: [StripeBalanceRow], asOf: Instant,
     dayOf: (Instant) -> CivilDate
@@ -50,7 +50,11 @@ package enum RevenueDisputes {
         i = found
       } else {
         i = out.count
-        out.append(RevenueRow(day: key.day, store: .stripe, productId: key.product, currency: key.currency))
+        // No charge, no proceeds: nothing in it is estimated. `settled` is also what a partitioned run's
+        // merge needs: a row of disputes only must not turn another partition's settled row estimated.
+        var row = RevenueRow(day: key.day, store: .stripe, productId: key.product, currency: key.currency)
+        row.proceedsSource = .settled
+        out.append(row)
       }
       out[i].disputedMinor = sum.disputed
       out[i].disputeFeesMinor = sum.fees

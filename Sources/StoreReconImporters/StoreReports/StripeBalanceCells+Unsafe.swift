@@ -7,8 +7,11 @@ import StoreReconIO
 // The balance report's time cells: `2026-11-03 14:05:06` (UTC, as Stripe writes `created_utc`).
 extension ReportCells {
   /// Column `index` as an instant: `YYYY-MM-DD HH:MM:SS` (or with a `T`, seconds optional, an optional
-  /// `Z` or `+00:00`), or a date alone at 00:00; `nil` for a blank cell when `optional`.
-  func stripeTime(_ index: Int, _ name: String, optional: Bool = false) throws(RowRejection) -> Instant? {
+  /// `Z` or `+00:00`), or a date alone at 00:00, within the run's time `window`; `nil` for a blank
+  /// cell when `optional`.
+  func stripeTime(_ index: Int, _ name: String, within window: StoreTimeWindow, optional: Bool = false)
+    throws(RowRejection) -> Instant?
+  {
     let cell = bytes(index)
     if cell.isEmpty {
       if optional { return nil }
@@ -17,7 +20,7 @@ extension ReportCells {
     guard let ms = ReportCells.stripeMilliseconds(cell) else {
       throw RowRejection("\(name) \(ByteText.quoted(cell)) is not a UTC time like 2026-11-03 14:05:06")
     }
-    if let problem = StoreTimeWindow.problem(name, ms) { throw RowRejection(problem) }
+    if let problem = window.problem(name, ms) { throw RowRejection(problem) }
     return Instant(ms: ms)
   }
 

@@ -14,8 +14,11 @@ package import StoreReconIO
 /// currency, converted exactly to ISO 4217 minor units: a row with more decimals than the currency
 /// has is rejected, never rounded.
 package struct StripeBalanceReportImporter {
+  /// The run's time window (from T) every timestamp must fall in.
+  package var window: StoreTimeWindow
+
   /// Creates the importer.
-  package init() {}
+  package init(window: StoreTimeWindow = .standalone) { self.window = window }
 
   struct Columns {
     var id = 0, created = 0, currency = 0, gross = 0, fee = 0, net = 0, category = 0
@@ -62,17 +65,17 @@ package struct StripeBalanceReportImporter {
       csv, displayName: displayName, fileIndex: fileIndex, rejects: rejects
     ) { (cells, origin) throws(RowRejection) -> StoreReportReader.Outcome in
       try StoreReportReader.checkFieldCount(cells, csv)
-      rows.stripeBalance.append(try StripeBalanceReportImporter.row(cells, columns, origin))
+      rows.stripeBalance.append(try StripeBalanceReportImporter.row(cells, columns, origin, window: window))
       return .accepted
     }
   }
 
   /// Maps one row.
-  static func row(_ cells: ReportCells, _ c: Columns, _ origin: Origin) throws(RowRejection)
-    -> StripeBalanceRow
+  static func row(_ cells: ReportCells, _ c: Columns, _ origin: Origin, window: StoreTimeWindow)
+    throws(RowRejection) -> StripeBalanceRow
   {
     let id = try cells.required(c.id, "balance_transaction_id")
-    let created = try cells.stripeTime(c.created, "created_utc") ?? Instant.distantPast
+    let created = try cells.stripeTime(c.created, "created_utc", within: window) ?? Instant.distantPast
     let currency = try cells.currency(c.currency, "currency")
     let gross = try cells.money(c.gross, "gross", currency)
     let fee = try cells.money(c.fee, "fee", currency)
@@ -81,7 +84,7 @@ package struct StripeBalanceReportImporter {
     var row = StripeBalanceRow(
       id: id, created: created, currency: currency, grossMinor: gross, feeMinor: fee, netMinor: net,
       category: category, origin: origin)
-    row.availableOn = try cells.stripeTime(c.available, "available_on_utc", optional: true)
+    row.availableOn = try cells.stripeTime(c.available, "available_on_utc", within: window, optional: true)
     row.sourceId = cells.text(c.source)
     row.chargeId = cells.text(c.charge)
     row.paymentIntentId = cells.text(c.intent)
@@ -89,7 +92,8 @@ package struct StripeBalanceReportImporter {
     row.subscriptionId = cells.text(c.subscription)
     row.customerId = cells.text(c.customer)
     row.payoutId = cells.text(c.payout)
-    row.payoutAt = try cells.stripeTime(c.payoutAt, "automatic_payout_effective_at_utc", optional: true)
+    row.payoutAt = try cells.stripeTime(
+      c.payoutAt, "automatic_payout_effective_at_utc", within: window, optional: true)
     if !cells.isBlank(c.rate) {
       let text = cells.text(c.rate)
       guard StripeRate(text) != nil else {

@@ -8,15 +8,15 @@ package enum StripeEvent {
   /// The event `value` as a notification: its id, type, `created` and `livemode`, and the key its
   /// `data.object` names (a subscription id, else a payment intent, a charge or an invoice id, which
   /// the run resolves to its chain through ``StripeImport/aliases``).
-  package static func notification(_ value: JSONValue, origin: Origin) throws(RowRejection)
-    -> StoreNotification
+  package static func notification(_ value: JSONValue, origin: Origin, window: StoreTimeWindow)
+    throws(RowRejection) -> StoreNotification
   {
-    try notification(of: value, origin: origin)
+    try notification(of: value, origin: origin, window: window)
   }
 
-  /// ``notification(_:origin:)`` of a parsed tree or of a line read in place.
-  static func notification<V: StripeJSON>(of value: V, origin: Origin) throws(RowRejection)
-    -> StoreNotification
+  /// ``notification(_:origin:window:)`` of a parsed tree or of a line read in place.
+  static func notification<V: StripeJSON>(of value: V, origin: Origin, window: StoreTimeWindow)
+    throws(RowRejection) -> StoreNotification
   {
     guard value.isObject else { throw RowRejection("expected a Stripe event, found \(value.brief)") }
     guard try value.optionalText("object") == "event" else {
@@ -25,7 +25,7 @@ package enum StripeEvent {
     var n = StoreNotification(
       store: .stripe, notificationId: try value.requiredText("id"), type: try value.requiredText("type"),
       origin: origin)
-    n.eventAt = try StripeObject.instant(value, "created")
+    n.eventAt = try StripeObject.instant(value, "created", within: window)
     n.production = try value.optionalBool("livemode") ?? true
     if let object = try value.optionalObject("data")?.optionalObject("object") {
       n.chainKey = try key(of: object)

@@ -32,9 +32,9 @@ package struct StripeObject: Sendable {
   }
 
   /// Reads one parsed line; rejects a line that is not a Stripe object.
-  static func line<V: StripeJSON>(_ value: V, origin: Origin, metadataKeys: [String]) throws(RowRejection)
-    -> Line
-  {
+  static func line<V: StripeJSON>(
+    _ value: V, origin: Origin, metadataKeys: [String], window: StoreTimeWindow
+  ) throws(RowRejection) -> Line {
     guard value.isObject else {
       throw RowRejection("expected a Stripe object, found \(value.brief)")
     }
@@ -58,7 +58,9 @@ package struct StripeObject: Sendable {
     let own = try ownVersion(object)
     let origin = origin
     let part = Result { () throws(RowRejection) -> StripePart in
-      try StripePart.read(kind, object, id: id, origin: origin, metadataKeys: metadataKeys)
+      try StripePart.read(
+        kind, object,
+        head: .init(kind: kind, id: id, origin: origin, metadataKeys: metadataKeys, window: window))
     }
     return .object(
       StripeObject(
@@ -90,10 +92,12 @@ package struct StripeObject: Sendable {
     return value
   }
 
-  /// A Unix time in seconds that may be absent, as an instant within the stores' time window.
-  static func instant<V: StripeJSON>(_ object: V, _ key: String) throws(RowRejection) -> Instant? {
+  /// A Unix time in seconds that may be absent, as an instant within the run's time `window`.
+  static func instant<V: StripeJSON>(_ object: V, _ key: String, within window: StoreTimeWindow)
+    throws(RowRejection) -> Instant?
+  {
     guard let s = try seconds(object, key) else { return nil }
-    if let problem = StoreTimeWindow.problem(key, s * 1000) { throw RowRejection(problem) }
+    if let problem = window.problem(key, s * 1000) { throw RowRejection(problem) }
     return Instant(ms: s * 1000)
   }
 

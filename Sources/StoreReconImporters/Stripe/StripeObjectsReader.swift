@@ -1,5 +1,5 @@
 import StoreReconCore
-import StoreReconIO
+package import StoreReconIO
 
 /// Reads every `stripe.objects` file of a run together (an object's latest state may be in another
 /// file than its first, and a refund names a charge read elsewhere), keeps each object's latest state,
@@ -23,8 +23,13 @@ package struct StripeObjectsReader: Sendable {
   /// The metadata key naming the app's user on a subscription or customer (`stripe.userMetadataKey`).
   package var userMetadataKey = "app_user_id"
 
+  /// The run's time window (from T) every timestamp must fall in.
+  package var window = StoreTimeWindow.standalone
+
   /// Creates a reader.
-  package init(userMetadataKey: String = "app_user_id") { self.userMetadataKey = userMetadataKey }
+  package init(userMetadataKey: String = "app_user_id", window: StoreTimeWindow = .standalone) {
+    (self.userMetadataKey, self.window) = (userMetadataKey, window)
+  }
 
   /// Reads `inputs` in order; a later line wins over an earlier one of the same instant.
   package func read(_ inputs: [Input]) -> StripeImport {
@@ -82,14 +87,14 @@ package struct StripeObjectsReader: Sendable {
     func take<V: StripeJSON>(_ value: V, _ origin: Origin) throws(RowRejection) {
       // An event is also a notification Stripe sent (its data.object may be of any type).
       if input.eventsOnly {
-        historyLines.append(try StripeEvent.notification(of: value, origin: origin))
+        historyLines.append(try StripeEvent.notification(of: value, origin: origin, window: window))
         return
       }
       var event: StoreNotification?
       if value.isObject, value["object"]?.text == "event" {
-        event = try StripeEvent.notification(of: value, origin: origin)
+        event = try StripeEvent.notification(of: value, origin: origin, window: window)
       }
-      let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys)
+      let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys, window: window)
       if let event { events[event.notificationId] = event }
       switch line {
       case .object(let object):

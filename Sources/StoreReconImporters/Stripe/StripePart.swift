@@ -17,10 +17,10 @@ enum StripePart: Sendable {
   case product
 
   /// Reads the object `v` of `kind`.
-  static func read<V: StripeJSON>(
-    _ kind: StripeObject.Kind, _ v: V, id: String, origin: Origin, metadataKeys: [String]
-  ) throws(RowRejection) -> StripePart {
-    let head = StripeParts.Head(kind: kind, id: id, origin: origin, metadataKeys: metadataKeys)
+  static func read<V: StripeJSON>(_ kind: StripeObject.Kind, _ v: V, head: StripeParts.Head)
+    throws(RowRejection)
+    -> StripePart
+  {
     switch kind {
     case .subscription: return .subscription(try StripeParts.subscription(v, head))
     case .invoice: return .invoice(try StripeParts.invoice(v, head))
@@ -42,6 +42,8 @@ extension StripeParts {
     var origin: Origin
     /// The metadata keys kept (``Metadata``).
     var metadataKeys: [String]
+    /// The run's time window (from T) every timestamp must fall in.
+    var window: StoreTimeWindow
   }
 }
 

@@ -44,11 +44,11 @@ extension StripeParts {
     }
     var paidAt: Instant?
     if let transitions = try v.optionalObject("status_transitions") {
-      paidAt = try StripeObject.instant(transitions, "paid_at")
+      paidAt = try StripeObject.instant(transitions, "paid_at", within: object.window)
     }
-    if paidAt == nil { paidAt = try StripeObject.instant(v, "created") }
+    if paidAt == nil { paidAt = try StripeObject.instant(v, "created", within: object.window) }
     invoice.paidAt = paidAt ?? Instant.distantPast
-    try line(v, into: &invoice)
+    try line(v, into: &invoice, within: object.window)
     guard invoice.paid else { return invoice }
     let currency = try currency(v)
     invoice.currency = currency
@@ -71,7 +71,9 @@ extension StripeParts {
   }
 
   /// The line with the latest period end: its period, price and quantity.
-  static func line<V: StripeJSON>(_ v: V, into invoice: inout Invoice) throws(RowRejection) {
+  static func line<V: StripeJSON>(_ v: V, into invoice: inout Invoice, within window: StoreTimeWindow)
+    throws(RowRejection)
+  {
     var best: V?
     var bestEnd: Int64 = -1
     for line in try v.optionalObject("lines")?.optionalArray("data") ?? [] {
@@ -86,8 +88,8 @@ extension StripeParts {
     }
     guard let line = best else { return }
     if let period = try line.optionalObject("period") {
-      invoice.periodStart = try StripeObject.instant(period, "start")
-      invoice.periodEnd = try StripeObject.instant(period, "end")
+      invoice.periodStart = try StripeObject.instant(period, "start", within: window)
+      invoice.periodEnd = try StripeObject.instant(period, "end", within: window)
     }
     let details = try line.optionalObject("pricing")?.optionalObject("price_details")
     if let price = try price(line["price"] ?? details?["price"] ?? line["plan"]) {

@@ -7,7 +7,9 @@ extension StripeParts {
     let currency = try currency(v)
     let status = try v.optionalText("status") ?? ""
     let paid = try v.optionalBool("paid") ?? (status == "succeeded")
-    guard let created = try StripeObject.instant(v, "created") else { throw RowRejection("missing created") }
+    guard let created = try StripeObject.instant(v, "created", within: object.window) else {
+      throw RowRejection("missing created")
+    }
     let captured = try v.optionalInt64("amount_captured")
     return Charge(
       id: object.id, origin: object.origin,
@@ -23,7 +25,9 @@ extension StripeParts {
   /// Reads a refund or a dispute.
   static func moneyBack<V: StripeJSON>(_ v: V, _ object: Head) throws(RowRejection) -> Return {
     let currency = try currency(v)
-    guard let created = try StripeObject.instant(v, "created") else { throw RowRejection("missing created") }
+    guard let created = try StripeObject.instant(v, "created", within: object.window) else {
+      throw RowRejection("missing created")
+    }
     return Return(
       id: object.id, origin: object.origin, charge: try StripeObject.reference(v, "charge"),
       intent: try StripeObject.reference(v, "payment_intent"), amount: try amount(v, "amount", currency),
@@ -38,15 +42,16 @@ extension StripeParts {
     if let first: V = try v.optionalObject("items")?.optionalArray("data")?.first {
       price = try StripeParts.price(first["price"] ?? first["plan"])
     }
-    var start = try StripeObject.instant(v, "start_date")
-    if start == nil { start = try StripeObject.instant(v, "created") }
+    var start = try StripeObject.instant(v, "start_date", within: object.window)
+    if start == nil { start = try StripeObject.instant(v, "created", within: object.window) }
     return Subscription(
       id: object.id, origin: object.origin, status: try v.optionalText("status") ?? "",
       customer: try StripeObject.reference(v, "customer"),
       metadata: Metadata(v, keys: object.metadataKeys), live: try live(v),
       start: start,
-      trialStart: try StripeObject.instant(v, "trial_start"),
-      trialEnd: try StripeObject.instant(v, "trial_end"),
-      endedAt: try StripeObject.instant(v, "ended_at"), price: price?.id, priceLookupKey: price?.lookupKey)
+      trialStart: try StripeObject.instant(v, "trial_start", within: object.window),
+      trialEnd: try StripeObject.instant(v, "trial_end", within: object.window),
+      endedAt: try StripeObject.instant(v, "ended_at", within: object.window), price: price?.id,
+      priceLookupKey: price?.lookupKey)
   }
 }

@@ -283,7 +283,7 @@ package enum InputReaders {
       return try PlayEarningsReportImporter().read(
         path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
     case "stripe.reports":
-      return try StripeBalanceReportImporter().read(
+      return try StripeBalanceReportImporter(window: input.window).read(
         path: path, displayName: name, fileIndex: fileIndex, rejects: rejects, into: &rows)
     default:
       return nil

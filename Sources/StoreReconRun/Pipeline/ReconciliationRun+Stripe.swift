@@ -14,7 +14,7 @@ extension ReconciliationRun {
       ["stripe.objects", "stripe.events"].contains(plan[$0].role) && damaged[$0] == nil && engine[$0] == nil
     }
     guard let first = inputs.first else { return nil }
-    let reader = StripeObjectsReader(userMetadataKey: plan[first].stripeUserKey)
+    let reader = StripeObjectsReader(userMetadataKey: plan[first].stripeUserKey, window: plan[first].window)
     let result = reader.read(
       inputs.map {
         StripeObjectsReader.Input(

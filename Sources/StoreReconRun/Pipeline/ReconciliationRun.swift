@@ -164,10 +164,9 @@ package enum ReconciliationRun {
     }
     let asOf = calendar.asOf(date)
     // Store timestamps later than T + 10 years are damage (docs/inputs.md): every reader is handed the
-    // window as a value; the Stripe readers still read it process-wide (issue 31), set before any runs.
+    // window as a value, through its planned input.
     let window = StoreTimeWindow(asOf: asOf)
     for index in plan.indices { plan[index].window = window }
-    StoreTimeWindow.set(asOf: asOf)
     if let record { attachSnapshots(&plan, record: record, asOf: asOf, fromScratch: request.fromScratch) }
     var setup = Setup(
       config: config, calendar: calendar, date: date, asOf: asOf, out: out, staging: out,
@@ -298,6 +297,20 @@ package enum ReconciliationRun {
       try keepLineages(filter, &inputs, plan: plan, strict: strict, notifications: refusals.total)
     }
     // The checksums, last: the run does not wait for one while inputs remain to be read.
+    addChecksums(plan, prepared: prepared, digests: digests, to: &inputs.reports)
+    inputs.storeReports = storeReports
+    prepared = []
+    schedule.finish()
+    FreeMemory.release()  // what the read's worker threads freed in their own arenas
+    return inputs
+  }
+
+  /// Each file's size and SHA-256 into its report: from its scheduled read where it had one (the
+  /// workers checksummed it as they went), else from the prefetch that ran beside the read.
+  static func addChecksums(
+    _ plan: [PlannedInput], prepared: [ScheduledRead?], digests: FileDigest.Prefetch,
+    to reports: inout [InputReport]
+  ) {
     for (index, input) in plan.enumerated() where input.query == nil {
       let digest: (bytes: Int64, sha256: String)?
       if let read = prepared[index] {
@@ -306,15 +319,10 @@ package enum ReconciliationRun {
         digest = digests.of(path: input.path)
       }
       if let digest {
-        inputs.reports[index].bytes = digest.bytes
-        inputs.reports[index].sha256 = digest.sha256
+        reports[index].bytes = digest.bytes
+        reports[index].sha256 = digest.sha256
       }
     }
-    inputs.storeReports = storeReports
-    prepared = []
-    schedule.finish()
-    FreeMemory.release()  // what the read's worker threads freed in their own arenas
-    return inputs
   }
 
   /// The rejects file of input `index`: `rejects/<path with / as _>.csv`, numbered when taken already.

@@ -147,7 +147,8 @@ import StoreReconTestSupport
         graph.join(LineageNode.chain(.stripe, alias), LineageNode.chain(.stripe, key))
       }
       let whole = graph.keymap()
-      #expect(whole.entries.count > 100, "\(label)")
+      // The realistic demo's graph has thousands of nodes; the Stripe world's a few dozen.
+      #expect(whole.entries.count > (label == "Stripe" ? 20 : 100), "\(label)")
       #expect(streamed == whole, "\(label): the same keymap")
       // A pass's share of it owns exactly the nodes the whole keymap gives its partition.
       let bytes = whole.rendered()

@@ -45,6 +45,8 @@ import Testing
     #expect(out[1].disputeFeesMinor == 3000)
     // The reversal's day has no charge: a row of its own, the money and the fee going back.
     #expect(out[2].store == .stripe && out[2].day == next && out[2].charges == 0)
+    // Nothing estimated in it, so a merge of partitions keeps the day's other rows' source.
+    #expect(out[2].proceedsMinor == 0 && out[2].proceedsSource == .settled)
     #expect(out[2].productId == "pro_monthly")
     #expect(out[2].disputedMinor == -1000)
     #expect(out[2].disputeFeesMinor == -1500)

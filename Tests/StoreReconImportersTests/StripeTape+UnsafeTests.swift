@@ -24,7 +24,8 @@ import StoreReconTestSupport
     let lean = bytes.withUnsafeBufferPointer { buffer in
       try? StripeTape().scan(buffer) { (span) throws(RowRejection) in
         describe(
-          Result { () throws(RowRejection) in try StripeObject.line(span, origin: origin, metadataKeys: keys)
+          Result { () throws(RowRejection) in
+            try StripeObject.line(span, origin: origin, metadataKeys: keys, window: .standalone)
           })
       }
     }
@@ -33,7 +34,7 @@ import StoreReconTestSupport
       lean ?? nil,
       describe(
         Result { () throws(RowRejection) in
-          try StripeObject.line(tree, origin: origin, metadataKeys: keys)
+          try StripeObject.line(tree, origin: origin, metadataKeys: keys, window: .standalone)
         })
     )
   }
@@ -56,7 +57,8 @@ import StoreReconTestSupport
     let customer = #"{"object":"customer","id":"cus_1","metadata":{"app_user_id":"u1"},"email":"a@b.c"}"#
     let payment =
       #"{"object":"invoice_payment","id":"inpay_1","invoice":"in_1","payment":{"type":"charge","charge":"ch_9"}}"#
-    for line in [Self.basilInvoice, Self.acaciaSubscription, charge, refund, event, price, customer, payment] {
+    for line in [Self.basilInvoice, Self.acaciaSubscription, charge, refund, event, price, customer, payment]
+    {
       for order in 0..<3 {
         let variant = order == 0 ? line : Self.reordered(line, reversed: order == 2)
         let (lean, tree) = try Self.both(variant)
