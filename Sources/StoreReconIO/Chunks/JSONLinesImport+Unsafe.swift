@@ -11,23 +11,10 @@ package enum JSONLinesImport {
     emit: (StoreTransaction) -> Void,
     map: (UnsafeBufferPointer<UInt8>, Origin) throws(RowRejection) -> StoreTransaction
   ) throws(InputError) -> InputCounts {
-    let lines = try LineReader(path: path, displayName: displayName)
-    var counter = RecordCounter(displayName: displayName, rejects: rejects)
-    while let line = try lines.next() {
-      let text = trimmed(line)
-      if text.isEmpty { continue }
-      let number = lines.lineNumber
-      let origin = Origin(file: fileIndex, line: Int32(clamping: number))
-      do throws(RowRejection) {
-        if let problem = UTF8Validation.problem(text) { throw RowRejection(problem.reason) }
-        let record = try map(text, origin)
-        counter.accept()
-        emit(record)
-      } catch {
-        counter.reject(line: number, reason: error.reason, raw: RawText.truncated(text))
-      }
+    try byteLines(path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects) {
+      (text, origin) throws(RowRejection) in
+      emit(try map(text, origin))
     }
-    return counter.counts
   }
 
   /// Reads `path` line by line and hands each non-blank line, as text, to `accept` (which throws to
@@ -36,22 +23,10 @@ package enum JSONLinesImport {
     path: String, displayName: String, fileIndex: Int32, rejects: any RejectSink,
     accept: (String, Origin) throws(RowRejection) -> Void
   ) throws(InputError) -> InputCounts {
-    let lines = try LineReader(path: path, displayName: displayName)
-    var counter = RecordCounter(displayName: displayName, rejects: rejects)
-    while let line = try lines.next() {
-      let text = trimmed(line)
-      if text.isEmpty { continue }
-      let number = lines.lineNumber
-      let origin = Origin(file: fileIndex, line: Int32(clamping: number))
-      do throws(RowRejection) {
-        if let problem = UTF8Validation.problem(text) { throw RowRejection(problem.reason) }
-        try accept(String(decoding: text, as: UTF8.self), origin)
-        counter.accept()
-      } catch {
-        counter.reject(line: number, reason: error.reason, raw: RawText.truncated(text))
-      }
+    try byteLines(path: path, displayName: displayName, fileIndex: fileIndex, rejects: rejects) {
+      (text, origin) throws(RowRejection) in
+      try accept(String(decoding: text, as: UTF8.self), origin)
     }
-    return counter.counts
   }
 
   /// ``lines(path:displayName:fileIndex:rejects:accept:)`` handing each line's bytes (valid UTF-8, without

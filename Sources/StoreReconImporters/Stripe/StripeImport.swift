@@ -21,6 +21,15 @@ package struct StripeImport: Sendable {
 
     /// Creates an empty share.
     package init() {}
+
+    /// Adds a record, widening the file's span.
+    mutating func add(_ record: StoreTransaction) {
+      records.append(record)
+      if record.at != Instant.distantPast {
+        firstAt = min(firstAt ?? record.at, record.at)
+        lastAt = max(lastAt ?? record.at, record.at)
+      }
+    }
   }
 
   /// Per input index.
@@ -56,21 +65,15 @@ package struct StripeImport: Sendable {
 
   /// Takes an accepted line back as rejected, with its reason.
   mutating func reject(_ origin: Origin, display: String, reason: String) {
-    var file = files[origin.file] ?? File()
-    file.counts.accepted -= 1
-    file.counts.rejected += 1
-    file.rejects.append(Reject(file: display, line: Int(origin.line), reason: reason, raw: ""))
-    files[origin.file] = file
+    // Mutated in place: a copy taken out of the dictionary would copy the file's arrays on every call.
+    files[origin.file, default: File()].counts.accepted -= 1
+    files[origin.file, default: File()].counts.rejected += 1
+    files[origin.file, default: File()].rejects.append(
+      Reject(file: display, line: Int(origin.line), reason: reason, raw: ""))
   }
 
-  /// Adds a record to the file its deciding line is in.
+  /// Adds a record to the file its deciding line is in (in place, as ``reject(_:display:reason:)``).
   mutating func add(_ record: StoreTransaction) {
-    var file = files[record.origin.file] ?? File()
-    file.records.append(record)
-    if record.at != Instant.distantPast {
-      file.firstAt = min(file.firstAt ?? record.at, record.at)
-      file.lastAt = max(file.lastAt ?? record.at, record.at)
-    }
-    files[record.origin.file] = file
+    files[record.origin.file, default: File()].add(record)
   }
 }

@@ -261,10 +261,17 @@ extension ReportSummary {
     let payouts = facts.payoutLines.filter { $0.kind == .payout }
     guard !payouts.isEmpty else { return [] }
     var table = SummaryTable(headers: ["store", "payout", "paid", "not adding up"], rightAligned: [2, 3])
+    // One pass over the lines (a payout of a long history has thousands), not one per payout.
+    struct PayoutKey: Hashable {
+      var store: Store
+      var id: String
+    }
+    var notAddingUp: [PayoutKey: Int] = [:]
+    for line in facts.payoutLines where line.status != .addsUp {
+      notAddingUp[PayoutKey(store: line.store, id: line.payoutId), default: 0] += 1
+    }
     for p in payouts {
-      let differing = facts.payoutLines.count {
-        $0.store == p.store && $0.payoutId == p.payoutId && $0.status != .addsUp
-      }
+      let differing = notAddingUp[PayoutKey(store: p.store, id: p.payoutId)] ?? 0
       table.rows.append([
         p.store.rawValue, p.payoutId, Grouped.money(Money(minor: p.payoutMinor, currency: p.payoutCurrency)),
         Grouped.count(differing),
