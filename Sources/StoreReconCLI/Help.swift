@@ -357,9 +357,10 @@ enum Help {
       -q, --quiet         No progress lines on stderr.
       -h, --help          Show help information.
 
-    Writes apple/transactions.jsonl (the latest signed transaction per transaction id, one compact JWS
-    a line), apple/notifications.jsonl, apple/reports/…, play/subscriptions.jsonl, play/voided.jsonl,
-    play/sales/…, play/earnings/…, stripe/objects.jsonl, stripe/events.jsonl, stripe/reports/… and
+    Writes apple/transactions/NNNNNN-<UTC stamp>.jsonl (the new or changed signed transactions, one
+    compact JWS a line: a new file each fetch, never rewritten), apple/notifications.jsonl,
+    apple/reports/…, play/subscriptions.jsonl, play/voided.jsonl, play/sales/…, play/earnings/…,
+    stripe/objects.jsonl, stripe/events.jsonl, stripe/reports/… and
     state.json, each file whole and atomically, only when it changed; a second fetch asks only for what
     is new. Keys are read from the files the config names (or the environment variables
     STORERECON_APPLE_KEY_FILE, STORERECON_APPLE_CONNECT_KEY_FILE, STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE

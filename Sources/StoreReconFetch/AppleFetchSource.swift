@@ -4,14 +4,14 @@ package import StoreReconSettings
 /// The App Store: notification history, then transaction and refund history per customer, from the App
 /// Store Server API; then the Summary Sales, Subscriber and Financial reports from the App Store Connect
 /// API (with `fetch.apple.vendorNumber`). Writes `apple/notifications.jsonl`,
-/// `apple/transactions.jsonl` and `apple/reports/…` (docs/fetch.md); its cursors are
+/// `apple/transactions/…` (a journal: ``AppleTransactionJournal``) and `apple/reports/…` (docs/fetch.md); its cursors are
 /// ``AppleState``.
 package final class AppleFetchSource: FetchSource {
   package let name = "apple"
   /// A customer whose latest transaction ended (or, without an end, was bought) less than this many days
   /// ago is asked for what changed on every fetch; an older one only when a notification names it.
   static let recheckDays: Int64 = 60
-  /// Seconds between two saves of `transactions.jsonl` and the state while customers are fetched.
+  /// Seconds between two journal files (and saves of the state) while customers are fetched.
   static let checkpointSeconds = 120.0
   /// Customers between two progress lines.
   static let progressEvery = 500

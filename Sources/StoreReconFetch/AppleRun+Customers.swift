@@ -5,11 +5,18 @@ extension AppleRun {
   /// The transaction and refund history of every customer worth asking: those never fetched, those a
   /// notification named (`named`), and those whose latest transaction is recent
   /// (``AppleFetchSource/recheckDays``). The ids come from the app's rows (``FetchContext/known``), the
-  /// previous `transactions.jsonl` and the notifications. Saves the file and the state at least every
-  /// ``AppleFetchSource/checkpointSeconds`` (the file is rewritten whole: not after every customer), at
-  /// the end, and before a failure is thrown.
+  /// journal's transactions and the notifications. What is new or changed goes into a new journal file
+  /// with the state at least every ``AppleFetchSource/checkpointSeconds``, at the end, and before a
+  /// failure is thrown; no earlier file is rewritten.
   mutating func customers(named: Set<String>, _ report: inout FetchReport) throws(FetchError) {
-    var store = try AppleTransactionStore(file: context.output.read(AppleTransactionStore.path))
+    var journal = AppleTransactionJournal(output: context.output)
+    if try journal.migrate() {
+      context.progress.note(
+        "fetch apple: \(AppleTransactionJournal.legacyPath) is now \(AppleTransactionJournal.folder)/"
+          + "\(AppleTransactionJournal.historyName), the journal's first file: read "
+          + "\(AppleTransactionJournal.folder)/*.jsonl in the run (appStore.transactions)")
+    }
+    var store = try journal.load()
     var ids = Set(context.known.keys(for: .appStore)).union(store.originalTransactionIds).union(named)
     ids.formUnion(state.customers.keys)
     let cutoff = nowMs - AppleFetchSource.recheckDays * Instant.msPerDay
@@ -20,7 +27,6 @@ extension AppleRun {
       return (customer.activeUntil ?? Int64.max) >= cutoff
     }
     context.progress.note("fetch apple: transaction history of \(due.count) of \(ids.count) customers")
-    var changed = false
     var done = 0
     var checkpoint = context.clock.now()
     let size = batchSize
@@ -35,11 +41,11 @@ extension AppleRun {
       for (id, result) in zip(batch, results) {
         switch result {
         case .success(let fetched):
-          for entry in fetched.entries { changed = store.merge(entry) || changed }
+          for entry in fetched.entries { _ = store.merge(entry) }
           state.customers[id] = fetched.customer
         case .failure(let error):
           // Keep what the customers before this one gave, so the next fetch resumes after them.
-          if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
+          if let bytes = store.takePending() { try journal.append(bytes, nowMs: nowMs) }
           try save()
           throw error
         case nil:
@@ -49,8 +55,7 @@ extension AppleRun {
       let before = done
       done += batch.count
       if done == due.count || context.clock.now() - checkpoint >= AppleFetchSource.checkpointSeconds {
-        if changed { try context.output.write(store.serialized(), to: AppleTransactionStore.path) }
-        changed = false
+        if let bytes = store.takePending() { try journal.append(bytes, nowMs: nowMs) }
         try save()
         checkpoint = context.clock.now()
       }

@@ -50,5 +50,31 @@ package struct RunWorld {
     try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
   }
 
+  /// Every file a run wrote under `out` (a folder in ``directory``), by its path in it; the manifest's
+  /// timings (the per-input `elapsedMs` and the closing `timingsMs`) left out, so that two runs over the
+  /// same inputs compare equal.
+  package func reports(in out: String) throws -> [String: Data] {
+    let root = directory.appendingPathComponent(out)
+    var files: [String: Data] = [:]
+    let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+    while let url = walker?.nextObject() as? URL {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue
+      else { continue }
+      let name = String(url.path.dropFirst(root.path.count))
+      var data = try Data(contentsOf: url)
+      if name.hasSuffix("manifest.json") {
+        let text = String(decoding: data, as: UTF8.self)
+        let timings = text.range(of: "\"timingsMs")
+        let kept = text[..<(timings?.lowerBound ?? text.endIndex)].split(separator: "\n").filter {
+          !$0.contains("\"elapsedMs\"")
+        }
+        data = Data(kept.joined(separator: "\n").utf8)
+      }
+      files[name] = data
+    }
+    return files
+  }
+
   package func remove() { try? FileManager.default.removeItem(at: directory) }
 }

@@ -18,30 +18,8 @@ import StoreReconTestSupport
     return output
   }
 
-  /// Every file a run wrote under `out`, by its path in it (the manifest's timings left out: the
-  /// per-input `elapsedMs` and the closing `timingsMs`).
-  static func reports(_ world: RunWorld, out: String) throws -> [String: Data] {
-    let root = world.directory.appendingPathComponent(out)
-    var files: [String: Data] = [:]
-    let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-    while let url = walker?.nextObject() as? URL {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue
-      else { continue }
-      let name = String(url.path.dropFirst(root.path.count))
-      var data = try Data(contentsOf: url)
-      if name.hasSuffix("manifest.json") {
-        let text = String(decoding: data, as: UTF8.self)
-        let timings = text.range(of: "\"timingsMs")
-        let kept = text[..<(timings?.lowerBound ?? text.endIndex)].split(separator: "\n").filter {
-          !$0.contains("\"elapsedMs\"")
-        }
-        data = Data(kept.joined(separator: "\n").utf8)
-      }
-      files[name] = data
-    }
-    return files
-  }
+  /// Every file a run wrote under `out` (``RunWorld/reports(in:)``).
+  static func reports(_ world: RunWorld, out: String) throws -> [String: Data] { try world.reports(in: out) }
 
   /// The snapshot-helped run and a `--from-scratch` run after it write the same reports; returns the
   /// helped run's stderr.

@@ -71,6 +71,16 @@ struct FetchAppleTests {
     return out
   }
 
+  /// The App Store journal's files under `fetched` (`apple/transactions/`), by name in the order they are
+  /// read, each as its lines.
+  static func journal(_ fetched: URL) throws -> [(name: String, lines: [Substring])] {
+    let folder = fetched.appendingPathComponent("apple/transactions")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return try names.filter { !$0.hasPrefix(".") }.sorted().map {
+      ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8).split(separator: "\n"))
+    }
+  }
+
   /// A server with customer 1000's `history`, customer 2000's `named` transaction (known from a
   /// notification only), an expired first token and one 429.
   static func pagingServer(_ history: [[String: Any]], _ named: [String: Any]) throws -> AppleAPIServer {
@@ -112,10 +122,9 @@ struct FetchAppleTests {
     let first = try Self.fetch(folder)
     #expect(first.status == 0, "\(first.stderr)")
     let fetched = folder.appendingPathComponent("fetched")
-    let lines = try String(
-      contentsOf: fetched.appendingPathComponent("apple/transactions.jsonl"), encoding: .utf8
-    )
-    .split(separator: "\n")
+    let journal = try Self.journal(fetched)
+    #expect(journal.count == 1 && journal[0].name.hasPrefix("000001-"), "\(journal.map(\.name))")
+    let lines = journal.flatMap(\.lines)
     #expect(lines.count == 26)
     #expect(lines.allSatisfy { $0.split(separator: ".").count == 3 && !$0.contains("{") })
     let log = try server.requests()
@@ -140,9 +149,10 @@ struct FetchAppleTests {
 
     // Nothing new: every history request starts from the kept revision, and no file is rewritten.
     let before = Self.files(fetched)
+    let firstFile = "apple/transactions/" + journal[0].name
     let stamps =
       try FileManager.default.attributesOfItem(
-        atPath: fetched.appendingPathComponent("apple/transactions.jsonl").path)[.modificationDate] as? Date
+        atPath: fetched.appendingPathComponent(firstFile).path)[.modificationDate] as? Date
     server.clearRequests()
     let second = try Self.fetch(folder)
     #expect(second.status == 0, "\(second.stderr)")
@@ -158,7 +168,7 @@ struct FetchAppleTests {
     #expect(after.filter { before[$0.key] != $0.value }.keys.sorted() == ["state.json"] || after == before)
     let stampsAfter =
       try FileManager.default.attributesOfItem(
-        atPath: fetched.appendingPathComponent("apple/transactions.jsonl").path)[.modificationDate] as? Date
+        atPath: fetched.appendingPathComponent(firstFile).path)[.modificationDate] as? Date
     #expect(stamps == stampsAfter)
 
     // A new renewal appears: the next fetch asks from the kept revision and adds it.
@@ -171,9 +181,9 @@ struct FetchAppleTests {
     let third = try Self.fetch(folder, ["--quiet"])
     #expect(third.status == 0, "\(third.stderr)")
     #expect(third.stderr.isEmpty)
-    let grown = try String(
-      contentsOf: fetched.appendingPathComponent("apple/transactions.jsonl"), encoding: .utf8)
-    #expect(grown.split(separator: "\n").count == 27)
+    let grown = try Self.journal(fetched)
+    #expect(grown.count == 2 && grown[1].name.hasPrefix("000002-"), "\(grown.map(\.name))")
+    #expect(grown[1].lines.count == 1 && Self.files(fetched)[firstFile] == before[firstFile], "one new file")
 
     // No secret anywhere: not the key's bytes, not a token's header or signature.
     var outputs = [first.stdout, first.stderr, second.stdout, second.stderr, third.stdout, third.stderr]
@@ -208,9 +218,8 @@ struct FetchResumeTests {
     let failed = try FetchAppleTests.fetch(folder, ["--quiet"])
     #expect(failed.status == 75)
     #expect(failed.stderr.contains("GET /inApps/v2/history/3000: HTTP 503 after 3 tries"), "\(failed.stderr)")
-    let kept = try String(
-      contentsOf: fetched.appendingPathComponent("apple/transactions.jsonl"), encoding: .utf8)
-    #expect(kept.split(separator: "\n").count == 3)
+    let kept = try FetchAppleTests.journal(fetched)
+    #expect(kept.count == 1 && kept[0].lines.count == 3, "what came before the failure: \(kept.map(\.name))")
     #expect(
       try String(contentsOf: fetched.appendingPathComponent("state.json"), encoding: .utf8).contains(
         "\"1000\""))
@@ -220,8 +229,7 @@ struct FetchResumeTests {
     #expect(resumed.status == 0, "\(resumed.stderr)")
     let log = try server.requests().filter { $0["path"] as? String == "/inApps/v2/history/1000" }
     #expect(log.map { $0["query"] as? String ?? "" } == ["sort=ASCENDING&revision=3"])
-    let all = try String(
-      contentsOf: fetched.appendingPathComponent("apple/transactions.jsonl"), encoding: .utf8)
-    #expect(all.split(separator: "\n").count == 4)
+    let all = try FetchAppleTests.journal(fetched)
+    #expect(all.count == 2 && all[0].lines == kept[0].lines && all[1].lines.count == 1)
   }
 }

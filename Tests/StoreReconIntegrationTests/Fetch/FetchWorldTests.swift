@@ -68,9 +68,9 @@ struct FetchWorldTests {
     try world.setConfig(["fetch": server.fetchConfig(into: "fetched")])
     let fetched = try Binary.run(["fetch", "--config", world.config.path, "--quiet"])
     #expect(fetched.status == 0, "\(fetched.stderr)")
-    let lines = try String(
-      contentsOf: world.directory.appendingPathComponent("fetched/apple/transactions.jsonl"), encoding: .utf8)
-    #expect(lines.split(separator: "\n").count == Set(histories.values.joined()).count)
+    let lines = try FetchAppleTests.journal(world.directory.appendingPathComponent("fetched")).flatMap(
+      \.lines)
+    #expect(lines.count == Set(histories.values.joined()).count)
     let asked = Set(
       try server.requests().compactMap { $0["path"] as? String }.filter {
         $0.hasPrefix("/inApps/v2/history/")
@@ -81,7 +81,7 @@ struct FetchWorldTests {
 
     var root = try JSONSerialization.jsonObject(with: Data(contentsOf: world.config)) as? [String: Any] ?? [:]
     var appStore = root["appStore"] as? [String: Any] ?? [:]
-    appStore["transactions"] = "fetched/apple/transactions.jsonl"
+    appStore["transactions"] = "fetched/apple/transactions/*.jsonl"
     root["appStore"] = appStore
     try world.setConfig(["appStore": appStore])
     let reconciled = try world.run([])
