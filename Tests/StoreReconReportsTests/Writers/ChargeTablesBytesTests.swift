@@ -7,8 +7,8 @@ import StoreReconReports
 /// quotes or the formula guard, instants before 1970 and after 9999, "never", negative amounts and the
 /// fields a refund or a void leaves empty.
 @Suite struct ChargeTablesBytesTests {
-  static let day: (Instant) -> CivilDate = {
-    CivilDate(daysSinceEpoch: ($0.ms + 3_600_000).floorDivided(by: Instant.msPerDay).0)
+  static func day(_ at: Instant) -> CivilDate {
+    CivilDate(daysSinceEpoch: (at.ms + 3_600_000).floorDivided(by: Instant.msPerDay).0)
   }
 
   static func lines() -> [ChargeLine] {
