@@ -87,10 +87,32 @@ import StoreReconTestSupport
       perReason == [
         "orphaned_charge/unclaimed": 2, "orphaned_charge/locked_out": 2, "free_entitlement/store_expired": 6,
         "free_entitlement/refunded": 4, "free_entitlement/sandbox": 2, "duplicate_claim/multiple_users": 2,
-        "double_billing/across_stores": 4,
+        "double_billing/across_stores": 4, "notification_missing/never_received": 2,
       ])
     let found = outcome.result.findings.filter { $0.store == .stripe }
     #expect(found.count == stripe.count)
+
+    // Stripe's event list holds the two events the app's log never received (each one finding) and two
+    // controls: an event the log received and processed, and one of a type the endpoint does not take.
+    let events = try String(
+      contentsOf: dir.appendingPathComponent(DemoStripeOutputs.eventsPath), encoding: .utf8
+    )
+    .split(separator: "\n")
+    let log = try String(contentsOf: dir.appendingPathComponent("app/notifications.csv"), encoding: .utf8)
+    let received = log.split(separator: "\n").filter { $0.hasPrefix("stripe,evt_") }
+    #expect(events.count == 4 && received.count == 1)
+    let missing = found.filter { $0.reason == .neverReceived }
+    #expect(missing.count == 2)
+    for line in events {
+      let id = String(line.dropFirst(7).prefix(28))
+      let reported = missing.contains { $0.detail.hasPrefix("notification \(id) (invoice.paid,") }
+      let inLog = received.contains { $0.hasPrefix("stripe,\(id),") }
+      let otherType = line.contains("\"type\":\"customer.subscription.updated\"")
+      #expect(reported == (!inLog && !otherType), "\(id): reported \(reported), in the log \(inLog)")
+    }
+    // Nothing about the event the log received and processed.
+    let receivedIds = Set(received.map { String($0.split(separator: ",")[1]) })
+    #expect(!outcome.result.findings.contains { receivedIds.contains($0.notificationId ?? "") })
     // The App Store and Play chains the web subscriptions overlap stay unflagged: the later chain is.
     #expect(found.filter { $0.reason == .acrossStores }.allSatisfy { $0.store == .stripe })
 
