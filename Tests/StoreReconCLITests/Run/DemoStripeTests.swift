@@ -128,5 +128,30 @@ import StoreReconTestSupport
     }
     #expect(offByOne.count == 2)
     #expect(orders.filter { $0.status == .match }.count > 20)
+
+    // A lost dispute's balance transaction carries Stripe's dispute fee (15.00 USD, or its equivalent in
+    // the balance's currency), and revenue.csv's dispute_fees_minor is the sum of those fees.
+    var fees: [String: Int64] = [:]
+    let reports = dir.appendingPathComponent("exports/stripe/reports")
+    for name in try FileManager.default.contentsOfDirectory(atPath: reports.path) {
+      let text = try String(contentsOf: reports.appendingPathComponent(name), encoding: .utf8)
+      for line in text.split(separator: "\n") where line.contains(",dispute,") {
+        let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let currency = try #require(Currency.named(f[3].uppercased()))
+        let fee = try currency.minor(decimal: f[5])
+        #expect(fee > 0 && (currency.code != "USD" || fee == 1500), "\(line)")
+        fees[currency.code, default: 0] += fee
+      }
+    }
+    #expect(!fees.isEmpty)
+    let revenue = try String(
+      contentsOf: dir.appendingPathComponent("reports/\(options.asOf)/revenue.csv"), encoding: .utf8)
+    var booked: [String: Int64] = [:]
+    for line in revenue.split(separator: "\n") where line.contains(",stripe,") {
+      let f = line.split(separator: ",", omittingEmptySubsequences: false)
+      booked[String(f[3]), default: 0] += Int64(f[12]) ?? 0
+    }
+    #expect(booked.filter { $0.value != 0 } == fees)
+    #expect(outcome.result.payouts.filter { $0.store == .stripe }.allSatisfy { $0.status == .addsUp })
   }
 }
