@@ -92,8 +92,30 @@ import StoreReconTestSupport
     let found = outcome.result.findings.filter { $0.store == .stripe }
     #expect(found.count == stripe.count)
 
-    // Stripe's event list holds the two events the app's log never received (each one finding) and two
-    // controls: an event the log received and processed, and one of a type the endpoint does not take.
+    try Self.checkWebhooks(dir, outcome)
+    // The App Store and Play chains the web subscriptions overlap stay unflagged: the later chain is.
+    #expect(found.filter { $0.reason == .acrossStores }.allSatisfy { $0.store == .stripe })
+
+    // Each planted balance-report difference is one Stripe tie-out row; every other Stripe row matches,
+    // the fees one minor unit off included.
+    let orders = outcome.result.tieOut.orders.filter { $0.store == .stripe }
+    var statuses: [String: Int] = [:]
+    for o in orders where o.status != .match { statuses[o.status.rawValue, default: 0] += 1 }
+    #expect(
+      statuses == ["missing_in_report": 2, "missing_in_feed": 2, "amount_differs": 2, "fee_differs": 2])
+    let offByOne = orders.filter { o in
+      o.status == .match && abs(o.actualFeeMinor - o.estimatedFeeMinor) == 1
+    }
+    #expect(offByOne.count == 2)
+    #expect(orders.filter { $0.status == .match }.count > 20)
+
+    try Self.checkDisputeFees(dir, outcome, asOf: options.asOf)
+  }
+
+  /// Stripe's event list holds the two events the app's log never received (each one finding) and two
+  /// controls: an event the log received and processed, and one of a type the endpoint does not take.
+  static func checkWebhooks(_ dir: URL, _ outcome: DemoRun.Outcome) throws {
+    let found = outcome.result.findings.filter { $0.store == .stripe }
     let events = try String(
       contentsOf: dir.appendingPathComponent(DemoStripeOutputs.eventsPath), encoding: .utf8
     )
@@ -113,24 +135,11 @@ import StoreReconTestSupport
     // Nothing about the event the log received and processed.
     let receivedIds = Set(received.map { String($0.split(separator: ",")[1]) })
     #expect(!outcome.result.findings.contains { receivedIds.contains($0.notificationId ?? "") })
-    // The App Store and Play chains the web subscriptions overlap stay unflagged: the later chain is.
-    #expect(found.filter { $0.reason == .acrossStores }.allSatisfy { $0.store == .stripe })
+  }
 
-    // Each planted balance-report difference is one Stripe tie-out row; every other Stripe row matches,
-    // the fees one minor unit off included.
-    let orders = outcome.result.tieOut.orders.filter { $0.store == .stripe }
-    var statuses: [String: Int] = [:]
-    for o in orders where o.status != .match { statuses[o.status.rawValue, default: 0] += 1 }
-    #expect(
-      statuses == ["missing_in_report": 2, "missing_in_feed": 2, "amount_differs": 2, "fee_differs": 2])
-    let offByOne = orders.filter { o in
-      o.status == .match && abs(o.actualFeeMinor - o.estimatedFeeMinor) == 1
-    }
-    #expect(offByOne.count == 2)
-    #expect(orders.filter { $0.status == .match }.count > 20)
-
-    // A lost dispute's balance transaction carries Stripe's dispute fee (15.00 USD, or its equivalent in
-    // the balance's currency), and revenue.csv's dispute_fees_minor is the sum of those fees.
+  /// A lost dispute's balance transaction carries Stripe's dispute fee (15.00 USD, or its equivalent in
+  /// the balance's currency), and revenue.csv's dispute_fees_minor is the sum of those fees.
+  static func checkDisputeFees(_ dir: URL, _ outcome: DemoRun.Outcome, asOf: CivilDate) throws {
     var fees: [String: Int64] = [:]
     let reports = dir.appendingPathComponent("exports/stripe/reports")
     for name in try FileManager.default.contentsOfDirectory(atPath: reports.path) {
@@ -145,7 +154,7 @@ import StoreReconTestSupport
     }
     #expect(!fees.isEmpty)
     let revenue = try String(
-      contentsOf: dir.appendingPathComponent("reports/\(options.asOf)/revenue.csv"), encoding: .utf8)
+      contentsOf: dir.appendingPathComponent("reports/\(asOf)/revenue.csv"), encoding: .utf8)
     var booked: [String: Int64] = [:]
     for line in revenue.split(separator: "\n") where line.contains(",stripe,") {
       let f = line.split(separator: ",", omittingEmptySubsequences: false)
