@@ -1,3 +1,4 @@
+import Foundation
 import StoreReconPlatform
 import StoreReconCore
 import StoreReconImporters

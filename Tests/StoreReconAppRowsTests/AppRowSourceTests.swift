@@ -7,19 +7,6 @@ import Testing
 /// App rows read from a byte stream (as a query's COPY output arrives): the same rules and rejects as
 /// a file, lines numbered by row. No server needed.
 struct AppRowSourceTests {
-  /// Bytes from memory, handed out a few at a time.
-  final class MemorySource: ByteSource {
-    let bytes: [UInt8]
-    var offset = 0
-    init(_ text: String) { bytes = Array(text.utf8) }
-    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(InputError) -> Int {
-      let n = min(7, buffer.count, bytes.count - offset)
-      for i in 0..<n { buffer[i] = bytes[offset + i] }
-      offset += n
-      return n
-    }
-  }
-
   @Test func copyOutputParsesLikeAFileWithRowNumbers() throws {
     // What PostgreSQL writes for the entitlements query: timestamptz as `YYYY-MM-DD hh:mm:ss+00`,
     // NULL as an empty field, a quoted field with a line break.

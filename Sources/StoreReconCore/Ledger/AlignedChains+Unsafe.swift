@@ -57,6 +57,9 @@ final class AlignedChains: RandomAccessCollection, @unchecked Sendable {
     }
   }
 
+  /// Whether the chains start on a 64-byte boundary (each chain in one cache line; true when empty).
+  var isCacheLineAligned: Bool { Int(bitPattern: base) % 64 == 0 }
+
   /// Drops the last `n` chains.
   func removeLast(_ n: Int) { count -= Swift.min(n, count) }
 

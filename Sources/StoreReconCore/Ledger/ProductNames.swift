@@ -19,11 +19,12 @@ package final class ProductNames: @unchecked Sendable {
     var quantity: UInt16 = 1
   }
 
-  private let namePool = TextPool()
-  private let typePool = TextPool()
+  /// The names and raw types by number (interned from bytes in ProductNames+UnsafeBytes.swift).
+  let namePool = TextPool()
+  let typePool = TextPool()
   /// Each name and type as a `String`, made once and shared by everything that outputs it.
-  package private(set) var names: [String] = []
-  private(set) var types: [String] = []
+  package internal(set) var names: [String] = []
+  internal(set) var types: [String] = []
   private(set) var variants: [Variant] = []
   private var variantIndex: [Variant: UInt32] = [:]
   /// Per variant: the product type (catalog first, else the raw type) and the billing period.
@@ -33,26 +34,10 @@ package final class ProductNames: @unchecked Sendable {
   /// Creates an empty table.
   package init() {}
 
-  /// The number of the product name spelled by `bytes`.
-  @inline(__always)
-  package func name(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    let id = namePool.intern(bytes)
-    if Int(id) == names.count { names.append(String(decoding: bytes, as: UTF8.self)) }
-    return id
-  }
-
   /// The number of the product name `text`.
   package func name(_ text: String) -> UInt32 {
     var text = text
     return text.withUTF8 { name($0) }
-  }
-
-  /// The number of the raw product type spelled by `bytes`.
-  @inline(__always)
-  package func type(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    let id = typePool.intern(bytes)
-    if Int(id) == types.count { types.append(String(decoding: bytes, as: UTF8.self)) }
-    return id
   }
 
   /// The number of the raw product type `text`.

@@ -6,16 +6,16 @@ import StoreReconPlatform
 /// Equal texts get equal numbers. ASCII texts are compared byte for byte; a text with other bytes is
 /// looked up by Swift `String` equality (canonical equivalence), as a `[String: …]` dictionary would.
 package final class TextPool: @unchecked Sendable {
-  private var bytes: [UInt8] = []
+  var bytes: [UInt8] = []
   /// `ends[i]` is where text `i` ends in `bytes` (it starts where text `i - 1` ends).
-  private var ends: [Int] = []
+  var ends: [Int] = []
   /// Per text: 1 when all its bytes are ASCII.
-  private var ascii: [Bool] = []
+  var ascii: [Bool] = []
   /// Slots: 0 empty, else `hash32 << 32 | (number + 1)`, where `hash32` (the upper half of the text's
   /// hash) also gives the home slot: growing moves slots without reading any text again.
-  private var slots: [UInt64] = []
-  private var mask = 0
-  private var nonASCII: [String: UInt32] = [:]
+  var slots: [UInt64] = []
+  var mask = 0
+  var nonASCII: [String: UInt32] = [:]
 
   /// Creates an empty pool.
   package init() {}
@@ -26,62 +26,10 @@ package final class TextPool: @unchecked Sendable {
   /// Bytes the pool holds, for memory estimates.
   var byteCount: Int { bytes.count }
 
-  /// The number of the text spelled by `text` (UTF-8), adding it when new.
-  @inline(__always)
-  package func intern(_ text: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    guard TextPool.allASCII(text) else { return internNonASCII(text) }
-    let hash = TextPool.hash(text)
-    if slots.isEmpty { grow() }
-    let tag = hash >> 32
-    var i = Int(truncatingIfNeeded: tag) & mask
-    while true {
-      let slot = slots[i]
-      if slot == 0 { break }
-      if slot >> 32 == tag {
-        let id = UInt32(truncatingIfNeeded: slot) - 1
-        if equals(id, text) { return id }
-      }
-      i = (i + 1) & mask
-    }
-    let id = append(text, ascii: true)
-    slots[i] = tag << 32 | UInt64(id + 1)
-    if ends.count * 2 > slots.count { grow() }
-    return id
-  }
-
-  /// The number of `text` if the pool holds it.
-  func find(_ text: UnsafeBufferPointer<UInt8>) -> UInt32? {
-    guard TextPool.allASCII(text) else {
-      return nonASCII[String(decoding: text, as: UTF8.self)]
-    }
-    guard !slots.isEmpty else { return nil }
-    let hash = TextPool.hash(text)
-    let tag = hash >> 32
-    var i = Int(truncatingIfNeeded: tag) & mask
-    while true {
-      let slot = slots[i]
-      if slot == 0 { return nil }
-      if slot >> 32 == tag {
-        let id = UInt32(truncatingIfNeeded: slot) - 1
-        if equals(id, text) { return id }
-      }
-      i = (i + 1) & mask
-    }
-  }
-
   /// The number of `text`, adding it when new.
   func intern(_ text: String) -> UInt32 {
     var text = text
     return text.withUTF8 { intern($0) }
-  }
-
-  /// Calls `body` with the bytes of text `id`.
-  @inline(__always)
-  package func withBytes<R>(_ id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    let i = Int(id)
-    let start = i == 0 ? 0 : ends[i - 1]
-    let end = ends[i]
-    return bytes.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[start..<end])) }
   }
 
   /// Text `id` as a `String`.
@@ -90,77 +38,17 @@ package final class TextPool: @unchecked Sendable {
   /// Whether text `id` is all ASCII.
   @inline(__always) func isASCII(_ id: UInt32) -> Bool { ascii[Int(id)] }
 
-  private func internNonASCII(_ text: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    let key = String(decoding: text, as: UTF8.self)
-    if let id = nonASCII[key] { return id }
-    let id = append(text, ascii: false)
-    nonASCII[key] = id
-    return id
-  }
-
-  private func append(_ text: UnsafeBufferPointer<UInt8>, ascii isASCII: Bool) -> UInt32 {
-    bytes.append(contentsOf: text)
-    ends.append(bytes.count)
-    ascii.append(isASCII)
-    return UInt32(truncatingIfNeeded: ends.count - 1)
-  }
-
-  @inline(__always)
-  private func equals(_ id: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    let i = Int(id)
-    let start = i == 0 ? 0 : ends[i - 1]
-    let end = ends[i]
-    guard end - start == text.count else { return false }
-    guard let p = text.baseAddress, text.count > 0 else { return true }
-    return bytes.withUnsafeBufferPointer { all in
-      guard let base = all.baseAddress else { return false }
-      return Memory.memcmp(base + start, p, text.count) == 0
-    }
-  }
-
-  private func grow() {
+  func grow() {
     let capacity = max(64, slots.count * 2)
     var fresh = [UInt64](repeating: 0, count: capacity)
     let m = capacity - 1
-    fresh.withUnsafeMutableBufferPointer { fresh in
-      for slot in slots where slot != 0 {
-        var i = Int(truncatingIfNeeded: slot >> 32) & m
-        while fresh[i] != 0 { i = (i + 1) & m }
-        fresh[i] = slot
-      }
+    for slot in slots where slot != 0 {
+      var i = Int(truncatingIfNeeded: slot >> 32) & m
+      while fresh[i] != 0 { i = (i + 1) & m }
+      fresh[i] = slot
     }
     slots = fresh
     mask = m
-  }
-
-  @inline(__always)
-  static func allASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    var any: UInt8 = 0
-    for b in text { any |= b }
-    return any < 0x80
-  }
-
-  /// A fast 64-bit hash of a byte string (word-at-a-time multiply-xorshift).
-  @inline(__always)
-  static func hash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let n = text.count
-    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n)
-    guard let base = text.baseAddress else { return mix(h) }
-    let p = UnsafeRawPointer(base)
-    var i = 0
-    while i + 8 <= n {
-      h = (h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-      h ^= h >> 29
-      i += 8
-    }
-    var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    while i < n {
-      tail |= UInt64(base[i]) << shift
-      shift += 8
-      i += 1
-    }
-    return mix(h ^ tail)
   }
 
   @inline(__always)
@@ -215,7 +103,7 @@ extension TextPool {
   }
 
   /// Whether texts `a` and `b` have the same bytes.
-  private func equals(_ a: UInt32, _ b: UInt32) -> Bool {
+  func equals(_ a: UInt32, _ b: UInt32) -> Bool {
     withBytes(b) { equals(a, $0) }
   }
 

@@ -4,28 +4,15 @@
 /// other token as text. Numbers with the top bit set are UUIDs. Tokens are only added, never looked up
 /// by text, so there is no index.
 final class TokenStore: @unchecked Sendable {
-  private var uuids: [UInt64] = []
-  private var upper: [Bool] = []
-  private var bytes: [UInt8] = []
-  private var ends: [Int] = []
+  // Written only by ``add(_:)`` (TokenStore+UnsafeBytes.swift).
+  var uuids: [UInt64] = []
+  var upper: [Bool] = []
+  var bytes: [UInt8] = []
+  var ends: [Int] = []
 
   init() {}
 
-  private static let uuidBit: UInt32 = 1 << 31
-
-  /// Adds a token; returns its number.
-  func add(_ text: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    if let (hi, lo, isUpper) = TokenStore.uuid(text) {
-      let n = UInt32(truncatingIfNeeded: upper.count)
-      uuids.append(hi)
-      uuids.append(lo)
-      upper.append(isUpper)
-      return n | TokenStore.uuidBit
-    }
-    bytes.append(contentsOf: text)
-    ends.append(bytes.count)
-    return UInt32(truncatingIfNeeded: ends.count - 1)
-  }
+  static let uuidBit: UInt32 = 1 << 31
 
   /// Token `n` as text.
   func string(_ n: UInt32) -> String {
@@ -35,42 +22,17 @@ final class TokenStore: @unchecked Sendable {
     }
     let i = Int(n)
     let start = i == 0 ? 0 : ends[i - 1]
-    return bytes.withUnsafeBufferPointer {
-      String(decoding: UnsafeBufferPointer(rebasing: $0[start..<ends[i]]), as: UTF8.self)
-    }
+    return String(decoding: bytes[start..<ends[i]], as: UTF8.self)
   }
 
   @inline(__always)
-  private static func hexValue(_ b: UInt8) -> (value: UInt64, upper: Bool?)? {
+  static func hexValue(_ b: UInt8) -> (value: UInt64, upper: Bool?)? {
     switch b {
     case 0x30...0x39: return (UInt64(b - 0x30), nil)
     case 0x61...0x66: return (UInt64(b - 0x61 + 10), false)
     case 0x41...0x46: return (UInt64(b - 0x41 + 10), true)
     default: return nil
     }
-  }
-
-  /// The 128 bits of a UUID written in one case, and whether its letters are upper case.
-  static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, Bool)? {
-    guard text.count == 36 else { return nil }
-    var hi: UInt64 = 0
-    var lo: UInt64 = 0
-    var digits = 0
-    var isUpper: Bool?
-    for (i, b) in text.enumerated() {
-      if i == 8 || i == 13 || i == 18 || i == 23 {
-        guard b == 0x2D else { return nil }
-        continue
-      }
-      guard let (value, letterCase) = hexValue(b) else { return nil }
-      if let letterCase {
-        if let isUpper, isUpper != letterCase { return nil }
-        isUpper = letterCase
-      }
-      if digits < 16 { hi = hi << 4 | value } else { lo = lo << 4 | value }
-      digits += 1
-    }
-    return (hi, lo, isUpper ?? false)
   }
 
   static func uuidText(_ hi: UInt64, _ lo: UInt64, upper: Bool) -> String {

@@ -2,7 +2,6 @@
 // worker still holds them) and before `map.release` drops them; stretches tile the file and are hashed once
 // each, in order, under the lock (precondition on overlap, debug and release).
 
-import Foundation
 import StoreReconPlatform
 
 /// The SHA-256 of a mapped input, computed by the read's workers as they finish its chunks: each
@@ -17,7 +16,7 @@ final class ChunkHasher: @unchecked Sendable {
     var digest = SHA256Digest()
   }
   private let context = Context()
-  private let condition = NSCondition()
+  private let condition = Condition()
   /// Bytes `[0, hashed)` are hashed.
   private var hashed = 0
   /// Stretches waiting for the bytes before them: start → end, and whether their pages are mapped.

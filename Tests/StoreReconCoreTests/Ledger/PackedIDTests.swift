@@ -92,7 +92,7 @@ import Testing
       #expect(pool.string(ids[n]) == "text-\(n)")
     }
     #expect(pool.count == 5000)
-    #expect(Array("missing".utf8).withUnsafeBufferPointer { pool.find($0) } == nil)
+    #expect(PackedID.find("missing", in: pool) == nil)
     // Canonically equivalent non-ASCII spellings are one text, as Swift strings are equal.
     #expect(pool.intern("é") == pool.intern("e\u{301}"))
   }

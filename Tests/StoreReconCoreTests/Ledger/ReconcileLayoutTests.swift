@@ -51,9 +51,7 @@ import Testing
     }
     #expect(MemoryLayout<ChainState>.stride == 64)
     #expect(table.count == 3 && table[2].key == .pooled(2))
-    table.withUnsafeBufferPointer { chains in
-      #expect(Int(bitPattern: chains.baseAddress) % 64 == 0)
-    }
+    #expect(table.isCacheLineAligned)
     #expect(table.map(\.key) == [.pooled(0), .pooled(1), .pooled(2)])
     table.removeLast(1)
     #expect(table.count == 2 && table.indices == 0..<2)

@@ -86,24 +86,6 @@ final class SMTPSink {
   }
 
   deinit { stop() }
-
-  /// A loopback port nothing listens on: bound, read, closed.
-  static func closedPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return 1 }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-      }
-    }
-    return bound ? Int(UInt16(bigEndian: address.sin_port)) : 1
-  }
 }
 
 /// A self-signed certificate for 127.0.0.1 and localhost, made with the openssl command.

@@ -1,3 +1,7 @@
+// Safety: base64 reads the test's own byte arrays through buffers borrowed for the call; the checksum
+// buffer is allocated and freed by its test, 4,096 bytes, which FileDigest fills within its count; the
+// mapped bytes are read only at offsets inside the mapping, after `load`.
+
 import Foundation
 import Testing
 import StoreReconTestSupport

@@ -1,3 +1,6 @@
+// Safety: the splitter reads the test's own byte array through a buffer borrowed for the call, and the
+// fields are copied into `String`s before the call returns.
+
 import Testing
 
 @testable import StoreReconCore
@@ -56,7 +59,7 @@ import Testing
         let store = splitter.storage(for: bytes)
         let bounds = splitter.fieldBounds
         return stride(from: 0, to: bounds.count, by: 2).map {
-          String(decoding: UnsafeBufferPointer(rebasing: store[bounds[$0]..<bounds[$0 + 1]]), as: UTF8.self)
+          String(decoding: store[bounds[$0]..<bounds[$0 + 1]], as: UTF8.self)
         }.joined(separator: "|")
       }
     }
