@@ -7,6 +7,7 @@ extension DemoConfig {
 
         "stripe": {
           "objects": ["\(DemoStripeOutputs.objectsPath)"],
+          "events": ["\(DemoStripeOutputs.eventsPath)"],
           "reports": ["exports/stripe/reports/balance_change_from_activity_itemized_*.csv"]
         },
       """,

@@ -71,6 +71,45 @@ extension DemoRuleCheck {
         finding("duplicate_claim", "multiple_users", s.id, claim.user)
       }
     }
+    return result + group.stripe.flatMap { webhookFindings($0, group) }
+  }
+
+  /// The notification-health findings of the webhook events of `s` (docs/rules.md#stripe-webhook-events):
+  /// an event the log never received, older than the age allowed, whose type asks something of the
+  /// entitlement row or is one the endpoint takes (`never_received`); one received and not processed
+  /// (`unprocessed`); the latest processed one granting access to a purchase paid beyond T while no
+  /// entitlement naming it is active (`renewal_not_applied`). Test mode raises none.
+  func webhookFindings(_ s: DemoStripeSubscription, _ group: DemoGroup) -> [PlantedFinding] {
+    guard s.live else { return [] }
+    let age = DemoNotifications.ageHours * 3_600_000
+    let named = group.entitlements.filter { $0.source == .stripe && $0.storeKey == s.id }
+    func finding(_ kind: String, _ reason: String, _ user: String) -> PlantedFinding {
+      PlantedFinding(kind: kind, reason: reason, store: .stripe, chainKey: s.id, userId: user)
+    }
+    typealias Event = DemoStripeSubscription.Event
+    var result: [PlantedFinding] = []
+    for e in s.events where e.received == nil && e.created <= t && t.ms - e.created.ms > age {
+      if Event.asking.contains(e.type) || Event.enabled.contains(e.type) {
+        result.append(finding("notification_missing", "never_received", ""))
+      }
+    }
+    let received = s.events.filter { $0.received.map { $0.at <= t } ?? false }
+    for e in received {
+      guard let r = e.received, r.processed > t, t.ms - r.at.ms > age else { continue }
+      let users = Set(named.map(\.userId)).sorted()
+      for user in users.isEmpty ? [""] : users {
+        result.append(finding("notification_unprocessed", "unprocessed", user))
+      }
+    }
+    if let latest = received.max(by: { ($0.created, $0.id) < ($1.created, $1.id) }),
+      let r = latest.received, r.processed <= t, Event.asking.contains(latest.type), !named.isEmpty,
+      !s.isRefunded(at: t), let paidThrough = s.paidThrough(at: t), paidThrough > t.adding(ms: tolerance),
+      !named.contains(where: { $0.isActive(at: t) })
+    {
+      for user in Set(named.map(\.userId)).sorted() {
+        result.append(finding("notification_not_applied", "renewal_not_applied", user))
+      }
+    }
     return result
   }
 }

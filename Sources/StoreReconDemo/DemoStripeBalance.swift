@@ -3,7 +3,8 @@ import StoreReconCore
 /// Stripe's itemized balance change report for the demo's web subscriptions
 /// (docs/inputs.md#stripe-balance-reports): one CSV per UTC month, the two months before T's and T's
 /// own up to T, one row per live charge, refund and lost dispute, with the fee `fees.stripe.bp` gives
-/// and a monthly payout per currency once the month has ended.
+/// (a lost dispute's with Stripe's dispute fee, ``disputeFee(_:at:)``) and a monthly payout per currency
+/// once the month has ended.
 ///
 /// Planted, `count` of each: a charge left out (`missing_in_report`), a charge the feed lacks
 /// (`missing_in_feed`), a gross off (`amount_differs`), a fee off (`fee_differs`); and, as controls, a
@@ -64,6 +65,22 @@ struct DemoStripeBalance {
     FeeSchedule.proceeds(grossMinor: gross, taxMinor: 0, basisPoints: feeBp, rounding: .halfEven).fee
   }
 
+  /// Stripe's dispute fee in US dollars (minor units) for Acme's US account.
+  static let disputeFeeUSD: Int64 = 1500
+
+  /// The dispute fee a lost dispute's balance transaction carries in `currency` (Stripe debits the
+  /// disputed amount and the fee as one balance transaction): 15.00 USD, or its equivalent at the
+  /// demo's FX rate of the dispute's month (``DemoFX``), rounded half-even to the currency's minor unit.
+  static func disputeFee(_ currency: Currency, at: Instant) -> Int64 {
+    let day = DemoCalendar.date(at)
+    guard let rate = DemoFX.rate(currency, month: CivilDate(year: day.year, month: day.month, day: 1)),
+      let digits = currency.minorUnits
+    else { return disputeFeeUSD }
+    // USD minor × 10^(scale + digits) / (mantissa × 10^2): the rate is USD per unit of `currency`.
+    return RoundingRule.halfEven.scale(
+      disputeFeeUSD, numerator: Pow10.int64(rate.scale + digits), denominator: rate.mantissa * 100)
+  }
+
   /// Records the live charges, refunds and lost disputes of `sub` in the report's interval.
   mutating func record(_ sub: DemoStripeSubscription) {
     guard sub.live, let start = months.first?.startUTC else { return }
@@ -94,7 +111,7 @@ struct DemoStripeBalance {
         dispute.txn = d.balanceTransaction
         dispute.at = d.at
         dispute.gross = -invoice.amount
-        dispute.fee = 0
+        dispute.fee = DemoStripeBalance.disputeFee(sub.currency, at: d.at)
         dispute.category = "dispute"
         dispute.source = d.id
         dispute.plantable = false

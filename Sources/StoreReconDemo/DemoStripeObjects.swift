@@ -103,6 +103,23 @@ enum DemoStripeObjects {
     return out
   }
 
+  /// A webhook event of `sub` as Stripe's event list holds it: `invoice.paid` carries the latest
+  /// invoice, any other type the subscription; its API version is the shape the objects are written in.
+  static func event(_ e: DemoStripeSubscription.Event, _ sub: DemoStripeSubscription) -> String {
+    var body = subscription(sub)
+    if e.type == "invoice.paid", let last = sub.invoices.last {
+      body = invoice(last, sub, first: sub.invoices.count == 1)
+    }
+    return object([
+      ("id", q(e.id)), ("object", q("event")),
+      ("api_version", q(sub.basil ? "2025-03-31.basil" : "2024-06-20")),
+      ("created", s(e.created)), ("data", object([("object", body)])),
+      ("livemode", sub.live ? "true" : "false"),
+      ("pending_webhooks", e.received == nil ? "1" : "0"),
+      ("request", object([("id", "null"), ("idempotency_key", "null")])), ("type", q(e.type)),
+    ])
+  }
+
   /// The subscription: its current period (the latest invoice's, or the trial) at the top level before
   /// 2025-03-31, on its item from then on.
   static func subscription(_ sub: DemoStripeSubscription) -> String {

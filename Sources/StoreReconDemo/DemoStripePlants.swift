@@ -28,6 +28,10 @@ struct DemoStripePlants {
   let enabled: Bool
   let shape: DemoStripeShape
   var placed: [Kind: Int] = [:]
+  /// Webhook events planted so far: never received (`count`), and the two controls.
+  var neverReceived = 0
+  var receivedControl = false
+  var otherTypeControl = false
   /// Web subscriptions written so far (their shape alternates in the mixed world).
   var serial = 0
 
@@ -74,7 +78,51 @@ struct DemoStripePlants {
       plant(kind, user: user, other: other, &group, builder, &rng)
     } else if group.chains.isEmpty && group.entitlements.isEmpty {
       natural(user: user, &group, builder, &rng)
+      notify(&group, builder: builder, userIndex: userIndex)
     }
+  }
+
+  /// The webhook events planted on the natural web subscription just added to `group`
+  /// (docs/rules.md#stripe-webhook-events), in turn: `count` `invoice.paid` events of its latest
+  /// invoice that the app's log never received (`notification_missing/never_received`); then, as
+  /// controls, one the log received and processed, and one `customer.subscription.updated` the log
+  /// never received (a type the app's endpoint is not enabled for: Stripe never sent it to the app).
+  /// Only a subscription paying now, whose latest invoice was paid 1 to 28 days before T, is used.
+  mutating func notify(_ group: inout DemoGroup, builder: DemoBuilder, userIndex: Int) {
+    let t = builder.t
+    guard let n = group.stripe.indices.last, group.stripe[n].live, group.stripe[n].endedAt == nil,
+      let last = group.stripe[n].invoices.last, last.isCharge, last.paidAt < t.adding(days: -1),
+      last.paidAt > t.adding(days: -28)
+    else { return }
+    let received: Bool
+    let type: String
+    if neverReceived < count {
+      neverReceived += 1
+      (received, type) = (false, "invoice.paid")
+    } else if !receivedControl {
+      receivedControl = true
+      (received, type) = (true, "invoice.paid")
+    } else if !otherTypeControl {
+      otherTypeControl = true
+      (received, type) = (false, "customer.subscription.updated")
+    } else {
+      return
+    }
+    // A stream of its own, so the world's other choices stay as they were.
+    var rng = DemoRandom(seed: builder.seed, stream: 0x57E7_0000_0000_0000 | UInt64(userIndex))
+    let created = last.paidAt.adding(ms: 1000 * rng.int64(1, 5))
+    var event = DemoStripeSubscription.Event(
+      id: DemoStripePlants.id("evt", &rng), type: type, created: created)
+    if received {
+      let at = created.adding(ms: 1000 * rng.int64(1, 3))
+      event.received = (at, at.adding(ms: 1000 * rng.int64(1, 4)))
+    } else if type == "invoice.paid" {
+      group.planted.append(
+        PlantedFinding(
+          kind: "notification_missing", reason: "never_received", store: .stripe,
+          chainKey: group.stripe[n].id, userId: ""))
+    }
+    group.stripe[n].events.append(event)
   }
 
   /// A clean web subscriber: paying now, or gone at the end of a paid period (the app's entitlement

@@ -51,6 +51,24 @@ struct DemoStripeSubscription {
     }
   }
 
+  /// A webhook event Stripe sent about the subscription (docs/rules.md#stripe-webhook-events): in
+  /// Stripe's event list (`exports/stripe/events.jsonl`) and, where the app received it, a row of the
+  /// app's notification log.
+  struct Event {
+    var id: String
+    /// `invoice.paid` (about the latest invoice) or `customer.subscription.updated`.
+    var type: String
+    var created: Instant
+    /// In the app's log, received and processed at these instants; `nil`: never received.
+    var received: (at: Instant, processed: Instant)?
+
+    /// The types that ask something of the entitlement row (docs/rules.md#stripe-webhook-events), of
+    /// those the demo writes.
+    static let asking: Set<String> = ["invoice.paid"]
+    /// The types the demo's webhook endpoint is enabled for (the app's log holds only these).
+    static let enabled: Set<String> = ["invoice.paid"]
+  }
+
   var id: String
   var customer: String
   /// The app user its customer's `metadata.app_user_id` names.
@@ -68,6 +86,8 @@ struct DemoStripeSubscription {
   var natural = false
   /// Oldest first.
   var invoices: [Invoice] = []
+  /// Its webhook events of the demo's event list (most subscriptions have none there).
+  var events: [Event] = []
 
   /// The product: the price's lookup key (`stripe:` in the catalog).
   static let product = "acme_pro_monthly"

@@ -72,7 +72,7 @@ package enum DemoWorld {
       experiment.record(group)
       reports.noteExperimentUsers(group)
       try outputs.emit(group, userIndex: index, &rng)
-      try stripe.emit(group)
+      try stripe.emit(group, log: outputs.notificationLog)
       index += width
       if index & 1023 < width { progress(index, total) }
     }
@@ -231,6 +231,7 @@ package enum DemoWorld {
       ("exports/play", "subscriptions", ".jsonl"), ("exports/play", "voided", ".jsonl"),
       ("exports/apple/reports", "S_D_", ".txt"), ("exports/play/earnings", "PlayApps_", ".csv"),
       ("exports/apple", "notification_history", ".jsonl"), ("exports/stripe", "objects", ".jsonl"),
+      ("exports/stripe", "events", ".jsonl"),
       ("exports/stripe/reports", "balance_change_from_activity_itemized_", ".csv"),
     ]
     let manager = FileManager.default

@@ -126,13 +126,16 @@ struct DemoWorldTests {
     let notification = world.truth.planted.filter { $0.kind.hasPrefix("notification_") }
     // 39 planted scenarios (two of them App Store commitment plans, two Play installments plans and four
     // refunds one source shows, present from 1,000 users) and 11 planted web subscriptions (from 1,000
-    // users), twice each.
+    // users), twice each; and two Stripe webhook events the app never received.
     #expect(world.truth.planted.count - notification.count == 39 * 2 + 11 * 2)
-    #expect(world.truth.planted.filter { $0.store == .stripe }.count == 11 * 2)
+    #expect(world.truth.planted.filter { $0.store == .stripe }.count == 11 * 2 + 2)
     // Each refund one source shows is checked for naming its source.
     #expect(world.truth.refundSources.count == 4 * 2)
-    // Two of each notification plant, on top of the refunds, expiries and lock-outs they follow.
-    #expect(notification.filter { $0.reason == "never_received" }.count == 2)
+    // Two of each notification plant, on top of the refunds, expiries and lock-outs they follow; two
+    // lost webhooks per store with a notification history (App Store, Stripe).
+    let lost = notification.filter { $0.reason == "never_received" }
+    #expect(
+      lost.filter { $0.store == .appStore }.count == 2 && lost.filter { $0.store == .stripe }.count == 2)
     #expect(notification.filter { $0.reason == "unprocessed" }.count >= 2)
   }
 

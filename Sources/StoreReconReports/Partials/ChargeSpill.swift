@@ -45,8 +45,9 @@ package enum ChargeSpill {
   ) throws {
     var readers = try paths.map { try Reader(path: $0) }
     var heads: [ChargeLine?] = try readers.indices.map { try readers[$0].next() }
-    var all = CSVWriter(header: ChargeTables.header)
-    var charged = CSVWriter(header: ChargeTables.importHeader)
+    var all = CSVBlock(start: CSVWriter(header: ChargeTables.header).bytes, expected: ChargeTables.pieceBytes)
+    var charged = CSVBlock(
+      start: CSVWriter(header: ChargeTables.importHeader).bytes, expected: ChargeTables.pieceBytes)
     while true {
       var best: Int?
       for (i, head) in heads.enumerated() {
@@ -57,8 +58,8 @@ package enum ChargeSpill {
       guard let b = best, let line = heads[b] else { break }
       ChargeTables.row(line, dayOf: dayOf, to: &all)
       ChargeTables.importRow(line, to: &charged)
-      if all.bytes.count >= ChargeTables.pieceBytes { try charges(all.takeBytes()) }
-      if charged.bytes.count >= ChargeTables.pieceBytes { try imports(charged.takeBytes()) }
+      if all.count >= ChargeTables.pieceBytes { try charges(all.takeBytes()) }
+      if charged.count >= ChargeTables.pieceBytes { try imports(charged.takeBytes()) }
       heads[b] = try readers[b].next()
     }
     try charges(all.takeBytes())

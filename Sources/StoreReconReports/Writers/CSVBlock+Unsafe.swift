@@ -43,6 +43,16 @@ struct CSVBlock: ~Copyable {
   /// Bytes formatted so far.
   var count: Int { out.count + used }
 
+  /// The bytes formatted since the last call (or the start), leaving the file empty and the day texts
+  /// cached: for a file written in pieces.
+  mutating func takeBytes() -> [UInt8] {
+    flush()
+    let taken = out
+    out = []
+    out.reserveCapacity(taken.count)
+    return taken
+  }
+
   /// Forgets the bytes formatted so far (the day texts stay cached).
   mutating func removeAll() {
     used = 0
@@ -225,6 +235,33 @@ struct CSVBlock: ~Copyable {
       block[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
       v /= 10
     }
+  }
+
+  /// A date as ``CivilDate/description`` writes it (`2026-09-10`).
+  @inline(__always)
+  mutating func date(_ d: CivilDate) {
+    guard d.year >= 0 && d.year <= 9999 && d.month >= 1 && d.month <= 12 && d.day >= 1 && d.day <= 31 else {
+      return field(d.description)
+    }
+    ensure(10)
+    digits(d.year, 4, at: used)
+    block[used + 4] = 0x2D
+    digits(d.month, 2, at: used + 5)
+    block[used + 7] = 0x2D
+    digits(d.day, 2, at: used + 8)
+    used += 10
+  }
+
+  /// A month as ``ReportMonth/description`` writes it (`2026-09`).
+  @inline(__always)
+  mutating func month(_ m: ReportMonth) {
+    let (year, month) = (m.year, m.month)
+    guard year >= 0 && year <= 9999 else { return field(m.description) }
+    ensure(7)
+    digits(year, 4, at: used)
+    block[used + 4] = 0x2D
+    digits(month, 2, at: used + 5)
+    used += 7
   }
 
   /// An instant as ``Instant/description`` writes it (`2026-09-10T10:00:00.000Z`).

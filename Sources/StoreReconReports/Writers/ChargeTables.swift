@@ -31,23 +31,50 @@ package enum ChargeTables {
     _ lines: [ChargeLine], dayOf: (Instant) -> CivilDate, piece: Int = pieceBytes,
     emit: ([UInt8]) throws(E) -> Void
   ) throws(E) {
-    var csv = CSVWriter(header: header)
+    var csv = CSVBlock(start: CSVWriter(header: header).bytes, expected: piece)
     for l in lines {
-      if csv.bytes.count >= piece { try emit(csv.takeBytes()) }
+      if csv.count >= piece { try emit(csv.takeBytes()) }
       row(l, dayOf: dayOf, to: &csv)
     }
     try emit(csv.takeBytes())
   }
 
-  /// Appends `l`'s row of charges.csv.
-  static func row(_ l: ChargeLine, dayOf: (Instant) -> CivilDate, to csv: inout CSVWriter) {
+  /// Appends `l`'s row of charges.csv, byte for byte as ``CSVWriter/row(_:)`` writes its fields' text
+  /// (instants and days as their descriptions, numbers as digits), with no `String` made per field.
+  static func row(_ l: ChargeLine, dayOf: (Instant) -> CivilDate, to csv: inout CSVBlock) {
     let day = dayOf(l.at)
-    csv.row([
-      l.kind.rawValue, l.store.rawValue, l.chainKey, l.transactionId, l.productId, l.currency.code,
-      l.at.description, day.description, ReportMonth(day).description, l.serviceStart?.description ?? "",
-      l.serviceEnd?.description ?? "", String(l.amountMinor), l.proceedsMinor.map { String($0) } ?? "",
-      l.proceedsSource?.rawValue ?? "", l.inRevenue ? "yes" : "no", l.inRecognition ? "yes" : "no",
-    ])
+    csv.field(l.kind.rawValue)
+    csv.comma()
+    csv.field(l.store.rawValue)
+    csv.comma()
+    csv.field(l.chainKey)
+    csv.comma()
+    csv.field(l.transactionId)
+    csv.comma()
+    csv.field(l.productId)
+    csv.comma()
+    csv.field(l.currency.code)
+    csv.comma()
+    csv.instant(l.at.ms)
+    csv.comma()
+    csv.date(day)
+    csv.comma()
+    csv.month(ReportMonth(day))
+    csv.comma()
+    if let start = l.serviceStart { csv.instant(start.ms) }
+    csv.comma()
+    if let end = l.serviceEnd { csv.instant(end.ms) }
+    csv.comma()
+    csv.integer(l.amountMinor)
+    csv.comma()
+    if let proceeds = l.proceedsMinor { csv.integer(proceeds) }
+    csv.comma()
+    if let source = l.proceedsSource { csv.field(source.rawValue) }
+    csv.comma()
+    csv.field(l.inRevenue ? "yes" : "no")
+    csv.comma()
+    csv.field(l.inRecognition ? "yes" : "no")
+    csv.newline()
   }
 
   /// The columns of revenue_recognition_import.csv.
@@ -67,27 +94,34 @@ package enum ChargeTables {
   package static func importCSV<E: Error>(
     _ lines: [ChargeLine], piece: Int = pieceBytes, emit: ([UInt8]) throws(E) -> Void
   ) throws(E) {
-    var csv = CSVWriter(header: importHeader)
+    var csv = CSVBlock(start: CSVWriter(header: importHeader).bytes, expected: piece)
     for l in lines where l.kind == .charge {
-      if csv.bytes.count >= piece { try emit(csv.takeBytes()) }
+      if csv.count >= piece { try emit(csv.takeBytes()) }
       importRow(l, to: &csv)
     }
     try emit(csv.takeBytes())
   }
 
-  /// Appends `l`'s row of revenue_recognition_import.csv (a charge's; other kinds have none).
-  static func importRow(_ l: ChargeLine, to csv: inout CSVWriter) {
+  /// Appends `l`'s row of revenue_recognition_import.csv (a charge's; other kinds have none), as
+  /// ``row(_:dayOf:to:)`` appends charges.csv's.
+  static func importRow(_ l: ChargeLine, to csv: inout CSVBlock) {
     guard l.kind == .charge else { return }
-    let source: String
     switch l.store {
-    case .appStore: source = "App Store"
-    case .play: source = "Google Play"
-    case .stripe: source = "Stripe"
+    case .appStore: csv.field("App Store")
+    case .play: csv.field("Google Play")
+    case .stripe: csv.field("Stripe")
     }
-    csv.row([
-      source, l.transactionId, l.serviceStart?.description ?? "", l.serviceEnd?.description ?? "",
-      String(l.amountMinor), l.currency.code,
-    ])
+    csv.comma()
+    csv.field(l.transactionId)
+    csv.comma()
+    if let start = l.serviceStart { csv.instant(start.ms) }
+    csv.comma()
+    if let end = l.serviceEnd { csv.instant(end.ms) }
+    csv.comma()
+    csv.integer(l.amountMinor)
+    csv.comma()
+    csv.field(l.currency.code)
+    csv.newline()
   }
 
   /// Both files rendered straight from `ledger`'s chains (``ChargeLines/inBlocks(ledger:settled:chainsPerBlock:render:emit:)``),
@@ -105,13 +139,13 @@ package enum ChargeTables {
     try ChargeLines.inBlocks(
       ledger: ledger, settled: settled,
       render: { lines -> ([UInt8], [UInt8]) in
-        var all = CSVWriter()
-        var charged = CSVWriter()
+        var all = CSVBlock(start: [], expected: lines.count * 200)
+        var charged = CSVBlock(start: [], expected: lines.count * 90)
         for l in lines {
           row(l, dayOf: dayOf, to: &all)
           importRow(l, to: &charged)
         }
-        return (all.bytes, charged.bytes)
+        return (all.finish(), charged.finish())
       },
       emit: { (pieces: ([UInt8], [UInt8])) throws(E) in
         if !pieces.0.isEmpty { try charges(pieces.0) }

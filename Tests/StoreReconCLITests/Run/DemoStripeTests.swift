@@ -87,10 +87,12 @@ import StoreReconTestSupport
       perReason == [
         "orphaned_charge/unclaimed": 2, "orphaned_charge/locked_out": 2, "free_entitlement/store_expired": 6,
         "free_entitlement/refunded": 4, "free_entitlement/sandbox": 2, "duplicate_claim/multiple_users": 2,
-        "double_billing/across_stores": 4,
+        "double_billing/across_stores": 4, "notification_missing/never_received": 2,
       ])
     let found = outcome.result.findings.filter { $0.store == .stripe }
     #expect(found.count == stripe.count)
+
+    try Self.checkWebhooks(dir, outcome)
     // The App Store and Play chains the web subscriptions overlap stay unflagged: the later chain is.
     #expect(found.filter { $0.reason == .acrossStores }.allSatisfy { $0.store == .stripe })
 
@@ -106,5 +108,59 @@ import StoreReconTestSupport
     }
     #expect(offByOne.count == 2)
     #expect(orders.filter { $0.status == .match }.count > 20)
+
+    try Self.checkDisputeFees(dir, outcome, asOf: options.asOf)
+  }
+
+  /// Stripe's event list holds the two events the app's log never received (each one finding) and two
+  /// controls: an event the log received and processed, and one of a type the endpoint does not take.
+  static func checkWebhooks(_ dir: URL, _ outcome: DemoRun.Outcome) throws {
+    let found = outcome.result.findings.filter { $0.store == .stripe }
+    let events = try String(
+      contentsOf: dir.appendingPathComponent(DemoStripeOutputs.eventsPath), encoding: .utf8
+    )
+    .split(separator: "\n")
+    let log = try String(contentsOf: dir.appendingPathComponent("app/notifications.csv"), encoding: .utf8)
+    let received = log.split(separator: "\n").filter { $0.hasPrefix("stripe,evt_") }
+    #expect(events.count == 4 && received.count == 1)
+    let missing = found.filter { $0.reason == .neverReceived }
+    #expect(missing.count == 2)
+    for line in events {
+      let id = String(line.dropFirst(7).prefix(28))
+      let reported = missing.contains { $0.detail.hasPrefix("notification \(id) (invoice.paid,") }
+      let inLog = received.contains { $0.hasPrefix("stripe,\(id),") }
+      let otherType = line.contains("\"type\":\"customer.subscription.updated\"")
+      #expect(reported == (!inLog && !otherType), "\(id): reported \(reported), in the log \(inLog)")
+    }
+    // Nothing about the event the log received and processed.
+    let receivedIds = Set(received.map { String($0.split(separator: ",")[1]) })
+    #expect(!outcome.result.findings.contains { receivedIds.contains($0.notificationId ?? "") })
+  }
+
+  /// A lost dispute's balance transaction carries Stripe's dispute fee (15.00 USD, or its equivalent in
+  /// the balance's currency), and revenue.csv's dispute_fees_minor is the sum of those fees.
+  static func checkDisputeFees(_ dir: URL, _ outcome: DemoRun.Outcome, asOf: CivilDate) throws {
+    var fees: [String: Int64] = [:]
+    let reports = dir.appendingPathComponent("exports/stripe/reports")
+    for name in try FileManager.default.contentsOfDirectory(atPath: reports.path) {
+      let text = try String(contentsOf: reports.appendingPathComponent(name), encoding: .utf8)
+      for line in text.split(separator: "\n") where line.contains(",dispute,") {
+        let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let currency = try #require(Currency.named(f[3].uppercased()))
+        let fee = try currency.minor(decimal: f[5])
+        #expect(fee > 0 && (currency.code != "USD" || fee == 1500), "\(line)")
+        fees[currency.code, default: 0] += fee
+      }
+    }
+    #expect(!fees.isEmpty)
+    let revenue = try String(
+      contentsOf: dir.appendingPathComponent("reports/\(asOf)/revenue.csv"), encoding: .utf8)
+    var booked: [String: Int64] = [:]
+    for line in revenue.split(separator: "\n") where line.contains(",stripe,") {
+      let f = line.split(separator: ",", omittingEmptySubsequences: false)
+      booked[String(f[3]), default: 0] += Int64(f[12]) ?? 0
+    }
+    #expect(booked.filter { $0.value != 0 } == fees)
+    #expect(outcome.result.payouts.filter { $0.store == .stripe }.allSatisfy { $0.status == .addsUp })
   }
 }

@@ -84,7 +84,7 @@ struct StripeFetchDemoTests {
           userId: $0.userId)
       })
     let planted = Set(outcome.truth.planted)
-    #expect(planted.filter { $0.store == .stripe }.count == 22)
+    #expect(planted.filter { $0.store == .stripe }.count == 24)
     #expect(
       found.subtracting(planted).isEmpty, "unexpected: \(found.subtracting(planted).sorted().prefix(5))")
     #expect(planted.subtracting(found).isEmpty, "missed: \(planted.subtracting(found).sorted().prefix(5))")
