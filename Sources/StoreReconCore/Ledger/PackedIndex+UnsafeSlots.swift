@@ -78,26 +78,9 @@ extension PackedIndex {
   }
 
   /// Stores `number` for `key`, replacing any number it had.
+  @inline(__always)
   mutating func set(_ key: PackedID, _ number: UInt32) {
-    if (count + 1) * 2 > slots.count { resize(to: max(16, slots.count * 2)) }
-    let m = mask
-    slots.withUnsafeMutableBufferPointer { s in
-      precondition(s.count == m &+ 1, "PackedIndex: the mask does not fit the slots")
-      var i = PackedIndex.hash(key) & m
-      while true {
-        let slot = s[i]
-        if slot.payload == 0 {
-          s[i] = Slot(value: key.value, meta: key.meta, payload: number + 1)
-          count += 1
-          return
-        }
-        if slot.value == key.value && slot.meta == key.meta {
-          s[i].payload = number + 1
-          return
-        }
-        i = (i + 1) & m
-      }
-    }
+    set(key, number, replacing: { _ in true })
   }
 
   /// What is wrong with the map (nothing: empty): the slots a power of two (16 at least) at most half

@@ -24,7 +24,7 @@ package final class ProductNames: @unchecked Sendable {
   let typePool = TextPool()
   /// Each name and type as a `String`, made once and shared by everything that outputs it.
   package internal(set) var names: [String] = []
-  internal(set) var types: [String] = []
+  var types: [String] = []
   private(set) var variants: [Variant] = []
   private var variantIndex: [Variant: UInt32] = [:]
   /// Per variant: the product type (catalog first, else the raw type) and the billing period.
