@@ -76,9 +76,16 @@ def main():
                  f"{meta['seed']}, as of {meta['date_arg']}; {meta['storerecon']}, DuckDB {meta['duckdb']} "
                  f"(`SET threads=2`), Python {meta['python']}. Runs alternate storerecon / DuckDB; wall time and "
                  "peak RSS from `/usr/bin/time -v`, medians. "
-                 + ("Each storerecon run is a second run: the record of verified signatures holds every line "
-                    "(docs/signatures.md#verified-once)." if meta.get("record") == "warm" else
-                    "Each storerecon run is a first run: no record of verified signatures, every JWS verified."))
+                 + {"warm": "Each storerecon run is a second run over unchanged inputs: the record of verified "
+                            "signatures (docs/signatures.md#verified-once) and the snapshot of parsed files "
+                            "(docs/snapshot.md) are those an untimed run over the same files left.",
+                    "newday": "Each storerecon run of the all-JWS world is the run after one new day: an untimed run "
+                              "the day before read the journal's history file alone; the timed run reads it and the "
+                              "day's file (`000001-…jsonl`), from the record and snapshot that run left. The other "
+                              "worlds' runs are second runs over unchanged inputs."}.get(
+                        meta.get("record", "first"),
+                        "Each storerecon run is a first run: no record of verified signatures and no snapshot, "
+                        "every file parsed and every JWS verified."))
     lines.append("")
     lines.append("What each side computes. storerecon: its whole run — every report of a run (findings, revenue, "
                  "the tie-out, revenue recognition, grants, charges, cases, the experiment readout, both "

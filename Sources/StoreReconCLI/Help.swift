@@ -247,8 +247,9 @@ enum Help {
                           mid-2022, several products per user (docs/benchmark.md). Same checks.
                           It has no notification log.
       --all-jws           With --realistic: every App Store line a compact JWS with its x5c chain,
-                          as storerecon fetch keeps them, and signatures required (the same world
-                          otherwise). Every line costs a signature check on the first run.
+                          in storerecon fetch's journal folder (exports/apple/transactions/: the
+                          history, then the report date's file), and signatures required (the same
+                          world otherwise). Every line costs a signature check on the first run.
       --no-notification-log
                           Write no notification log and no Apple notification history (the
                           benchmark's classic world: its DuckDB rival has no notification rules).

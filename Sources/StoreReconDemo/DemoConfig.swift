@@ -20,7 +20,8 @@ enum DemoConfig {
 
   /// The config text (key order fixed, so the file is byte-identical across runs); with
   /// `notifications`, it reads the app's notification log and the store's notification history; with
-  /// `requireSignatures` (every App Store line a JWS), `appStore.signatures` is `require`; with `stripe`
+  /// `requireSignatures` (every App Store line a JWS, in fetch's journal folder), `appStore.signatures` is
+  /// `require` and `appStore.transactions` is that folder; with `stripe`
   /// (the classic world), the demo's web subscriptions (``DemoStripeOutputs``); with `stripeWeb` (the
   /// realistic world), Stripe's objects and balance reports of ``DemoStripeWeb``.
   static func text(
@@ -44,13 +45,16 @@ enum DemoConfig {
     catalog += realistic.catalog
     let webObjects = realistic.objects
     let stripeFee = realistic.fee
+    // The all-JWS world's App Store history is fetch's journal folder (DemoOutputs.journalFolder).
+    let transactions =
+      requireSignatures ? "\(DemoOutputs.journalFolder)/*.jsonl" : "exports/apple/transactions*.jsonl"
     let web = stripe ? DemoConfig.stripeSections : (input: "", grace: "", catalog: "", fee: "")
     catalog[catalog.count - 1] += web.catalog
     return """
       {
         "timeZone": "UTC",
         "appStore": {
-          "transactions": ["exports/apple/transactions*.jsonl"],
+          "transactions": ["\(transactions)"],
           "salesReports": ["exports/apple/reports/S_D_*.txt"],
           "financialSummaries": ["exports/apple/financial/financial_report_*.csv"],
           "reportTimeZone": "America/Los_Angeles",

@@ -9,6 +9,35 @@ extension DemoOutputs {
   ) throws {
     reports.recordApple(chain, index)
     let p = chain.periods[index]
+    guard let appleDay else {
+      try realisticAppleLine(chain, index, style: style, earlierState: false, &rng)
+      try writeJSON(apple, mayTruncate: mayTruncate)
+      return
+    }
+    // fetch's journal: what the report date brought goes into the day's file. A purchase made before it
+    // and revoked on it was fetched earlier unrevoked: that earlier state is in the history file (drawn
+    // from copies of the random streams, so the world's other choices stay those of the realistic
+    // world) and the day's file has its revoked state, which supersedes it in the run.
+    let dayStart = t.adding(days: -1)
+    if p.start < dayStart, let revocation = p.revocation, revocation.at >= dayStart {
+      var spare = rng
+      let order = style.rng
+      try realisticAppleLine(chain, index, style: style, earlierState: true, &spare)
+      style.rng = order
+      try writeJSON(apple, mayTruncate: false)
+    }
+    let at = try realisticAppleLine(chain, index, style: style, earlierState: false, &rng)
+    try writeJSON(at >= dayStart ? appleDay : apple, mayTruncate: mayTruncate)
+  }
+
+  /// Builds the realistic line of `chain.periods[index]` into `line`: as it is now, or as it was before
+  /// its revocation (`earlierState`). Returns the line's `signedDate`.
+  @discardableResult
+  private func realisticAppleLine(
+    _ chain: DemoChain, _ index: Int, style: DemoStyle, earlierState: Bool, _ rng: inout DemoRandom
+  ) throws -> Instant {
+    let p = chain.periods[index]
+    let revocation = earlierState ? nil : p.revocation
     let digits = chain.country.currency.minorUnits ?? 2
     var m = DemoJSONMembers()
     m.text("transactionId", p.transactionId)
@@ -24,9 +53,10 @@ extension DemoOutputs {
     m.text("type", p.product.appleType)
     if let token = chain.accountToken { m.text("appAccountToken", token) }
     m.text("inAppOwnershipType", chain.familyShared ? "FAMILY_SHARED" : "PURCHASED")
-    let signed = max(p.start, p.revocation?.at ?? p.start).adding(ms: rng.int64(200, 4000))
-    m.int("signedDate", min(signed, t.adding(ms: -1)).ms)
-    if let revocation = p.revocation { appleRevocation(revocation, &m, &rng) }
+    let event = max(p.start, revocation?.at ?? p.start).adding(ms: rng.int64(200, 4000))
+    let signed = min(event, t.adding(ms: -1))
+    m.int("signedDate", signed.ms)
+    if let revocation { appleRevocation(revocation, &m, &rng) }
     if p.isUpgraded { m.raw("isUpgraded", "true") }
     if p.isTrial {
       m.raw("offerType", "1")
@@ -66,7 +96,7 @@ extension DemoOutputs {
     } else {
       line.bytes.append(contentsOf: payload.bytes)
     }
-    try writeJSON(apple, mayTruncate: mayTruncate)
+    return signed
   }
 
   private func appleRevocation(

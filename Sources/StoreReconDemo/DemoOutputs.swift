@@ -7,6 +7,17 @@ import StoreReconCore
 /// counted per file so the truth can say how many rejects each input must produce.
 final class DemoOutputs {
   static let applePath = "exports/apple/transactions.jsonl"
+  /// The all-JWS world keeps the App Store transactions as `storerecon fetch` does: a journal folder
+  /// (docs/fetch.md "The transaction journal"), its history up to the report date's start in the first
+  /// file and what the report date brought in the second.
+  static let journalFolder = "exports/apple/transactions"
+  static let journalHistoryPath = "exports/apple/transactions/000000-history.jsonl"
+  /// The second journal file: the fetch of the morning after the report date, at 06:00 UTC.
+  static func journalDayPath(after asOf: CivilDate) -> String {
+    let next = asOf.next
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(journalFolder)/000001-\(next.year)\(two(next.month))\(two(next.day))T060000Z.jsonl"
+  }
   static let subscriptionsPath = "exports/play/subscriptions.jsonl"
   static let voidedPath = "exports/play/voided.jsonl"
   static let entitlementsPath = "app/entitlements.csv"
@@ -29,6 +40,9 @@ final class DemoOutputs {
   var rejects: [String: Int] = [:]
 
   let apple: DemoFileWriter
+  /// The all-JWS world's second journal file (what the report date brought); `nil` in the other worlds,
+  /// which write one file.
+  let appleDay: DemoFileWriter?
   let subscriptions: DemoFileWriter
   let voided: DemoFileWriter
   package let entitlements: DemoFileWriter
@@ -59,7 +73,14 @@ final class DemoOutputs {
     self.t = t
     self.reports = reports
     truncateFrom = options.users / 3
-    apple = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.applePath)
+    if options.realistic && options.allJWS {
+      apple = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.journalHistoryPath)
+      appleDay = try DemoFileWriter(
+        directory: directory, relativePath: DemoOutputs.journalDayPath(after: options.asOf))
+    } else {
+      apple = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.applePath)
+      appleDay = nil
+    }
     subscriptions = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.subscriptionsPath)
     voided = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.voidedPath)
     entitlements = try DemoFileWriter(directory: directory, relativePath: DemoOutputs.entitlementsPath)
@@ -76,7 +97,9 @@ final class DemoOutputs {
         directory: directory, relativePath: DemoOutputs.notificationHistoryPath)
       try notificationLog?.write("store,notification_id,received_at,processed_at,payload\n")
     }
-    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill, credits] {
+    for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill, credits]
+      + [appleDay].compactMap({ $0 })
+    {
       rejects[writer.relativePath] = 0
     }
     try entitlements.write(
@@ -226,7 +249,7 @@ final class DemoOutputs {
   /// Closes every file; returns their relative paths.
   func close() throws -> [String] {
     var paths: [String] = []
-    let notificationFiles = [notificationLog, notificationHistory].compactMap { $0 }
+    let notificationFiles = [notificationLog, notificationHistory, appleDay].compactMap { $0 }
     for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill, credits]
       + notificationFiles + sales.values
     {

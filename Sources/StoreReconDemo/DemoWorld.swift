@@ -227,7 +227,8 @@ package enum DemoWorld {
   /// report of a month this run has no charges in), so a re-run never mixes two worlds.
   private static func removeStaleInputs(in directory: String) throws {
     let patterns = [
-      ("exports/apple", "transactions", ".jsonl"), ("exports/play", "salesreport_", ".csv"),
+      ("exports/apple", "transactions", ".jsonl"), ("exports/apple/transactions", "", ".jsonl"),
+      ("exports/play", "salesreport_", ".csv"),
       ("exports/play", "subscriptions", ".jsonl"), ("exports/play", "voided", ".jsonl"),
       ("exports/apple/reports", "S_D_", ".txt"), ("exports/play/earnings", "PlayApps_", ".csv"),
       ("exports/apple", "notification_history", ".jsonl"), ("exports/stripe", "objects", ".jsonl"),

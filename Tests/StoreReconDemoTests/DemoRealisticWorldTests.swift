@@ -29,14 +29,20 @@ struct DemoRealisticWorldTests {
     #expect(try classic.data("app/entitlements.csv") != a.data("app/entitlements.csv"))
   }
 
-  @Test func theAllJWSWorldIsTheSameWorldWithEveryAppleLineSigned() throws {
+  @Test func theAllJWSWorldIsTheSameWorldWithEveryAppleLineSignedInFetchsJournal() throws {
     let plain = try GeneratedWorld(users: 600, realistic: true)
     defer { plain.remove() }
     let signed = try GeneratedWorld(users: 600, realistic: true, allJWS: true)
     defer { signed.remove() }
     #expect(signed.truth.planted == plain.truth.planted)
-    // The App Store lines, the config, and the expected rejects (the realistic world's one damaged App
-    // Store line, a decoded line cut short, has no JWS form) differ; nothing else.
+    // The App Store lines (fetch's journal instead of one file), the config, and the expected rejects
+    // (the realistic world's one damaged App Store line, a decoded line cut short, has no JWS form) differ;
+    // nothing else.
+    let historyPath = DemoOutputs.journalHistoryPath
+    let dayPath = DemoOutputs.journalDayPath(after: DemoOptions().asOf)
+    #expect(dayPath == "exports/apple/transactions/000001-20261130T060000Z.jsonl")
+    #expect(signed.truth.files.contains(historyPath) && signed.truth.files.contains(dayPath))
+    #expect(!signed.truth.files.contains("exports/apple/transactions.jsonl"))
     let differ: Set<String> = [
       "exports/apple/transactions.jsonl", "storerecon.json", "truth/expected_rejects.csv",
     ]
@@ -45,15 +51,16 @@ struct DemoRealisticWorldTests {
     }
     let rejects = try plain.lines("truth/expected_rejects.csv").filter { !$0.contains("apple") }
     #expect(try signed.lines("truth/expected_rejects.csv").filter { !$0.contains("apple") } == rejects)
-    #expect(
-      try String(decoding: signed.data("storerecon.json"), as: UTF8.self).contains(
-        #""signatures": "require""#))
+    let config = String(decoding: try signed.data("storerecon.json"), as: UTF8.self)
+    #expect(config.contains(#""signatures": "require""#))
+    #expect(config.contains(#""transactions": ["exports/apple/transactions/*.jsonl"]"#))
     // Every line a compact JWS whose payload is the realistic world's line (its one damaged line aside).
-    let lines = try signed.lines("exports/apple/transactions.jsonl")
+    let history = try signed.lines(historyPath)
+    let day = try signed.lines(dayPath)
     let decoded = try plain.lines("exports/apple/transactions.jsonl").filter { $0.hasPrefix("{") }
-    #expect(lines.allSatisfy { $0.hasPrefix("ey") && $0.split(separator: ".").count == 3 })
+    #expect((history + day).allSatisfy { $0.hasPrefix("ey") && $0.split(separator: ".").count == 3 })
     var payloads: Set<String> = []
-    for line in lines {
+    for line in history + day {
       let parts = line.split(separator: ".")
       var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
       text += String(repeating: "=", count: (4 - text.count % 4) % 4)
@@ -61,6 +68,23 @@ struct DemoRealisticWorldTests {
     }
     let matched = decoded.filter { payloads.contains($0) }.count
     #expect(matched >= decoded.count - 1, "\(matched) of \(decoded.count) decoded lines found as payloads")
+    // The day's file holds what was signed on the report date, the history what was signed before; a
+    // transaction in both is one revoked on the report date, unrevoked in the history.
+    let dayStart = DemoOptions().asOf.startUTC.ms
+    func signedDate(_ object: [String: Any]) -> Int64 { (object["signedDate"] as? NSNumber)?.int64Value ?? -1 }
+    let historyObjects = history.compactMap(decodeJSONLine)
+    let dayObjects = day.compactMap(decodeJSONLine)
+    #expect(historyObjects.count == history.count && dayObjects.count == day.count)
+    #expect(!dayObjects.isEmpty && historyObjects.count > 20 * dayObjects.count)
+    #expect(historyObjects.allSatisfy { signedDate($0) < dayStart })
+    #expect(dayObjects.allSatisfy { signedDate($0) >= dayStart })
+    let dayIds = Dictionary(
+      dayObjects.map { ($0["transactionId"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+    for earlier in historyObjects {
+      guard let later = dayIds[earlier["transactionId"] as? String ?? ""] else { continue }
+      #expect(earlier["revocationDate"] == nil && later["revocationDate"] != nil)
+    }
+    #expect(history.count + day.count >= decoded.count - 1)
   }
 
   @Test func userIdsAreUUIDsAndLongOpaqueIds() throws {
