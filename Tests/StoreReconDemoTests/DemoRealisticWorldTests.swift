@@ -71,7 +71,9 @@ struct DemoRealisticWorldTests {
     // The day's file holds what was signed on the report date, the history what was signed before; a
     // transaction in both is one revoked on the report date, unrevoked in the history.
     let dayStart = DemoOptions().asOf.startUTC.ms
-    func signedDate(_ object: [String: Any]) -> Int64 { (object["signedDate"] as? NSNumber)?.int64Value ?? -1 }
+    func signedDate(_ object: [String: Any]) -> Int64 {
+      (object["signedDate"] as? NSNumber)?.int64Value ?? -1
+    }
     let historyObjects = history.compactMap(decodeJSONLine)
     let dayObjects = day.compactMap(decodeJSONLine)
     #expect(historyObjects.count == history.count && dayObjects.count == day.count)

@@ -1,5 +1,6 @@
 import StoreReconCore
 package import StoreReconIO
+package import StoreReconPlatform
 
 /// Reads every `stripe.objects` file of a run together (an object's latest state may be in another
 /// file than its first, and a refund names a charge read elsewhere), keeps each object's latest state,
@@ -31,15 +32,18 @@ package struct StripeObjectsReader: Sendable {
     (self.userMetadataKey, self.window) = (userMetadataKey, window)
   }
 
-  /// Reads `inputs` in order; a later line wins over an earlier one of the same instant.
-  package func read(_ inputs: [Input]) -> StripeImport {
+  /// Reads `inputs` in order; a later line wins over an earlier one of the same instant. `meter` gives
+  /// each file's read its progress meter (``ReadProgress``), if any.
+  package func read(_ inputs: [Input], meter: (Input) -> ReadProgress? = { _ in nil }) -> StripeImport {
     var result = StripeImport()
     var kept: [StripeObject.Kind: [String: StripeObject]] = [:]
     var names: [Int32: String] = [:]
     var events: [String: StoreNotification] = [:]
     for input in inputs {
       names[input.index] = input.display
-      result.files[input.index] = readFile(input, kept: &kept, events: &events, result: &result)
+      result.files[input.index] = ReadProgress.during(meter(input)) {
+        readFile(input, kept: &kept, events: &events, result: &result)
+      }
     }
     var chains = StripeChains(objects: kept, userMetadataKey: userMetadataKey)
     chains.build()
@@ -82,34 +86,39 @@ package struct StripeObjectsReader: Sendable {
     var objectLines = 0
     var repeats = StripeImport.File()
     var historyLines: [StoreNotification] = []
-    let tape = StripeTape()
     let metadataKeys = [userMetadataKey, "product_id"]
-    func take<V: StripeJSON>(_ value: V, _ origin: Origin) throws(RowRejection) {
-      // An event is also a notification Stripe sent (its data.object may be of any type).
-      if input.eventsOnly {
-        historyLines.append(try StripeEvent.notification(of: value, origin: origin, window: window))
-        return
-      }
-      var event: StoreNotification?
-      if value.isObject, value["object"]?.text == "event" {
-        event = try StripeEvent.notification(of: value, origin: origin, window: window)
-      }
-      let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys, window: window)
-      if let event { events[event.notificationId] = event }
-      switch line {
-      case .object(let object):
-        objectLines += 1
-        keep(object, in: &kept, file: &repeats, result: &result)
-      case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
+    let eventsOnly = input.eventsOnly
+    let window = window
+    // What a line says is read on every core (``parsed(_:origin:eventsOnly:metadataKeys:window:)``); it
+    // is kept here, in line order.
+    func apply(_ parsed: Parsed, _ origin: Origin) {
+      switch parsed {
+      case .history(let event): historyLines.append(event)
+      case .line(let line, let event):
+        if let event { events[event.notificationId] = event }
+        switch line {
+        case .object(let object):
+          objectLines += 1
+          keep(object, in: &kept, file: &repeats, result: &result)
+        case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
+        }
       }
     }
     do throws(InputError) {
-      file.counts = try JSONLinesImport.byteLines(
-        path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects
-      ) { (bytes, origin) throws(RowRejection) in
-        let read: Void? = try tape.scan(bytes) { (span) throws(RowRejection) in try take(span, origin) }
-        if read == nil { try take(try JSONLinesImport.parse(bytes), origin) }
-      }
+      file.counts = try JSONLinesImport.byteLineBatches(
+        path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects,
+        makeState: { StripeTape() },
+        parse: { (tape, bytes, origin) throws(RowRejection) -> Parsed in
+          func read<V: StripeJSON>(_ value: V) throws(RowRejection) -> Parsed {
+            try Self.parsed(
+              value, origin: origin, eventsOnly: eventsOnly, metadataKeys: metadataKeys, window: window)
+          }
+          if let parsed = try tape.scan(bytes, { (span) throws(RowRejection) in try read(span) }) {
+            return parsed
+          }
+          return try read(try JSONLinesImport.parse(bytes))
+        },
+        apply: apply)
     } catch {
       file.error = error.description
       let accepted = objectLines + historyLines.count
@@ -129,6 +138,29 @@ package struct StripeObjectsReader: Sendable {
     file.duplicates += repeats.duplicates
     file.superseded += repeats.superseded
     return file
+  }
+
+  /// What one line of a Stripe file says.
+  enum Parsed: Sendable {
+    /// A `stripe.events` line: Stripe's notification history only.
+    case history(StoreNotification)
+    /// A `stripe.objects` line: the object (or its type, when the run does not use it), and the
+    /// notification when the line is an event.
+    case line(StripeObject.Line, event: StoreNotification?)
+  }
+
+  /// Reads one parsed line; rejects it as the run would. Reads nothing but its line: safe on any thread.
+  static func parsed<V: StripeJSON>(
+    _ value: V, origin: Origin, eventsOnly: Bool, metadataKeys: [String], window: StoreTimeWindow
+  ) throws(RowRejection) -> Parsed {
+    // An event is also a notification Stripe sent (its data.object may be of any type).
+    if eventsOnly { return .history(try StripeEvent.notification(of: value, origin: origin, window: window)) }
+    var event: StoreNotification?
+    if value.isObject, value["object"]?.text == "event" {
+      event = try StripeEvent.notification(of: value, origin: origin, window: window)
+    }
+    let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys, window: window)
+    return .line(line, event: event)
   }
 
   /// Keeps `object` as its id's latest state, or counts it as a duplicate or an older state.
