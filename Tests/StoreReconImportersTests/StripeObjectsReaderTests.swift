@@ -4,6 +4,7 @@ import StoreReconTestSupport
 @testable import StoreReconCore
 @testable import StoreReconImporters
 import StoreReconIO
+import StoreReconPlatform
 
 /// The `stripe.objects` reader: currencies, both API shapes, rejections, duplicates and later states.
 @Suite struct StripeObjectsReaderTests {
@@ -37,6 +38,25 @@ import StoreReconIO
     let now = try read(
       [[invoice("in_late", 999, "usd")]], window: StoreTimeWindow(asOf: Instant(ms: 1_796_000_000_000)))
     #expect(now.files[0]?.counts == InputCounts(read: 1, accepted: 1, rejected: 0))
+  }
+
+  @Test("a long Stripe read shows its share of each file and the time left, as the other inputs do")
+  func eachFilesReadHasItsProgressMeter() throws {
+    let dir = try TempDir()
+    let lines = (0..<30_000).map { invoice("in_\($0)", 999, "usd") }
+    let path = try dir.write("objects.jsonl", lines.joined(separator: "\n") + "\n")
+    let size = Int64(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+    let sink = MemoryProgress()
+    // A read this short is quiet by default: `quiet: .zero` makes it show as a long one would.
+    let result = StripeObjectsReader().read(
+      [StripeObjectsReader.Input(index: 0, path: path, display: "objects.jsonl")],
+      meter: {
+        ReadProgress(label: "stripe.objects \($0.display)", totalBytes: size, sink: sink, quiet: .zero)
+      })
+    #expect(result.files[0]?.counts.accepted == 30_000)
+    #expect(
+      sink.lines.contains { $0.hasPrefix("reading stripe.objects objects.jsonl: ") && $0.contains("% of ") })
+    #expect(sink.lines.contains { $0.hasPrefix("reading stripe.objects objects.jsonl: 100 % of ") })
   }
 
   @Test func currenciesConvertToISOMinorUnits() throws {

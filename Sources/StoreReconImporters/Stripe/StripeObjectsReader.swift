@@ -86,39 +86,34 @@ package struct StripeObjectsReader: Sendable {
     var objectLines = 0
     var repeats = StripeImport.File()
     var historyLines: [StoreNotification] = []
+    let tape = StripeTape()
     let metadataKeys = [userMetadataKey, "product_id"]
-    let eventsOnly = input.eventsOnly
-    let window = window
-    // What a line says is read on every core (``parsed(_:origin:eventsOnly:metadataKeys:window:)``); it
-    // is kept here, in line order.
-    func apply(_ parsed: Parsed, _ origin: Origin) {
-      switch parsed {
-      case .history(let event): historyLines.append(event)
-      case .line(let line, let event):
-        if let event { events[event.notificationId] = event }
-        switch line {
-        case .object(let object):
-          objectLines += 1
-          keep(object, in: &kept, file: &repeats, result: &result)
-        case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
-        }
+    func take<V: StripeJSON>(_ value: V, _ origin: Origin) throws(RowRejection) {
+      // An event is also a notification Stripe sent (its data.object may be of any type).
+      if input.eventsOnly {
+        historyLines.append(try StripeEvent.notification(of: value, origin: origin, window: window))
+        return
+      }
+      var event: StoreNotification?
+      if value.isObject, value["object"]?.text == "event" {
+        event = try StripeEvent.notification(of: value, origin: origin, window: window)
+      }
+      let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys, window: window)
+      if let event { events[event.notificationId] = event }
+      switch line {
+      case .object(let object):
+        objectLines += 1
+        keep(object, in: &kept, file: &repeats, result: &result)
+      case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
       }
     }
     do throws(InputError) {
-      file.counts = try JSONLinesImport.byteLineBatches(
-        path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects,
-        makeState: { StripeTape() },
-        parse: { (tape, bytes, origin) throws(RowRejection) -> Parsed in
-          func read<V: StripeJSON>(_ value: V) throws(RowRejection) -> Parsed {
-            try Self.parsed(
-              value, origin: origin, eventsOnly: eventsOnly, metadataKeys: metadataKeys, window: window)
-          }
-          if let parsed = try tape.scan(bytes, { (span) throws(RowRejection) in try read(span) }) {
-            return parsed
-          }
-          return try read(try JSONLinesImport.parse(bytes))
-        },
-        apply: apply)
+      file.counts = try JSONLinesImport.byteLines(
+        path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects
+      ) { (bytes, origin) throws(RowRejection) in
+        let read: Void? = try tape.scan(bytes) { (span) throws(RowRejection) in try take(span, origin) }
+        if read == nil { try take(try JSONLinesImport.parse(bytes), origin) }
+      }
     } catch {
       file.error = error.description
       let accepted = objectLines + historyLines.count
@@ -138,29 +133,6 @@ package struct StripeObjectsReader: Sendable {
     file.duplicates += repeats.duplicates
     file.superseded += repeats.superseded
     return file
-  }
-
-  /// What one line of a Stripe file says.
-  enum Parsed: Sendable {
-    /// A `stripe.events` line: Stripe's notification history only.
-    case history(StoreNotification)
-    /// A `stripe.objects` line: the object (or its type, when the run does not use it), and the
-    /// notification when the line is an event.
-    case line(StripeObject.Line, event: StoreNotification?)
-  }
-
-  /// Reads one parsed line; rejects it as the run would. Reads nothing but its line: safe on any thread.
-  static func parsed<V: StripeJSON>(
-    _ value: V, origin: Origin, eventsOnly: Bool, metadataKeys: [String], window: StoreTimeWindow
-  ) throws(RowRejection) -> Parsed {
-    // An event is also a notification Stripe sent (its data.object may be of any type).
-    if eventsOnly { return .history(try StripeEvent.notification(of: value, origin: origin, window: window)) }
-    var event: StoreNotification?
-    if value.isObject, value["object"]?.text == "event" {
-      event = try StripeEvent.notification(of: value, origin: origin, window: window)
-    }
-    let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys, window: window)
-    return .line(line, event: event)
   }
 
   /// Keeps `object` as its id's latest state, or counts it as a duplicate or an older state.
