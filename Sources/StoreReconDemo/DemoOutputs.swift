@@ -14,9 +14,8 @@ final class DemoOutputs {
   static let journalHistoryPath = "exports/apple/transactions/000000-history.jsonl"
   /// The second journal file: the fetch of the morning after the report date, at 06:00 UTC.
   static func journalDayPath(after asOf: CivilDate) -> String {
-    let next = asOf.next
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(journalFolder)/000001-\(next.year)\(two(next.month))\(two(next.day))T060000Z.jsonl"
+    let compact = asOf.next.description.replacingOccurrences(of: "-", with: "")
+    return "\(journalFolder)/000001-\(compact)T060000Z.jsonl"
   }
   static let subscriptionsPath = "exports/play/subscriptions.jsonl"
   static let voidedPath = "exports/play/voided.jsonl"
@@ -249,9 +248,9 @@ final class DemoOutputs {
   /// Closes every file; returns their relative paths.
   func close() throws -> [String] {
     var paths: [String] = []
-    let notificationFiles = [notificationLog, notificationHistory, appleDay].compactMap { $0 }
+    let optionalFiles = [appleDay, notificationLog, notificationHistory].compactMap { $0 }
     for writer in [apple, subscriptions, voided, entitlements, credentials, assignments, goodwill, credits]
-      + notificationFiles + sales.values
+      + optionalFiles + sales.values
     {
       try writer.close()
       paths.append(writer.relativePath)

@@ -1,4 +1,3 @@
-import Foundation
 import StoreReconCore
 import StoreReconPlatform
 import StoreReconImporters
@@ -22,15 +21,7 @@ extension ReconciliationRun {
           index: Int32($0), path: plan[$0].path, display: plan[$0].display,
           eventsOnly: plan[$0].role == "stripe.events")
       },
-      meter: { input in
-        // A read past two seconds shows its share of the file and the time left, as the other inputs'.
-        let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?
-          .int64Value
-        return size.map {
-          ReadProgress(
-            label: "\(plan[Int(input.index)].role) \(input.display)", totalBytes: $0, sink: progress)
-        }
-      })
+      meter: { readMeter(plan[Int($0.index)], progress: progress) })
     if let note = result.unknownNote { progress.note(note) }
     return result
   }

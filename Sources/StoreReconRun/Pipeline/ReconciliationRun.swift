@@ -355,14 +355,7 @@ package enum ReconciliationRun {
     } else {
       let taken = inputs.builder.takenCount + inputs.rows.count + storeReports.count
       let rejected = rejects.count
-      // A read past two seconds shows its share of the file and the time left (docs/config.md).
-      let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?
-        .int64Value
-      let meter = size.map {
-        ReadProgress(
-          label: "\(input.role) \(input.display)", totalBytes: $0, sink: progress,
-          decodes: ["app.notifications", "app_store.notification_history"].contains(input.role))
-      }
+      let meter = readMeter(input, progress: progress)
       do {
         report.counts = try ReadProgress.during(meter) { () throws(InputError) -> InputCounts in
           try InputReaders.read(
@@ -537,6 +530,18 @@ package enum ReconciliationRun {
       revenue, feed: inputs.stripeFeed, report: inputs.storeReports.stripeBalance, asOf: ledger.asOf,
       dayOf: { calendar.day(of: $0) })
     return (tieOut, settled, disputed)
+  }
+
+  /// The progress meter of reading `input`'s file: a read past two seconds shows its share of the file
+  /// and the time left (docs/config.md); `nil` when the file's size cannot be known.
+  static func readMeter(_ input: PlannedInput, progress: any ProgressSink) -> ReadProgress? {
+    let size = (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? NSNumber)?
+      .int64Value
+    return size.map {
+      ReadProgress(
+        label: "\(input.role) \(input.display)", totalBytes: $0, sink: progress,
+        decodes: ["app.notifications", "app_store.notification_history"].contains(input.role))
+    }
   }
 
   /// How long each step of a phase took, for the progress line.
