@@ -54,7 +54,11 @@ package struct RunWorld {
   /// timings (the per-input `elapsedMs` and the closing `timingsMs`) left out, so that two runs over the
   /// same inputs compare equal.
   package func reports(in out: String) throws -> [String: Data] {
-    let root = directory.appendingPathComponent(out)
+    try RunWorld.reports(under: directory.appendingPathComponent(out))
+  }
+
+  /// ``reports(in:)`` of the run that wrote into `root`.
+  package static func reports(under root: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]
     let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
     while let url = walker?.nextObject() as? URL {

@@ -4,26 +4,18 @@ package import StoreReconCore
 /// What one input file gave the last run after parsing, kept under the report root so that the next
 /// run over the same bytes merges it instead of parsing the file again (docs/snapshot.md).
 ///
-/// The file: the 8 bytes `SRPARSE1`, the format version (4), the context (32: SHA-256 of the binary,
-/// the input's name, the signature settings and the chunk size), the latest store instant read (8,
-/// T + 10 years), whether a line was rejected for lying past it (1), the input's size (8) and SHA-256
-/// (32), the number of chunks (8), each chunk (its lines, its rejected rows, its packed records), then
-/// HMAC-SHA-256 of all of that under the key of the record of verified signatures (32). A snapshot
-/// that fails any check, or was made for other bytes, is not used: the file is parsed in full and the
-/// snapshot written again.
+/// The file: the frame of ``SnapshotEnvelope`` (`SRPARSE1`) around the number of chunks (8) and each
+/// chunk (its lines, its rejected rows, its packed records). A snapshot that fails any check, or was
+/// made for other bytes, is not used: the file is parsed in full and the snapshot written again.
 package final class ParseSnapshot: @unchecked Sendable {
   /// Bumped whenever the layout changes.
   package static let formatVersion: UInt32 = 1
-  static let magic: [UInt8] = Array("SRPARSE1".utf8)
-  static let headerSize = 8 + 4 + 32 + 8 + 1 + 8 + 32 + 8
   /// The words of a reject that depend on the report date (``StoreTimeWindow``).
-  static let windowWords = "more than 10 years after the report date"
+  static let windowWords = SnapshotEnvelope.windowWords
 
   /// Where the snapshot of this input is kept.
   package let path: String
-  let macKey: [UInt8]
-  let context: [UInt8]
-  let latestMs: Int64
+  let envelope: SnapshotEnvelope
   /// Why the old snapshot is not read (`--from-scratch`, an untrusted record); a new one is written.
   let fresh: String?
 
@@ -55,10 +47,8 @@ package final class ParseSnapshot: @unchecked Sendable {
   /// not read, if it is not.
   package init(path: String, macKey: [UInt8], context: [UInt8], asOf: Instant, fresh: String?) {
     self.path = path
-    self.macKey = macKey
-    self.context = context
-    let ten = StoreTimeWindow.tenYearsMs
-    latestMs = asOf.ms > Int64.max - ten ? Int64.max : asOf.ms + ten
+    envelope = SnapshotEnvelope(
+      magic: "SRPARSE1", version: ParseSnapshot.formatVersion, context: context, macKey: macKey, asOf: asOf)
     self.fresh = fresh
   }
 
@@ -79,25 +69,13 @@ package final class ParseSnapshot: @unchecked Sendable {
   /// Why the stored snapshot cannot stand for the file, or `nil` when it can (every chunk decoded).
   private func check(size: Int64, sha: [UInt8]) -> String? {
     if let fresh { return fresh }
-    guard let bytes = DurableFile.read(path) else { return "no snapshot yet" }
-    let n = bytes.count
-    guard n >= ParseSnapshot.headerSize + 32, Array(bytes[0..<8]) == ParseSnapshot.magic else {
-      return "the snapshot is not one (or is cut short): rebuilt"
+    var reader: SnapshotReader
+    switch envelope.open(DurableFile.read(path), size: size, sha: sha) {
+    case .failure(let refusal): return refusal.reason
+    case .success(let body): reader = body
     }
-    guard HMACSHA256.mac(key: macKey, message: Array(bytes[0..<(n - 32)])) == Array(bytes[(n - 32)...]) else {
-      return "the snapshot's check (HMAC) does not match (damaged, edited or another key): rebuilt"
-    }
-    var reader = SnapshotReader(bytes: Array(bytes[0..<(n - 32)]), at: 8)
-    guard let version = reader.u32(), version == ParseSnapshot.formatVersion,
-      let context = reader.raw(32), Array(context) == self.context, let latest = reader.i64(),
-      let window = reader.byte(), let storedSize = reader.i64(), let storedSHA = reader.raw(32),
-      let chunks = reader.int(max: Int.max)
-    else { return "the snapshot was made by another build or with other settings" }
-    guard storedSize == size, Array(storedSHA) == sha else { return "the file changed" }
-    // A line read then is read the same now when no store instant falls between the two latest instants:
-    // later is safe unless a line was rejected as lying past the old one.
-    guard latest == latestMs || (latest < latestMs && window == 0) else {
-      return "the report date moved back (or a line lies more than 10 years ahead)"
+    guard let chunks = reader.int(max: Int.max) else {
+      return "the snapshot was made by another build or with other settings"
     }
     let start = reader.at
     for _ in 0..<chunks {
@@ -150,21 +128,13 @@ package final class ParseSnapshot: @unchecked Sendable {
   func finish() {
     guard let body = recording else { return }
     recording = nil
-    var out = SnapshotBytes()
-    out.bytes.reserveCapacity(ParseSnapshot.headerSize + body.bytes.count + 32)
-    out.bytes += ParseSnapshot.magic
-    out.u32(ParseSnapshot.formatVersion)
-    out.bytes += context
-    out.i64(latestMs)
-    out.byte(sensitive ? 1 : 0)
-    out.i64(file.size)
-    out.bytes += file.sha
-    out.int(recorded)
-    out.bytes += body.bytes
-    out.bytes += HMACSHA256.mac(key: macKey, message: out.bytes)
+    var framed = SnapshotBytes()
+    framed.int(recorded)
+    framed.bytes += body.bytes
+    let out = envelope.seal(framed, sensitive: sensitive, size: file.size, sha: file.sha)
     do {
       try DurableFile.createFolders(DurableFile.folder(of: path))
-      try DurableFile.write(out.bytes, to: path)
+      try DurableFile.write(out, to: path)
     } catch {
       outcome = .notKept("\(error)")
     }

@@ -15,6 +15,8 @@ package struct StripeImport: Sendable {
     package var records: [StoreTransaction] = []
     /// Set when the file could not be read to its end.
     package var error: String?
+    /// The file's size and SHA-256 (hex), when the read hashed it (for its snapshot).
+    package var digest: (bytes: Int64, sha256: String)?
     /// Earliest and latest record instant.
     package var firstAt: Instant?
     package var lastAt: Instant?

@@ -14,10 +14,16 @@ package struct StripeObjectsReader: Sendable {
     /// A `stripe.events` file: every line an event, read as Stripe's notification history only (its
     /// `data.object` is the object as it was then, not a state to keep).
     package var eventsOnly = false
+    /// The file's snapshot (docs/snapshot.md#stripe): when it holds the file's bytes, the file is not
+    /// parsed.
+    package var snapshot: StripeSnapshot?
 
     /// Creates the value.
-    package init(index: Int32, path: String, display: String, eventsOnly: Bool = false) {
+    package init(
+      index: Int32, path: String, display: String, eventsOnly: Bool = false, snapshot: StripeSnapshot? = nil
+    ) {
       (self.index, self.path, self.display, self.eventsOnly) = (index, path, display, eventsOnly)
+      self.snapshot = snapshot
     }
   }
 
@@ -41,9 +47,18 @@ package struct StripeObjectsReader: Sendable {
     var events: [String: StoreNotification] = [:]
     for input in inputs {
       names[input.index] = input.display
-      result.files[input.index] = ReadProgress.during(meter(input)) {
-        readFile(input, kept: &kept, events: &events, result: &result)
+      guard
+        let file = ReadProgress.during(
+          meter(input), { readFile(input, kept: &kept, events: &events, result: &result) })
+      else {
+        // A stored snapshot that does not decode (its check held): every file is read again from its
+        // bytes, none from a snapshot, so that nothing half-replayed stays.
+        for other in inputs {
+          other.snapshot?.refuse("a snapshot of the Stripe files does not decode: rebuilt")
+        }
+        return read(inputs, meter: meter)
       }
+      result.files[input.index] = file
     }
     var chains = StripeChains(objects: kept, userMetadataKey: userMetadataKey)
     chains.build()
@@ -72,55 +87,65 @@ package struct StripeObjectsReader: Sendable {
     return result
   }
 
-  /// Reads one file's lines into `kept`; returns the file's share so far.
+  /// Reads one file's lines into `kept`, or replays them from its snapshot; returns the file's share so
+  /// far, or `nil` when its snapshot did not decode.
   ///
   /// A line is read in place (``StripeTape``) and only the fields the chains use are kept
   /// (``StripePart``); a line the tape declines is parsed into a tree and read by the same functions.
   func readFile(
     _ input: Input, kept: inout [StripeObject.Kind: [String: StripeObject]],
     events: inout [String: StoreNotification], result: inout StripeImport
-  ) -> StripeImport.File {
+  ) -> StripeImport.File? {
     var file = StripeImport.File()
-    let rejects = RejectList()
     // Each object is kept (or counted as a repeat) as soon as it is read: `kept` holds one state per id.
     var objectLines = 0
     var repeats = StripeImport.File()
     var historyLines: [StoreNotification] = []
-    let tape = StripeTape()
-    let metadataKeys = [userMetadataKey, "product_id"]
-    func take<V: StripeJSON>(_ value: V, _ origin: Origin) throws(RowRejection) {
-      // An event is also a notification Stripe sent (its data.object may be of any type).
-      if input.eventsOnly {
-        historyLines.append(try StripeEvent.notification(of: value, origin: origin, window: window))
-        return
-      }
-      var event: StoreNotification?
-      if value.isObject, value["object"]?.text == "event" {
-        event = try StripeEvent.notification(of: value, origin: origin, window: window)
-      }
-      let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys, window: window)
-      if let event { events[event.notificationId] = event }
-      switch line {
-      case .object(let object):
-        objectLines += 1
-        keep(object, in: &kept, file: &repeats, result: &result)
-      case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
+    func apply(_ effect: StripeLineEffect) {
+      switch effect {
+      case .history(let event): historyLines.append(event)
+      case .line(let event, let line):
+        if let event { events[event.notificationId] = event }
+        switch line {
+        case .object(let object):
+          objectLines += 1
+          keep(object, in: &kept, file: &repeats, result: &result)
+        case .unknown(let type): result.unknownTypes[RawText.truncated(type), default: 0] += 1
+        }
       }
     }
-    do throws(InputError) {
-      file.counts = try JSONLinesImport.byteLines(
-        path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects
-      ) { (bytes, origin) throws(RowRejection) in
-        let read: Void? = try tape.scan(bytes) { (span) throws(RowRejection) in try take(span, origin) }
-        if read == nil { try take(try JSONLinesImport.parse(bytes), origin) }
+    let snapshot = input.snapshot
+    let before = snapshot == nil ? nil : FileStamp.of(input.path)
+    var digest: (bytes: Int64, sha256: [UInt8])?
+    if before != nil { digest = FileDigest.bytes(path: input.path) }
+    file.digest = digest.map { ($0.bytes, ParseSnapshot.hex($0.sha256)) }
+    if let snapshot, let digest, var stored = snapshot.begin(size: digest.bytes, sha: digest.sha256) {
+      guard
+        let replayed = StripeSnapshot.replay(&stored, index: input.index, display: input.display, apply)
+      else { return nil }
+      (file.counts, file.rejects) = replayed
+    } else {
+      let rejects = RejectList()
+      parseFile(input, rejects: rejects, file: &file) { effect in
+        snapshot?.record(effect)
+        apply(effect)
       }
-    } catch {
-      file.error = error.description
-      let accepted = objectLines + historyLines.count
-      file.counts = InputCounts(
-        read: accepted + rejects.rejects.count, accepted: accepted, rejected: rejects.rejects.count)
+      if file.error != nil {
+        let accepted = objectLines + historyLines.count
+        file.counts = InputCounts(
+          read: accepted + rejects.rejects.count, accepted: accepted, rejected: rejects.rejects.count)
+        snapshot?.drop("the file could not be read to its end")
+      } else if let before, FileStamp.of(input.path) != before {
+        snapshot?.drop("the file changed while it was read")
+      } else if let snapshot {
+        if snapshot.outcome == .unread || digest == nil {
+          snapshot.drop("the file could not be hashed")
+        } else {
+          snapshot.finish(counts: file.counts, rejects: rejects.rejects)
+        }
+      }
+      file.rejects = rejects.rejects
     }
-    file.rejects = rejects.rejects
     // An event read twice is one notification, its last line kept; the repeat counts as a duplicate.
     for event in historyLines {
       if events[event.notificationId] != nil {
@@ -133,6 +158,38 @@ package struct StripeObjectsReader: Sendable {
     file.duplicates += repeats.duplicates
     file.superseded += repeats.superseded
     return file
+  }
+
+  /// Parses the lines of `input`, giving each line's effect to `apply` in line order; its counts (or
+  /// why it could not be read to its end) into `file`, its rejected lines into `rejects`.
+  func parseFile(
+    _ input: Input, rejects: RejectList, file: inout StripeImport.File, _ apply: (StripeLineEffect) -> Void
+  ) {
+    let tape = StripeTape()
+    let metadataKeys = [userMetadataKey, "product_id"]
+    func take<V: StripeJSON>(_ value: V, _ origin: Origin) throws(RowRejection) {
+      // An event is also a notification Stripe sent (its data.object may be of any type).
+      if input.eventsOnly {
+        apply(.history(try StripeEvent.notification(of: value, origin: origin, window: window)))
+        return
+      }
+      var event: StoreNotification?
+      if value.isObject, value["object"]?.text == "event" {
+        event = try StripeEvent.notification(of: value, origin: origin, window: window)
+      }
+      let line = try StripeObject.line(value, origin: origin, metadataKeys: metadataKeys, window: window)
+      apply(.line(event: event, line))
+    }
+    do throws(InputError) {
+      file.counts = try JSONLinesImport.byteLines(
+        path: input.path, displayName: input.display, fileIndex: input.index, rejects: rejects
+      ) { (bytes, origin) throws(RowRejection) in
+        let read: Void? = try tape.scan(bytes) { (span) throws(RowRejection) in try take(span, origin) }
+        if read == nil { try take(try JSONLinesImport.parse(bytes), origin) }
+      }
+    } catch {
+      file.error = error.description
+    }
   }
 
   /// Keeps `object` as its id's latest state, or counts it as a duplicate or an older state.

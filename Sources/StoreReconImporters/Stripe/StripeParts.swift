@@ -84,6 +84,9 @@ enum StripeParts {
     var keys: [String] = []
     var values: [String] = []
 
+    /// The values `values` of `keys` (as a snapshot kept them).
+    init(keys: [String], values: [String]) { (self.keys, self.values) = (keys, values) }
+
     /// The non-empty values of `keys` in the `metadata` of `object`.
     init<V: StripeJSON>(_ object: V, keys wanted: [String]) {
       guard let metadata = object["metadata"] else { return }

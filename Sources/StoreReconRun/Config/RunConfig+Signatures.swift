@@ -108,16 +108,19 @@ extension ReconciliationRun {
   }
 
   /// Says how many signatures were verified and writes the record of verified signatures with this
-  /// run's lines added (only when there is something to add, or the old file was not trusted). A record
-  /// that cannot be written is said once; the next run then verifies these lines again.
-  package static func saveVerifiedRecord(_ file: VerifiedRecordFile, progress: any ProgressSink) {
+  /// run's lines added (only when there is something to add, the old file was not trusted, or a new key
+  /// checks snapshots this run wrote: `snapshotsWritten`). A record that cannot be written is said once;
+  /// the next run then verifies these lines again.
+  package static func saveVerifiedRecord(
+    _ file: VerifiedRecordFile, snapshotsWritten: Bool = false, progress: any ProgressSink
+  ) {
     let (verified, known) = file.verifier.signatureTally
     let fresh = file.verifier.verifiedKeys
     if verified + known > 0 {
       progress.note(
         "signatures: \(verified) verified, \(known) skipped as verified by an earlier run (\(file.path))")
     }
-    guard !fresh.isEmpty || file.rebuild else { return }
+    guard !fresh.isEmpty || file.rebuild || (snapshotsWritten && file.newKey != nil) else { return }
     do {
       // A new key is written with the first record it checks (never by a run that records nothing).
       if let key = file.newKey { try DurableFile.write(key, to: file.keyPath, mode: 0o600) }

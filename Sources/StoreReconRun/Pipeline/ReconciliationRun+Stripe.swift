@@ -19,7 +19,7 @@ extension ReconciliationRun {
       inputs.map {
         StripeObjectsReader.Input(
           index: Int32($0), path: plan[$0].path, display: plan[$0].display,
-          eventsOnly: plan[$0].role == "stripe.events")
+          eventsOnly: plan[$0].role == "stripe.events", snapshot: plan[$0].stripeSnapshot)
       },
       meter: { readMeter(plan[Int($0.index)], progress: progress) })
     if let note = result.unknownNote { progress.note(note) }

@@ -90,6 +90,9 @@ package enum ReconciliationRun {
     package var verifier: JWSVerifier?
     /// What the last run parsed of this file, and what this run parses (docs/snapshot.md).
     package var snapshot: ParseSnapshot?
+    /// For `stripe.objects` and `stripe.events`: what the last run read of this file
+    /// (docs/snapshot.md#stripe).
+    package var stripeSnapshot: StripeSnapshot?
     /// For `stripe.objects`: the metadata key naming the app's user (`stripe.userMetadataKey`).
     package var stripeUserKey = "app_user_id"
     /// The span the store readers take timestamps in: T + 10 years, set by ``setUp(_:progress:)``.
@@ -250,8 +253,10 @@ package enum ReconciliationRun {
     var prepared = plan.indices.map { i in
       damagedContainers[i] == nil && engine[i] == nil ? InputReaders.prepare(plan[i], on: schedule) : nil
     }
+    // (a Stripe file with a snapshot is hashed by its read, before it is read)
     let digests = FileDigest.Prefetch(
-      plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil }.map { plan[$0].path })
+      plan.indices.filter { plan[$0].query == nil && prepared[$0] == nil && plan[$0].stripeSnapshot == nil }
+        .map { plan[$0].path })
     var inputs = Inputs(builder: LedgerBuilder(), rows: AppRowSet(), reports: [], rejectFiles: [])
     inputs.builder.keeps = filter?.chain
     inputs.builder.strictInputs = Set(strict.map { Int32($0) })
@@ -297,7 +302,7 @@ package enum ReconciliationRun {
       try keepLineages(filter, &inputs, plan: plan, strict: strict, notifications: refusals.total)
     }
     // The checksums, last: the run does not wait for one while inputs remain to be read.
-    addChecksums(plan, prepared: prepared, digests: digests, to: &inputs.reports)
+    addChecksums(plan, prepared: prepared, digests: digests, stripe: stripe, to: &inputs.reports)
     inputs.storeReports = storeReports
     prepared = []
     schedule.finish()
@@ -306,15 +311,18 @@ package enum ReconciliationRun {
   }
 
   /// Each file's size and SHA-256 into its report: from its scheduled read where it had one (the
-  /// workers checksummed it as they went), else from the prefetch that ran beside the read.
+  /// workers checksummed it as they went), from the Stripe read for a Stripe file with a snapshot (it
+  /// hashed the file first), else from the prefetch that ran beside the read.
   static func addChecksums(
-    _ plan: [PlannedInput], prepared: [ScheduledRead?], digests: FileDigest.Prefetch,
+    _ plan: [PlannedInput], prepared: [ScheduledRead?], digests: FileDigest.Prefetch, stripe: StripeImport?,
     to reports: inout [InputReport]
   ) {
     for (index, input) in plan.enumerated() where input.query == nil {
       let digest: (bytes: Int64, sha256: String)?
       if let read = prepared[index] {
         digest = read.fileChecksum()
+      } else if input.stripeSnapshot != nil {
+        digest = stripe?.files[Int32(index)]?.digest ?? FileDigest.of(path: input.path)
       } else {
         digest = digests.of(path: input.path)
       }

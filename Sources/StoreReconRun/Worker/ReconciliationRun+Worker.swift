@@ -137,7 +137,13 @@ extension ReconciliationRun {
         allowDamaged: request.allowDamaged || request.worker != nil, keepsAll: request.worker != nil),
       progress: progress, clock: clock, filter: request.mode.filter, engine: request.mode.engineInputs,
       strict: request.worker?.keyed ?? [], whileReading: whileReading(request))
-    if let record = setup.verifiedRecord { saveVerifiedRecord(record, progress: progress) }
+    if let record = setup.verifiedRecord {
+      let written = setup.plan.contains {
+        if case .parsed = $0.snapshotOutcome?.outcome { return true }
+        return false
+      }
+      saveVerifiedRecord(record, snapshotsWritten: written, progress: progress)
+    }
     noteSnapshots(setup.plan, progress: progress)
     // The contract queries' read-only snapshot ends here; the run history writes after it.
     try afterRead()

@@ -1,0 +1,177 @@
+import Testing
+import StoreReconTestSupport
+
+@testable import StoreReconCore
+@testable import StoreReconImporters
+import StoreReconIO
+import StoreReconPlatform
+
+/// The snapshot of a Stripe file's read (docs/snapshot.md#stripe): replaying it gives exactly what
+/// parsing the file gives, and it stands only for the bytes it was made from, under its key.
+@Suite struct StripeSnapshotTests {
+  static let key = [UInt8](repeating: 7, count: 32)
+  static let asOf = Instant(ms: 1_796_000_000_000)
+
+  /// Objects of every kind the reader keeps, a later state in another file, repeats, an event, a type
+  /// it does not use, rejected lines, and an events-only file.
+  static let files: [(name: String, lines: [String], eventsOnly: Bool)] = [
+    (
+      "objects.jsonl",
+      [
+        #"{"object":"customer","id":"cus_1QabcDEF0123456789xyzUVW","metadata":{"app_user_id":"u-1"}}"#,
+        #"{"object":"product","id":"prod_1X"}"#,
+        #"{"object":"price","id":"price_1X","lookup_key":"pro_monthly"}"#,
+        #"{"object":"subscription","id":"sub_9","customer":"cus_1QabcDEF0123456789xyzUVW","status":"active","created":1795000000,"metadata":{"app_user_id":"u-1"},"items":{"data":[{"price":{"id":"price_1X","lookup_key":"pro_monthly"}}]}}"#,
+        #"{"lines":{"data":[{"pricing":{"price_details":{"price":"price_1X"}},"period":{"end":1797592000,"start":1795000000}}]},"created":1795000000,"payments":{"data":[{"payment":{"type":"payment_intent","payment_intent":"pi_9"}}]},"parent":{"subscription_details":{"subscription":"sub_9"}},"currency":"usd","amount_paid":999,"status":"paid","id":"in_1","object":"invoice","total_taxes":[{"amount":80}]}"#,
+        #"{"object":"invoice_payment","id":"inpay_1","invoice":"in_1","payment":{"type":"payment_intent","payment_intent":"pi_9","charge":"ch_9"}}"#,
+        #"{"object":"charge","id":"ch_9","payment_intent":"pi_9","invoice":"in_1","amount":999,"currency":"usd","status":"succeeded","paid":true,"created":1795000000,"metadata":{"product_id":"pro_monthly"}}"#,
+        #"{"object":"refund","id":"re_1","charge":"ch_9","payment_intent":"pi_9","amount":500,"currency":"usd","status":"succeeded","created":1795100000}"#,
+        #"{"object":"dispute","id":"dp_1","charge":"ch_9","payment_intent":"pi_9","amount":499,"currency":"usd","status":"needs_response","created":1795200000}"#,
+        #"{"object":"invoice","id":"in_xyz","status":"paid","amount_paid":999,"currency":"xyz","subscription":"sub_9","created":1795000000}"#,
+        #"{"object":"payout","id":"po_1","amount":5}"#,
+        "not json",
+        #"{"id":"x"}"#,
+        #"{"object":"subscription","id":"sub_9","customer":"cus_1QabcDEF0123456789xyzUVW","status":"active","created":1795000000,"metadata":{"app_user_id":"u-1"},"items":{"data":[{"price":{"id":"price_1X","lookup_key":"pro_monthly"}}]}}"#,
+      ], false
+    ),
+    (
+      "later.jsonl",
+      [
+        #"{"object":"event","id":"evt_1","type":"customer.subscription.deleted","created":1795300000,"livemode":true,"data":{"object":{"object":"subscription","id":"sub_9","customer":"cus_1QabcDEF0123456789xyzUVW","status":"canceled","created":1795000000,"canceled_at":1795300000,"ended_at":1795300000,"metadata":{"app_user_id":"u-1"}}}}"#,
+        #"{"object":"event","id":"evt_2","type":"payout.paid","created":1795300000,"data":{"object":{"object":"payout","id":"po_2"}}}"#,
+        #"{"object":"refund","id":"re_1","charge":"ch_9","payment_intent":"pi_9","amount":500,"currency":"usd","status":"pending","created":1795000000}"#,
+      ], false
+    ),
+    (
+      "events.jsonl",
+      [
+        #"{"object":"event","id":"evt_1","type":"customer.subscription.deleted","created":1795300000,"livemode":true,"data":{"object":{"object":"subscription","id":"sub_9"}}}"#,
+        #"{"object":"event","id":"evt_3","type":"invoice.paid","created":1795000000,"livemode":false,"data":{"object":{"object":"invoice","id":"in_1","subscription":"sub_9"}}}"#,
+        #"{"object":"event","id":"evt_4","type":"charge.refunded","created":1795000000000000}"#,
+      ], true
+    ),
+  ]
+
+  /// The files written into `dir`.
+  static func write(_ dir: TempDir) throws -> [String] {
+    try files.map { try dir.write($0.name, $0.lines.joined(separator: "\n") + "\n") }
+  }
+
+  /// The reader's inputs over `paths`, each with a snapshot in `dir` (under `key`) unless `snapshots` is false.
+  static func inputs(_ paths: [String], _ dir: TempDir, snapshots: Bool = true, key: [UInt8] = key)
+    -> [StripeObjectsReader.Input]
+  {
+    paths.indices.map { n in
+      StripeObjectsReader.Input(
+        index: Int32(n + 2), path: paths[n], display: files[n].name, eventsOnly: files[n].eventsOnly,
+        snapshot: snapshots
+          ? StripeSnapshot(
+            path: dir.path("snapshots/\(n).bin"), macKey: key,
+            context: [UInt8](repeating: UInt8(n), count: 32),
+            asOf: asOf, fresh: nil) : nil)
+    }
+  }
+
+  static func read(_ inputs: [StripeObjectsReader.Input]) -> StripeImport {
+    StripeObjectsReader(window: StoreTimeWindow(asOf: asOf)).read(inputs)
+  }
+
+  /// Everything a read gives, as text (the records, feed, events and rejects with every field).
+  static func text(_ result: StripeImport) -> String {
+    var out: [String] = []
+    for index in result.files.keys.sorted() {
+      guard let f = result.files[index] else { continue }
+      out.append("file \(index): \(f.counts) dup \(f.duplicates) sup \(f.superseded) \(f.error ?? "")")
+      out.append("  from \(String(describing: f.firstAt)) to \(String(describing: f.lastAt))")
+      out += f.rejects.map { "  reject \($0)" }
+      out += f.records.map { "  record \($0)" }
+    }
+    out += result.unknownTypes.sorted { $0.key < $1.key }.map { "unknown \($0.key) \($0.value)" }
+    out += result.feed.map { "feed \($0)" }
+    out += result.events.map { "event \($0)" }
+    out += result.aliases.sorted { $0.key < $1.key }.map { "alias \($0.key) \($0.value)" }
+    out += result.openDisputes.sorted { $0.key < $1.key }.map { "dispute \($0.key) \($0.value)" }
+    return out.joined(separator: "\n")
+  }
+
+  @Test("a second read replays every file from its snapshot and gives exactly what parsing gives")
+  func aReplayGivesWhatTheParseGives() throws {
+    let dir = try TempDir()
+    let paths = try Self.write(dir)
+    let plain = Self.text(Self.read(Self.inputs(paths, dir, snapshots: false)))
+    // The fixture reaches every branch: records, rejects, repeats, events, unknown types, disputes.
+    for word in ["record", "reject", "unknown payout", "feed", "event", "alias", "dispute", "sup 1", "dup 1"]
+    {
+      #expect(plain.contains(word), "the fixture has no \(word)")
+    }
+    let first = Self.inputs(paths, dir)
+    #expect(Self.text(Self.read(first)) == plain)
+    #expect(first.map { $0.snapshot?.outcome } == Array(repeating: .parsed("no snapshot yet"), count: 3))
+    let second = Self.inputs(paths, dir)
+    let replayed = Self.text(Self.read(second))
+    #expect(second.map { $0.snapshot?.outcome } == Array(repeating: .replayed, count: 3))
+    #expect(replayed == plain)
+  }
+
+  @Test("a changed file, another key, a damaged or a cut snapshot: parsed in full, never trusted")
+  func aSnapshotStandsOnlyForItsBytesUnderItsKey() throws {
+    let dir = try TempDir()
+    var paths = try Self.write(dir)
+    _ = Self.read(Self.inputs(paths, dir))
+    // One more line in the second file: that file is parsed, the others replayed.
+    var lines = Self.files[1].lines
+    lines.append(
+      #"{"object":"refund","id":"re_2","charge":"ch_9","amount":100,"currency":"usd","status":"succeeded","created":1795400000}"#
+    )
+    paths[1] = try dir.write(Self.files[1].name, lines.joined(separator: "\n") + "\n")
+    let plain = Self.text(Self.read(Self.inputs(paths, dir, snapshots: false)))
+    var inputs = Self.inputs(paths, dir)
+    #expect(Self.text(Self.read(inputs)) == plain)
+    #expect(inputs.map { $0.snapshot?.outcome } == [.replayed, .parsed("the file changed"), .replayed])
+    // Another key: no snapshot is trusted.
+    inputs = Self.inputs(paths, dir, key: [UInt8](repeating: 8, count: 32))
+    #expect(Self.text(Self.read(inputs)) == plain)
+    #expect(inputs.allSatisfy { $0.snapshot?.outcome.why?.contains("(HMAC) does not match") == true })
+    // One bit flipped, and a snapshot cut short.
+    let flipped = dir.path("snapshots/0.bin")
+    var bytes = try #require(DurableFile.read(flipped))
+    bytes[bytes.count / 3] ^= 4
+    try DurableFile.write(bytes, to: flipped)
+    try DurableFile.write(
+      Array(try #require(DurableFile.read(dir.path("snapshots/2.bin"))).prefix(40)),
+      to: dir.path("snapshots/2.bin"))
+    inputs = Self.inputs(paths, dir, key: [UInt8](repeating: 8, count: 32))
+    #expect(Self.text(Self.read(inputs)) == plain)
+    #expect(inputs[0].snapshot?.outcome.why?.contains("(HMAC) does not match") == true)
+    #expect(inputs[2].snapshot?.outcome == .parsed("the snapshot is not one (or is cut short): rebuilt"))
+    inputs = Self.inputs(paths, dir, key: [UInt8](repeating: 8, count: 32))
+    #expect(Self.text(Self.read(inputs)) == plain)
+    #expect(inputs.map { $0.snapshot?.outcome } == Array(repeating: .replayed, count: 3))
+  }
+
+  @Test("a snapshot made for a later report date is not used for an earlier one")
+  func anEarlierReportDateParsesAgain() throws {
+    let dir = try TempDir()
+    let paths = try Self.write(dir)
+    _ = Self.read(Self.inputs(paths, dir))
+    let earlier = Self.inputs(paths, dir).map { input in
+      var input = input
+      input.snapshot = StripeSnapshot(
+        path: input.snapshot?.path ?? "", macKey: Self.key,
+        context: [UInt8](repeating: UInt8(input.index - 2), count: 32),
+        asOf: Instant(ms: Self.asOf.ms - 86_400_000), fresh: nil)
+      return input
+    }
+    _ = StripeObjectsReader(window: StoreTimeWindow(asOf: Instant(ms: Self.asOf.ms - 86_400_000))).read(
+      earlier)
+    #expect(earlier.allSatisfy { $0.snapshot?.outcome.why?.hasPrefix("the report date moved back") == true })
+  }
+}
+
+extension ParseSnapshot.Outcome {
+  /// Why the file was parsed, if it was.
+  var why: String? {
+    if case .parsed(let why) = self { return why }
+    return nil
+  }
+}
