@@ -361,7 +361,8 @@ enum Help {
     Writes apple/transactions/NNNNNN-<UTC stamp>.jsonl (the new or changed signed transactions, one
     compact JWS a line: a new file each fetch, never rewritten), apple/notifications.jsonl,
     apple/reports/…, play/subscriptions.jsonl, play/voided.jsonl, play/sales/…, play/earnings/…,
-    stripe/objects.jsonl, stripe/events.jsonl, stripe/reports/… and
+    stripe/objects/NNNNNN-<UTC stamp>.jsonl and stripe/events/… (journals: the objects new or changed
+    and the events first listed by each fetch, in a new file), stripe/reports/… and
     state.json, each file whole and atomically, only when it changed; a second fetch asks only for what
     is new. Keys are read from the files the config names (or the environment variables
     STORERECON_APPLE_KEY_FILE, STORERECON_APPLE_CONNECT_KEY_FILE, STORERECON_GOOGLE_SERVICE_ACCOUNT_FILE

@@ -4,7 +4,7 @@ package import StoreReconSettings
 /// The App Store: notification history, then transaction and refund history per customer, from the App
 /// Store Server API; then the Summary Sales, Subscriber and Financial reports from the App Store Connect
 /// API (with `fetch.apple.vendorNumber`). Writes `apple/notifications.jsonl`,
-/// `apple/transactions/…` (a journal: ``AppleTransactionJournal``) and `apple/reports/…` (docs/fetch.md); its cursors are
+/// `apple/transactions/…` (a journal: ``FetchJournal``) and `apple/reports/…` (docs/fetch.md); its cursors are
 /// ``AppleState``.
 package final class AppleFetchSource: FetchSource {
   package let name = "apple"

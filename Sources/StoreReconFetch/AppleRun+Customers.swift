@@ -9,12 +9,9 @@ extension AppleRun {
   /// with the state at least every ``AppleFetchSource/checkpointSeconds``, at the end, and before a
   /// failure is thrown; no earlier file is rewritten.
   mutating func customers(named: Set<String>, _ report: inout FetchReport) throws(FetchError) {
-    var journal = AppleTransactionJournal(output: context.output)
+    var journal = FetchJournal.apple(context.output)
     if try journal.migrate() {
-      context.progress.note(
-        "fetch apple: \(AppleTransactionJournal.legacyPath) is now \(AppleTransactionJournal.folder)/"
-          + "\(AppleTransactionJournal.historyName), the journal's first file: read "
-          + "\(AppleTransactionJournal.folder)/*.jsonl in the run (appStore.transactions)")
+      context.progress.note(journal.migrated("fetch apple", role: "appStore.transactions"))
     }
     var store = try journal.load()
     var ids = Set(context.known.keys(for: .appStore)).union(store.originalTransactionIds).union(named)

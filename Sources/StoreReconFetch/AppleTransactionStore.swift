@@ -2,7 +2,7 @@ import StoreReconIO
 import StoreReconSettings
 
 /// The latest signed transaction of every transaction id the App Store fetch kept, one compact JWS each
-/// as Apple sent it, read from the journal's files (``AppleTransactionJournal``). A transaction seen
+/// as Apple sent it, read from the journal's files (``FetchJournal``). A transaction seen
 /// again replaces the kept one when its `signedDate` is later (a refund or a revocation is signed after
 /// the purchase) and something besides `signedDate` changed; what changed since the last journal file
 /// was written is ``pending``, ordered by original transaction id, purchase date and transaction id, so

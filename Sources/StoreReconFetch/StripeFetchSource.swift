@@ -2,7 +2,7 @@ import StoreReconCore
 package import StoreReconSettings
 
 /// Stripe: every subscription, invoice, charge, refund, dispute, customer, price and product of the
-/// account, kept as their latest state in `stripe/objects.jsonl` (the first fetch lists them, later ones
+/// account, kept as their latest state in the journal `stripe/objects/` (the first fetch lists them, later ones
 /// follow the events), and the balance report per month in `stripe/reports/` through report runs
 /// (docs/fetch.md#stripe). The key is a restricted key (or a secret key) from `STRIPE_API_KEY` or the
 /// file `fetch.stripe.apiKeyFile` names; its cursors are ``StripeFetchState``.
@@ -60,8 +60,8 @@ package final class StripeFetchSource: FetchSource {
     var line = "fetch stripe: "
     if let listing = outcome.listing { line += "\(outcome.listed) objects listed (\(listing)); " }
     line += "\(outcome.events) events, \(outcome.retrieved) objects asked for again, "
-    line += "\(outcome.referenced) referred to; \(outcome.total) objects in \(StripeObjects.path), "
-    line += "\(outcome.eventsKept) events in \(StripeEvents.path)"
+    line += "\(outcome.referenced) referred to; \(outcome.total) objects in \(StripeObjects.folder)/, "
+    line += "\(outcome.eventsKept) events in \(StripeEvents.folder)/"
     if outcome.unknown > 0 { line += "; \(outcome.unknown) unknown to Stripe (404)" }
     return line
   }

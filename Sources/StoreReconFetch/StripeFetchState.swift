@@ -1,6 +1,6 @@
 /// The Stripe source's section of `state.json`: how far the event list was read (the events of the last
 /// few minutes by id, since Stripe may list an event a moment after a later one), and which months of
-/// the balance report were fetched over which interval. `stripe/objects.jsonl` itself says which objects
+/// the balance report were fetched over which interval. The journal `stripe/objects/` itself says which objects
 /// are known.
 struct StripeFetchState: Codable, Equatable {
   /// The `created` (seconds since 1970) of the newest event read; the next fetch lists events from a few

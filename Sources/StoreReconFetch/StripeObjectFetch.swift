@@ -42,8 +42,16 @@ struct StripeObjectFetch {
   /// the file holds).
   func run(_ saved: inout StripeFetchState) throws(FetchError) -> Outcome {
     var state = saved
-    var objects = try StripeObjects.previous(context.output)
-    var kept = try StripeEvents.previous(context.output)
+    var objectsJournal = StripeObjects.journal(context.output)
+    var eventsJournal = StripeEvents.journal(context.output)
+    for (journal, role) in [(objectsJournal, "stripe.objects"), (eventsJournal, "stripe.events")] {
+      var moving = journal
+      if try moving.migrate() { context.progress.note(moving.migrated("fetch stripe", role: role)) }
+    }
+    objectsJournal = StripeObjects.journal(context.output)
+    eventsJournal = StripeEvents.journal(context.output)
+    var objects = try StripeObjects.previous(objectsJournal)
+    var kept = try StripeEvents.previous(eventsJournal)
     var outcome = Outcome()
     let now = Int64(context.clock.now())
     var fresh = Set<String>()
@@ -95,8 +103,17 @@ struct StripeObjectFetch {
     outcome.unknown = unknown.count
     outcome.total = objects.count
     outcome.eventsKept = kept.count
-    try context.output.write(objects.bytes(), to: StripeObjects.path)
-    try context.output.write(kept.bytes(), to: StripeEvents.path)
+    // What is new or changed, as each journal's next file; a journal with no file yet gets an empty
+    // first one, so that the run's pattern matches.
+    let nowMs = Int64(context.clock.now() * 1000)
+    for (journal, bytes) in [(objectsJournal, objects.takeChanged()), (eventsJournal, kept.takeAdded())] {
+      var journal = journal
+      if let bytes {
+        try journal.append(bytes, nowMs: nowMs)
+      } else if journal.names.isEmpty {
+        try context.output.write([], to: journal.folder + "/" + FetchJournal.historyName)
+      }
+    }
     saved = state
     return outcome
   }

@@ -1,12 +1,18 @@
 import Foundation
 import StoreReconSettings
 
-/// `stripe/objects.jsonl`: the latest state of every object fetched so far, one object a line exactly as
-/// Stripe returned it (the whitespace between tokens taken out), ordered by id so the same objects always
-/// make the same bytes. An object fetched again replaces the line of its id.
+/// `stripe/objects/`: the latest state of every object fetched so far, as a journal (``FetchJournal``):
+/// one object a line exactly as Stripe returned it (the whitespace between tokens taken out). Each fetch
+/// writes the objects it found new or changed, ordered by id, as the journal's next file; a later line
+/// of an id is its later state (the run keeps it: docs/inputs.md#records-read-twice).
 struct StripeObjects {
-  /// The file, relative to `fetch.into`.
-  static let path = "stripe/objects.jsonl"
+  /// The journal's folder, relative to `fetch.into`.
+  static let folder = "stripe/objects"
+
+  /// The journal of `output`, with the single file earlier versions rewrote.
+  static func journal(_ output: FetchOutput) -> FetchJournal {
+    FetchJournal(output: output, folder: folder, legacyPath: "stripe/objects.jsonl")
+  }
 
   /// One object: its kind, its line (without the newline) and its decoded members.
   struct Entry {
@@ -16,6 +22,8 @@ struct StripeObjects {
   }
 
   private(set) var entries: [String: Entry] = [:]
+  /// The ids whose line this fetch made new or changed.
+  private var changed = Set<String>()
 
   /// How many objects it holds.
   var count: Int { entries.count }
@@ -23,22 +31,38 @@ struct StripeObjects {
   /// Whether it holds the object `id`.
   func contains(_ id: String) -> Bool { entries[id] != nil }
 
-  /// The objects of the file a previous fetch wrote (none when there is none). Throws (data error) when a
-  /// line is not a Stripe object of a kind this fetch writes.
-  static func previous(_ output: FetchOutput) throws(FetchError) -> StripeObjects {
+  /// The objects of the journal's files, read in order (none when there are none). Throws (data error)
+  /// when a line is not a Stripe object of a kind this fetch writes.
+  static func previous(_ journal: FetchJournal) throws(FetchError) -> StripeObjects {
     var objects = StripeObjects()
-    guard let bytes = output.read(path) else { return objects }
-    for (index, line) in bytes.split(separator: 0x0A).enumerated() {
-      guard let value = try? JSONSerialization.jsonObject(with: Data(line)),
-        let object = value as? [String: Any], (try? objects.put(Array(line), object)) != nil
-      else {
-        throw FetchError(
-          .dataError,
-          "\(output.path(path)) line \(index + 1) is not a Stripe object this fetch writes (delete the file to fetch anew)"
-        )
+    for (path, bytes) in try journal.files() {
+      for (index, line) in bytes.split(separator: 0x0A).enumerated() {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(line)),
+          let object = value as? [String: Any], (try? objects.put(Array(line), object)) != nil
+        else {
+          throw FetchError(
+            .dataError,
+            "\(journal.output.path(path)) line \(index + 1) is not a Stripe object this fetch writes (delete "
+              + "\(journal.output.path(folder)) to fetch anew)")
+        }
       }
     }
+    objects.changed = []
     return objects
+  }
+
+  /// The lines of the objects this fetch made new or changed, by id (`nil` when there are none); they
+  /// count as written after.
+  mutating func takeChanged() -> [UInt8]? {
+    guard !changed.isEmpty else { return nil }
+    var out: [UInt8] = []
+    for id in changed.sorted() {
+      guard let entry = entries[id] else { continue }
+      out += entry.line
+      out.append(0x0A)
+    }
+    changed = []
+    return out
   }
 
   /// Keeps `object` (whose text is `line`) as the latest state of its id. Throws when it has no `id`, or an
@@ -50,6 +74,7 @@ struct StripeObjects {
     else {
       throw FetchError(.dataError, "stripe: an object without an id, or of a kind not fetched")
     }
+    if entries[id]?.line != line { changed.insert(id) }
     entries[id] = Entry(resource: resource, line: line, object: object)
     return resource
   }
@@ -84,17 +109,6 @@ struct StripeObjects {
     }
     guard let object = value as? [String: Any] else { return [] }
     return ids(at: path.dropFirst(), in: object[step])
-  }
-
-  /// The file's bytes: every line, by id.
-  func bytes() -> [UInt8] {
-    var out: [UInt8] = []
-    for id in entries.keys.sorted() {
-      guard let entry = entries[id] else { continue }
-      out += entry.line
-      out.append(0x0A)
-    }
-    return out
   }
 
   /// The ids of the held objects of `resource` whose `member` is not one of `final` (subscriptions still

@@ -88,9 +88,9 @@ import StoreReconIO
 
   @Test func journalNamesSortInTheOrderWritten() {
     let t = Int64(1_764_484_212_000)  // 2025-11-30T06:30:12Z
-    #expect(AppleTransactionJournal.name(after: [], nowMs: t) == "000001-20251130T063012Z.jsonl")
+    #expect(FetchJournal.name(after: [], nowMs: t) == "000001-20251130T063012Z.jsonl")
     let names = ["000000-history.jsonl", "000009-20251130T063012Z.jsonl", "notes.jsonl"]
-    let next = AppleTransactionJournal.name(after: names, nowMs: t - 86_400_000)
+    let next = FetchJournal.name(after: names, nowMs: t - 86_400_000)
     #expect(next == "000010-20251129T063012Z.jsonl", "a clock set back still sorts after")
     #expect((names.dropLast() + [next]).sorted().last == next)
   }

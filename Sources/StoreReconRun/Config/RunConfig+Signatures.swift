@@ -95,7 +95,9 @@ extension ReconciliationRun {
     let roles: Set<String> = [
       "app_store.transactions", "app.notifications", "app_store.notification_history",
     ]
-    guard plan.contains(where: { roles.contains($0.role) }) else { return nil }
+    // Stripe's files have no signatures, but their snapshots are checked with the record's key.
+    let keyed = roles.union(["stripe.objects", "stripe.events"])
+    guard plan.contains(where: { keyed.contains($0.role) }) else { return nil }
     var verifier = try config.signatureVerifier()
     var file: VerifiedRecordFile?
     if let paths, verifier.mode != .off {

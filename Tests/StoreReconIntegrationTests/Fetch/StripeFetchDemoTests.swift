@@ -59,8 +59,9 @@ struct StripeFetchDemoTests {
       environment: [:], clock: RecordingClock(time: Double(t)))
     // The fetched file beside the demo's own (a config reads inside its folder).
     let fetched = demo.appendingPathComponent("exports/stripe/fetched.jsonl")
+    #expect(world.journal().count == 1)
     try FileManager.default.copyItem(
-      at: world.into.appendingPathComponent("stripe/objects.jsonl"), to: fetched)
+      at: world.into.appendingPathComponent("stripe/objects/" + (world.journal().first ?? "")), to: fetched)
 
     // The demo's config, reading the fetched objects instead of its own.
     let configURL = demo.appendingPathComponent("storerecon.json")

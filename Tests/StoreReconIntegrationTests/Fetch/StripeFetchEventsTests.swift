@@ -2,7 +2,7 @@ import Foundation
 import StoreReconTestSupport
 import Testing
 
-/// `fetch stripe` keeps the events it lists in `stripe/events.jsonl`, and a run reading them under
+/// `fetch stripe` keeps the events it lists in `stripe/events/`, and a run reading them under
 /// `stripe.events` gives the notification-health findings of a run on the files they came from (the
 /// objects and the team's own export of the same events): docs/fetch.md#stripe.
 @Suite(.serialized, .enabled(if: StripeFetchWorld.available, StripeFetchWorld.unavailable))
@@ -74,7 +74,7 @@ struct StripeFetchEventsTests {
     // The objects as Stripe serves them (expanded), for the events to carry.
     _ = try world.fetch(stripe: ["reports": false])
     let objects = world.objectsById()
-    let served = world.fetched("stripe/objects.jsonl") ?? ""
+    let served = world.lines().map { $0 + "\n" }.joined()
     let (subA, inA, chA) = (
       try #require(objects["sub_A"]), try #require(objects["in_A"]), try #require(objects["ch_A"])
     )
@@ -92,7 +92,7 @@ struct StripeFetchEventsTests {
     // A first fetch again, now with the events (they are all within Stripe's 30 days).
     try FileManager.default.removeItem(at: world.into)
     _ = try world.fetch(stripe: ["reports": false])
-    let kept = (world.fetched("stripe/events.jsonl") ?? "").split(separator: "\n")
+    let kept = world.lines("stripe/events")
     #expect(kept.count == 4 && kept.allSatisfy { $0.hasPrefix("{\"id\":\"evt_") }, "\(kept)")
 
     // The files they came from: the objects, and the team's own export of the same events (a webhook
@@ -127,12 +127,45 @@ struct StripeFetchEventsTests {
     }
     let files = try run("files", ["objects": ["source/objects.jsonl", "source/webhooks.jsonl"]])
     let fetched = try run(
-      "fetched", ["objects": ["fetched/stripe/objects.jsonl"], "events": ["fetched/stripe/events.jsonl"]])
+      "fetched", ["objects": ["fetched/stripe/objects/*.jsonl"], "events": ["fetched/stripe/events/*.jsonl"]])
     let health = files.findings.split(separator: "\n").filter { $0.contains(",notification_") }
     #expect(health.contains { $0.contains("never_received") && $0.contains("evt_2Paid") }, "\(health)")
     #expect(health.contains { $0.contains("unprocessed") && $0.contains("evt_4Updated") }, "\(health)")
     #expect(health.count == 2, "\(health)")
     #expect(fetched.findings == files.findings)
     #expect(fetched.notifications == files.notifications)
+
+    // A day later sub_A goes past due, and Stripe says so in an event. The next fetch adds one file to
+    // each journal; the run after it replays the earlier files from their snapshots and parses the two
+    // new ones only, and writes what a --from-scratch run writes.
+    var later = Self.liveObjects(world)
+    for i in later.indices where later[i]["id"] as? String == "sub_A" { later[i]["status"] = "past_due" }
+    try world.write("objects.json", later)
+    var pastDue = subA
+    pastDue["status"] = "past_due"
+    try world.write(
+      "events.json",
+      events + [Self.event("evt_5PastDue", "customer.subscription.updated", created: world.days(1), pastDue)])
+    _ = try world.fetch(stripe: ["reports": false])
+    #expect(world.journal().count == 2 && world.journal("stripe/events").count == 2)
+    let args = [
+      "run", "--config", world.directory.appendingPathComponent("fetched.json").path,
+      "--date", StripeFetchWorld.utc(world.now).prefix(10).description, "--no-history",
+    ]
+    let helped = try Binary.run(args + ["--out", world.directory.appendingPathComponent("out-helped").path])
+    #expect(
+      helped.stderr.contains(
+        "snapshot: 2 Stripe files merged without parsing, 2 parsed in full (2: no snapshot yet)"),
+      "\(helped.stderr)")
+    let scratch = try Binary.run(
+      args + ["--out", world.directory.appendingPathComponent("out-scratch").path, "--from-scratch"])
+    #expect([0, 1, 3].contains(helped.status) && helped.status == scratch.status, "\(scratch.stderr)")
+    for name in ["findings.csv", "notifications.csv", "revenue.csv", "charges.csv"] {
+      let a = try String(
+        contentsOf: world.directory.appendingPathComponent("out-helped/\(name)"), encoding: .utf8)
+      let b = try String(
+        contentsOf: world.directory.appendingPathComponent("out-scratch/\(name)"), encoding: .utf8)
+      #expect(a == b, "\(name)")
+    }
   }
 }

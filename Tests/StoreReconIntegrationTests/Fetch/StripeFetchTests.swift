@@ -140,10 +140,18 @@ struct StripeFetchTests {
     #expect((world.objectsById()["ch_NEW"]?["balance_transaction"] as? [String: Any]) != nil)
     #expect(progress.contains { $0.contains("2 events, 2 objects asked for again") }, "\(progress)")
     // Every event listed is kept, as Stripe wrote it, by id (the one older than Stripe's 30 days is gone).
-    let events = (world.fetched("stripe/events.jsonl") ?? "").split(separator: "\n")
+    let events = world.lines("stripe/events")
     #expect(
       events.map { String($0.prefix(13)) } == ["{\"id\":\"evt_1\"", "{\"id\":\"evt_2\"", "{\"id\":\"evt_3\""])
-    #expect(progress.contains { $0.contains("3 events in stripe/events.jsonl") }, "\(progress)")
+    #expect(progress.contains { $0.contains("3 events in stripe/events/") }, "\(progress)")
+    // Both journals got one new file, holding only what this fetch found new or changed; the first
+    // files are as the first fetch wrote them.
+    #expect(world.journal("stripe/events").count == 2 && world.journal().count == 2)
+    let added = (world.fetched("stripe/objects/" + (world.journal().last ?? "")) ?? "").split(separator: "\n")
+    let ids = added.map { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String ?? ""
+    }
+    #expect(ids == ["ch_NEW", "sub_A"], "\(added)")
     // The report: Stripe's data reach no further, so no run.
     #expect(!second.contains("/v1/reporting/report_runs"))
 
@@ -152,6 +160,25 @@ struct StripeFetchTests {
     let (reports, _) = try world.fetch()
     #expect(reports.first?.filesWritten == [])
     #expect(world.snapshot() == snapshot)
+
+    // A folder an earlier version wrote: its single files become the journals' first files.
+    let fm = FileManager.default
+    let objectsText = world.lines().map { $0 + "\n" }.joined()
+    let eventsText = world.lines("stripe/events").map { $0 + "\n" }.joined()
+    for name in ["objects", "events"] {
+      try fm.removeItem(at: world.into.appendingPathComponent("stripe/\(name)"))
+    }
+    try Data(objectsText.utf8).write(to: world.into.appendingPathComponent("stripe/objects.jsonl"))
+    try Data(eventsText.utf8).write(to: world.into.appendingPathComponent("stripe/events.jsonl"))
+    let (_, moved) = try world.fetch()
+    #expect(
+      moved.contains { $0.contains("stripe/objects.jsonl is now stripe/objects/000000-history.jsonl") },
+      "\(moved)")
+    #expect(world.journal() == ["000000-history.jsonl"])
+    #expect(world.journal("stripe/events") == ["000000-history.jsonl"])
+    #expect(world.fetched("stripe/objects.jsonl") == nil && world.fetched("stripe/events.jsonl") == nil)
+    #expect(world.lines().map { $0 + "\n" }.joined() == objectsText)
+    #expect(world.lines("stripe/events").map { $0 + "\n" }.joined() == eventsText)
   }
 
   @Test func a429IsRetriedAfterItsRetryAfterAndA500Too() throws {
@@ -224,7 +251,7 @@ struct StripeFetchTests {
     try world.faults(["html": ["/v1/refunds"]])
     let message = failure(world, .dataError)
     #expect(message == "GET /v1/refunds: the answer is an HTML page", "\(message)")
-    #expect(world.fetched("stripe/objects.jsonl") == nil)
+    #expect(world.journal().isEmpty)
     // No cursor was saved: the next fetch lists from the start again.
     try world.faults([:])
     _ = try world.fetch()
@@ -277,7 +304,7 @@ struct StripeFetchTests {
     let out = try Binary.run(["fetch", "--config", config.path])
     #expect(out.status == 0, "\(out.stderr)")
     #expect(out.stdout.hasPrefix("stripe: ") && out.stdout.contains("requests"), "\(out.stdout)")
-    #expect(out.stderr.contains("objects in stripe/objects.jsonl"), "\(out.stderr)")
+    #expect(out.stderr.contains("objects in stripe/objects/"), "\(out.stderr)")
     #expect(world.objectsById()["sub_OLD"] != nil)
     #expect(world.leaks(in: [out.stdout, out.stderr]).isEmpty)
     // The same with a key others can read: refused, 78, nothing asked.

@@ -278,10 +278,19 @@ final class StripeFetchWorld {
     try? String(contentsOf: into.appendingPathComponent(relative), encoding: .utf8)
   }
 
-  /// The lines of objects.jsonl.
-  func lines() -> [String] { (fetched("stripe/objects.jsonl") ?? "").split(separator: "\n").map(String.init) }
+  /// The file names of the journal in `folder` (`stripe/objects`), sorted.
+  func journal(_ folder: String = "stripe/objects") -> [String] {
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: into.appendingPathComponent(folder).path)) ?? []
+    return names.filter { $0.hasSuffix(".jsonl") }.sorted()
+  }
 
-  /// The decoded objects of objects.jsonl by id.
+  /// The lines of the journal in `folder`, its files in order (an object's later line is its later state).
+  func lines(_ folder: String = "stripe/objects") -> [String] {
+    journal(folder).flatMap { (fetched(folder + "/" + $0) ?? "").split(separator: "\n").map(String.init) }
+  }
+
+  /// The decoded objects of the objects' journal by id (each its last line).
   func objectsById() -> [String: [String: Any]] {
     var out: [String: [String: Any]] = [:]
     for line in lines() {
