@@ -27,13 +27,16 @@ package final class StderrProgress: ProgressSink {
   package var redrawsInPlace: Bool { isatty(2) == 1 }
 }
 
-/// Keeps progress lines in memory (tests) or drops them (`--quiet`).
+/// Keeps progress lines in memory (tests) or drops them (`--quiet`); lines may come from any thread
+/// (a read on another thread notes its own).
 package final class MemoryProgress: ProgressSink, @unchecked Sendable {
+  private let lock = Lock()
+  private var kept: [String] = []
   /// Lines received.
-  package private(set) var lines: [String] = []
+  package var lines: [String] { lock.locked { kept } }
   /// Creates an empty sink.
   package init() {}
-  package func note(_ line: String) { lines.append(line) }
+  package func note(_ line: String) { lock.locked { kept.append(line) } }
 }
 
 /// Writes to file descriptor 2 with write(2) (`fputs(stderr)` does not compile in Swift 6 language mode once a C module re-exports stdio).

@@ -19,6 +19,9 @@ struct StripeChains {
   var subscriptions: [String: StripeParts.Subscription] = [:]
   var invoices: [StripeParts.Invoice] = []
   var charges: [String: StripeParts.Charge] = [:]
+  /// The charges by id (each kind's objects are read in id order, so that the records come out in the
+  /// same order whatever the input order).
+  var chargesInOrder: [StripeParts.Charge] = []
   var invoiceOfCharge: [String: Int] = [:]
   var invoiceOfIntent: [String: Int] = [:]
   /// Money returned per charge (refunds that succeeded, lost disputes): the returns and their total.
@@ -36,7 +39,7 @@ struct StripeChains {
 
   /// Objects of `kind`, by id (so that the records come out in the same order whatever the input order).
   func sorted(_ kind: StripeObject.Kind) -> [StripeObject] {
-    (objects[kind] ?? [:]).values.sorted { $0.id < $1.id }
+    IdOrder.sorted(Array((objects[kind] ?? [:]).values)) { $0.id }
   }
 
   /// What was read of each object of `kind` as `part`; an object that could not be read rejects its line.
@@ -58,10 +61,12 @@ struct StripeChains {
       if let key = try? price.part.get().lookupKey, !key.isEmpty { lookupKeys[price.id] = key }
     }
     for customer in sorted(.customer) { customers[customer.id] = try? customer.part.get().customer }
-    for s in each(.subscription, \.subscription) { subscriptions[s.id] = s }
+    let subscriptionsInOrder = each(.subscription, \.subscription)
+    for s in subscriptionsInOrder { subscriptions[s.id] = s }
     invoices = each(.invoice, \.invoice)
     linkInvoicePayments()
-    for c in each(.charge, \.charge) { charges[c.id] = c }
+    chargesInOrder = each(.charge, \.charge)
+    for c in chargesInOrder { charges[c.id] = c }
     for (n, invoice) in invoices.enumerated() {
       for charge in invoice.charges { invoiceOfCharge[charge] = n }
       for intent in invoice.intents { invoiceOfIntent[intent] = n }
@@ -69,9 +74,9 @@ struct StripeChains {
     linkCharges()
     collectAliases()
     collectReturns()
-    for s in subscriptions.values.sorted(by: { $0.id < $1.id }) { addTrial(s) }
+    for s in subscriptionsInOrder { addTrial(s) }
     for invoice in invoices where invoice.paid { addInvoice(invoice) }
-    for charge in charges.values.sorted(by: { $0.id < $1.id })
+    for charge in chargesInOrder
     where charge.succeeded && charge.amount > 0 && invoiceOfCharge[charge.id] == nil {
       addCharge(charge)
     }
@@ -82,7 +87,7 @@ struct StripeChains {
   mutating func linkCharges() {
     var invoiceIndex: [String: Int] = [:]
     for (n, invoice) in invoices.enumerated() { invoiceIndex[invoice.id] = n }
-    for charge in charges.values.sorted(by: { $0.id < $1.id }) {
+    for charge in chargesInOrder {
       var found = invoiceOfCharge[charge.id]
       if found == nil, let invoice = charge.invoice { found = invoiceIndex[invoice] }
       if found == nil, let intent = charge.intent { found = invoiceOfIntent[intent] }

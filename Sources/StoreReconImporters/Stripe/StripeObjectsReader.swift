@@ -71,7 +71,7 @@ package struct StripeObjectsReader: Sendable {
       result.openDisputes[key, default: []].append(dispute)
     }
     for key in result.openDisputes.keys { result.openDisputes[key]?.sort { $0.id < $1.id } }
-    result.events = events.keys.sorted().compactMap { id in
+    result.events = IdOrder.sorted(Array(events.keys)).compactMap { id in
       guard var n = events[id] else { return nil }
       n.chainKey = n.chainKey.map { result.chainKey($0) }
       return n

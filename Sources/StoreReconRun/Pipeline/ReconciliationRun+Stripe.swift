@@ -11,7 +11,7 @@ extension ReconciliationRun {
     progress: any ProgressSink
   ) -> StripeImport? {
     let inputs = plan.indices.filter {
-      ["stripe.objects", "stripe.events"].contains(plan[$0].role) && damaged[$0] == nil && engine[$0] == nil
+      StripeReadAhead.roles.contains(plan[$0].role) && damaged[$0] == nil && engine[$0] == nil
     }
     guard let first = inputs.first else { return nil }
     let reader = StripeObjectsReader(userMetadataKey: plan[first].stripeUserKey, window: plan[first].window)
@@ -24,6 +24,35 @@ extension ReconciliationRun {
       meter: { readMeter(plan[Int($0.index)], progress: progress) })
     if let note = result.unknownNote { progress.note(note) }
     return result
+  }
+
+  /// ``readStripe(_:skipping:engine:progress:)`` run on another thread from when it is made;
+  /// ``result`` waits for it. The run reads the inputs before Stripe's in its plan meanwhile.
+  final class StripeReadAhead {
+    /// The roles read together.
+    static let roles: Set<String> = ["stripe.objects", "stripe.events"]
+
+    private final class Slot: @unchecked Sendable { var value: StripeImport? }
+    private let slot = Slot()
+    private var work: BackgroundWork<Never>?
+
+    init(
+      _ plan: [PlannedInput], skipping damaged: [Int: String], engine: [Int: EngineInput],
+      progress: any ProgressSink
+    ) {
+      guard plan.contains(where: { StripeReadAhead.roles.contains($0.role) }) else { return }
+      let slot = self.slot
+      work = BackgroundWork {
+        slot.value = ReconciliationRun.readStripe(plan, skipping: damaged, engine: engine, progress: progress)
+      }
+    }
+
+    /// What the read gave (`nil` when the run has no Stripe file it reads), once it is done.
+    var result: StripeImport? {
+      work?.wait()
+      work = nil
+      return slot.value
+    }
   }
 
   /// One `stripe.objects` or `stripe.events` file's share of the Stripe read: its records into the builder, its rejected

@@ -266,8 +266,9 @@ package enum ReconciliationRun {
     }
     let refusals = keepNotifications(
       filter, in: &inputs.rows, counting: strict.contains { plan[$0].role.contains("notification") })
-    let stripe = readStripe(plan, skipping: damagedContainers, engine: engine, progress: progress)
-    var storeReports = StoreReportRows(stripeFeed: stripe?.feed ?? [])
+    // Stripe's files are read together, on another thread while the other inputs are read before them.
+    let stripeRead = StripeReadAhead(plan, skipping: damagedContainers, engine: engine, progress: progress)
+    var storeReports = StoreReportRows(stripeFeed: [])
     var usedRejectNames = Set<String>()
     for (index, input) in plan.enumerated() {
       let name = rejectsFileName(input, index: index, used: &usedRejectNames)
@@ -284,7 +285,8 @@ package enum ReconciliationRun {
       } else if let damage = damagedContainers[index] {
         report.error = damage
         progress.note("ERROR \(damage) — none of its rows is read; the run goes on without this file")
-      } else if let share = stripe?.files[Int32(index)] {
+      } else if StripeReadAhead.roles.contains(input.role), let share = stripeRead.result?.files[Int32(index)]
+      {
         report = takeStripe(share, input, index, rejects: sink, into: inputs.builder, progress)
       } else {
         inputs.builder.beginInput(Int32(index))
@@ -296,6 +298,8 @@ package enum ReconciliationRun {
       inputs.reports.append(report)
       try checkDamaged(report, rejects: sink, rules: rules, attention: &inputs.attention, progress: progress)
     }
+    let stripe = stripeRead.result
+    storeReports.stripeFeed = stripe?.feed ?? []
     settleRows(&inputs, stripe: stripe)
     inputs.stripeFeed = keptFeed(stripe?.feed ?? [], filter)
     if let filter {
