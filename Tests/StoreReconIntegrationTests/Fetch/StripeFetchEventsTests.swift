@@ -135,9 +135,13 @@ struct StripeFetchEventsTests {
     #expect(fetched.findings == files.findings)
     #expect(fetched.notifications == files.notifications)
 
-    // A day later sub_A goes past due, and Stripe says so in an event. The next fetch adds one file to
-    // each journal; the run after it replays the earlier files from their snapshots and parses the two
-    // new ones only, and writes what a --from-scratch run writes.
+    try Self.aDayLater(world, events: events, subA: subA)
+  }
+
+  /// A day later sub_A goes past due, and Stripe says so in an event. The next fetch adds one file to
+  /// each journal; the run after it replays the earlier files from their snapshots and parses the two
+  /// new ones only, and writes what a --from-scratch run writes.
+  static func aDayLater(_ world: StripeFetchWorld, events: [[String: Any]], subA: [String: Any]) throws {
     var later = Self.liveObjects(world)
     for i in later.indices where later[i]["id"] as? String == "sub_A" { later[i]["status"] = "past_due" }
     try world.write("objects.json", later)
