@@ -44,7 +44,7 @@ package struct RunConfig: Sendable {
   /// Stripe API objects as JSON Lines (`stripe.objects`, glob patterns).
   package var stripeObjects: [String] = []
   /// Stripe event records read as Stripe's notification history only (`stripe.events`, glob patterns):
-  /// what `fetch stripe` writes to `stripe/events.jsonl`.
+  /// what `fetch stripe` writes to its journal `stripe/events/`.
   package var stripeEvents: [String] = []
   /// Stripe's itemized balance change reports (`stripe.reports`, glob patterns).
   package var stripeReports: [String] = []
