@@ -46,8 +46,16 @@ package enum StripeTieOut {
     where !used.contains(i) && (row.category == charge || row.category == refund) {
       out.append(missingInFeed(row))
     }
-    out.sort { ($0.month, $0.orderId) < ($1.month, $1.orderId) }
-    return out
+    return byMonthThenId(out)
+  }
+
+  /// `orders` sorted by month, then id (`String`'s order), equal ones in their given order: the ids
+  /// are ordered by their packed keys (``IdOrder``), then spread over the months, so that no order is
+  /// moved but once.
+  static func byMonthThenId(_ orders: [TieOutOrder]) -> [TieOutOrder] {
+    var byMonth: [CivilDate: [Int]] = [:]
+    for i in IdOrder.order(orders.map(\.orderId)) { byMonth[orders[i].month, default: []].append(i) }
+    return byMonth.keys.sorted().flatMap { byMonth[$0] ?? [] }.map { orders[$0] }
   }
 
   /// The first day of the UTC month of `instant`.

@@ -119,9 +119,12 @@ struct StripeChains {
 
   /// The chain key of every invoice's id, payment intents and charges, and of every other charge's id.
   mutating func collectAliases() {
+    aliases.reserveCapacity(invoices.count * 3)
     for invoice in invoices {
       let key = invoice.subscription ?? invoice.intents.first ?? invoice.charges.first ?? invoice.id
-      for id in [invoice.id] + invoice.intents + invoice.charges where id != key { aliases[id] = key }
+      if invoice.id != key { aliases[invoice.id] = key }
+      for id in invoice.intents where id != key { aliases[id] = key }
+      for id in invoice.charges where id != key { aliases[id] = key }
     }
     for charge in charges.values where invoiceOfCharge[charge.id] == nil {
       if let intent = charge.intent, intent != charge.id { aliases[charge.id] = intent }

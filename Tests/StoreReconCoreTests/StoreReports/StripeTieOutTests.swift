@@ -174,4 +174,26 @@ import Testing
     // Without the feed's link the invoice is not known, and the charge falls back to the estimate.
     #expect(StripeSettled(rows).net("in_1", currency: usd, refund: false) == nil)
   }
+
+  @Test("the orders come out by month, then id, as the sort of (month, id) pairs puts them")
+  func ordersSortByMonthThenId() {
+    var orders: [TieOutOrder] = []
+    let ids = [
+      "ch_3Pq", "re_1Ab", "ch_1Zz", "ch_3Pq", "in_9", "ch_10", "ch_2", "re_1Ab0000000000000000000000000000x",
+    ]
+    for (n, id) in ids.enumerated() {
+      for month in [11, 9, 10] where (n + month) % 2 == 0 || month == 10 {
+        var order = TieOutOrder(
+          orderId: id, month: CivilDate(year: 2026, month: month, day: 1), productId: "p\(n)",
+          currency: Currency.named("USD")!)
+        order.store = .stripe
+        orders.append(order)
+      }
+    }
+    let expected = orders.enumerated().sorted { a, b in
+      (a.element.month, a.element.orderId, a.offset) < (b.element.month, b.element.orderId, b.offset)
+    }.map { "\($0.element.month) \($0.element.orderId) \($0.element.productId)" }
+    let got = StripeTieOut.byMonthThenId(orders).map { "\($0.month) \($0.orderId) \($0.productId)" }
+    #expect(got == expected)
+  }
 }
