@@ -18,23 +18,26 @@ import StoreReconTestSupport
     return output
   }
 
-  /// Every file a run wrote under `out` (``RunWorld/reports(in:)``).
-  static func reports(_ world: RunWorld, out: String) throws -> [String: Data] { try world.reports(in: out) }
-
   /// The snapshot-helped run and a `--from-scratch` run after it write the same reports; returns the
   /// helped run's stderr.
   @discardableResult
   static func sameAsFromScratch(_ world: RunWorld, _ comment: Comment) throws -> String {
     let helped = try run(world, out: "helped")
     _ = try run(world, out: "scratch", ["--from-scratch"])
-    let a = try reports(world, out: "helped")
-    let b = try reports(world, out: "scratch")
-    #expect(!a.isEmpty && a.keys.contains("/findings.csv"))
+    try expectSameReports(in: world.directory, comment)
+    return helped.stderr
+  }
+
+  /// The runs into `helped` and `scratch` under `directory` wrote the same files, byte for byte (the
+  /// manifest's timings aside), findings.csv and revenue.csv among them.
+  static func expectSameReports(in directory: URL, _ comment: Comment) throws {
+    let a = try RunWorld.reports(under: directory.appendingPathComponent("helped"))
+    let b = try RunWorld.reports(under: directory.appendingPathComponent("scratch"))
+    #expect(a.keys.contains("/findings.csv") && a.keys.contains("/revenue.csv"))
     #expect(a.keys.sorted() == b.keys.sorted(), comment)
     for (name, data) in a where b[name] != data {
       Issue.record("\(comment): \(name) differs from the --from-scratch run's")
     }
-    return helped.stderr
   }
 
   static func lines(_ world: RunWorld, _ file: String = transactions) throws -> [String] {

@@ -32,13 +32,7 @@ import StoreReconTestSupport
   static func sameAsFromScratch(_ world: StripeWorld, _ comment: Comment) throws -> String {
     let helped = try run(world, out: "helped")
     _ = try run(world, out: "scratch", ["--from-scratch"])
-    let a = try RunWorld.reports(under: world.directory.appendingPathComponent("helped"))
-    let b = try RunWorld.reports(under: world.directory.appendingPathComponent("scratch"))
-    #expect(a.keys.contains("/findings.csv") && a.keys.contains("/revenue.csv"))
-    #expect(a.keys.sorted() == b.keys.sorted(), comment)
-    for (name, data) in a where b[name] != data {
-      Issue.record("\(comment): \(name) differs from the --from-scratch run's")
-    }
+    try SnapshotRunTests.expectSameReports(in: world.directory, comment)
     return helped.stderr
   }
 
