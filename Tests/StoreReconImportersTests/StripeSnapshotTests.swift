@@ -88,7 +88,15 @@ import StoreReconPlatform
       out.append("file \(index): \(f.counts) dup \(f.duplicates) sup \(f.superseded) \(f.error ?? "")")
       out.append("  from \(String(describing: f.firstAt)) to \(String(describing: f.lastAt))")
       out += f.rejects.map { "  reject \($0)" }
-      out += f.records.map { "  record \($0)" }
+      for r in f.records {
+        out.append("  record \(r)")
+        out.append(
+          "    details \(String(describing: r.storedOrderBaseIds)) \(String(describing: r.latestOrderId)) "
+            + "\(String(describing: r.purchaseToken)) \(String(describing: r.linkedChainKey)) "
+            + "\(String(describing: r.revocationType)) \(String(describing: r.revocationReason)) "
+            + "\(String(describing: r.revocationPercentMilli)) \(String(describing: r.state)) "
+            + "\(String(describing: r.commitment))")
+      }
     }
     out += result.unknownTypes.sorted { $0.key < $1.key }.map { "unknown \($0.key) \($0.value)" }
     out += result.feed.map { "feed \($0)" }
@@ -140,7 +148,8 @@ import StoreReconPlatform
     inputs = Self.inputs(paths, dir, key: [UInt8](repeating: 8, count: 32))
     #expect(Self.text(Self.read(inputs)) == plain)
     #expect(inputs.allSatisfy { $0.snapshot?.outcome.why?.contains("(HMAC) does not match") == true })
-    // One bit flipped, and a snapshot cut short.
+    // One bit flipped, and a snapshot cut short (the whole read's snapshot gone, so that each file's is read).
+    DurableFile.remove(dir.path("snapshots/" + StripeReadSnapshot.fileName))
     let flipped = dir.path("snapshots/0.bin")
     var bytes = try #require(DurableFile.read(flipped))
     bytes[bytes.count / 3] ^= 4
@@ -173,6 +182,64 @@ import StoreReconPlatform
     _ = StripeObjectsReader(window: StoreTimeWindow(asOf: Instant(ms: Self.asOf.ms - 86_400_000))).read(
       earlier)
     #expect(earlier.allSatisfy { $0.snapshot?.outcome.why?.hasPrefix("the report date moved back") == true })
+  }
+
+  @Test("the whole read's snapshot: taken only for the same files, in the same order, under its key")
+  func theWholeReadIsTakenOnlyForTheSameFiles() throws {
+    let dir = try TempDir()
+    var paths = try Self.write(dir)
+    let plain = Self.text(Self.read(Self.inputs(paths, dir, snapshots: false)))
+    let first = Self.read(Self.inputs(paths, dir))
+    #expect(first.wholeSnapshot?.outcome == .parsed("no snapshot yet"))
+    // Unchanged files: the result is taken whole, each file's digest set as a read would.
+    var inputs = Self.inputs(paths, dir)
+    let taken = Self.read(inputs)
+    #expect(taken.wholeSnapshot?.outcome == .replayed)
+    #expect(Self.text(taken) == plain)
+    #expect(inputs.map { $0.snapshot?.outcome } == Array(repeating: .replayed, count: 3))
+    for (n, path) in paths.enumerated() {
+      let digest = try #require(FileDigest.bytes(path: path))
+      #expect(taken.files[Int32(n + 2)]?.digest?.sha256 == ParseSnapshot.hex(digest.sha256))
+    }
+    // The files in another order: built again (each file replayed from its own snapshot).
+    let swapped = [inputs[1], inputs[0], inputs[2]].map { input in
+      var input = input
+      input.snapshot = StripeSnapshot(
+        path: input.snapshot?.path ?? "", macKey: Self.key,
+        context: [UInt8](repeating: UInt8(input.index - 2), count: 32), asOf: Self.asOf, fresh: nil)
+      return input
+    }
+    #expect(
+      Self.read(swapped).wholeSnapshot?.outcome
+        == .parsed("the snapshot was made by another build or with other settings"))
+    _ = Self.read(Self.inputs(paths, dir))
+    // A line added to one file: built again, that file parsed, the others replayed.
+    paths[2] = try dir.write(
+      Self.files[2].name,
+      (Self.files[2].lines + [#"{"object":"event","id":"evt_5","type":"invoice.paid","created":1795000000}"#])
+        .joined(separator: "\n") + "\n")
+    let grown = Self.text(Self.read(Self.inputs(paths, dir, snapshots: false)))
+    inputs = Self.inputs(paths, dir)
+    let rebuilt = Self.read(inputs)
+    #expect(rebuilt.wholeSnapshot?.outcome == .parsed("the file changed"))
+    #expect(inputs.map { $0.snapshot?.outcome } == [.replayed, .replayed, .parsed("the file changed")])
+    #expect(Self.text(rebuilt) == grown)
+    #expect(Self.text(Self.read(Self.inputs(paths, dir))) == grown)
+    // One bit flipped in it, or another key: never trusted; the files' own snapshots are read.
+    let whole = dir.path("snapshots/" + StripeReadSnapshot.fileName)
+    var bytes = try #require(DurableFile.read(whole))
+    bytes[bytes.count / 2] ^= 1
+    try DurableFile.write(bytes, to: whole)
+    inputs = Self.inputs(paths, dir)
+    let flipped = Self.read(inputs)
+    #expect(flipped.wholeSnapshot?.outcome.why?.contains("(HMAC) does not match") == true)
+    #expect(inputs.map { $0.snapshot?.outcome } == Array(repeating: .replayed, count: 3))
+    #expect(Self.text(flipped) == grown)
+    let other = Self.read(Self.inputs(paths, dir, key: [UInt8](repeating: 9, count: 32)))
+    #expect(other.wholeSnapshot?.outcome.why?.contains("(HMAC) does not match") == true)
+    #expect(Self.text(other) == grown)
+    // Without file snapshots there is no whole one.
+    #expect(Self.read(Self.inputs(paths, dir, snapshots: false)).wholeSnapshot == nil)
   }
 }
 

@@ -121,7 +121,7 @@ package struct StoreTransaction: Sendable {
   }
 
   /// Order ids this record names explicitly (a Play resource's `latestSuccessfulOrderId`s), if any.
-  var storedOrderBaseIds: [String]? { details?.storedOrderBaseIds }
+  package var storedOrderBaseIds: [String]? { details?.storedOrderBaseIds }
 
   /// Play: every order id this record names, without `..N` (links orders to purchase tokens). For a
   /// sales row or voided purchase it is the base of its own order id unless set otherwise.

@@ -24,12 +24,19 @@ package struct SnapshotEnvelope: Sendable {
   /// The frame of snapshots tagged `magic` (8 bytes) in format `version`, for a parse whose every other
   /// dependency `context` digests, checked under `macKey`, reading store instants up to `asOf` + 10 years.
   package init(magic: String, version: UInt32, context: [UInt8], macKey: [UInt8], asOf: Instant) {
+    let ten = StoreTimeWindow.tenYearsMs
+    self.init(
+      magic: magic, version: version, context: context, macKey: macKey,
+      latestMs: asOf.ms > Int64.max - ten ? Int64.max : asOf.ms + ten)
+  }
+
+  /// The frame of another kind of snapshot made alongside one of this frame (its key and latest instant).
+  package init(magic: String, version: UInt32, context: [UInt8], macKey: [UInt8], latestMs: Int64) {
     self.magic = Array(magic.utf8)
     self.version = version
     self.context = context
     self.macKey = macKey
-    let ten = StoreTimeWindow.tenYearsMs
-    latestMs = asOf.ms > Int64.max - ten ? Int64.max : asOf.ms + ten
+    self.latestMs = latestMs
   }
 
   /// The body of the snapshot `bytes` when it stands for a file of `size` bytes with SHA-256 `sha`: a

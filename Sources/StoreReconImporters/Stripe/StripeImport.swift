@@ -1,4 +1,5 @@
 package import StoreReconCore
+package import StoreReconIO
 
 /// What reading every `stripe.objects` file gave: per file, its counts, rejected rows and the
 /// normalised records its lines produced (docs/inputs.md#stripe-objects).
@@ -47,6 +48,13 @@ package struct StripeImport: Sendable {
   /// one-time charge — mapped to the chain key (a notification's key is resolved through them, and the
   /// keymap joins them into the chain's lineage).
   package var aliases: [String: String] = [:]
+
+  /// Whether a line's effect named the report date's window (a reason that another report date could
+  /// change): the whole read's snapshot is then kept for that report date only.
+  var mentionsWindow = false
+  /// Where the whole read's snapshot is kept and what happened to it (docs/snapshot.md#the-whole-stripe-read),
+  /// when the run keeps one.
+  package var wholeSnapshot: (path: String, outcome: ParseSnapshot.Outcome)?
 
   /// Open disputes per chain key, each chain's in id order.
   package var openDisputes: [String: [StripeOpenDispute]] = [:]

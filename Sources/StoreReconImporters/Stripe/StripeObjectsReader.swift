@@ -41,6 +41,45 @@ package struct StripeObjectsReader: Sendable {
   /// Reads `inputs` in order; a later line wins over an earlier one of the same instant. `meter` gives
   /// each file's read its progress meter (``ReadProgress``), if any.
   package func read(_ inputs: [Input], meter: (Input) -> ReadProgress? = { _ in nil }) -> StripeImport {
+    guard let whole = StripeReadSnapshot(inputs) else { return readAll(inputs, hashed: [:], meter: meter) }
+    // Every file is hashed first (its stamp taken before, so that a change while it is parsed shows):
+    // when the list of files is the one the whole read's snapshot was made from, nothing is parsed.
+    var hashed: [Int32: Hashed] = [:]
+    for input in inputs {
+      let stamp = FileStamp.of(input.path)
+      hashed[input.index] = Hashed(
+        stamp: stamp, digest: stamp == nil ? nil : FileDigest.bytes(path: input.path))
+    }
+    let key = StripeReadSnapshot.key(inputs, hashed.compactMapValues(\.digest))
+    if let key, var result = whole.load(key) {
+      for input in inputs {
+        result.files[input.index, default: StripeImport.File()].digest = hashed[input.index]?.digest.map {
+          ($0.bytes, ParseSnapshot.hex($0.sha256))
+        }
+        input.snapshot?.takenWhole()
+      }
+      result.wholeSnapshot = (whole.path, whole.outcome)
+      return result
+    }
+    var result = readAll(inputs, hashed: hashed, meter: meter)
+    let kept = inputs.allSatisfy { input in
+      guard let outcome = input.snapshot?.outcome else { return false }
+      if case .notKept = outcome { return false }
+      return outcome != .unread
+    }
+    if let key, kept, result.files.values.allSatisfy({ $0.error == nil }) { whole.save(result, key) }
+    result.wholeSnapshot = (whole.path, whole.outcome)
+    return result
+  }
+
+  /// A file's stamp taken before it was hashed, and its size and SHA-256.
+  struct Hashed {
+    var stamp: FileStamp?
+    var digest: (bytes: Int64, sha256: [UInt8])?
+  }
+
+  /// Reads (or replays) every file of `inputs` and builds the chains; `hashed`: the files already hashed.
+  func readAll(_ inputs: [Input], hashed: [Int32: Hashed], meter: (Input) -> ReadProgress?) -> StripeImport {
     var result = StripeImport()
     var kept: [StripeObject.Kind: [String: StripeObject]] = [:]
     var names: [Int32: String] = [:]
@@ -49,14 +88,15 @@ package struct StripeObjectsReader: Sendable {
       names[input.index] = input.display
       guard
         let file = ReadProgress.during(
-          meter(input), { readFile(input, kept: &kept, events: &events, result: &result) })
+          meter(input),
+          { readFile(input, hashed: hashed[input.index], kept: &kept, events: &events, result: &result) })
       else {
         // A stored snapshot that does not decode (its check held): every file is read again from its
         // bytes, none from a snapshot, so that nothing half-replayed stays.
         for other in inputs {
           other.snapshot?.refuse("a snapshot of the Stripe files does not decode: rebuilt")
         }
-        return read(inputs, meter: meter)
+        return readAll(inputs, hashed: hashed, meter: meter)
       }
       result.files[input.index] = file
     }
@@ -93,7 +133,7 @@ package struct StripeObjectsReader: Sendable {
   /// A line is read in place (``StripeTape``) and only the fields the chains use are kept
   /// (``StripePart``); a line the tape declines is parsed into a tree and read by the same functions.
   func readFile(
-    _ input: Input, kept: inout [StripeObject.Kind: [String: StripeObject]],
+    _ input: Input, hashed: Hashed? = nil, kept: inout [StripeObject.Kind: [String: StripeObject]],
     events: inout [String: StoreNotification], result: inout StripeImport
   ) -> StripeImport.File? {
     var file = StripeImport.File()
@@ -102,6 +142,7 @@ package struct StripeObjectsReader: Sendable {
     var repeats = StripeImport.File()
     var historyLines: [StoreNotification] = []
     func apply(_ effect: StripeLineEffect) {
+      if effect.mentionsWindow { result.mentionsWindow = true }
       switch effect {
       case .history(let event): historyLines.append(event)
       case .line(let event, let line):
@@ -115,9 +156,9 @@ package struct StripeObjectsReader: Sendable {
       }
     }
     let snapshot = input.snapshot
-    let before = snapshot == nil ? nil : FileStamp.of(input.path)
+    let before = snapshot == nil ? nil : hashed.map(\.stamp) ?? FileStamp.of(input.path)
     var digest: (bytes: Int64, sha256: [UInt8])?
-    if before != nil { digest = FileDigest.bytes(path: input.path) }
+    if before != nil { digest = hashed.map(\.digest) ?? FileDigest.bytes(path: input.path) }
     file.digest = digest.map { ($0.bytes, ParseSnapshot.hex($0.sha256)) }
     if let snapshot, let digest, var stored = snapshot.begin(size: digest.bytes, sha: digest.sha256) {
       guard

@@ -60,6 +60,10 @@ package final class StripeSnapshot: @unchecked Sendable {
     return nil
   }
 
+  /// Notes that the file's bytes were those the whole read's snapshot was made from
+  /// (``StripeReadSnapshot``): nothing of it was parsed or replayed, and its own snapshot stands.
+  func takenWhole() { outcome = .replayed }
+
   /// Makes the next ``begin(size:sha:)`` parse, for `why` (a stored snapshot that did not decode).
   func refuse(_ why: String) {
     fresh = why

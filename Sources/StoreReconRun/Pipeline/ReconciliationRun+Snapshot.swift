@@ -28,6 +28,7 @@ extension ReconciliationRun {
       let name = String(ParseSnapshot.hex(SHA256Digest.bytes(of: Array(input.display.utf8))).prefix(32))
       if ["stripe.objects", "stripe.events"].contains(input.role) {
         kept.insert(name + ".bin")
+        kept.insert(StripeReadSnapshot.fileName)
         var context = SnapshotBytes()
         context.text(binary)
         context.text(input.display)

@@ -1,6 +1,7 @@
 import StoreReconCore
 import StoreReconPlatform
 import StoreReconImporters
+import StoreReconIO
 
 extension ReconciliationRun {
   /// Reads every `stripe.objects` and `stripe.events` input at once (an object's latest state and the
@@ -23,7 +24,27 @@ extension ReconciliationRun {
       },
       meter: { readMeter(plan[Int($0.index)], progress: progress) })
     if let note = result.unknownNote { progress.note(note) }
+    if let (path, outcome) = result.wholeSnapshot {
+      noteWholeRead(path, outcome, files: inputs.count, progress)
+    }
     return result
+  }
+
+  /// Says what the whole Stripe read's snapshot (docs/snapshot.md#the-whole-stripe-read) did.
+  static func noteWholeRead(
+    _ path: String, _ outcome: ParseSnapshot.Outcome, files: Int, _ progress: any ProgressSink
+  ) {
+    switch outcome {
+    case .unread: break
+    case .replayed:
+      progress.note(
+        "snapshot: the Stripe read (\(files) file\(files == 1 ? "" : "s") unchanged) taken whole from \(path)"
+      )
+    case .parsed(let why):
+      progress.note("snapshot: the Stripe read built again (\(why)); kept in \(path)")
+    case .notKept(let why):
+      progress.note("warning: the snapshot of the Stripe read was not kept (\(why))")
+    }
   }
 
   /// ``readStripe(_:skipping:engine:progress:)`` run on another thread from when it is made;

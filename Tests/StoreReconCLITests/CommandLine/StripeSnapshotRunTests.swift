@@ -51,6 +51,8 @@ import StoreReconTestSupport
       "\(first.stderr)")
     var stderr = try Self.sameAsFromScratch(world, "unchanged inputs")
     #expect(stderr.contains("snapshot: 1 Stripe file merged without parsing, 0 parsed in full"), "\(stderr)")
+    // Nothing changed: the whole read is taken from its snapshot (docs/snapshot.md#the-whole-stripe-read).
+    #expect(stderr.contains("snapshot: the Stripe read (1 file unchanged) taken whole from "), "\(stderr)")
     // The same counts as the first run's: the replay reads the file as the parse did.
     let counts = first.stderr.split(separator: "\n").first { $0.contains("read stripe.objects") }
     let counted = try #require(counts)
@@ -69,6 +71,7 @@ import StoreReconTestSupport
       stderr.contains(
         "snapshot: 1 Stripe file merged without parsing, 1 parsed in full (1: no snapshot yet)"),
       "\(stderr)")
+    #expect(stderr.contains("snapshot: the Stripe read built again ("), "\(stderr)")
 
     // A line appended to the first file (a rejected one), then the older file edited in place.
     lines.append(#"{"object":"charge","id":"ch_1Broken","currency":"usd"}"#)
@@ -97,6 +100,7 @@ import StoreReconTestSupport
     try FileManager.default.removeItem(
       at: world.directory.appendingPathComponent("exports/stripe/events-2026-11-20.jsonl"))
     try Self.sameAsFromScratch(world, "a file removed")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)  // (+ App Store's)
+    // The file's own, the whole read's and the App Store file's.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 3)
   }
 }
