@@ -42,14 +42,16 @@ package struct SnapshotEnvelope: Sendable {
   /// The body of the snapshot `bytes` when it stands for a file of `size` bytes with SHA-256 `sha`: a
   /// reader positioned at the body's start over the bytes before the check; else why not (the reasons
   /// docs/snapshot.md lists).
-  package func open(_ bytes: [UInt8]?, size: Int64, sha: [UInt8]) -> Result<SnapshotReader, Refusal> {
-    guard let bytes else { return .failure(Refusal("no snapshot yet")) }
-    let n = bytes.count
-    guard n >= SnapshotEnvelope.headerSize + 32, Array(bytes[0..<8]) == magic else {
+  package func open(_ stored: consuming [UInt8]?, size: Int64, sha: [UInt8]) -> Opened {
+    guard var body = stored else { return .failure(Refusal("no snapshot yet")) }
+    let n = body.count
+    guard n >= SnapshotEnvelope.headerSize + 32, Array(body[0..<8]) == magic else {
       return .failure(Refusal("the snapshot is not one (or is cut short): rebuilt"))
     }
-    let body = Array(bytes[0..<(n - 32)])
-    guard HMACSHA256.mac(key: macKey, message: body) == Array(bytes[(n - 32)...]) else {
+    // The check is taken off the end in place: a snapshot of hundreds of megabytes is not copied.
+    let check = Array(body[(n - 32)...])
+    body.removeLast(32)
+    guard HMACSHA256.mac(key: macKey, message: body) == check else {
       return .failure(
         Refusal("the snapshot's check (HMAC) does not match (damaged, edited or another key): rebuilt"))
     }
@@ -83,6 +85,9 @@ package struct SnapshotEnvelope: Sendable {
     out.bytes += HMACSHA256.mac(key: macKey, message: out.bytes)
     return out.bytes
   }
+
+  /// A reader at the body, or why the snapshot is not used.
+  package typealias Opened = Result<SnapshotReader, Refusal>
 
   /// Why a snapshot is not used.
   package struct Refusal: Error, Sendable {
