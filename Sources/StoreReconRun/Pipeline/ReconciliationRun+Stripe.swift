@@ -15,6 +15,8 @@ extension ReconciliationRun {
       StripeReadAhead.roles.contains(plan[$0].role) && damaged[$0] == nil && engine[$0] == nil
     }
     guard let first = inputs.first else { return nil }
+    let clock = ContinuousClock()
+    let started = clock.now
     let reader = StripeObjectsReader(userMetadataKey: plan[first].stripeUserKey, window: plan[first].window)
     let result = reader.read(
       inputs.map {
@@ -25,23 +27,23 @@ extension ReconciliationRun {
       meter: { readMeter(plan[Int($0.index)], progress: progress) })
     if let note = result.unknownNote { progress.note(note) }
     if let (path, outcome) = result.wholeSnapshot {
-      noteWholeRead(path, outcome, files: inputs.count, progress)
+      noteWholeRead(path, outcome, files: inputs.count, ms: milliseconds(clock.now - started), progress)
     }
     return result
   }
 
   /// Says what the whole Stripe read's snapshot (docs/snapshot.md#the-whole-stripe-read) did.
   static func noteWholeRead(
-    _ path: String, _ outcome: ParseSnapshot.Outcome, files: Int, _ progress: any ProgressSink
+    _ path: String, _ outcome: ParseSnapshot.Outcome, files: Int, ms: Int64, _ progress: any ProgressSink
   ) {
     switch outcome {
     case .unread: break
     case .replayed:
       progress.note(
-        "snapshot: the Stripe read (\(files) file\(files == 1 ? "" : "s") unchanged) taken whole from \(path)"
-      )
+        "snapshot: the Stripe read (\(files) file\(files == 1 ? "" : "s") unchanged) taken whole from \(path) "
+          + "(\(ms) ms)")
     case .parsed(let why):
-      progress.note("snapshot: the Stripe read built again (\(why)); kept in \(path)")
+      progress.note("snapshot: the Stripe read built again (\(why)); kept in \(path) (\(ms) ms)")
     case .notKept(let why):
       progress.note("warning: the snapshot of the Stripe read was not kept (\(why))")
     }
