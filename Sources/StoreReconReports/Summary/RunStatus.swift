@@ -209,9 +209,13 @@ package struct RunStatus: Sendable, Equatable {
         details.append("\(state): " + bySource(list))
       }
     }
-    let rejecting = inputs.inputs.filter { input in
-      book.cases.contains { $0.state.isUnsettled && $0.source == .rejectedRows && $0.subject == input.path }
+    // The inputs with an unsettled rejected-rows case, found through one set of their paths (not a scan
+    // of every case per input: thousands of cases times a hundred inputs).
+    var rejectingPaths = Set<String>()
+    for c in book.cases where c.source == .rejectedRows && c.state.isUnsettled {
+      rejectingPaths.insert(c.subject)
     }
+    let rejecting = inputs.inputs.filter { rejectingPaths.contains($0.path) }
     if !rejecting.isEmpty {
       let each = rejecting.map { input in
         "\(input.path) \(Grouped.count(input.counts.rejected)) of \(Grouped.count(input.counts.read))"
