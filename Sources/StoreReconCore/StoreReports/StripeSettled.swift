@@ -3,7 +3,7 @@
 struct StripeSettled: Sendable {
   /// The report's rows of a charge or refund side, by charge id and by invoice id.
   var rows: [StripeBalanceRow] = []
-  var byKey: [String: [Int]] = [:]
+  var byKey: [IdKey: [Int]] = [:]
 
   /// The categories that take money back from a charge (a refund, a dispute and their reversals).
   static let returned: Set<String> = ["refund", "refund_failure", "dispute", "dispute_reversal"]
@@ -12,20 +12,23 @@ struct StripeSettled: Sendable {
     for row in report where row.category == "charge" || StripeSettled.returned.contains(row.category) {
       let n = rows.count
       rows.append(row)
-      if !row.charge.isEmpty { byKey[row.charge, default: []].append(n) }
-      if !row.invoiceId.isEmpty && row.invoiceId != row.charge { byKey[row.invoiceId, default: []].append(n) }
+      if !row.charge.isEmpty { byKey[IdKey(row.charge), default: []].append(n) }
+      if !row.invoiceId.isEmpty && row.invoiceId != row.charge {
+        byKey[IdKey(row.invoiceId), default: []].append(n)
+      }
     }
     // A refund or dispute row that names its charge and not the invoice: under the charge's invoice too.
-    var invoiceOf: [String: String] = [:]
+    var invoiceOf: [IdKey: String] = [:]
     for row in rows where !row.charge.isEmpty && !row.invoiceId.isEmpty {
-      invoiceOf[row.charge] = row.invoiceId
+      invoiceOf[IdKey(row.charge)] = row.invoiceId
     }
     // The feed knows a subscription charge's invoice where the report leaves invoice_id blank.
     for line in feed where line.kind == .charge && !line.invoiceId.isEmpty && !line.chargeId.isEmpty {
-      if invoiceOf[line.chargeId] == nil { invoiceOf[line.chargeId] = line.invoiceId }
+      let charge = IdKey(line.chargeId)
+      if invoiceOf[charge] == nil { invoiceOf[charge] = line.invoiceId }
     }
     for (n, row) in rows.enumerated() where row.invoiceId.isEmpty {
-      if let invoice = invoiceOf[row.charge] { byKey[invoice, default: []].append(n) }
+      if let invoice = invoiceOf[IdKey(row.charge)] { byKey[IdKey(invoice), default: []].append(n) }
     }
   }
 
@@ -35,7 +38,7 @@ struct StripeSettled: Sendable {
   /// charge rows' (`refund: false`) or the returning rows' (`refund: true`, negative); `nil` where the
   /// report has no such row or one cannot be stated in `currency`.
   func net(_ key: String, currency: Currency, refund: Bool) -> Int64? {
-    guard let found = byKey[key] else { return nil }
+    guard let found = byKey[IdKey(key)] else { return nil }
     var total: Int64 = 0
     var any = false
     var overflowed = false

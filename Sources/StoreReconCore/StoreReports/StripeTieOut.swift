@@ -16,34 +16,34 @@ package enum StripeTieOut {
   ) -> [TieOutOrder] {
     let dated = rows.filter { $0.created != Instant.distantPast && $0.created <= asOf }
     guard let first = dated.map(\.created).min(), let last = dated.map(\.created).max() else { return [] }
-    var byCharge: [String: [Int]] = [:]
-    var byInvoice: [String: [Int]] = [:]
-    var byRefund: [String: [Int]] = [:]
+    var byCharge: [IdKey: [Int]] = [:]
+    var byInvoice: [IdKey: [Int]] = [:]
+    var byRefund: [IdKey: [Int]] = [:]
     for (i, row) in dated.enumerated() {
       switch row.category {
       case charge:
-        if !row.charge.isEmpty { byCharge[row.charge, default: []].append(i) }
-        if !row.invoiceId.isEmpty { byInvoice[row.invoiceId, default: []].append(i) }
+        if !row.charge.isEmpty { byCharge[IdKey(row.charge), default: []].append(i) }
+        if !row.invoiceId.isEmpty { byInvoice[IdKey(row.invoiceId), default: []].append(i) }
       case refund:
-        if !row.sourceId.isEmpty { byRefund[row.sourceId, default: []].append(i) }
+        if !row.sourceId.isEmpty { byRefund[IdKey(row.sourceId), default: []].append(i) }
       default: break
       }
     }
-    var used = Set<Int>()
+    var used = [Bool](repeating: false, count: dated.count)
     var out: [TieOutOrder] = []
     for line in feed where line.live && line.at >= first && line.at <= last {
       let found: [Int]
       switch line.kind {
       case .charge:
-        found = line.chargeId.isEmpty ? byInvoice[line.id] ?? [] : byCharge[line.id] ?? []
+        found = (line.chargeId.isEmpty ? byInvoice[IdKey(line.id)] : byCharge[IdKey(line.id)]) ?? []
       case .refund:
-        found = byRefund[line.id] ?? []
+        found = byRefund[IdKey(line.id)] ?? []
       }
-      used.formUnion(found)
+      for i in found { used[i] = true }
       out.append(judge(line, found.map { dated[$0] }, settings: settings))
     }
     for (i, row) in dated.enumerated()
-    where !used.contains(i) && (row.category == charge || row.category == refund) {
+    where !used[i] && (row.category == charge || row.category == refund) {
       out.append(missingInFeed(row))
     }
     return byMonthThenId(out)

@@ -1,0 +1,59 @@
+/// A text id (a Stripe charge, invoice or refund id) as a dictionary key that hashes and compares
+/// without reading a `String`'s bytes at every probe: an ASCII id of at most 32 bytes is packed into
+/// four words and its length; any other id stays a `String`.
+///
+/// Two keys are equal exactly when their ids are equal as `String`s (canonical equivalence). An ASCII id
+/// equals only its own bytes; the only non-ASCII texts canonically equal to ASCII ones are those holding
+/// one of the three scalars whose canonical decomposition is an ASCII character (U+037E GREEK QUESTION
+/// MARK `;`, U+1FEF GREEK VARIA `` ` ``, U+212A KELVIN SIGN `K`), which are keyed as that ASCII text.
+package enum IdKey: Hashable, Sendable {
+  case packed(UInt64, UInt64, UInt64, UInt64, count: UInt8)
+  case text(String)
+
+  /// The key of `id`.
+  package init(_ id: String) {
+    var id = id
+    if let packed = id.withUTF8({ IdKey.packed($0) }) {
+      self = packed
+      return
+    }
+    // Not ASCII (or longer than 32 bytes): an id canonically equal to an ASCII text is keyed as that text.
+    var folded = String.UnicodeScalarView()
+    var changed = false
+    for scalar in id.unicodeScalars {
+      switch scalar.value {
+      case 0x037E: folded.append(";")
+      case 0x1FEF: folded.append("`")
+      case 0x212A: folded.append("K")
+      default:
+        folded.append(scalar)
+        continue
+      }
+      changed = true
+    }
+    var ascii = String(folded)
+    if changed, ascii == id, let packed = ascii.withUTF8({ IdKey.packed($0) }) {
+      self = packed
+    } else {
+      self = .text(changed && ascii == id ? ascii : id)
+    }
+  }
+
+  /// The packed key of ASCII `bytes` of at most 32 bytes; `nil` for other bytes.
+  static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> IdKey? {
+    guard bytes.count <= 32 else { return nil }
+    var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    for i in 0..<bytes.count {
+      let b = bytes[i]
+      guard b <= 0x7F else { return nil }
+      let shift = UInt64(56 - 8 * (i % 8))
+      switch i / 8 {
+      case 0: words.0 |= UInt64(b) << shift
+      case 1: words.1 |= UInt64(b) << shift
+      case 2: words.2 |= UInt64(b) << shift
+      default: words.3 |= UInt64(b) << shift
+      }
+    }
+    return .packed(words.0, words.1, words.2, words.3, count: UInt8(bytes.count))
+  }
+}
