@@ -201,6 +201,20 @@ import StoreReconPlatform
       let digest = try #require(FileDigest.bytes(path: path))
       #expect(taken.files[Int32(n + 2)]?.digest?.sha256 == ParseSnapshot.hex(digest.sha256))
     }
+    // Another input before them in the run (every index moved): still taken whole, each origin moved.
+    let shifted = Self.inputs(paths, dir).map { input in
+      var input = input
+      input.index += 5
+      return input
+    }
+    let moved = Self.read(shifted)
+    #expect(moved.wholeSnapshot?.outcome == .replayed)
+    #expect(Self.text(moved) == Self.text(Self.read(Self.inputs(paths, dir, snapshots: false).map { input in
+      var input = input
+      input.index += 5
+      return input
+    })))
+    #expect(moved.files.keys.sorted() == [7, 8, 9])
     // The files in another order: built again (each file replayed from its own snapshot).
     let swapped = [inputs[1], inputs[0], inputs[2]].map { input in
       var input = input

@@ -51,7 +51,7 @@ package struct StripeObjectsReader: Sendable {
         stamp: stamp, digest: stamp == nil ? nil : FileDigest.bytes(path: input.path))
     }
     let key = StripeReadSnapshot.key(inputs, hashed.compactMapValues(\.digest))
-    if let key, var result = whole.load(key) {
+    if let key, var result = whole.load(key, inputs: inputs) {
       for input in inputs {
         result.files[input.index, default: StripeImport.File()].digest = hashed[input.index]?.digest.map {
           ($0.bytes, ParseSnapshot.hex($0.sha256))
@@ -67,7 +67,9 @@ package struct StripeObjectsReader: Sendable {
       if case .notKept = outcome { return false }
       return outcome != .unread
     }
-    if let key, kept, result.files.values.allSatisfy({ $0.error == nil }) { whole.save(result, key) }
+    if let key, kept, result.files.values.allSatisfy({ $0.error == nil }) {
+      whole.save(result, key, inputs: inputs)
+    }
     result.wholeSnapshot = (whole.path, whole.outcome)
     return result
   }

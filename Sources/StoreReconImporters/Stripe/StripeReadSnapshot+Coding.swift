@@ -124,13 +124,14 @@ extension SnapshotBytes {
 }
 
 extension SnapshotReader {
-  /// The read ``SnapshotBytes/stripeImport(_:)`` wrote, or `nil` when the bytes do not hold one.
-  mutating func stripeImport() -> StripeImport? {
+  /// The read ``SnapshotBytes/stripeImport(_:)`` wrote, each origin's file index moved by `index`
+  /// (`nil` for an index it does not know), or `nil` when the bytes do not hold one.
+  mutating func stripeImport(_ index: (Int32) -> Int32?) -> StripeImport? {
     var result = StripeImport()
     guard let files = int() else { return nil }
     for _ in 0..<files {
-      guard let index = line(), let file = share() else { return nil }
-      result.files[index] = file
+      guard let then = line(), let now = index(then), let file = share(index) else { return nil }
+      result.files[now] = file
     }
     guard let types = int() else { return nil }
     for _ in 0..<types {
@@ -146,7 +147,9 @@ extension SnapshotReader {
     guard let events = int() else { return nil }
     result.events.reserveCapacity(events)
     for _ in 0..<events {
-      guard let file = line(), let event = notification(file: file) else { return nil }
+      guard let then = line(), let file = index(then), let event = notification(file: file) else {
+        return nil
+      }
       result.events.append(event)
     }
     guard let aliases = int() else { return nil }
@@ -171,7 +174,7 @@ extension SnapshotReader {
     return result
   }
 
-  mutating func share() -> StripeImport.File? {
+  mutating func share(_ index: (Int32) -> Int32?) -> StripeImport.File? {
     var file = StripeImport.File()
     guard let read = int(max: Int.max), let accepted = i64(), let rejected = int(max: Int.max),
       let duplicates = int(max: Int.max), let superseded = int(max: Int.max), let error = maybeText(),
@@ -190,7 +193,7 @@ extension SnapshotReader {
     guard let records = int() else { return nil }
     file.records.reserveCapacity(records)
     for _ in 0..<records {
-      guard let record = transaction() else { return nil }
+      guard let record = transaction(index) else { return nil }
       file.records.append(record)
     }
     return file
@@ -208,7 +211,7 @@ extension SnapshotReader {
     return line
   }
 
-  mutating func transaction() -> StoreTransaction? {
+  mutating func transaction(_ index: (Int32) -> Int32?) -> StoreTransaction? {
     guard let storeName = text(), let store = Store(rawValue: storeName), let k = byte(),
       let kind = StoreTransaction.Kind(rawValue: k), let chainKey = text(), let transactionId = text(),
       let productId = text(), let productType = text(), let at = instant(), let originalAt = maybeInstant(),
@@ -217,7 +220,7 @@ extension SnapshotReader {
       let environment = Environment(rawValue: e), let familyShared = flag(), let revokedAt = maybeInstant(),
       let isUpgraded = flag(), let pending = flag(), let noGrace = flag(), let accountToken = maybeText(),
       let offerId = maybeText(), let reason = maybeText(), let country = u16(), let quantity = u16(),
-      let file = line(), let line = line()
+      let then = line(), let file = index(then), let line = line()
     else { return nil }
     var r = StoreTransaction(
       store: store, kind: kind, chainKey: chainKey, transactionId: transactionId, productId: productId,

@@ -5,16 +5,16 @@ package import StoreReconIO
 /// What the whole Stripe read gave the last run — every file's counts, rejected lines and records, the
 /// feed, the events, the aliases and the open disputes — kept beside the files' own snapshots
 /// (docs/snapshot.md#the-whole-stripe-read). When every Stripe file of the run is, byte for byte, under
-/// the same name, role and place in the run's order, a file the last run read, the run takes this
+/// the same name and role and in the same order among the Stripe files, a file the last run read, the run takes this
 /// result instead of replaying each file and building the chains again; any other run builds it as
 /// before and keeps the new result.
 ///
 /// The file: the frame of ``SnapshotEnvelope`` (`SRSTREAD`), whose size and SHA-256 are those of the
-/// list of files (each file's place, size and SHA-256, in the run's order) and whose context digests
+/// list of files (each file's size and SHA-256, in their order) and whose context digests
 /// every file snapshot's context, around the result as ``SnapshotBytes/stripeImport(_:)`` writes it.
 package final class StripeReadSnapshot: @unchecked Sendable {
   /// Bumped whenever the layout changes.
-  package static let formatVersion: UInt32 = 1
+  package static let formatVersion: UInt32 = 2
   /// The file's name in the snapshot folder.
   package static let fileName = "stripe-read.bin"
 
@@ -33,8 +33,9 @@ package final class StripeReadSnapshot: @unchecked Sendable {
     let snapshots = inputs.compactMap(\.snapshot)
     guard let first = snapshots.first, snapshots.count == inputs.count else { return nil }
     var context = SnapshotBytes()
+    // Each file by its place among the Stripe files, not its index in the run: another input added
+    // before them (the App Store journal's new day) moves every index, not what the read gives.
     for (input, snapshot) in zip(inputs, snapshots) {
-      context.u32(UInt32(bitPattern: input.index))
       context.flag(input.eventsOnly)
       context.bytes += snapshot.envelope.context
     }
@@ -46,7 +47,7 @@ package final class StripeReadSnapshot: @unchecked Sendable {
     fresh = first.fresh
   }
 
-  /// The size and SHA-256 the frame stands for: those of the list of every file's place, size and
+  /// The size and SHA-256 the frame stands for: those of the list of every file's size and
   /// SHA-256, in the run's order.
   static func key(_ inputs: [StripeObjectsReader.Input], _ digests: [Int32: (bytes: Int64, sha256: [UInt8])])
     -> (
@@ -56,7 +57,6 @@ package final class StripeReadSnapshot: @unchecked Sendable {
     var list = SnapshotBytes()
     for input in inputs {
       guard let digest = digests[input.index] else { return nil }
-      list.u32(UInt32(bitPattern: input.index))
       list.i64(digest.bytes)
       list.bytes += digest.sha256
     }
@@ -64,7 +64,7 @@ package final class StripeReadSnapshot: @unchecked Sendable {
   }
 
   /// The result kept for the files `key` stands for, or `nil` (and ``outcome`` says why).
-  func load(_ key: (size: Int64, sha: [UInt8])) -> StripeImport? {
+  func load(_ key: (size: Int64, sha: [UInt8]), inputs: [StripeObjectsReader.Input]) -> StripeImport? {
     if let fresh {
       outcome = .parsed(fresh)
       return nil
@@ -74,7 +74,19 @@ package final class StripeReadSnapshot: @unchecked Sendable {
       outcome = .parsed(refusal.reason)
       return nil
     case .success(var reader):
-      guard let result = reader.stripeImport(), reader.at == reader.bytes.count else {
+      // The run's indices of the files then, in their order; the result's origins move to today's.
+      guard let count = reader.int(), count == inputs.count else {
+        outcome = .parsed("the snapshot of the Stripe read does not decode: rebuilt")
+        return nil
+      }
+      var moved: [Int32: Int32] = [:]
+      for input in inputs {
+        guard let then = reader.u32() else { break }
+        moved[Int32(bitPattern: then)] = input.index
+      }
+      guard moved.count == inputs.count, let result = reader.stripeImport({ moved[$0] }),
+        reader.at == reader.bytes.count
+      else {
         outcome = .parsed("the snapshot of the Stripe read does not decode: rebuilt")
         return nil
       }
@@ -85,8 +97,10 @@ package final class StripeReadSnapshot: @unchecked Sendable {
 
   /// Keeps `result` as the read of the files `key` stands for; a result that cannot be written is
   /// noted in ``outcome``.
-  func save(_ result: StripeImport, _ key: (size: Int64, sha: [UInt8])) {
+  func save(_ result: StripeImport, _ key: (size: Int64, sha: [UInt8]), inputs: [StripeObjectsReader.Input]) {
     var body = SnapshotBytes()
+    body.int(inputs.count)
+    for input in inputs { body.u32(UInt32(bitPattern: input.index)) }
     body.stripeImport(result)
     let sensitive =
       result.mentionsWindow
