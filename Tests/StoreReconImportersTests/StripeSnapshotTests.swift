@@ -209,11 +209,15 @@ import StoreReconPlatform
     }
     let moved = Self.read(shifted)
     #expect(moved.wholeSnapshot?.outcome == .replayed)
-    #expect(Self.text(moved) == Self.text(Self.read(Self.inputs(paths, dir, snapshots: false).map { input in
-      var input = input
-      input.index += 5
-      return input
-    })))
+    #expect(
+      Self.text(moved)
+        == Self.text(
+          Self.read(
+            Self.inputs(paths, dir, snapshots: false).map { input in
+              var input = input
+              input.index += 5
+              return input
+            })))
     #expect(moved.files.keys.sorted() == [7, 8, 9])
     // The files in another order: built again (each file replayed from its own snapshot).
     let swapped = [inputs[1], inputs[0], inputs[2]].map { input in
